@@ -1,0 +1,205 @@
+package canon
+
+import (
+	"fmt"
+	"net/netip"
+	"strconv"
+
+	"golang.org/x/net/idna"
+)
+
+// hostIDNA is UTS #46 ToASCII as the project's rules fix it: non-transitional,
+// CheckHyphens off, VerifyDnsLength off, STD3 rules off; CheckBidi and
+// CheckJoiners on, as UTS #46 §4 has them. With STD3 off, IDNA lets through
+// ASCII that no host may hold (space, '<', fullwidth '@' mapped to '@'); the
+// reg-name check after it rejects those.
+var hostIDNA = idna.New(
+	idna.MapForLookup(),
+	idna.BidiRule(),
+	idna.Transitional(false),
+	idna.StrictDomainName(false),
+	idna.CheckHyphens(false),
+	idna.CheckJoiners(true),
+	idna.VerifyDNSLength(false),
+)
+
+// appendHost is step 4 for a host that is not an IP literal: IDNA for a host
+// with non-ASCII bytes, then the RFC 3986 reg-name check, then ASCII letters
+// lower-cased outside escapes. In pdf and pdf2 an escape keeps its hex case;
+// rfc3986 upper-cases it and decodes an escaped unreserved character (which
+// is then lower-cased like any letter).
+func (p *Profile) appendHost(dst []byte, h piece, input string) ([]byte, error) {
+	s := h.s
+	viaIDNA := false
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			a, err := hostIDNA.ToASCII(s)
+			if err != nil {
+				return dst, &Error{Input: input, Step: StepHost, Offset: h.at(0), Err: ErrBadHost,
+					Reason: fmt.Sprintf("IDNA (UTS #46) rejects host %q: %v", s, err)}
+			}
+			s, viaIDNA = a, true
+			break
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case class[c]&(cUnreserved|cSubDelim) != 0:
+			dst = append(dst, lowerASCII(c))
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			dst = p.appendEscape(dst, s[i+1], s[i+2], true, true)
+			i += 2
+		default:
+			off := h.at(i)
+			if viaIDNA {
+				off = h.at(0)
+			}
+			e := &Error{Input: input, Step: StepHost, Offset: off, Err: ErrBadHost,
+				Reason: fmt.Sprintf("host %q holds %s, which a host may not hold", h.s, quoteByte(c))}
+			if c == '[' || c == ']' {
+				e.Reason = fmt.Sprintf("%s in host %q is not around an IP literal", quoteByte(c), h.s)
+			}
+			if viaIDNA {
+				e.Reason = fmt.Sprintf("host %q is %q after IDNA, which holds %s, which a host may not hold", h.s, s, quoteByte(c))
+			}
+			return dst, e
+		}
+	}
+	return dst, nil
+}
+
+// appendEscape writes the escape %hl found in the input. In pdf and pdf2 it is
+// kept as written; rfc3986 upper-cases its hex and, when decode is set, writes
+// an escaped unreserved character as itself (lower-cased when lower is set).
+func (p *Profile) appendEscape(dst []byte, h, l byte, decode, lower bool) []byte {
+	if !p.normEscapes {
+		return append(dst, '%', h, l)
+	}
+	if decode {
+		if b := unhex(h)<<4 | unhex(l); class[b]&cUnreserved != 0 {
+			if lower {
+				b = lowerASCII(b)
+			}
+			return append(dst, b)
+		}
+	}
+	return append(dst, '%', upperHexDigit(h), upperHexDigit(l))
+}
+
+// appendIPLiteral is step 4 for a host in brackets: an IPv6 address (RFC 3986
+// IPv6address, with an RFC 6874 zone "%25zone" allowed) whose hex digits are
+// lower-cased, or an IPvFuture literal, lower-cased. The zone is kept as
+// written: zone names are case-sensitive on some systems.
+func (p *Profile) appendIPLiteral(dst []byte, h, tail piece, input string) ([]byte, error) {
+	s := h.s
+	bad := func(off int, format string, args ...any) error {
+		return &Error{Input: input, Step: StepHost, Offset: off, Err: ErrBadIPv6,
+			Reason: fmt.Sprintf(format, args...)}
+	}
+	if len(s) < 2 || s[len(s)-1] != ']' {
+		return dst, bad(h.at(0), "'[' in host %q is not closed by ']'", s)
+	}
+	if tail.s != "" {
+		return dst, bad(tail.at(0), "IP literal %s is followed by %q, not by a port", s, tail.s)
+	}
+	lit := s[1 : len(s)-1]
+	if len(lit) > 0 && (lit[0] == 'v' || lit[0] == 'V') {
+		if !validIPvFuture(lit) {
+			return dst, bad(h.at(0), "%s is not a valid IPvFuture literal (v HEX . chars)", s)
+		}
+		dst = append(dst, '[')
+		for i := range len(lit) {
+			dst = append(dst, lowerASCII(lit[i]))
+		}
+		return append(dst, ']'), nil
+	}
+	addr, zone := lit, ""
+	for i := 0; i+2 < len(lit); i++ {
+		if lit[i] == '%' && lit[i+1] == '2' && lit[i+2] == '5' {
+			addr, zone = lit[:i], lit[i:]
+			break
+		}
+	}
+	if a, err := netip.ParseAddr(addr); err != nil || !a.Is6() || a.Zone() != "" {
+		return dst, bad(h.at(0), "%s is not a valid IPv6 address", s)
+	}
+	if zone != "" && !validZone(zone[3:]) {
+		return dst, bad(h.at(0), "%s has an empty or malformed zone (RFC 6874)", s)
+	}
+	dst = append(dst, '[')
+	for i := range len(addr) {
+		dst = append(dst, lowerASCII(addr[i]))
+	}
+	dst = append(dst, zone...)
+	return append(dst, ']'), nil
+}
+
+// validIPvFuture reports whether s is "v" 1*HEXDIG "." 1*( unreserved /
+// sub-delims / ":" ).
+func validIPvFuture(s string) bool {
+	i := 1
+	for i < len(s) && isHex(s[i]) {
+		i++
+	}
+	if i == 1 || i >= len(s)-1 || s[i] != '.' {
+		return false
+	}
+	for _, c := range []byte(s[i+1:]) {
+		if class[c]&(cUnreserved|cSubDelim) == 0 && c != ':' {
+			return false
+		}
+	}
+	return true
+}
+
+// validZone reports whether s is 1*( unreserved / pct-encoded ) (RFC 6874).
+func validZone(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case class[c]&cUnreserved != 0:
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			i += 2
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// appendPort is step 6: the port compared as a number, removed when it is the
+// profile's default for the scheme or empty, else written in decimal without
+// leading zeros.
+func (p *Profile) appendPort(dst []byte, scheme []byte, port piece, input string) ([]byte, error) {
+	s := port.s
+	n := 0
+	for i := range len(s) {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return dst, &Error{Input: input, Step: StepPort, Offset: port.at(i), Err: ErrBadPort,
+				Reason: fmt.Sprintf("port %q is not all digits", s)}
+		}
+		if n <= 65535 {
+			n = n*10 + int(c-'0')
+		}
+	}
+	if n > 65535 {
+		return dst, &Error{Input: input, Step: StepPort, Offset: port.at(0), Err: ErrBadPort,
+			Reason: fmt.Sprintf("port %q is above 65535", s)}
+	}
+	if s == "" || n == p.defaultPort(scheme) {
+		return dst, nil
+	}
+	dst = append(dst, ':')
+	return strconv.AppendInt(dst, int64(n), 10), nil
+}
+
+func quoteByte(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return strconv.QuoteRune(rune(c))
+	}
+	return fmt.Sprintf("byte 0x%02X", c)
+}

@@ -1,0 +1,130 @@
+package canon
+
+import "strings"
+
+// A piece is one component of a URL: a substring of the input or of the base,
+// with where it came from and which encoding state it is in.
+type piece struct {
+	s   string
+	off int  // byte offset of s in the input; -1 when s comes from the base
+	raw bool // s is in the raw encoding state
+}
+
+func (p piece) at(i int) int {
+	if p.off < 0 {
+		return -1
+	}
+	return p.off + i
+}
+
+// A reference is a URL reference split into its RFC 3986 components. Each
+// hasX flag tells a present but empty component from an absent one, since
+// canonicalization keeps empty delimiters ("http://@a/", "http://a/b?").
+type reference struct {
+	scheme   piece
+	user     piece
+	host     piece
+	port     piece
+	hostTail piece // whatever follows an IP literal's ']' and is not ":port"
+	path     piece
+	query    piece
+	frag     piece
+
+	hasScheme, hasAuth, hasUser, hasPort, hasQuery, hasFrag bool
+}
+
+// parseRef splits s (found at byte off of the input) into components. It
+// never fails: malformed authorities are kept for the host and port steps to
+// report, so that an explanation shows the steps before the failing one.
+func parseRef(s string, off int, raw bool) (r reference) {
+	mk := func(i, j int) piece { return piece{s: s[i:j], off: off + i, raw: raw} }
+	end := len(s)
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		r.frag, r.hasFrag = mk(i+1, end), true
+		end = i
+	}
+	pos := 0
+	if i := schemeEnd(s[:end]); i > 0 {
+		r.scheme, r.hasScheme = mk(0, i), true
+		pos = i + 1
+	}
+	if i := strings.IndexByte(s[pos:end], '?'); i >= 0 {
+		r.query, r.hasQuery = mk(pos+i+1, end), true
+		end = pos + i
+	}
+	if end-pos >= 2 && s[pos] == '/' && s[pos+1] == '/' {
+		r.hasAuth = true
+		a := pos + 2
+		ae := end
+		if i := strings.IndexByte(s[a:end], '/'); i >= 0 {
+			ae = a + i
+		}
+		r.parseAuthority(s, a, ae, mk)
+		pos = ae
+	}
+	r.path = mk(pos, end)
+	return r
+}
+
+func (r *reference) parseAuthority(s string, a, ae int, mk func(i, j int) piece) {
+	if i := strings.LastIndexByte(s[a:ae], '@'); i >= 0 {
+		r.user, r.hasUser = mk(a, a+i), true
+		a += i + 1
+	}
+	if a < ae && s[a] == '[' {
+		i := strings.IndexByte(s[a:ae], ']')
+		if i < 0 {
+			r.host = mk(a, ae) // no ']': the host step reports it
+			return
+		}
+		r.host = mk(a, a+i+1)
+		a += i + 1
+		if a < ae && s[a] != ':' {
+			r.hostTail = mk(a, ae)
+			return
+		}
+	} else {
+		i := strings.IndexByte(s[a:ae], ':')
+		if i < 0 {
+			r.host = mk(a, ae)
+			return
+		}
+		r.host = mk(a, a+i)
+		a += i
+	}
+	if a < ae { // s[a] == ':'
+		r.port, r.hasPort = mk(a+1, ae), true
+	}
+}
+
+// schemeEnd returns the index of the ':' that ends a scheme at the start of s
+// (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"), or -1.
+func schemeEnd(s string) int {
+	if len(s) == 0 || class[s[0]]&cScheme == 0 || s[0] <= '9' && s[0] >= '0' ||
+		s[0] == '+' || s[0] == '-' || s[0] == '.' {
+		return -1
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if c == ':' {
+			return i
+		}
+		if class[c]&cScheme == 0 {
+			return -1
+		}
+	}
+	return -1
+}
+
+// trim applies step 0: it removes leading and trailing ASCII whitespace and
+// C0 controls, and returns the rest with its offset in s.
+func trim(s string) (string, int) {
+	i, j := 0, len(s)
+	for i < j && class[s[i]]&cTrim != 0 {
+		i++
+	}
+	for j > i && class[s[j-1]]&cTrim != 0 {
+		j--
+	}
+	return s[i:j], i
+}
