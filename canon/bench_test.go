@@ -1,0 +1,87 @@
+package canon_test
+
+import (
+	"testing"
+
+	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/internal/urlcorpus"
+)
+
+// corpus is the benchmark corpus: 10,000 generated URLs (internal/urlcorpus).
+// bench/ runs the same corpus through net/url and purell.
+var corpus = urlcorpus.Generate(10000, 1)
+
+func corpusBytes() (n int64) {
+	for _, u := range corpus {
+		n += int64(len(u))
+	}
+	return n / int64(len(corpus))
+}
+
+// BenchmarkCanonical: one op is one URL of the corpus through String.
+func BenchmarkCanonical(b *testing.B) {
+	for _, p := range canon.Profiles() {
+		b.Run(p.Name(), func(b *testing.B) {
+			c := mustNew(b, p)
+			b.ReportAllocs()
+			b.SetBytes(corpusBytes())
+			i := 0
+			for b.Loop() {
+				c.String(corpus[i])
+				if i++; i == len(corpus) {
+					i = 0
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAppend: one op is one URL through Append into a reused buffer.
+func BenchmarkAppend(b *testing.B) {
+	c := mustNew(b, canon.PDF)
+	buf := make([]byte, 0, 1024)
+	b.ReportAllocs()
+	b.SetBytes(corpusBytes())
+	i := 0
+	for b.Loop() {
+		buf, _ = c.Append(buf[:0], corpus[i])
+		if i++; i == len(corpus) {
+			i = 0
+		}
+	}
+}
+
+// BenchmarkCanonicalWithBase: one op is one URL resolved against a base.
+func BenchmarkCanonicalWithBase(b *testing.B) {
+	c := mustNew(b, canon.PDF, canon.WithBase("http://a/b/c/d;p?q"))
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		c.String(corpus[i])
+		if i++; i == len(corpus) {
+			i = 0
+		}
+	}
+}
+
+// The corpus is what the benchmark claims it is.
+func TestCorpus(t *testing.T) {
+	if len(corpus) < 10000 {
+		t.Fatalf("corpus has %d URLs, want at least 10,000", len(corpus))
+	}
+	c := mustNew(t, canon.PDF)
+	canonical, failed := 0, 0
+	for _, u := range corpus {
+		got, err := c.String(u)
+		switch {
+		case err != nil:
+			failed++
+		case got == u:
+			canonical++
+		}
+	}
+	if canonical < len(corpus)/3 || canonical > len(corpus)*9/10 || failed > len(corpus)/100 {
+		t.Errorf("corpus: %d canonical, %d failing of %d: not the mix it claims", canonical, failed, len(corpus))
+	}
+	t.Logf("corpus: %d URLs, %d already canonical (pdf), %d rejected", len(corpus), canonical, failed)
+}

@@ -1,0 +1,18 @@
+// Command webcap reads, audits and writes PDF Web Capture structures. See
+// "webcap --help" and the README.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+
+	"github.com/webcap/webcap/internal/cli"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := cli.Main(ctx, os.Args[1:], cli.System())
+	stop()
+	os.Exit(code)
+}

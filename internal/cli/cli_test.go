@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/internal/urlcorpus"
+)
+
+// Flag parsing, through the runF seam: nothing runs.
+func TestCanonFlags(t *testing.T) {
+	rows := []struct {
+		args []string
+		want canonOptions
+	}{
+		{nil, canonOptions{Profile: "pdf", Input: "encoded", URLs: []string{"-"}}},
+		{[]string{"-"}, canonOptions{Profile: "pdf", Input: "encoded", URLs: []string{"-"}}},
+		{[]string{"--profile", "pdf2", "--base", "http://a/", "--input", "raw", "--explain", "--json", "u1", "u2"},
+			canonOptions{Profile: "pdf2", Base: "http://a/", Input: "raw", Explain: true, JSON: true, URLs: []string{"u1", "u2"}}},
+	}
+	for _, r := range rows {
+		ios, _, _, _ := Test()
+		var got *canonOptions
+		cmd := newCanonCmd(ios, func(_ context.Context, o *canonOptions) error { got = o; return nil })
+		cmd.SetArgs(r.args)
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("canon %q: %v", r.args, err)
+		}
+		got.IO = nil
+		if fmt.Sprint(*got) != fmt.Sprint(r.want) {
+			t.Errorf("canon %q parsed to %+v, want %+v", r.args, *got, r.want)
+		}
+	}
+}
+
+// Every command shows an example in its help.
+func TestEveryCommandHasExample(t *testing.T) {
+	ios, _, _, _ := Test()
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Runnable() && !c.Hidden && c.Name() != "help" && strings.TrimSpace(c.Example) == "" {
+			t.Errorf("%q has no example", c.CommandPath())
+		}
+		if c.HasParent() && c.Short == "" {
+			t.Errorf("%q has no short help", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd(ios))
+}
+
+func TestExitCodes(t *testing.T) {
+	rows := []struct {
+		err  error
+		want int
+	}{
+		{nil, 0},
+		{errFailed, 1},
+		{usagef("x"), 2},
+		{fmt.Errorf("wrapped: %w", usagef("x")), 2},
+		{errors.New(`unknown command "x" for "webcap"`), 2},
+		{&ioError{io.ErrUnexpectedEOF}, 3},
+		{errors.New("anything else"), 1},
+	}
+	for _, r := range rows {
+		if got := exitCode(r.err); got != r.want {
+			t.Errorf("exitCode(%v) = %d, want %d", r.err, got, r.want)
+		}
+	}
+}
+
+func TestMainExitCodes(t *testing.T) {
+	rows := []struct {
+		args  []string
+		stdin string
+		want  int
+	}{
+		{[]string{"canon", "http://a/"}, "", 0},
+		{[]string{"canon", "http://a:x/"}, "", 1},
+		{[]string{"canon"}, "http://a/\nrel\n", 1},
+		{[]string{"canon", "--profile", "x"}, "", 2},
+		{[]string{"nope"}, "", 2},
+		{[]string{"canon"}, "", 0},
+	}
+	for _, r := range rows {
+		ios, in, _, _ := Test()
+		in.WriteString(r.stdin)
+		if got := Main(context.Background(), r.args, ios); got != r.want {
+			t.Errorf("webcap %q = exit %d, want %d", r.args, got, r.want)
+		}
+	}
+}
+
+// A line longer than the read buffer is one URL.
+func TestCanonLongLine(t *testing.T) {
+	ios, in, out, errOut := Test()
+	long := "http://a/" + strings.Repeat("x", 300<<10)
+	in.WriteString("HTTP://A/short\n" + long + "\nhttp://b/\n")
+	if code := Main(context.Background(), []string{"canon"}, ios); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := "http://a/short\n" + long + "\nhttp://b/\n"; out.String() != want {
+		t.Errorf("long line: output of %d bytes, want %d", out.Len(), len(want))
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestCanonWriteErrorIsReported(t *testing.T) {
+	ios, _, _, errOut := Test()
+	ios.Out = failWriter{}
+	if code := Main(context.Background(), []string{"canon", "http://a/"}, ios); code != exitIOError {
+		t.Errorf("exit %d, want %d", code, exitIOError)
+	}
+	if !strings.Contains(errOut.String(), "disk full") {
+		t.Errorf("stderr %q does not name the write error", errOut)
+	}
+}
+
+func TestCanonCancel(t *testing.T) {
+	ios, in, _, _ := Test()
+	in.WriteString(strings.Repeat("http://a/\n", 10000))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if code := Main(ctx, []string{"canon"}, ios); code == 0 {
+		t.Error("a cancelled run exited 0")
+	}
+}
+
+// BenchmarkCanonStream measures "webcap canon" streaming a file to a
+// discarding writer: one op is one URL of the benchmark corpus.
+func BenchmarkCanonStream(b *testing.B) {
+	corpus := urlcorpus.Generate(10000, 1)
+	input := []byte(strings.Join(corpus, "\n") + "\n")
+	b.SetBytes(int64(len(input)) / int64(len(corpus)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i += len(corpus) {
+		ios := &IOStreams{In: strings.NewReader(string(input)), Out: io.Discard, ErrOut: io.Discard}
+		if err := runCanon(context.Background(), &canonOptions{IO: ios, Profile: "pdf", Input: "encoded", URLs: []string{"-"}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Exit codes, documented in the exit-codes help topic (exitCodesHelp).
+const (
+	exitOK      = 0 // success
+	exitFailed  = 1 // at least one input failed; each failure is on stderr
+	exitUsage   = 2 // bad command line: unknown command or flag, bad flag value, wrong arguments
+	exitIOError = 3 // a file or stream could not be read or written
+)
+
+const exitCodesHelp = `webcap exits with one of these codes:
+
+  0  success
+  1  at least one input failed (canon: a URL could not be canonicalized);
+     each failure is reported on stderr and the other inputs are still done
+  2  usage error: unknown command or flag, bad flag value, wrong arguments
+  3  a file or stream could not be read or written
+`
+
+// usageError marks an error in the command line.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+// ioError marks a failure to read or write a file or stream.
+type ioError struct{ err error }
+
+func (e *ioError) Error() string { return e.err.Error() }
+func (e *ioError) Unwrap() error { return e.err }
+
+// errFailed reports that some inputs failed; each failure has already been
+// reported, so nothing more is printed.
+var errFailed = errors.New("some inputs failed")
+
+// exitCode is the one place that maps an error to an exit code.
+func exitCode(err error) int {
+	var ue *usageError
+	var ie *ioError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ue), isCobraUsage(err):
+		return exitUsage
+	case errors.As(err, &ie):
+		return exitIOError
+	}
+	return exitFailed
+}
+
+// isCobraUsage recognizes the command-line errors cobra makes itself, which
+// carry no type.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag",
+		"flag needs an argument", "invalid argument", "accepts ", "requires at least", "bad flag syntax"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,68 @@
+// Package cli implements the webcap command line. Every command has an
+// options struct, a constructor that takes the streams and a run function
+// (the seam tests use to check flag parsing without running anything), and a
+// run function that does the work. Exit codes are decided by exitCode alone.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+// Main runs the webcap command line with args (without the program name) and
+// returns the process exit code.
+func Main(ctx context.Context, args []string, ios *IOStreams) int {
+	root := newRootCmd(ios)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err != nil && !errors.Is(err, errFailed) {
+		fmt.Fprintf(ios.ErrOut, "webcap: %v\n", err)
+		if exitCode(err) == exitUsage {
+			path := "webcap"
+			if cmd != nil {
+				path = cmd.CommandPath()
+			}
+			fmt.Fprintf(ios.ErrOut, "Run '%s --help' for usage.\n", path)
+		}
+	}
+	return exitCode(err)
+}
+
+func newRootCmd(ios *IOStreams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "webcap <command> [flags]",
+		Short: "Read, audit and write PDF Web Capture structures",
+		Long: `webcap reads, audits and writes the Web Capture structures of PDF files
+(PDF 1.3+, PDF Reference 1.7 §10.9, ISO 32000-1 §14.10): the URLS and IDS
+name trees, page and image sets, source information and capture commands.`,
+		Example: `  # Canonical URLS key of a URL, PDF 1.7 rules
+  $ webcap canon 'HTTP://Example.COM:80/a/./b/../c#top'
+  http://example.com/a/c
+
+  # Every step of the algorithm
+  $ webcap canon --explain 'http://a/b/c/../../../g'`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       versionString(),
+	}
+	root.SetOut(ios.Out)
+	root.SetErr(ios.ErrOut)
+	root.SetIn(ios.In)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(
+		newCanonCmd(ios, nil),
+		newVersionCmd(ios),
+		newCompletionCmd(ios),
+		&cobra.Command{
+			Use:   "exit-codes",
+			Short: "Exit codes of every webcap command",
+			Long:  exitCodesHelp,
+		},
+	)
+	return root
+}

@@ -1,0 +1,57 @@
+// Package deps holds the test of the project's import graph: dependencies
+// point one way, cli → pdfio → webcapture → canon, and only pdfio imports
+// pdfcpu (DEVELOPERS.md, "How we write code").
+package deps
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const mod = "github.com/webcap/webcap"
+
+// forbidden maps a package (prefix) of the module to import paths (prefixes)
+// it must not import, directly or not.
+var forbidden = map[string][]string{
+	mod + "/canon":              {mod + "/webcapture", mod + "/pdfio", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
+	mod + "/webcapture":         {mod + "/pdfio", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
+	mod + "/pdfio":              {mod + "/internal/cli", mod + "/cmd", "github.com/spf13"},
+	mod + "/internal/urlcorpus": {mod + "/canon", mod + "/webcapture", mod + "/pdfio"},
+}
+
+func TestImportGraph(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps=false", "-f", `{{.ImportPath}}:{{join .Deps " "}}:{{join .Imports " "}}`, mod+"/...").Output()
+	if err != nil {
+		t.Skipf("go list unavailable: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 3 {
+		t.Fatalf("go list found %d packages", len(lines))
+	}
+	for _, line := range lines {
+		pkg, rest, _ := strings.Cut(line, ":")
+		deps, imports, _ := strings.Cut(rest, ":")
+		for prefix, bad := range forbidden {
+			if pkg != prefix && !strings.HasPrefix(pkg, prefix+"/") {
+				continue
+			}
+			for _, d := range strings.Fields(deps) {
+				for _, b := range bad {
+					if d == b || strings.HasPrefix(d, b+"/") {
+						t.Errorf("%s depends on %s, which it must not", pkg, d)
+					}
+				}
+			}
+		}
+		// Only pdfio imports pdfcpu directly.
+		for _, imp := range strings.Fields(imports) {
+			if strings.HasPrefix(imp, "github.com/pdfcpu/") && !strings.HasPrefix(pkg, mod+"/pdfio") {
+				t.Errorf("%s imports %s: only pdfio may", pkg, imp)
+			}
+			if strings.HasPrefix(imp, mod+"/internal/cli") && !strings.HasPrefix(pkg, mod+"/cmd/") {
+				t.Errorf("%s imports %s: only cmd/webcap may", pkg, imp)
+			}
+		}
+	}
+}
