@@ -425,6 +425,9 @@ func TestAllocations(t *testing.T) {
 		max  float64
 	}{
 		{"String canonical", func() { c.String(canonical) }, 0},
+		{"Canonical canonical", func() { canon.Canonical(canonical) }, 0},
+		{"Profile.Canonical canonical", func() { canon.RFC3986.Canonical(canonical) }, 0},
+		{"Profile.Canonical not canonical", func() { canon.RFC3986.Canonical("HTTP://A") }, 1},
 		{"String long canonical", func() { c.String(long) }, 0},
 		{"String not canonical", func() { c.String("HTTP://WWW.Example.com:80/a/./b/../c#f") }, 1},
 		{"String long not canonical", func() { c.String(longFrag) }, 1},
