@@ -48,7 +48,8 @@ func New(p *Profile, opts ...Option) (*Canonicalizer, error) {
 			return nil, fmt.Errorf("canon: bad base URL: %w", err)
 		}
 		s, _ := trim(c.baseURL)
-		r := parseRef(s, -1, false)
+		var r reference
+		parseRef(&r, s, -1)
 		for _, pc := range []*piece{&r.scheme, &r.user, &r.host, &r.port, &r.hostTail, &r.path, &r.query, &r.frag} {
 			pc.off = -1 // pieces of the base have no offset in the input
 		}
@@ -87,7 +88,7 @@ func (c *Canonicalizer) AppendBytes(dst, url []byte) ([]byte, error) {
 }
 
 // stackBuf is the size of the buffer String canonicalizes into without a heap
-// allocation; longer results use a pooled buffer.
+// allocation; longer inputs use a pooled buffer.
 const stackBuf = 512
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4*stackBuf); return &b }}
@@ -137,21 +138,21 @@ func (p *Profile) Canonical(url string) (string, error) {
 func (c *Canonicalizer) appendURL(dst []byte, input string, upto Step) ([]byte, error) {
 	p := c.profile
 	s, off := trim(input) // step 0
-	r := parseRef(s, off, c.input == Raw)
-	t, err := c.resolve(&r, input, off) // step 1
-	if err != nil {
+	var t target
+	parseRef(&t.reference, s, off)
+	if err := c.resolve(&t, input, off); err != nil { // step 1
 		return dst, cloneInput(err)
 	}
+	var err error
 
 	start := len(dst)
-	if upto >= StepScheme { // step 3
-		for i := range len(t.scheme.s) {
-			dst = append(dst, lowerASCII(t.scheme.s[i]))
-		}
-	} else {
-		dst = append(dst, t.scheme.s...)
-	}
+	dst = append(dst, t.scheme.s...)
 	scheme := dst[start:]
+	if upto >= StepScheme { // step 3
+		for i, c := range scheme {
+			scheme[i] = lowerASCII(c)
+		}
+	}
 	dst = append(dst, ':')
 
 	if t.hasAuth {
@@ -162,7 +163,7 @@ func (c *Canonicalizer) appendURL(dst []byte, input string, upto Step) ([]byte, 
 	dst = c.appendPath(dst, &t, upto)
 	if t.hasQuery {
 		dst = append(dst, '?')
-		dst = c.appendComponent(dst, t.query, p.normEscapes, upto)
+		dst = c.appendComponent(dst, t.query, p.normEscapes, upto, nil)
 	}
 	if t.hasFrag && upto < StepFragment { // step 2
 		dst = append(dst, '#')
@@ -184,7 +185,7 @@ func (c *Canonicalizer) appendAuthority(dst []byte, t *target, scheme []byte, in
 					Reason: fmt.Sprintf("%s in the userinfo %q: brackets belong only around an IP literal", quoteByte(t.user.s[i]), t.user.s)}
 			}
 		}
-		dst = c.appendComponent(dst, t.user, p.normEscapes, upto)
+		dst = c.appendComponent(dst, t.user, p.normEscapes, upto, nil)
 		dst = append(dst, '@')
 	}
 	hostStart := len(dst)
@@ -215,13 +216,17 @@ func (c *Canonicalizer) appendAuthority(dst []byte, t *target, scheme []byte, in
 	return dst, nil
 }
 
-// appendComponent writes a userinfo or query: through the encoding pass once
-// that step is reached, as written before.
-func (c *Canonicalizer) appendComponent(dst []byte, s piece, decode bool, upto Step) []byte {
+// appendComponent writes a userinfo, path or query: through the encoding pass
+// once that step is reached, as written before. dots is as for appendEncoded.
+func (c *Canonicalizer) appendComponent(dst []byte, s piece, decode bool, upto Step, dots *bool) []byte {
 	if upto < StepEncode {
+		if dots != nil && hasDotSegment(s.s) {
+			*dots = true
+		}
 		return append(dst, s.s...)
 	}
-	return c.profile.appendEncoded(dst, s, decode)
+	raw := c.input == Raw && s.off >= 0 // the base is always encoded
+	return c.profile.appendEncoded(dst, s.s, raw, decode, dots)
 }
 
 // appendPath writes the path. Step 1 applies the profile's dot rule to the
@@ -234,19 +239,25 @@ func (c *Canonicalizer) appendPath(dst []byte, t *target, upto Step) []byte {
 	p := c.profile
 	ps := len(dst)
 	decodeInline := p.normEscapes && !t.relDots
-	dst = c.appendComponent(dst, t.path, decodeInline, upto)
-	dst = c.appendComponent(dst, t.path2, decodeInline, upto)
-	if t.relDots && len(dst) > ps {
+	dots := false
+	dst = c.appendComponent(dst, t.path, decodeInline, upto, &dots)
+	if t.path2.s != "" {
+		// The merged path: dots may sit where the two pieces meet.
+		dst = c.appendComponent(dst, t.path2, decodeInline, upto, nil)
+		dots = true
+	}
+	if t.relDots && dots {
 		dst = dst[:ps+len(removeDots(dst[ps:], p.keepAbove))]
-		if p.normEscapes && upto >= StepEncode {
-			dst = dst[:ps+len(decodeUnreserved(dst[ps:]))]
-		}
+	}
+	if t.relDots && p.normEscapes && upto >= StepEncode {
+		dst = dst[:ps+len(decodeUnreserved(dst[ps:]))]
+		dots = true // decoding may have made new dot segments
 	}
 	if upto < StepDots {
 		return dst
 	}
 	hier := t.hasAuth || (len(dst) > ps && dst[ps] == '/')
-	if hier && len(dst) > ps {
+	if hier && dots {
 		dst = dst[:ps+len(removeDots(dst[ps:], p.keepAbove))]
 	}
 	if p.rootPath && t.hasAuth && len(dst) == ps {

@@ -13,9 +13,24 @@ const (
 	cEncRFC                        // encoded state, rfc3986: must be encoded
 	cEncRFCRaw                     // raw state, rfc3986: must be encoded
 	cTrim                          // step 0: ASCII whitespace and C0 controls (<= 0x20)
+	cPercent                       // '%', which the encoding pass always looks at
+	cDot                           // '.', which the path scan watches for dot segments
+	cHostPlain                     // unreserved or sub-delims, not upper-case: a host byte kept as it is
 )
 
 var class = buildClasses()
+
+// lowerTable maps every byte to itself with ASCII A-Z lower-cased: a table
+// lookup has no branch to mispredict on mixed-case input.
+var lowerTable = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if i >= 'A' && i <= 'Z' {
+			t[i] = byte(i) + 'a' - 'A'
+		}
+	}
+	return t
+}()
 
 func buildClasses() (t [256]uint16) {
 	set := func(bit uint16, chars string) {
@@ -33,6 +48,9 @@ func buildClasses() (t [256]uint16) {
 	set(cHex, digits+"abcdefABCDEF")
 	set(cScheme, upper+lower+digits+"+-.")
 	set(cUpper, upper)
+	set(cPercent, "%")
+	set(cDot, ".")
+	set(cHostPlain, lower+digits+"-._~"+"!$&'()*+,;=")
 
 	// The set of seeds/003: characters that can never survive an encoding
 	// pass — C0 controls, space, DEL, every byte of a non-ASCII character —
@@ -89,12 +107,7 @@ func upperHexDigit(c byte) byte {
 	return c
 }
 
-func lowerASCII(c byte) byte {
-	if class[c]&cUpper != 0 {
-		return c + ('a' - 'A')
-	}
-	return c
-}
+func lowerASCII(c byte) byte { return lowerTable[c] }
 
 // equalFoldASCII reports whether b and s are equal under ASCII case folding.
 func equalFoldASCII(b []byte, s string) bool {

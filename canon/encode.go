@@ -8,23 +8,42 @@ package canon
 // for the state becomes %XX with upper-case hex; a non-ASCII character is
 // thereby encoded as its UTF-8 bytes, and a byte that is not valid UTF-8 as
 // itself.
-func (p *Profile) appendEncoded(dst []byte, s piece, decode bool) []byte {
-	mask := p.encMask
-	if s.raw {
-		mask = p.rawMask
+//
+// When dots is not nil, the scan also watches for a '.' right after a '/' —
+// a possible dot segment — and for an escape decoded to '.', and sets *dots,
+// so that the path need not be scanned again for step 7.
+func (p *Profile) appendEncoded(dst []byte, str string, raw, decode bool, dots *bool) []byte {
+	mask := p.encMask | cPercent
+	if raw {
+		mask = p.rawMask | cPercent
 	}
-	str := s.s
+	if dots != nil {
+		mask |= cDot
+	}
 	start := 0
 	for i := 0; i < len(str); i++ {
+		for i < len(str) && class[str[i]]&mask == 0 {
+			i++ // the common case: a byte to keep, in a loop of its own
+		}
+		if i == len(str) {
+			break
+		}
 		c := str[i]
-		if class[c]&mask == 0 && c != '%' {
+		if c == '.' {
+			if i > 0 && str[i-1] == '/' {
+				*dots = true
+			}
 			continue
 		}
 		dst = append(dst, str[start:i]...)
 		start = i + 1
 		if c == '%' {
-			if !s.raw && i+2 < len(str) && isHex(str[i+1]) && isHex(str[i+2]) {
+			if !raw && i+2 < len(str) && isHex(str[i+1]) && isHex(str[i+2]) {
+				n := len(dst)
 				dst = p.appendEscape(dst, str[i+1], str[i+2], decode, false)
+				if dots != nil && dst[n] == '.' {
+					*dots = true
+				}
 				i += 2
 				start = i + 1
 				continue

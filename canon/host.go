@@ -30,6 +30,13 @@ var hostIDNA = idna.New(
 // is then lower-cased like any letter).
 func (p *Profile) appendHost(dst []byte, h piece, input string) ([]byte, error) {
 	s := h.s
+	i := 0
+	for i < len(s) && class[s[i]]&cHostPlain != 0 {
+		i++
+	}
+	if i == len(s) { // the common case: nothing to change or check
+		return append(dst, s...), nil
+	}
 	viaIDNA := false
 	for i := range len(s) {
 		if s[i] >= 0x80 {
@@ -42,13 +49,20 @@ func (p *Profile) appendHost(dst []byte, h piece, input string) ([]byte, error) 
 			break
 		}
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
+	// Copy the host, then lower-case and check it in place; rfc3986 may
+	// shorten it by decoding escapes, so w trails i.
+	hs := len(dst)
+	dst = append(dst, s...)
+	b := dst[hs:]
+	w := 0
+	for i := 0; i < len(b); i++ {
+		c := b[i]
 		switch {
 		case class[c]&(cUnreserved|cSubDelim) != 0:
-			dst = append(dst, lowerASCII(c))
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			dst = p.appendEscape(dst, s[i+1], s[i+2], true, true)
+			b[w] = lowerASCII(c)
+			w++
+		case c == '%' && i+2 < len(b) && isHex(b[i+1]) && isHex(b[i+2]):
+			w += len(p.appendEscape(b[w:w], b[i+1], b[i+2], true, true))
 			i += 2
 		default:
 			off := h.at(i)
@@ -63,10 +77,10 @@ func (p *Profile) appendHost(dst []byte, h piece, input string) ([]byte, error) 
 			if viaIDNA {
 				e.Reason = fmt.Sprintf("host %q is %q after IDNA, which holds %s, which a host may not hold", h.s, s, quoteByte(c))
 			}
-			return dst, e
+			return dst[:hs], e
 		}
 	}
-	return dst, nil
+	return dst[:hs+w], nil
 }
 
 // appendEscape writes the escape %hl found in the input. In pdf and pdf2 it is

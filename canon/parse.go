@@ -6,8 +6,7 @@ import "strings"
 // with where it came from and which encoding state it is in.
 type piece struct {
 	s   string
-	off int  // byte offset of s in the input; -1 when s comes from the base
-	raw bool // s is in the raw encoding state
+	off int // byte offset of s in the input; -1 when s comes from the base
 }
 
 func (p piece) at(i int) int {
@@ -15,6 +14,10 @@ func (p piece) at(i int) int {
 		return -1
 	}
 	return p.off + i
+}
+
+func mkPiece(s string, i, j, off int) piece {
+	return piece{s: s[i:j], off: off + i}
 }
 
 // A reference is a URL reference split into its RFC 3986 components. Each
@@ -36,8 +39,8 @@ type reference struct {
 // parseRef splits s (found at byte off of the input) into components. It
 // never fails: malformed authorities are kept for the host and port steps to
 // report, so that an explanation shows the steps before the failing one.
-func parseRef(s string, off int, raw bool) (r reference) {
-	mk := func(i, j int) piece { return piece{s: s[i:j], off: off + i, raw: raw} }
+func parseRef(r *reference, s string, off int) {
+	mk := func(i, j int) piece { return mkPiece(s, i, j, off) }
 	end := len(s)
 	if i := strings.IndexByte(s, '#'); i >= 0 {
 		r.frag, r.hasFrag = mk(i+1, end), true
@@ -54,47 +57,59 @@ func parseRef(s string, off int, raw bool) (r reference) {
 	}
 	if end-pos >= 2 && s[pos] == '/' && s[pos+1] == '/' {
 		r.hasAuth = true
-		a := pos + 2
-		ae := end
-		if i := strings.IndexByte(s[a:end], '/'); i >= 0 {
-			ae = a + i
-		}
-		r.parseAuthority(s, a, ae, mk)
-		pos = ae
+		pos = r.parseAuthority(s, pos+2, end, mk)
 	}
 	r.path = mk(pos, end)
-	return r
 }
 
-func (r *reference) parseAuthority(s string, a, ae int, mk func(i, j int) piece) {
-	if i := strings.LastIndexByte(s[a:ae], '@'); i >= 0 {
-		r.user, r.hasUser = mk(a, a+i), true
-		a += i + 1
+// parseAuthority splits the authority that starts at s[a] and ends at the
+// first '/' before end, and returns where it ends. The userinfo is what comes
+// before the last '@'; the port follows the first ':' after it, or the ']'
+// of an IP literal.
+func (r *reference) parseAuthority(s string, a, end int, mk func(i, j int) piece) int {
+	ae := end
+	if i := strings.IndexByte(s[a:end], '/'); i >= 0 {
+		ae = a + i
+	}
+	at, colon := -1, -1
+	if i := strings.IndexByte(s[a:ae], '@'); i >= 0 { // rare: find the last one
+		at = a + strings.LastIndexByte(s[a:ae], '@')
+	}
+	hp := a // host and port start after the userinfo
+	if at >= 0 {
+		hp = at + 1
+	}
+	if i := strings.IndexByte(s[hp:ae], ':'); i >= 0 {
+		colon = hp + i
+	}
+	if at >= 0 {
+		r.user, r.hasUser = mk(a, at), true
+		a = at + 1
 	}
 	if a < ae && s[a] == '[' {
 		i := strings.IndexByte(s[a:ae], ']')
 		if i < 0 {
 			r.host = mk(a, ae) // no ']': the host step reports it
-			return
+			return ae
 		}
 		r.host = mk(a, a+i+1)
-		a += i + 1
-		if a < ae && s[a] != ':' {
-			r.hostTail = mk(a, ae)
-			return
+		colon = a + i + 1
+		if colon == ae {
+			return ae
+		}
+		if s[colon] != ':' {
+			r.hostTail = mk(colon, ae)
+			return ae
 		}
 	} else {
-		i := strings.IndexByte(s[a:ae], ':')
-		if i < 0 {
+		if colon < 0 {
 			r.host = mk(a, ae)
-			return
+			return ae
 		}
-		r.host = mk(a, a+i)
-		a += i
+		r.host = mk(a, colon)
 	}
-	if a < ae { // s[a] == ':'
-		r.port, r.hasPort = mk(a+1, ae), true
-	}
+	r.port, r.hasPort = mk(colon+1, ae), true
+	return ae
 }
 
 // schemeEnd returns the index of the ':' that ends a scheme at the start of s

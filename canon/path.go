@@ -1,5 +1,16 @@
 package canon
 
+// hasDotSegment reports whether the path s may hold a "." or ".." segment: a
+// '.' right after a '/'. (appendEncoded finds the same while it encodes.)
+func hasDotSegment(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] == '.' && s[i-1] == '/' {
+			return true
+		}
+	}
+	return false
+}
+
 // removeDots applies a dot-segment rule, in place, to the path b, which starts
 // with '/'. It is RFC 3986 §5.2.4 remove_dot_segments when keepAbove is false.
 //

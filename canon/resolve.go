@@ -15,29 +15,30 @@ func (r *reference) hierarchical() bool {
 	return r.hasAuth || strings.HasPrefix(r.path.s, "/")
 }
 
-// resolve is step 1: RFC 3986 §5.2.2 with the §5.2.3 merge. A reference with
-// a scheme is absolute as it stands (strict parsing, so "http:g" stays).
-func (c *Canonicalizer) resolve(r *reference, input string, off int) (t target, err error) {
-	if r.hasScheme {
-		t.reference = *r
-		return t, nil
+// resolve is step 1: RFC 3986 §5.2.2 with the §5.2.3 merge, in place: t holds
+// the parsed reference and becomes the target. A reference with a scheme is
+// absolute as it stands (strict parsing, so "http:g" stays).
+func (c *Canonicalizer) resolve(t *target, input string, off int) error {
+	if t.hasScheme {
+		return nil
 	}
+	r := t.reference // the reference, before t is overwritten
 	b := c.base
 	if b == nil {
-		return t, &Error{Input: input, Step: StepAbsolute, Offset: off, Err: ErrNoBase,
+		return &Error{Input: input, Step: StepAbsolute, Offset: off, Err: ErrNoBase,
 			Reason: "relative reference and no base URL"}
 	}
 	if !b.hierarchical() {
-		return t, &Error{Input: input, Step: StepAbsolute, Offset: off, Err: ErrOpaqueBase,
+		return &Error{Input: input, Step: StepAbsolute, Offset: off, Err: ErrOpaqueBase,
 			Reason: "relative reference against a base URL that is not hierarchical (" + c.baseURL + ")"}
 	}
 	t.scheme, t.hasScheme = b.scheme, true
 	t.frag, t.hasFrag = r.frag, r.hasFrag
 	if r.hasAuth {
-		t.copyAuthority(r)
+		t.copyAuthority(&r)
 		t.path, t.query, t.hasQuery = r.path, r.query, r.hasQuery
 		t.relDots = true
-		return t, nil
+		return nil
 	}
 	t.copyAuthority(b)
 	switch {
@@ -48,7 +49,7 @@ func (c *Canonicalizer) resolve(r *reference, input string, off int) (t target, 
 		} else {
 			t.query, t.hasQuery = b.query, b.hasQuery
 		}
-		return t, nil
+		return nil
 	case r.path.s[0] == '/':
 		t.path = r.path
 	case b.hasAuth && b.path.s == "":
@@ -59,7 +60,7 @@ func (c *Canonicalizer) resolve(r *reference, input string, off int) (t target, 
 	}
 	t.query, t.hasQuery = r.query, r.hasQuery
 	t.relDots = true
-	return t, nil
+	return nil
 }
 
 func (t *target) copyAuthority(r *reference) {
