@@ -71,6 +71,9 @@ func (c *Canonicalizer) Base() string { return c.baseURL }
 // buffer. It allocates nothing when dst has room for the result; on error dst
 // is returned unchanged.
 func (c *Canonicalizer) Append(dst []byte, url string) ([]byte, error) {
+	if c.isCanonical(url) {
+		return append(dst, url...), nil
+	}
 	n := len(dst)
 	out, err := c.appendURL(dst, url, StepDots)
 	if err != nil {
@@ -97,6 +100,9 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4*stackBuf); retu
 // returns url itself and allocates nothing; otherwise it allocates once, for
 // the result.
 func (c *Canonicalizer) String(url string) (string, error) {
+	if c.isCanonical(url) {
+		return url, nil
+	}
 	if 3*len(url)+len(c.baseURL) <= stackBuf {
 		var buf [stackBuf]byte
 		return c.finish(buf[:0], url)

@@ -425,6 +425,7 @@ func TestAllocations(t *testing.T) {
 		max  float64
 	}{
 		{"String canonical", func() { c.String(canonical) }, 0},
+		{"String canonical port", func() { c.String("http://www.example.com:8080/a") }, 0},
 		{"Canonical canonical", func() { canon.Canonical(canonical) }, 0},
 		{"Profile.Canonical canonical", func() { canon.RFC3986.Canonical(canonical) }, 0},
 		{"Profile.Canonical not canonical", func() { canon.RFC3986.Canonical("HTTP://A") }, 1},

@@ -16,6 +16,7 @@ const (
 	cPercent                       // '%', which the encoding pass always looks at
 	cDot                           // '.', which the path scan watches for dot segments
 	cHostPlain                     // unreserved or sub-delims, not upper-case: a host byte kept as it is
+	cHash                          // '#', which the fast path must see
 )
 
 var class = buildClasses()
@@ -50,6 +51,7 @@ func buildClasses() (t [256]uint16) {
 	set(cUpper, upper)
 	set(cPercent, "%")
 	set(cDot, ".")
+	set(cHash, "#")
 	set(cHostPlain, lower+digits+"-._~"+"!$&'()*+,;=")
 
 	// The set of seeds/003: characters that can never survive an encoding
@@ -110,7 +112,7 @@ func upperHexDigit(c byte) byte {
 func lowerASCII(c byte) byte { return lowerTable[c] }
 
 // equalFoldASCII reports whether b and s are equal under ASCII case folding.
-func equalFoldASCII(b []byte, s string) bool {
+func equalFoldASCII[S string | []byte](b S, s string) bool {
 	if len(b) != len(s) {
 		return false
 	}

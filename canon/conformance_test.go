@@ -342,9 +342,14 @@ func checkCanonical(t *testing.T, c *canon.Canonicalizer, in, got string) {
 			return
 		}
 	}
-	again, err := c.String(got)
+	again, err := c.SlowString(got)
 	if err != nil || again != got {
 		t.Errorf("%s: not idempotent: %q -> %q -> %q, %v", c.Profile(), in, got, again, err)
+	}
+	if c.IsCanonicalFast(in) {
+		if slow, err := c.SlowString(in); err != nil || slow != in {
+			t.Errorf("%s: fast path takes %q as canonical; the full algorithm gives %q, %v", c.Profile(), in, slow, err)
+		}
 	}
 }
 

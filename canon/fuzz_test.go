@@ -61,5 +61,10 @@ func FuzzCanonical(f *testing.F) {
 			t.Fatalf("AppendBytes(%q) = %q, %v; String = %q", in, b, err, got)
 		}
 		checkCanonical(t, mustNew(t, p), in, got)
+		if c.IsCanonicalFast(in) {
+			if slow, err := c.SlowString(in); err != nil || slow != in {
+				t.Fatalf("fast path takes %q as canonical; the full algorithm gives %q, %v", in, slow, err)
+			}
+		}
 	})
 }

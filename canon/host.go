@@ -204,7 +204,7 @@ func (p *Profile) appendPort(dst []byte, scheme []byte, port piece, input string
 		return dst, &Error{Input: input, Step: StepPort, Offset: port.at(0), Err: ErrBadPort,
 			Reason: fmt.Sprintf("port %q is above 65535", s)}
 	}
-	if s == "" || n == p.defaultPort(scheme) {
+	if s == "" || n == defaultPort(p, scheme) {
 		return dst, nil
 	}
 	dst = append(dst, ':')

@@ -88,9 +88,9 @@ func ParseProfile(name string) (*Profile, error) {
 	return nil, fmt.Errorf("canon: unknown profile %q (want pdf, pdf2 or rfc3986)", name)
 }
 
-// defaultPort returns the profile's default port for scheme, or -1. The
+// defaultPort returns p's default port for scheme, or -1. The
 // scheme is compared without regard to ASCII case.
-func (p *Profile) defaultPort(scheme []byte) int {
+func defaultPort[S string | []byte](p *Profile, scheme S) int {
 	for _, sp := range p.ports {
 		if equalFoldASCII(scheme, sp.scheme) {
 			return sp.port

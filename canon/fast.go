@@ -1,0 +1,107 @@
+package canon
+
+import "strings"
+
+// isCanonical reports whether s is plainly canonical: it is absolute, and
+// every step would leave it as it is. It only reads s, and it says false at
+// the first thing it would have to think about (userinfo, an IP literal, an
+// escape under rfc3986, a dot segment, a fragment, …), leaving such URLs to
+// the full algorithm. It must never say true of a URL that the full
+// algorithm changes: FuzzCanonical and TestFastPathAgrees check exactly that.
+func (c *Canonicalizer) isCanonical(s string) bool {
+	p := c.profile
+	if s == "" || class[s[0]]&cTrim != 0 || class[s[len(s)-1]]&cTrim != 0 {
+		return false // step 0
+	}
+	i := schemeEnd(s)
+	if i <= 0 {
+		return false // step 1: relative
+	}
+	for j := range i {
+		if class[s[j]]&cUpper != 0 {
+			return false // step 3
+		}
+	}
+	scheme, rest := s[:i], s[i+1:]
+	hasAuth := strings.HasPrefix(rest, "//")
+	if hasAuth {
+		var ok bool
+		if rest, ok = c.plainAuthority(scheme, rest[2:]); !ok {
+			return false
+		}
+		if p.rootPath && !strings.HasPrefix(rest, "/") {
+			return false // rfc3986: an empty path becomes "/"
+		}
+	} else if strings.HasPrefix(rest, "//") {
+		return false // rule 9
+	}
+	raw := c.input == Raw
+	mask := p.encMask
+	if raw {
+		mask = p.rawMask
+	}
+	// The path and the query: nothing to encode, no escape to normalize,
+	// no dot segment, no fragment.
+	mask |= cPercent | cDot | cHash
+	for j := 0; j < len(rest); j++ {
+		b := rest[j]
+		if class[b]&mask == 0 {
+			continue
+		}
+		switch b {
+		case '#':
+			return false // step 2
+		case '%':
+			if raw || p.normEscapes || j+2 >= len(rest) || !isHex(rest[j+1]) || !isHex(rest[j+2]) {
+				return false
+			}
+			j += 2
+		case '.':
+			if j > 0 && rest[j-1] == '/' && isDotSegment(rest[j:]) {
+				return false // step 7
+			}
+		default:
+			return false // the encoding pass would change it
+		}
+	}
+	return true
+}
+
+// isDotSegment reports whether s starts with a "." or ".." segment.
+func isDotSegment(s string) bool {
+	n := 1
+	if len(s) > 1 && s[1] == '.' {
+		n = 2
+	}
+	return n == len(s) || s[n] == '/' || s[n] == '?'
+}
+
+// plainAuthority checks an authority without userinfo whose host is a plain
+// lower-case reg-name and whose port, if any, is canonical and not the
+// default, and returns what follows it.
+func (c *Canonicalizer) plainAuthority(scheme, a string) (rest string, ok bool) {
+	j := 0
+	for j < len(a) && class[a[j]]&cHostPlain != 0 {
+		j++
+	}
+	host := a[:j]
+	if scheme == "file" && host == "localhost" {
+		return "", false // step 5
+	}
+	if j == len(a) || a[j] != ':' {
+		// The host must end the authority: anything else here is
+		// userinfo, an IP literal or a byte step 4 would change.
+		return a[j:], j == len(a) || a[j] == '/' || a[j] == '?' || a[j] == '#'
+	}
+	port := a[j+1:]
+	n, k := 0, 0
+	for k < len(port) && k < 6 && port[k] >= '0' && port[k] <= '9' {
+		n = n*10 + int(port[k]-'0')
+		k++
+	}
+	if k == 0 || k == 6 || port[0] == '0' && k > 1 || n > 65535 || n == defaultPort(c.profile, scheme) {
+		return "", false // step 6
+	}
+	rest = port[k:]
+	return rest, rest == "" || rest[0] == '/' || rest[0] == '?' || rest[0] == '#'
+}
