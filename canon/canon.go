@@ -91,28 +91,41 @@ func (c *Canonicalizer) AppendBytes(dst, url []byte) ([]byte, error) {
 }
 
 // stackBuf is the size of the buffer String canonicalizes into without a heap
-// allocation; longer inputs use a pooled buffer.
-const stackBuf = 512
+// allocation; poolBuf that of the pooled buffers used for longer inputs.
+const (
+	stackBuf = 512
+	poolBuf  = 4096
+)
 
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4*stackBuf); return &b }}
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, poolBuf); return &b }}
 
-// String returns the canonical form of url. When url is already canonical it
-// returns url itself and allocates nothing; otherwise it allocates once, for
-// the result.
+// String returns the canonical form of url. It allocates at most once, for
+// the result: never when url is already canonical and not longer than about
+// 1,300 bytes (or is plainly canonical, at any length).
 func (c *Canonicalizer) String(url string) (string, error) {
 	if c.isCanonical(url) {
 		return url, nil
 	}
-	if 3*len(url)+len(c.baseURL) <= stackBuf {
+	// need bounds the result: each input byte becomes at most 3 (an
+	// escape), plus the base. Only IDNA can exceed it, and IDNA allocates.
+	need := 3*len(url) + len(c.baseURL)
+	switch {
+	case need <= stackBuf:
 		var buf [stackBuf]byte
 		return c.finish(buf[:0], url)
-	}
-	bp := bufPool.Get().(*[]byte)
-	s, err := c.finish((*bp)[:0], url)
-	if cap(*bp) <= 1<<20 {
+	case need <= poolBuf:
+		bp := bufPool.Get().(*[]byte)
+		s, err := c.finish((*bp)[:0], url)
 		bufPool.Put(bp)
+		return s, err
 	}
-	return s, err
+	// Longer still: build into a fresh buffer, which nothing else refers
+	// to, and hand it over as the result instead of copying it.
+	out, err := c.appendURL(make([]byte, 0, need), url, StepDots)
+	if err != nil {
+		return "", err
+	}
+	return unsafe.String(unsafe.SliceData(out), len(out)), nil
 }
 
 func (c *Canonicalizer) finish(buf []byte, url string) (string, error) {

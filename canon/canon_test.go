@@ -417,6 +417,7 @@ func TestAllocations(t *testing.T) {
 	canonical := "http://www.example.com/a/b/c.html?x=1&y=2"
 	long := "http://www.example.com/" + strings.Repeat("abcdefgh/", 200)
 	longFrag := long + "#frag"
+	huge := "http://a/" + strings.Repeat("x y/", 1000) // past the pooled buffer
 	input := []byte("HTTP://A/b")
 	buf := make([]byte, 0, 4096)
 	for _, tc := range []struct {
@@ -432,6 +433,7 @@ func TestAllocations(t *testing.T) {
 		{"String long canonical", func() { c.String(long) }, 0},
 		{"String not canonical", func() { c.String("HTTP://WWW.Example.com:80/a/./b/../c#f") }, 1},
 		{"String long not canonical", func() { c.String(longFrag) }, 1},
+		{"String huge not canonical", func() { c.String(huge) }, 1},
 		{"String idna", func() { c.String("http://bücher.example/") }, 1 << 10},
 		{"Append canonical", func() { buf, _ = c.Append(buf[:0], canonical) }, 0},
 		{"Append not canonical", func() { buf, _ = c.Append(buf[:0], "HTTP://A:80/b/../c d#x") }, 0},
@@ -505,5 +507,16 @@ func TestParseProfileAndEncoding(t *testing.T) {
 	}
 	if _, err := canon.ParseEncoding("twice"); err == nil {
 		t.Error("ParseEncoding(twice) succeeded")
+	}
+}
+
+func TestLongInputs(t *testing.T) {
+	c := mustNew(t, canon.PDF)
+	for _, n := range []int{10, 170, 171, 1000, 1400, 5000} {
+		in := "HTTP://A/" + strings.Repeat("ü", n)
+		want := "http://a/" + strings.Repeat("%C3%BC", n)
+		if got, err := c.String(in); err != nil || got != want {
+			t.Errorf("String of %d bytes: %d bytes, %v; want %d bytes", len(in), len(got), err, len(want))
+		}
 	}
 }

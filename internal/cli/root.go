@@ -53,6 +53,9 @@ name trees, page and image sets, source information and capture commands.`,
 	root.SetIn(ios.In)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.SetVersionTemplate("{{.Version}}\n")
+	// Declared here so that cobra does not take -v, which is kept for
+	// verbosity.
+	root.Flags().Bool("version", false, "print webcap's version")
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(
 		newCanonCmd(ios, nil),
