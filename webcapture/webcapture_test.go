@@ -15,7 +15,7 @@ func TestParseDate(t *testing.T) {
 		zone  bool
 		valid bool
 	}{
-		{"D:20150402085105Z", utc(2015, 4, 2, 8, 51, 5), true, true}, // Acrobat 6.0-15.0: bare Z
+		{"D:20150402085105Z", utc(2015, 4, 2, 8, 51, 5), true, true},   // Acrobat 6.0-15.0: bare Z
 		{"D:20040512103000", utc(2004, 5, 12, 10, 30, 0), false, true}, // Acrobat 5.0: no zone
 		{"D:20231231235959+01'00'", time.Date(2023, 12, 31, 22, 59, 59, 0, time.UTC), true, true},
 		{"D:20231231235959-05'30", time.Date(2024, 1, 1, 5, 29, 59, 0, time.UTC), true, true},
@@ -24,10 +24,10 @@ func TestParseDate(t *testing.T) {
 		{"D:1999", utc(1999, 1, 1, 0, 0, 0), false, true},
 		{"D:199912", utc(1999, 12, 1, 0, 0, 0), false, true},
 		{"20150402085105Z", utc(2015, 4, 2, 8, 51, 5), true, true}, // no D: prefix
-		{"D:20150230000000Z", time.Time{}, false, false},            // February 30
-		{"D:20151302000000Z", time.Time{}, false, false},            // month 13
-		{"D:2015040208510", time.Time{}, false, false},              // cut short
-		{"D:20150402085105X", time.Time{}, false, false},            // bad zone
+		{"D:20150230000000Z", time.Time{}, false, false},           // February 30
+		{"D:20151302000000Z", time.Time{}, false, false},           // month 13
+		{"D:2015040208510", time.Time{}, false, false},             // cut short
+		{"D:20150402085105X", time.Time{}, false, false},           // bad zone
 		{"D:20150402085105+25'00'", time.Time{}, false, false},
 		{"yesterday", time.Time{}, false, false},
 		{"", time.Time{}, false, false},
