@@ -1,0 +1,112 @@
+package pdfio
+
+import (
+	"github.com/webcap/webcap/webcapture"
+)
+
+// A Document is what a PDF file says about Web Capture.
+type Document struct {
+	File      string
+	Version   string           // the header's version ("1.7")
+	Catalog   string           // the catalog's /Version, if any
+	Encrypted bool             // the file is encrypted (and was opened)
+	Info      *webcapture.Info // the catalog's /SpiderInfo; nil if absent
+	IDS       *Tree            // /Names /IDS; nil if absent
+	URLS      *Tree            // /Names /URLS; nil if absent
+	Sets      []*ContentSet    // every content set: the trees' (IDS, then URLS order), then orphans
+	Pages     []*Page          // the page tree's pages, in order
+	Images    []*Image         // every image XObject, by object number
+	Defects   []Defect         // everything malformed met while reading
+
+	pageByRef map[webcapture.Ref]*Page
+}
+
+// A Tree is a name tree (IDS or URLS) as the file holds it.
+type Tree struct {
+	Name    string         // "IDS" or "URLS"
+	Root    webcapture.Ref // where the root is; zero if direct
+	Entries []*Entry       // every well-formed entry, in file order
+	Nodes   int            // nodes walked
+	Depth   int            // deepest level (1 = the root alone)
+}
+
+// An Entry is one key and value of a name tree.
+type Entry struct {
+	Key    string         // the key's bytes, exactly
+	KeyRef webcapture.Ref // the key's object when it is an indirect string
+	Sets   []*ContentSet  // the value: one content set, or the elements of an array
+	Array  bool           // the value was an array
+	Node   webcapture.Ref // the leaf that holds the entry
+	Path   string         // where: "IDS/Kids[1]/Names[4]"
+}
+
+// A ContentSet is a content set with where the file reaches it from.
+type ContentSet struct {
+	*webcapture.ContentSet
+	Path     string   // where it was first reached
+	IDSKeys  []string // IDS keys whose value holds it
+	URLSKeys []string // URLS keys whose value holds it
+	Orphan   bool     // no tree reaches it: found by scanning the objects
+}
+
+// A Page is a page of the page tree.
+type Page struct {
+	Number int               // 1-based
+	Ref    webcapture.Ref    // the page object
+	ID     *webcapture.RawID // /ID: the parent content set's identifier
+	IDRef  webcapture.Ref    // the /ID string's object when indirect
+	PZ     *float64          // /PZ: preferred zoom
+}
+
+// An Image is an image XObject.
+type Image struct {
+	Ref   webcapture.Ref
+	ID    *webcapture.RawID // /ID: the parent content set's identifier
+	IDRef webcapture.Ref    // the /ID string's object when indirect
+}
+
+// PageOf returns the page that ref is, or nil.
+func (d *Document) PageOf(ref webcapture.Ref) *Page { return d.pageByRef[ref] }
+
+// PageNumbers returns the page number of each of the set's O entries (0
+// for an entry that is not a page of the page tree).
+func (d *Document) PageNumbers(cs *ContentSet) []int {
+	out := make([]int, len(cs.Objects))
+	for i, r := range cs.Objects {
+		if p := d.pageByRef[r]; p != nil {
+			out[i] = p.Number
+		}
+	}
+	return out
+}
+
+// A Defect is something malformed the reader met: where it is, what kind,
+// and a message that says what was found and what was wanted.
+type Defect struct {
+	Object  webcapture.Ref // the object it is in; zero if direct (see Path)
+	Path    string         // where, from the catalog: "Names/IDS/Kids[0]/Names[3]"
+	Kind    Kind
+	Message string
+}
+
+// Kind names a kind of defect.
+type Kind string
+
+// The kinds of defect the reader records.
+const (
+	Dangling       Kind = "dangling"        // a reference to an object that does not exist
+	Cycle          Kind = "cycle"           // a reference chain or tree that loops
+	TooDeep        Kind = "too-deep"        // a tree deeper than Options.MaxTreeDepth
+	TooMany        Kind = "too-many"        // a tree with more nodes than Options.MaxTreeNodes
+	TreeNode       Kind = "tree-node"       // a malformed node: no /Kids or /Names, both, or not a dictionary
+	TreeOddNames   Kind = "tree-odd-names"  // a /Names array of odd length
+	TreeKeyType    Kind = "tree-key-type"   // a key that is not a string
+	TreeUnsorted   Kind = "tree-unsorted"   // a key less than the key before it
+	TreeDuplicate  Kind = "tree-duplicate"  // a key equal to the key before it
+	TreeLimits     Kind = "tree-limits"     // /Limits missing, malformed, or not the node's first and last keys
+	TreeRootLimits Kind = "tree-root-limits" // /Limits on a root, which has none
+	TreeShared     Kind = "tree-shared"     // a node reached twice
+	TreeValue      Kind = "tree-value"      // a value that is not a content set or an array of them
+	WrongType      Kind = "wrong-type"      // a key whose value has a type the specification does not allow
+	BadValue       Kind = "bad-value"       // a value of the right type that cannot be read (a date, a flag field)
+)

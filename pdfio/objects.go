@@ -1,0 +1,187 @@
+package pdfio
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+	"github.com/webcap/webcap/webcapture"
+)
+
+// maxChain bounds how many references resolve follows ("1 0 obj 2 0 R").
+const maxChain = 32
+
+// resolve follows references from o to a direct object. It returns the
+// object, the last reference followed (zero if o is direct), and whether
+// every reference found an object; it records dangling references and
+// loops as defects.
+func (r *reader) resolve(o types.Object, path string) (types.Object, webcapture.Ref, bool) {
+	var ref webcapture.Ref
+	for range maxChain {
+		ir, ok := o.(types.IndirectRef)
+		if !ok {
+			return o, ref, true
+		}
+		ref = webcapture.Ref{Num: ir.ObjectNumber.Value(), Gen: ir.GenerationNumber.Value()}
+		e, found := r.xt.FindTableEntry(ref.Num, ref.Gen)
+		if !found || e == nil || e.Free || e.Object == nil {
+			r.defect(ref, path, Dangling, "%s refers to object %s, which does not exist", path, ref)
+			return nil, ref, false
+		}
+		obj, err := load(e)
+		if err != nil {
+			r.defect(ref, path, BadValue, "%s: object %s cannot be parsed: %v", path, ref, err)
+			return nil, ref, false
+		}
+		o = obj
+	}
+	r.defect(ref, path, Cycle, "%s: a chain of more than %d references", path, maxChain)
+	return nil, ref, false
+}
+
+// rawString returns the bytes of a string object exactly: a literal string
+// unescaped by PDF 1.7 §3.2.3, a hex string decoded.
+func rawString(o types.Object) (string, bool) {
+	switch s := o.(type) {
+	case types.StringLiteral:
+		return unescapeLiteral(string(s)), true
+	case types.HexLiteral:
+		return decodeHex(string(s)), true
+	}
+	return "", false
+}
+
+// unescapeLiteral decodes the text between a literal string's parentheses:
+// \n \r \t \b \f \( \) \\, \ddd (one to three octal digits, high-order
+// overflow ignored), a backslash before an end of line (continuation,
+// nothing), a backslash before any other byte (the byte); and an unescaped
+// end of line (CR, LF or CR LF) is one LF.
+func unescapeLiteral(s string) string {
+	if strings.IndexByte(s, '\\') < 0 && strings.IndexByte(s, '\r') < 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\r':
+			b = append(b, '\n')
+			if i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+			continue
+		case c != '\\':
+			b = append(b, c)
+			continue
+		}
+		i++
+		if i == len(s) {
+			break // a lone backslash at the end: ignored
+		}
+		switch c = s[i]; c {
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case '\r':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+		case '\n':
+		default:
+			if c >= '0' && c <= '7' {
+				v := int(c - '0')
+				for k := 0; k < 2 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '7'; k++ {
+					i++
+					v = v*8 + int(s[i]-'0')
+				}
+				b = append(b, byte(v))
+				continue
+			}
+			b = append(b, c) // \( \) \\ and any other byte: the byte itself
+		}
+	}
+	return string(b)
+}
+
+// decodeHex decodes a hex string's digits (pdfcpu has already removed white
+// space and upper-cased them); an odd final digit is followed by 0.
+func decodeHex(s string) string {
+	b := make([]byte, 0, (len(s)+1)/2)
+	for i := 0; i < len(s); i += 2 {
+		hi, lo := unhex(s[i]), byte(0)
+		if i+1 < len(s) {
+			lo = unhex(s[i+1])
+		}
+		b = append(b, hi<<4|lo)
+	}
+	return string(b)
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0'
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10
+	}
+	return 0
+}
+
+// typeName names an object's type for messages.
+func typeName(o types.Object) string {
+	switch o.(type) {
+	case nil:
+		return "null"
+	case types.Boolean:
+		return "a boolean"
+	case types.Integer:
+		return "an integer"
+	case types.Float:
+		return "a real number"
+	case types.Name:
+		return "a name"
+	case types.StringLiteral, types.HexLiteral:
+		return "a string"
+	case types.Array:
+		return "an array"
+	case types.Dict:
+		return "a dictionary"
+	case types.StreamDict:
+		return "a stream"
+	case types.IndirectRef:
+		return "a reference"
+	}
+	return fmt.Sprintf("%T", o)
+}
+
+func refOf(ir types.IndirectRef) webcapture.Ref {
+	return webcapture.Ref{Num: ir.ObjectNumber.Value(), Gen: ir.GenerationNumber.Value()}
+}
+
+// load returns an entry's object, parsing it first when pdfcpu left it in
+// its object stream (pdfcpu v0.15 parses those lazily), and keeps the
+// result in the entry.
+func load(e *model.XRefTableEntry) (types.Object, error) {
+	l, lazy := e.Object.(types.LazyObjectStreamObject)
+	if !lazy {
+		return e.Object, nil
+	}
+	ob, err := l.DecodedObject(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	e.Object = ob
+	return ob, nil
+}

@@ -1,0 +1,174 @@
+package pdfio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+)
+
+// Options control reading. The zero value is ready to use.
+type Options struct {
+	// Password opens an encrypted file (user or owner password).
+	Password string
+	// Timeout bounds parsing; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// MaxTreeDepth and MaxTreeNodes bound each name-tree walk; 0 means
+	// DefaultMaxTreeDepth and DefaultMaxTreeNodes.
+	MaxTreeDepth, MaxTreeNodes int
+	// MaxFileSize refuses larger files before parsing; 0 means
+	// DefaultMaxFileSize.
+	MaxFileSize int64
+}
+
+// Defaults for Options.
+const (
+	DefaultTimeout      = 2 * time.Minute
+	DefaultMaxTreeDepth = 64
+	DefaultMaxTreeNodes = 1 << 20
+	DefaultMaxFileSize  = 2 << 30
+)
+
+// Errors wrapped by *Error.
+var (
+	// ErrEncrypted: the file is encrypted and Options.Password does not
+	// open it.
+	ErrEncrypted = errors.New("encrypted: a password is needed to read it")
+	// ErrTooLarge: the file is larger than Options.MaxFileSize.
+	ErrTooLarge = errors.New("file too large")
+	// ErrTimeout: parsing took longer than Options.Timeout.
+	ErrTimeout = errors.New("parsing took too long")
+)
+
+// An Error reports a file that cannot be read: which file, what failed.
+type Error struct {
+	File string // the file's path or name
+	Op   string // "open", "parse" or "read"
+	Err  error
+}
+
+func (e *Error) Error() string { return e.File + ": " + e.Op + ": " + e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Open reads the Web Capture structures of the file at path.
+func Open(path string, opts Options) (*Document, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{File: path, Op: "open", Err: err}
+	}
+	defer f.Close()
+	return Read(f, path, opts)
+}
+
+// Read reads the Web Capture structures of the PDF in rs; name is the file
+// name errors and the Document carry.
+func Read(rs io.ReadSeeker, name string, opts Options) (doc *Document, err error) {
+	opts = opts.withDefaults()
+	size, err := rs.Seek(0, io.SeekEnd)
+	if err == nil {
+		_, err = rs.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		return nil, &Error{File: name, Op: "read", Err: err}
+	}
+	if size > opts.MaxFileSize {
+		return nil, &Error{File: name, Op: "read", Err: fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, size, opts.MaxFileSize)}
+	}
+	ctx, err := parse(rs, opts)
+	if err != nil {
+		return nil, &Error{File: name, Op: "parse", Err: err}
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			doc, err = nil, &Error{File: name, Op: "read", Err: fmt.Errorf("internal error: %v\n%s", p, debug.Stack())}
+		}
+	}()
+	return newReader(ctx, name, opts).read(), nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxTreeDepth <= 0 {
+		o.MaxTreeDepth = DefaultMaxTreeDepth
+	}
+	if o.MaxTreeNodes <= 0 {
+		o.MaxTreeNodes = DefaultMaxTreeNodes
+	}
+	if o.MaxFileSize <= 0 {
+		o.MaxFileSize = DefaultMaxFileSize
+	}
+	return o
+}
+
+var disableConfigDir sync.Once
+
+// config is the one place pdfcpu's configuration is built: no config
+// directory (pdfcpu would otherwise create one, or exit the process when it
+// cannot), relaxed reading (real files have broken xref tables that pdfcpu
+// repairs), and no validation.
+func config(opts Options) *model.Configuration {
+	disableConfigDir.Do(api.DisableConfigDir)
+	conf := model.NewDefaultConfiguration()
+	conf.ValidationMode = model.ValidationRelaxed
+	conf.PostProcessValidate = false
+	conf.UserPW, conf.OwnerPW = opts.Password, opts.Password
+	return conf
+}
+
+// parse runs pdfcpu's reader under the deadline, in a goroutine so that a
+// parse that ignores its context still cannot hold the caller past it, and
+// turns a panic into an error.
+func parse(rs io.ReadSeeker, opts Options) (*model.Context, error) {
+	goctx, cancel := context.WithTimeout(context.Background(), opts.Timeout)
+	defer cancel()
+	type result struct {
+		ctx *model.Context
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() {
+			if p := recover(); p != nil {
+				r = result{nil, fmt.Errorf("pdfcpu panicked: %v", p)}
+			}
+			done <- r
+		}()
+		r.ctx, r.err = pdfcpu.ReadWithContext(goctx, rs, config(opts))
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, classify(r.err)
+		}
+		return r.ctx, nil
+	case <-goctx.Done():
+		return nil, fmt.Errorf("%w (more than %v)", ErrTimeout, opts.Timeout)
+	}
+}
+
+func classify(err error) error {
+	if errors.Is(err, pdfcpu.ErrWrongPassword) || errors.Is(err, pdfcpu.ErrOwnerPasswordRequired) {
+		return fmt.Errorf("%w (%v)", ErrEncrypted, err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return ErrTimeout
+	}
+	return err
+}
+
+// ReadBytes is Read for a file held in memory.
+func ReadBytes(b []byte, name string, opts Options) (*Document, error) {
+	return Read(bytes.NewReader(b), name, opts)
+}

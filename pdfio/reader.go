@@ -1,0 +1,466 @@
+package pdfio
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+	"github.com/webcap/webcap/webcapture"
+)
+
+type reader struct {
+	xt   *model.XRefTable
+	opts Options
+	doc  *Document
+	sets map[webcapture.Ref]*ContentSet // content sets by object
+}
+
+func newReader(ctx *model.Context, name string, opts Options) *reader {
+	doc := &Document{File: name, pageByRef: map[webcapture.Ref]*Page{}}
+	if ctx.HeaderVersion != nil {
+		doc.Version = ctx.HeaderVersion.String()
+	}
+	if ctx.RootVersion != nil {
+		doc.Catalog = ctx.RootVersion.String()
+	}
+	doc.Encrypted = ctx.Encrypt != nil
+	return &reader{xt: ctx.XRefTable, opts: opts, doc: doc, sets: map[webcapture.Ref]*ContentSet{}}
+}
+
+func (r *reader) defect(obj webcapture.Ref, path string, kind Kind, format string, args ...any) {
+	r.doc.Defects = append(r.doc.Defects, Defect{Object: obj, Path: path, Kind: kind, Message: fmt.Sprintf(format, args...)})
+}
+
+func (r *reader) read() *Document {
+	cat, err := r.xt.Catalog()
+	if err != nil || cat == nil {
+		r.defect(webcapture.Ref{}, "Root", Dangling, "the trailer's /Root is not a dictionary")
+		return r.doc
+	}
+	r.readPages(cat["Pages"])
+	if si, ok := cat["SpiderInfo"]; ok {
+		r.doc.Info = r.info(si, "SpiderInfo")
+	}
+	if n, ok := cat["Names"]; ok {
+		names, _, _ := r.resolve(n, "Names")
+		if d, ok := names.(types.Dict); ok {
+			if o, ok := d["IDS"]; ok {
+				r.doc.IDS = r.walkTree("IDS", o)
+			}
+			if o, ok := d["URLS"]; ok {
+				r.doc.URLS = r.walkTree("URLS", o)
+			}
+		} else if names != nil {
+			r.defect(webcapture.Ref{}, "Names", WrongType, "the catalog's /Names is %s, want a dictionary", typeName(names))
+		}
+	}
+	r.scanObjects()
+	return r.doc
+}
+
+// Typed getters: each returns the key's value and whether it is present with
+// the right type; a present value of the wrong type is a defect.
+
+func (r *reader) get(d types.Dict, key, path string) (types.Object, bool) {
+	o, ok := d[key]
+	if !ok {
+		return nil, false
+	}
+	v, _, ok := r.resolve(o, path+"/"+key)
+	return v, ok && v != nil
+}
+
+func (r *reader) wrong(obj webcapture.Ref, path, key string, got types.Object, want string) {
+	r.defect(obj, path+"/"+key, WrongType, "%s is %s, want %s", key, typeName(got), want)
+}
+
+func (r *reader) str(obj webcapture.Ref, d types.Dict, key, path string) (string, bool) {
+	v, ok := r.get(d, key, path)
+	if !ok {
+		return "", false
+	}
+	s, ok := rawString(v)
+	if !ok {
+		r.wrong(obj, path, key, v, "a string")
+	}
+	return s, ok
+}
+
+func (r *reader) name(obj webcapture.Ref, d types.Dict, key, path string) (string, bool) {
+	v, ok := r.get(d, key, path)
+	if !ok {
+		return "", false
+	}
+	n, ok := v.(types.Name)
+	if !ok {
+		r.wrong(obj, path, key, v, "a name")
+	}
+	return string(n), ok
+}
+
+func (r *reader) integer(obj webcapture.Ref, d types.Dict, key, path string) (int64, bool) {
+	v, ok := r.get(d, key, path)
+	if !ok {
+		return 0, false
+	}
+	i, ok := v.(types.Integer)
+	if !ok {
+		r.wrong(obj, path, key, v, "an integer")
+	}
+	return int64(i), ok
+}
+
+func (r *reader) number(obj webcapture.Ref, d types.Dict, key, path string) (webcapture.Number, bool) {
+	v, ok := r.get(d, key, path)
+	if !ok {
+		return webcapture.Number{}, false
+	}
+	switch n := v.(type) {
+	case types.Integer:
+		return webcapture.Number{Value: float64(n), Integer: true}, true
+	case types.Float:
+		return webcapture.Number{Value: float64(n)}, true
+	}
+	r.wrong(obj, path, key, v, "a number")
+	return webcapture.Number{}, false
+}
+
+func (r *reader) date(obj webcapture.Ref, d types.Dict, key, path string) *webcapture.Date {
+	s, ok := r.str(obj, d, key, path)
+	if !ok {
+		return nil
+	}
+	dt, err := webcapture.ParseDate(s)
+	if err != nil {
+		r.defect(obj, path+"/"+key, BadValue, "%s: %v", key, err)
+	}
+	return &dt
+}
+
+func (r *reader) rawID(obj webcapture.Ref, d types.Dict, key, path string) *webcapture.RawID {
+	s, ok := r.str(obj, d, key, path)
+	if !ok {
+		return nil
+	}
+	id := webcapture.RawID(s)
+	return &id
+}
+
+// walkTree walks a name tree from its root, depth first in /Kids order,
+// collecting entries and recording every structural defect.
+func (r *reader) walkTree(name string, root types.Object) *Tree {
+	t := &Tree{Name: name}
+	w := &treeWalk{r: r, t: t, onPath: map[webcapture.Ref]bool{}, seen: map[webcapture.Ref]bool{}}
+	obj, ref, ok := r.resolve(root, name)
+	t.Root = ref
+	if !ok {
+		return t
+	}
+	d, isDict := obj.(types.Dict)
+	if !isDict {
+		r.defect(ref, name, TreeNode, "the %s tree's root is %s, want a dictionary", name, typeName(obj))
+		return t
+	}
+	w.node(d, ref, name, 1)
+	return t
+}
+
+type treeWalk struct {
+	r       *reader
+	t       *Tree
+	onPath  map[webcapture.Ref]bool // nodes on the current path: a cycle if met again
+	seen    map[webcapture.Ref]bool // every node walked: shared if met again
+	last    *string                 // the key before, in walk order
+	stopped bool
+}
+
+// node walks one node and returns the least and greatest keys below it.
+func (w *treeWalk) node(d types.Dict, ref webcapture.Ref, path string, depth int) (lo, hi *string) {
+	r, t := w.r, w.t
+	if w.stopped {
+		return nil, nil
+	}
+	t.Nodes++
+	t.Depth = max(t.Depth, depth)
+	if t.Nodes > r.opts.MaxTreeNodes {
+		r.defect(ref, path, TooMany, "the %s tree has more than %d nodes; the rest is not read", t.Name, r.opts.MaxTreeNodes)
+		w.stopped = true
+		return nil, nil
+	}
+	kids, hasKids := d["Kids"]
+	names, hasNames := d["Names"]
+	switch {
+	case hasKids && hasNames:
+		r.defect(ref, path, TreeNode, "%s has both /Kids and /Names; /Kids is read", path)
+	case !hasKids && !hasNames && depth > 1:
+		r.defect(ref, path, TreeNode, "%s has neither /Kids nor /Names", path)
+	}
+	if hasKids {
+		lo, hi = w.kids(kids, path, depth)
+	} else if hasNames {
+		lo, hi = w.names(names, ref, path)
+	}
+	w.limits(d, ref, path, depth, lo, hi)
+	return lo, hi
+}
+
+func (w *treeWalk) kids(kids types.Object, path string, depth int) (lo, hi *string) {
+	r := w.r
+	arr, _, ok := r.resolve(kids, path+"/Kids")
+	a, isArr := arr.(types.Array)
+	if !ok || !isArr {
+		if ok {
+			r.defect(webcapture.Ref{}, path+"/Kids", TreeNode, "%s/Kids is %s, want an array", path, typeName(arr))
+		}
+		return nil, nil
+	}
+	if depth >= r.opts.MaxTreeDepth {
+		r.defect(webcapture.Ref{}, path, TooDeep, "the %s tree is deeper than %d levels; the rest is not read", w.t.Name, r.opts.MaxTreeDepth)
+		return nil, nil
+	}
+	for i, k := range a {
+		kpath := fmt.Sprintf("%s/Kids[%d]", path, i)
+		kref := webcapture.Ref{}
+		if ir, isRef := k.(types.IndirectRef); isRef {
+			kref = refOf(ir)
+			if w.onPath[kref] {
+				r.defect(kref, kpath, Cycle, "%s is %s, which is above it in the tree", kpath, kref)
+				continue
+			}
+			if w.seen[kref] {
+				r.defect(kref, kpath, TreeShared, "%s is %s, which the tree reaches twice", kpath, kref)
+				continue
+			}
+		}
+		obj, _, ok := r.resolve(k, kpath)
+		if !ok {
+			continue
+		}
+		kd, isDict := obj.(types.Dict)
+		if !isDict {
+			r.defect(kref, kpath, TreeNode, "%s is %s, want a dictionary", kpath, typeName(obj))
+			continue
+		}
+		if !kref.IsZero() {
+			w.onPath[kref], w.seen[kref] = true, true
+		}
+		klo, khi := w.node(kd, kref, kpath, depth+1)
+		delete(w.onPath, kref)
+		if klo != nil && lo == nil {
+			lo = klo
+		}
+		if khi != nil {
+			hi = khi
+		}
+	}
+	return lo, hi
+}
+
+func (w *treeWalk) names(names types.Object, node webcapture.Ref, path string) (lo, hi *string) {
+	r, t := w.r, w.t
+	arr, _, ok := r.resolve(names, path+"/Names")
+	a, isArr := arr.(types.Array)
+	if !ok || !isArr {
+		if ok {
+			r.defect(node, path+"/Names", TreeNode, "%s/Names is %s, want an array", path, typeName(arr))
+		}
+		return nil, nil
+	}
+	if len(a)%2 != 0 {
+		r.defect(node, path+"/Names", TreeOddNames, "%s/Names has %d elements, an odd number: the last key has no value", path, len(a))
+	}
+	for i := 0; i+1 < len(a); i += 2 {
+		epath := fmt.Sprintf("%s/Names[%d]", path, i)
+		kobj, kref, ok := r.resolve(a[i], epath)
+		if !ok {
+			continue
+		}
+		key, isStr := rawString(kobj)
+		if !isStr {
+			r.defect(kref, epath, TreeKeyType, "%s: key is %s, want a string", epath, typeName(kobj))
+			continue
+		}
+		switch {
+		case w.last != nil && key < *w.last:
+			r.defect(node, epath, TreeUnsorted, "%s: key %s sorts before the key before it, %s", epath, show(t.Name, key), show(t.Name, *w.last))
+		case w.last != nil && key == *w.last:
+			r.defect(node, epath, TreeDuplicate, "%s: key %s appears twice", epath, show(t.Name, key))
+		}
+		k := key
+		w.last = &k
+		if lo == nil {
+			lo = &k
+		}
+		hi = &k
+		e := &Entry{Key: key, KeyRef: kref, Node: node, Path: epath}
+		r.entryValue(e, a[i+1], fmt.Sprintf("%s/Names[%d]", path, i+1))
+		t.Entries = append(t.Entries, e)
+	}
+	return lo, hi
+}
+
+// limits checks a node's /Limits against the keys below it: required on
+// intermediate and leaf nodes, absent on the root.
+func (w *treeWalk) limits(d types.Dict, ref webcapture.Ref, path string, depth int, lo, hi *string) {
+	r := w.r
+	l, has := d["Limits"]
+	if depth == 1 {
+		if has {
+			r.defect(ref, path+"/Limits", TreeRootLimits, "%s is the root and has /Limits, which only other nodes have", path)
+		}
+		return
+	}
+	if !has {
+		r.defect(ref, path, TreeLimits, "%s has no /Limits", path)
+		return
+	}
+	obj, _, ok := r.resolve(l, path+"/Limits")
+	a, isArr := obj.(types.Array)
+	if !ok || !isArr || len(a) != 2 {
+		r.defect(ref, path+"/Limits", TreeLimits, "%s/Limits is not an array of two strings", path)
+		return
+	}
+	var got [2]string
+	for i := range a {
+		o, _, ok := r.resolve(a[i], path+"/Limits")
+		s, isStr := rawString(o)
+		if !ok || !isStr {
+			r.defect(ref, path+"/Limits", TreeLimits, "%s/Limits[%d] is %s, want a string", path, i, typeName(o))
+			return
+		}
+		got[i] = s
+	}
+	if lo == nil || hi == nil {
+		return // no keys below: nothing to compare with
+	}
+	if got[0] != *lo || got[1] != *hi {
+		r.defect(ref, path+"/Limits", TreeLimits, "%s/Limits is [%s %s], but the keys below run from %s to %s",
+			path, show(w.t.Name, got[0]), show(w.t.Name, got[1]), show(w.t.Name, *lo), show(w.t.Name, *hi))
+	}
+}
+
+// entryValue reads a tree value: a content set, or an array of them.
+func (r *reader) entryValue(e *Entry, v types.Object, path string) {
+	obj, ref, ok := r.resolve(v, path)
+	if !ok {
+		return
+	}
+	switch o := obj.(type) {
+	case types.Dict:
+		if cs := r.contentSet(o, ref, path); cs != nil {
+			e.Sets = append(e.Sets, cs)
+		}
+	case types.Array:
+		e.Array = true
+		for i, el := range o {
+			epath := fmt.Sprintf("%s[%d]", path, i)
+			eo, eref, ok := r.resolve(el, epath)
+			if !ok {
+				continue
+			}
+			d, isDict := eo.(types.Dict)
+			if !isDict {
+				r.defect(eref, epath, TreeValue, "%s is %s, want a content set dictionary", epath, typeName(eo))
+				continue
+			}
+			if cs := r.contentSet(d, eref, epath); cs != nil {
+				e.Sets = append(e.Sets, cs)
+			}
+		}
+	default:
+		r.defect(ref, path, TreeValue, "%s is %s, want a content set or an array of content sets", path, typeName(obj))
+	}
+}
+
+// show writes a key for a message: IDS keys in hex, URLS keys quoted.
+func show(tree, key string) string {
+	if tree == "IDS" {
+		return "<" + webcapture.RawID(key).Hex() + ">"
+	}
+	return fmt.Sprintf("%q", key)
+}
+
+// scanObjects finds the image XObjects and the content sets that no tree
+// reaches, and links every set to the keys that hold it.
+func (r *reader) scanObjects() {
+	nums := make([]int, 0, len(r.xt.Table))
+	for n := range r.xt.Table {
+		nums = append(nums, n)
+	}
+	sort.Ints(nums)
+	for _, n := range nums {
+		e := r.xt.Table[n]
+		if e == nil || e.Free || e.Object == nil {
+			continue
+		}
+		gen := 0
+		if e.Generation != nil {
+			gen = *e.Generation
+		}
+		ref := webcapture.Ref{Num: n, Gen: gen}
+		if l, lazy := e.Object.(types.LazyObjectStreamObject); lazy {
+			// Parse only what may be a content set: its text names SPS
+			// or SIS (or escapes a name, which could hide them).
+			data, err := l.GetData()
+			if err != nil || !(bytes.Contains(data, []byte("SPS")) || bytes.Contains(data, []byte("SIS")) || bytes.IndexByte(data, '#') >= 0) {
+				continue
+			}
+			if _, err := load(e); err != nil {
+				continue
+			}
+		}
+		switch o := e.Object.(type) {
+		case types.StreamDict:
+			r.maybeImage(o.Dict, ref)
+		case types.Dict:
+			if r.sets[ref] == nil && looksLikeContentSet(o) {
+				if cs := r.contentSet(o, ref, fmt.Sprintf("object %d", n)); cs != nil {
+					cs.Orphan = true
+				}
+			}
+		}
+	}
+	for _, t := range []*Tree{r.doc.IDS, r.doc.URLS} {
+		if t == nil {
+			continue
+		}
+		for _, e := range t.Entries {
+			for _, cs := range e.Sets {
+				if t.Name == "IDS" {
+					cs.IDSKeys = append(cs.IDSKeys, e.Key)
+				} else {
+					cs.URLSKeys = append(cs.URLSKeys, e.Key)
+				}
+			}
+		}
+	}
+}
+
+// looksLikeContentSet: /S /SPS or /S /SIS with /ID or /O (Acrobat never
+// writes /Type /SpiderContentSet).
+func looksLikeContentSet(d types.Dict) bool {
+	s, _ := d["S"].(types.Name)
+	if s != "SPS" && s != "SIS" {
+		return false
+	}
+	_, id := d["ID"]
+	_, o := d["O"]
+	return id || o
+}
+
+func (r *reader) maybeImage(d types.Dict, ref webcapture.Ref) {
+	if st, _ := d["Subtype"].(types.Name); st != "Image" {
+		return
+	}
+	img := &Image{Ref: ref}
+	path := fmt.Sprintf("object %d", ref.Num)
+	if raw, ok := d["ID"]; ok {
+		if ir, isRef := raw.(types.IndirectRef); isRef {
+			img.IDRef = refOf(ir)
+		}
+		img.ID = r.rawID(ref, d, "ID", path)
+	}
+	r.doc.Images = append(r.doc.Images, img)
+}

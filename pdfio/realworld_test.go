@@ -1,0 +1,109 @@
+package pdfio
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/webcap/webcap/internal/sharedtest"
+)
+
+// Every real Acrobat file of ../shared/realworld reads, and what the reader
+// finds matches the corpus README's analysis of each file.
+func TestRealWorld(t *testing.T) {
+	dir := sharedtest.Dir(t, "realworld")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
+	if len(files) == 0 {
+		t.Fatal("no files in", dir)
+	}
+	type want struct {
+		pages, sets, ids, urls, imgs, imgIDs, defects int
+	}
+	// From realworld/README.md: the summary table and per-file details.
+	known := map[string]want{
+		"dss__DSS-2025.pdf":                                {1, 1, 1, 1, 0, 0, 0},
+		"endesive__pdf-adobe-webcapture-x509.rsa_sha1.pdf": {3, 24, 24, 24, 27, 23, 0},
+		"pdfcpu__sample01.pdf":                             {3, 24, 24, 24, 27, 23, 0},
+		"format-corpus__webCapture.pdf":                    {3, 1, 1, 1, 96, 0, 0},
+		"PdfPig__0000505.pdf":                              {4, 9, 9, 9, 8, 8, 0},
+		"pdfbox__PDFBOX-5840-410609.pdf":                   {6, 1, 1, 1, 0, 0, 0},
+		"pdfium__feature_linearized_loading.pdf":           {2, 2, 2, 2, 0, 0, 0},
+		"pdfium__encrypted.pdf":                            {1, 1, 1, 1, 0, 0, 0},
+		"pdfbox__test.unc.pdf":                             {4, 1, 1, 1, 2, 0, 0},
+		"tika__testPDF_Version.4.x.pdf":                    {1, 0, 0, 0, 0, 0, 0},
+		"OpenPDF__indirect_object_in_rectangle.pdf":        {1, 1, 1, 0, 0, 0, 2},
+	}
+	read := 0
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			opts := Options{}
+			if name == "pdfium__encrypted.pdf" {
+				opts.Password = "1234" // the README's user password
+			}
+			d, err := Open(f, opts)
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			read++
+			if name == "pikepdf__378014596.pdf" { // class D: fuzzed, truncated
+				if len(d.Defects) == 0 {
+					t.Error("a damaged file read without a defect")
+				}
+				return
+			}
+			if d.Info == nil || d.Info.Version == nil {
+				t.Errorf("no SpiderInfo /V")
+			}
+			for _, cs := range d.Sets {
+				if cs.ID == nil || len(*cs.ID) != 16 {
+					t.Errorf("set %s: ID %v, want 16 bytes", cs.Ref, cs.ID)
+				}
+				for _, k := range cs.IDSKeys {
+					if k != string(*cs.ID) {
+						t.Errorf("set %s: IDS key % X differs from its ID", cs.Ref, k)
+					}
+				}
+			}
+			for _, p := range d.Pages {
+				if p.ID != nil && len(*p.ID) != 16 {
+					t.Errorf("page %d: ID of %d bytes", p.Number, len(*p.ID))
+				}
+			}
+			w, ok := known[name]
+			if !ok {
+				if len(d.Defects) != 0 {
+					t.Errorf("defects in an intact file: %+v", d.Defects)
+				}
+				return
+			}
+			imgIDs := 0
+			for _, im := range d.Images {
+				if im.ID != nil {
+					imgIDs++
+				}
+			}
+			got := want{len(d.Pages), len(d.Sets), len(d.IDS.Entries), 0, len(d.Images), imgIDs, len(d.Defects)}
+			if d.URLS != nil {
+				got.urls = len(d.URLS.Entries)
+			}
+			if got != w {
+				t.Errorf("read %+v, the README says %+v; defects %+v", got, w, d.Defects)
+			}
+		})
+	}
+	t.Logf("read %d real files", read)
+}
+
+// An encrypted file without its password gets ErrEncrypted, naming the file.
+func TestRealWorldEncryptedNeedsPassword(t *testing.T) {
+	f := filepath.Join(sharedtest.Dir(t, "realworld"), "pdfium__encrypted.pdf")
+	if _, err := os.Stat(f); err != nil {
+		t.Skip("pdfium__encrypted.pdf is absent")
+	}
+	_, err := Open(f, Options{})
+	if err == nil {
+		t.Fatal("opened without its password")
+	}
+	t.Logf("without a password: %v", err)
+}
