@@ -94,19 +94,19 @@ type Kind string
 
 // The kinds of defect the reader records.
 const (
-	Dangling       Kind = "dangling"        // a reference to an object that does not exist
-	Cycle          Kind = "cycle"           // a reference chain or tree that loops
-	TooDeep        Kind = "too-deep"        // a tree deeper than Options.MaxTreeDepth
-	TooMany        Kind = "too-many"        // a tree with more nodes than Options.MaxTreeNodes
-	TreeNode       Kind = "tree-node"       // a malformed node: no /Kids or /Names, both, or not a dictionary
-	TreeOddNames   Kind = "tree-odd-names"  // a /Names array of odd length
-	TreeKeyType    Kind = "tree-key-type"   // a key that is not a string
-	TreeUnsorted   Kind = "tree-unsorted"   // a key less than the key before it
-	TreeDuplicate  Kind = "tree-duplicate"  // a key equal to the key before it
-	TreeLimits     Kind = "tree-limits"     // /Limits missing, malformed, or not the node's first and last keys
+	Dangling       Kind = "dangling"         // a reference to an object that does not exist
+	Cycle          Kind = "cycle"            // a reference chain or tree that loops
+	TooDeep        Kind = "too-deep"         // a tree deeper than Options.MaxTreeDepth
+	TooMany        Kind = "too-many"         // a tree with more nodes than Options.MaxTreeNodes
+	TreeNode       Kind = "tree-node"        // a malformed node: no /Kids or /Names, both, or not a dictionary
+	TreeOddNames   Kind = "tree-odd-names"   // a /Names array of odd length
+	TreeKeyType    Kind = "tree-key-type"    // a key that is not a string
+	TreeUnsorted   Kind = "tree-unsorted"    // a key less than the key before it
+	TreeDuplicate  Kind = "tree-duplicate"   // a key equal to the key before it
+	TreeLimits     Kind = "tree-limits"      // /Limits missing, malformed, or not the node's first and last keys
 	TreeRootLimits Kind = "tree-root-limits" // /Limits on a root, which has none
-	TreeShared     Kind = "tree-shared"     // a node reached twice
-	TreeValue      Kind = "tree-value"      // a value that is not a content set or an array of them
-	WrongType      Kind = "wrong-type"      // a key whose value has a type the specification does not allow
-	BadValue       Kind = "bad-value"       // a value of the right type that cannot be read (a date, a flag field)
+	TreeShared     Kind = "tree-shared"      // a node reached twice
+	TreeValue      Kind = "tree-value"       // a value that is not a content set or an array of them
+	WrongType      Kind = "wrong-type"       // a key whose value has a type the specification does not allow
+	BadValue       Kind = "bad-value"        // a value of the right type that cannot be read (a date, a flag field)
 )

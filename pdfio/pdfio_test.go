@@ -16,7 +16,7 @@ var trickyKeys = []string{
 	"\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f",
 	"()\\\\()\\\\()\\\\()\\\\",
 	"\xFE\xFF\x00\x41\xD8\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01", // FE FF, lone surrogate
-	"\xFE\xFF\x00T\x00e\x00x\x00t\x00!\x00!\x00!",                     // FE FF, valid UTF-16
+	"\xFE\xFF\x00T\x00e\x00x\x00t\x00!\x00!\x00!",                      // FE FF, valid UTF-16
 	"\xEF\xBB\xBF\x80\x81\x82\x83\x84\x85\x86\x87\x88\x89\x8a\x8b\x8c",
 	"\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8\xf7\xf6\xf5\xf4\xf3\xf2\xf1\xf0",
 	"\\n\\123\\z\r\n\r\x5c\x5c\x28\x29abcd",
@@ -339,7 +339,7 @@ func TestCraftedFiles(t *testing.T) {
 		b := pb.New()
 		pagesRoot, _ := b.PageTree(1, nil)
 		b.Add(pb.Raw(strings.Repeat("<</A ", 5000) + strings.Repeat(">>", 5000)))
-		b.Add(pb.Raw(strings.Repeat("<</A ", 40)))  // malformed: never closed
+		b.Add(pb.Raw(strings.Repeat("<</A ", 40))) // malformed: never closed
 		b.Add(pb.Raw(strings.Repeat("[", 100000))) // malformed
 		b.Root = b.Add(pb.D("Type", pb.Name("Catalog"), "Pages", pagesRoot))
 		return b.Bytes()

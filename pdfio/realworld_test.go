@@ -21,7 +21,7 @@ func TestRealWorld(t *testing.T) {
 	}
 	// From realworld/README.md: the summary table and per-file details.
 	known := map[string]want{
-		"dss__DSS-2025.pdf":                                {1, 1, 1, 1, 0, 0, 0},
+		"dss__DSS-2025.pdf": {1, 1, 1, 1, 0, 0, 0},
 		"endesive__pdf-adobe-webcapture-x509.rsa_sha1.pdf": {3, 24, 24, 24, 27, 23, 0},
 		"pdfcpu__sample01.pdf":                             {3, 24, 24, 24, 27, 23, 0},
 		"format-corpus__webCapture.pdf":                    {3, 1, 1, 1, 96, 0, 0},
