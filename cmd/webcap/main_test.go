@@ -7,6 +7,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/webcap/webcap/internal/cli"
+	"github.com/webcap/webcap/internal/pdfbuild"
 )
 
 func TestMain(m *testing.M) {
@@ -18,5 +19,18 @@ func TestMain(m *testing.M) {
 // TestScripts runs the end-to-end scripts in testdata/script, one behaviour
 // per script.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// mkpdf SAMPLE FILE writes one of pdfbuild's sample documents.
+			"mkpdf": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 {
+					ts.Fatalf("usage: mkpdf SAMPLE FILE")
+				}
+				b, err := pdfbuild.Sample(args[0])
+				ts.Check(err)
+				ts.Check(os.WriteFile(ts.MkAbs(args[1]), b, 0o644))
+			},
+		},
+	})
 }

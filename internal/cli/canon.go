@@ -104,25 +104,9 @@ and with --explain also "steps": [{"step", "name", "before", "after"}, ...].`,
 }
 
 func runCanon(ctx context.Context, opts *canonOptions) error {
-	p, err := canon.ParseProfile(opts.Profile)
+	c, err := newCanonicalizer("canon", opts.Profile, opts.Input, opts.Base)
 	if err != nil {
-		return usagef("canon: --profile %q: want pdf, pdf2 or rfc3986", opts.Profile)
-	}
-	enc, err := canon.ParseEncoding(opts.Input)
-	if err != nil {
-		return usagef("canon: --input %q: want encoded or raw", opts.Input)
-	}
-	copts := []canon.Option{canon.WithInput(enc)}
-	if opts.Base != "" {
-		copts = append(copts, canon.WithBase(opts.Base))
-	}
-	c, err := canon.New(p, copts...)
-	if err != nil {
-		var ce *canon.Error
-		if errors.As(err, &ce) {
-			return usagef("canon: --base %s: %s", displayInput(ce.Input), ce.Detail())
-		}
-		return usagef("canon: --base: %v", err)
+		return err
 	}
 	r := &canonRun{c: c, opts: opts, w: bufio.NewWriterSize(opts.IO.Out, 64<<10)}
 	if opts.JSON {

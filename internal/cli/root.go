@@ -59,6 +59,8 @@ name trees, page and image sets, source information and capture commands.`,
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(
 		newCanonCmd(ios, nil),
+		newInfoCmd(ios, nil),
+		newLookupCmd(ios, nil),
 		newVersionCmd(ios),
 		newCompletionCmd(ios),
 		&cobra.Command{

@@ -1,0 +1,284 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
+)
+
+type infoOptions struct {
+	IO       *IOStreams
+	JSON     bool
+	Password string
+	Files    []string
+}
+
+func newInfoCmd(ios *IOStreams, runF func(context.Context, *infoOptions) error) *cobra.Command {
+	opts := &infoOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "info [flags] FILE...",
+		Short: "Show the Web Capture structures of PDF files",
+		Long: `Show what a PDF file records about the web content it captured: the
+SpiderInfo commands, then one block per content set (page set or image
+set) with its identifier, the URLS keys that point to it, its source URLs
+and redirect chains, content type, dates, title, and its pages (as page
+numbers) or images, and counts at the end.
+
+Everything is read byte-exactly; nothing is changed. Malformed structures
+(unsorted or duplicate tree keys, wrong /Limits, dangling references, wrong
+types) are listed as defects; "webcap audit" judges them.
+
+With --json, each file gives one JSON object on its own line; the schema is
+in the README ("webcap info --json").`,
+		Example: `  $ webcap info capture.pdf
+  $ webcap info --json capture.pdf | jq '.contentSets[] | {id, urlsKeys, pages}'
+  $ webcap info --password 1234 encrypted.pdf`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Files = args
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runInfo(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object per file")
+	cmd.Flags().StringVar(&opts.Password, "password", "", "password of an encrypted file")
+	return cmd
+}
+
+func runInfo(ctx context.Context, opts *infoOptions) error {
+	w := bufio.NewWriter(opts.IO.Out)
+	failed := 0
+	var ioErr error
+	for i, f := range opts.Files {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		d, err := pdfio.Open(f, pdfio.Options{Password: opts.Password})
+		if err != nil {
+			w.Flush()
+			fmt.Fprintf(opts.IO.ErrOut, "webcap: info: %v\n", err)
+			failed++
+			if isOSError(err) {
+				ioErr = err
+			}
+			continue
+		}
+		if opts.JSON {
+			enc := json.NewEncoder(w)
+			enc.SetEscapeHTML(false)
+			err = enc.Encode(newInfoReport(d))
+		} else {
+			if i > 0 {
+				w.WriteString("\n")
+			}
+			err = writeInfo(w, d)
+		}
+		if err != nil {
+			return &ioError{fmt.Errorf("info: writing output: %w", err)}
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return &ioError{fmt.Errorf("info: writing output: %w", err)}
+	}
+	switch {
+	case ioErr != nil:
+		return &ioError{errFailed}
+	case failed > 0:
+		return errFailed
+	}
+	return nil
+}
+
+// isOSError tells a file that cannot be opened or read from one that is not
+// a PDF.
+func isOSError(err error) bool {
+	var pe *pdfio.Error
+	var pathErr *os.PathError
+	return errors.As(err, &pe) && pe.Op != "parse" || errors.As(err, &pathErr)
+}
+
+func writeInfo(w io.Writer, d *pdfio.Document) error {
+	p := &printer{w: w}
+	enc := ""
+	if d.Encrypted {
+		enc = ", encrypted"
+	}
+	p.f("%s: PDF %s, %s%s\n", displayInput(d.File), d.Version, plural(len(d.Pages), "page"), enc)
+	if d.Info == nil {
+		p.f("SpiderInfo: none\n")
+	} else {
+		v := "no /V"
+		if d.Info.Version != nil {
+			v = "V " + d.Info.Version.String()
+		}
+		p.f("SpiderInfo: %s, %s\n", v, plural(len(d.Info.Commands), "command"))
+		for i, c := range d.Info.Commands {
+			writeCommand(p, i+1, c)
+		}
+	}
+	p.f("%s; %s\n", treeLine("IDS", d.IDS), treeLine("URLS", d.URLS))
+	for i, cs := range d.Sets {
+		p.f("\n")
+		writeSet(p, d, i+1, cs)
+	}
+	if len(d.Defects) > 0 {
+		p.f("\ndefects:\n")
+		for _, df := range d.Defects {
+			p.f("  %s: %s\n", df.Kind, df.Message)
+		}
+	}
+	c := counts(d)
+	p.f("\n%s (%s, %s", plural(c.ContentSets, "content set"), plural(c.PageSets, "page set"), plural(c.ImageSets, "image set"))
+	if c.Orphans > 0 {
+		p.f(", %d reached by no tree", c.Orphans)
+	}
+	p.f("), %s (%d with ID), %s (%d with ID), %s\n", plural(c.Pages, "page"), c.PagesWithID,
+		plural(c.Images, "image"), c.ImagesWithID, plural(c.Defects, "defect"))
+	return p.err
+}
+
+func writeCommand(p *printer, n int, c *webcapture.Command) {
+	p.f("  command %d (%s): %s\n", n, c.Ref, displayInput(c.URL))
+	method := "GET"
+	if c.IsPost() {
+		method = fmt.Sprintf("POST (%d bytes", len(*c.PostData))
+		if c.ContentType != nil {
+			method += ", " + *c.ContentType
+		}
+		method += ")"
+	}
+	p.f("    levels %d, flags %s, %s\n", c.Depth(), c.FlagsOrDefault(), method)
+	if c.Headers != nil {
+		p.f("    headers %q\n", *c.Headers)
+	}
+	if s := c.Settings; s != nil {
+		p.f("    settings: global %s\n", orNone(strings.Join(dictKeys(s.Global), " ")))
+		for _, e := range s.Engines {
+			bad := ""
+			if e.Err != nil {
+				bad = " (not an engine name)"
+			}
+			p.f("      engine %s%s\n", displayInput(string(e.Key)), bad)
+		}
+	}
+}
+
+func treeLine(name string, t *pdfio.Tree) string {
+	if t == nil {
+		return name + ": none"
+	}
+	return fmt.Sprintf("%s: %s (%s, depth %d)", name, plural(len(t.Entries), "key"), plural(t.Nodes, "node"), t.Depth)
+}
+
+func writeSet(p *printer, d *pdfio.Document, n int, cs *pdfio.ContentSet) {
+	kind := map[webcapture.Subtype]string{webcapture.PageSet: "page set", webcapture.ImageSet: "image set"}[cs.Subtype]
+	if kind == "" {
+		kind = "content set of unknown type"
+	}
+	p.f("content set %d: %s (%s), %s\n", n, kind, orNone(string(cs.Subtype)), cs.Ref)
+	if cs.Orphan {
+		p.f("  (no IDS or URLS key reaches it)\n")
+	}
+	id := "none"
+	if cs.ID != nil {
+		id = cs.ID.Hex()
+	}
+	p.f("  ID       %s\n", id)
+	switch {
+	case len(cs.IDSKeys) == 1 && cs.ID != nil && cs.IDSKeys[0] == string(*cs.ID):
+		p.f("  IDS      same as ID\n")
+	default:
+		for _, k := range cs.IDSKeys {
+			p.f("  IDS      %s\n", webcapture.RawID(k).Hex())
+		}
+	}
+	for _, k := range cs.URLSKeys {
+		p.f("  URLS     %s\n", displayInput(k))
+	}
+	for _, si := range cs.Sources {
+		p.f("  source   %s\n", displayInput(si.URLs.URL))
+		for _, chain := range si.URLs.Chains {
+			shown := make([]string, len(chain))
+			for i, u := range chain {
+				shown[i] = displayInput(u)
+			}
+			p.f("           redirected: %s\n", strings.Join(shown, " -> "))
+		}
+		var extra []string
+		if si.Updated != nil {
+			extra = append(extra, "updated "+si.Updated.String())
+		}
+		if si.Expires != nil {
+			extra = append(extra, "expires "+si.Expires.String())
+		}
+		if si.Submission != nil {
+			extra = append(extra, "submission "+si.SubmissionOrDefault().String())
+		}
+		if si.Command != nil {
+			extra = append(extra, "command "+si.Command.String())
+		}
+		if len(extra) > 0 {
+			p.f("           %s\n", strings.Join(extra, ", "))
+		}
+	}
+	if cs.ContentType != nil {
+		p.f("  type     %s\n", displayInput(*cs.ContentType))
+	}
+	if cs.Created != nil {
+		p.f("  created  %s\n", cs.Created)
+	}
+	if cs.Title != nil {
+		p.f("  title    %s\n", displayInput(cs.Title.String()))
+	}
+	if cs.IsImageSet() || !cs.IsPageSet() && len(cs.RefCounts) > 0 {
+		objs := make([]string, len(cs.Objects))
+		for i, o := range cs.Objects {
+			objs[i] = o.String()
+			if i < len(cs.RefCounts) {
+				objs[i] += fmt.Sprintf(" (count %d)", cs.RefCounts[i])
+			}
+		}
+		p.f("  images   %s\n", orNone(strings.Join(objs, ", ")))
+	} else {
+		p.f("  pages    %s\n", orNone(pageRanges(d.PageNumbers(cs))))
+	}
+	if cs.TextID != nil {
+		p.f("  TID      %s\n", cs.TextID.Hex())
+	}
+}
+
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) f(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

@@ -1,0 +1,328 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
+)
+
+// The JSON schema of "webcap info --json" and "webcap lookup --json". Field
+// names are stable; identifiers are upper-case hex; a URL that is not
+// printable ASCII also comes as hex ("keyHex"); dates come as written ("raw")
+// and, when they parse, in RFC 3339 ("time"). Documented in README.md.
+
+type infoReport struct {
+	File        string          `json:"file"`
+	Version     string          `json:"version"`
+	Encrypted   bool            `json:"encrypted"`
+	Pages       int             `json:"pages"`
+	SpiderInfo  *spiderInfoJSON `json:"spiderInfo"`
+	IDS         *treeJSON       `json:"ids"`
+	URLS        *treeJSON       `json:"urls"`
+	ContentSets []setJSON       `json:"contentSets"`
+	Defects     []defectJSON    `json:"defects"`
+	Counts      countsJSON      `json:"counts"`
+}
+
+type spiderInfoJSON struct {
+	Object   string        `json:"object"`
+	Version  *string       `json:"version"`
+	Commands []commandJSON `json:"commands"`
+}
+
+type commandJSON struct {
+	Object      string        `json:"object"`
+	URL         string        `json:"url"`
+	Levels      int64         `json:"levels"`
+	Flags       []string      `json:"flags"`
+	FlagBits    uint32        `json:"flagBits"`
+	Method      string        `json:"method"`
+	PostData    *string       `json:"postData,omitempty"`
+	ContentType *string       `json:"contentType,omitempty"`
+	Headers     *string       `json:"headers,omitempty"`
+	Settings    *settingsJSON `json:"settings,omitempty"`
+}
+
+type settingsJSON struct {
+	Object  string       `json:"object"`
+	Global  []string     `json:"global"`
+	Engines []engineJSON `json:"engines"`
+}
+
+type engineJSON struct {
+	Name     string   `json:"name"`
+	Valid    bool     `json:"valid"`
+	Error    string   `json:"error,omitempty"`
+	Settings []string `json:"settings"`
+}
+
+type treeJSON struct {
+	Object  string    `json:"object"`
+	Entries int       `json:"entries"`
+	Nodes   int       `json:"nodes"`
+	Depth   int       `json:"depth"`
+	Keys    []keyJSON `json:"keys"`
+}
+
+type keyJSON struct {
+	Key    string `json:"key"`
+	KeyHex string `json:"keyHex,omitempty"`
+	Array  bool   `json:"array"`
+	Sets   []int  `json:"sets"`
+}
+
+type setJSON struct {
+	Index       int          `json:"index"`
+	Object      string       `json:"object"`
+	Subtype     string       `json:"subtype"`
+	ID          *string      `json:"id"`
+	IDSKeys     []string     `json:"idsKeys"`
+	URLSKeys    []string     `json:"urlsKeys"`
+	Orphan      bool         `json:"orphan"`
+	Sources     []sourceJSON `json:"sources"`
+	ContentType *string      `json:"contentType,omitempty"`
+	Created     *dateJSON    `json:"created,omitempty"`
+	Title       *string      `json:"title,omitempty"`
+	TID         *string      `json:"tid,omitempty"`
+	Objects     []string     `json:"objects"`
+	Pages       []int        `json:"pages,omitempty"`
+	RefCounts   []int64      `json:"refCounts,omitempty"`
+}
+
+type sourceJSON struct {
+	URL        string     `json:"url"`
+	Alias      bool       `json:"alias"`
+	Chains     [][]string `json:"chains,omitempty"`
+	Updated    *dateJSON  `json:"updated,omitempty"`
+	Expires    *dateJSON  `json:"expires,omitempty"`
+	Submission string     `json:"submission"`
+	Command    string     `json:"command,omitempty"`
+}
+
+type dateJSON struct {
+	Raw   string `json:"raw"`
+	Time  string `json:"time,omitempty"`
+	Valid bool   `json:"valid"`
+}
+
+type defectJSON struct {
+	Kind    string `json:"kind"`
+	Path    string `json:"path"`
+	Object  string `json:"object"`
+	Message string `json:"message"`
+}
+
+type countsJSON struct {
+	ContentSets  int `json:"contentSets"`
+	PageSets     int `json:"pageSets"`
+	ImageSets    int `json:"imageSets"`
+	Orphans      int `json:"orphans"`
+	Pages        int `json:"pages"`
+	PagesWithID  int `json:"pagesWithID"`
+	Images       int `json:"images"`
+	ImagesWithID int `json:"imagesWithID"`
+	Defects      int `json:"defects"`
+}
+
+func newInfoReport(d *pdfio.Document) *infoReport {
+	rep := &infoReport{File: d.File, Version: d.Version, Encrypted: d.Encrypted, Pages: len(d.Pages)}
+	index := map[*pdfio.ContentSet]int{}
+	for i, cs := range d.Sets {
+		index[cs] = i + 1
+		rep.ContentSets = append(rep.ContentSets, newSetJSON(d, cs, i+1))
+	}
+	if d.Info != nil {
+		rep.SpiderInfo = newSpiderInfoJSON(d.Info)
+	}
+	rep.IDS, rep.URLS = newTreeJSON(d.IDS, index), newTreeJSON(d.URLS, index)
+	rep.Defects = []defectJSON{}
+	for _, df := range d.Defects {
+		rep.Defects = append(rep.Defects, defectJSON{string(df.Kind), df.Path, df.Object.String(), df.Message})
+	}
+	rep.Counts = counts(d)
+	return rep
+}
+
+func counts(d *pdfio.Document) countsJSON {
+	c := countsJSON{ContentSets: len(d.Sets), Pages: len(d.Pages), Images: len(d.Images), Defects: len(d.Defects)}
+	for _, cs := range d.Sets {
+		switch {
+		case cs.IsPageSet():
+			c.PageSets++
+		case cs.IsImageSet():
+			c.ImageSets++
+		}
+		if cs.Orphan {
+			c.Orphans++
+		}
+	}
+	for _, p := range d.Pages {
+		if p.ID != nil {
+			c.PagesWithID++
+		}
+	}
+	for _, im := range d.Images {
+		if im.ID != nil {
+			c.ImagesWithID++
+		}
+	}
+	return c
+}
+
+func newSpiderInfoJSON(info *webcapture.Info) *spiderInfoJSON {
+	j := &spiderInfoJSON{Object: info.Ref.String(), Commands: []commandJSON{}}
+	if info.Version != nil {
+		v := info.Version.String()
+		j.Version = &v
+	}
+	for _, c := range info.Commands {
+		cj := commandJSON{Object: c.Ref.String(), URL: c.URL, Levels: c.Depth(), FlagBits: uint32(c.FlagsOrDefault()),
+			Flags: flagNames(c.FlagsOrDefault()), Method: "GET", ContentType: c.ContentType, Headers: c.Headers}
+		if c.IsPost() {
+			cj.Method = "POST"
+			s := string(*c.PostData)
+			cj.PostData = &s
+		}
+		if s := c.Settings; s != nil {
+			sj := &settingsJSON{Object: s.Ref.String(), Global: dictKeys(s.Global), Engines: []engineJSON{}}
+			for _, e := range s.Engines {
+				ej := engineJSON{Name: string(e.Key), Valid: e.Err == nil}
+				if e.Err != nil {
+					ej.Error = e.Err.Error()
+				}
+				if d, ok := e.Settings.(webcapture.Dict); ok {
+					ej.Settings = dictKeys(d)
+				}
+				sj.Engines = append(sj.Engines, ej)
+			}
+			cj.Settings = sj
+		}
+		j.Commands = append(j.Commands, cj)
+	}
+	return j
+}
+
+func flagNames(f webcapture.Flags) []string {
+	if f == 0 {
+		return []string{}
+	}
+	return strings.Split(f.String(), "|")
+}
+
+func dictKeys(d webcapture.Dict) []string {
+	keys := []string{}
+	for k := range d {
+		keys = append(keys, string(k))
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func newTreeJSON(t *pdfio.Tree, index map[*pdfio.ContentSet]int) *treeJSON {
+	if t == nil {
+		return nil
+	}
+	j := &treeJSON{Object: t.Root.String(), Entries: len(t.Entries), Nodes: t.Nodes, Depth: t.Depth, Keys: []keyJSON{}}
+	for _, e := range t.Entries {
+		k := keyJSON{Key: showKey(t.Name, e.Key), Array: e.Array, Sets: []int{}}
+		if t.Name == "URLS" && !printableASCII(e.Key) {
+			k.KeyHex = webcapture.RawID(e.Key).Hex()
+		}
+		for _, cs := range e.Sets {
+			k.Sets = append(k.Sets, index[cs])
+		}
+		j.Keys = append(j.Keys, k)
+	}
+	return j
+}
+
+func newSetJSON(d *pdfio.Document, cs *pdfio.ContentSet, i int) setJSON {
+	j := setJSON{Index: i, Object: cs.Ref.String(), Subtype: string(cs.Subtype), Orphan: cs.Orphan,
+		ContentType: cs.ContentType, Created: newDateJSON(cs.Created), RefCounts: cs.RefCounts,
+		IDSKeys: []string{}, URLSKeys: []string{}, Sources: []sourceJSON{}, Objects: []string{}}
+	if cs.ID != nil {
+		h := cs.ID.Hex()
+		j.ID = &h
+	}
+	if cs.TextID != nil {
+		h := cs.TextID.Hex()
+		j.TID = &h
+	}
+	if cs.Title != nil {
+		s := cs.Title.String()
+		j.Title = &s
+	}
+	for _, k := range cs.IDSKeys {
+		j.IDSKeys = append(j.IDSKeys, webcapture.RawID(k).Hex())
+	}
+	j.URLSKeys = append(j.URLSKeys, cs.URLSKeys...)
+	for _, o := range cs.Objects {
+		j.Objects = append(j.Objects, o.String())
+	}
+	if cs.IsPageSet() {
+		j.Pages = d.PageNumbers(cs)
+	}
+	for _, si := range cs.Sources {
+		sj := sourceJSON{URL: si.URLs.URL, Alias: si.URLs.Alias, Chains: si.URLs.Chains,
+			Updated: newDateJSON(si.Updated), Expires: newDateJSON(si.Expires), Submission: si.SubmissionOrDefault().String()}
+		if si.Command != nil {
+			sj.Command = si.Command.String()
+		}
+		j.Sources = append(j.Sources, sj)
+	}
+	return j
+}
+
+func newDateJSON(d *webcapture.Date) *dateJSON {
+	if d == nil {
+		return nil
+	}
+	j := &dateJSON{Raw: d.Raw, Valid: d.Valid}
+	if d.Valid {
+		j.Time = d.Time.Format(time.RFC3339)
+	}
+	return j
+}
+
+// showKey shows a tree key: IDS keys as hex, URLS keys as they are.
+func showKey(tree, key string) string {
+	if tree == "IDS" {
+		return webcapture.RawID(key).Hex()
+	}
+	return key
+}
+
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// pageRanges writes page numbers as "1-3, 5"; 0 (not a page) as "?".
+func pageRanges(nums []int) string {
+	var parts []string
+	for i := 0; i < len(nums); {
+		j := i
+		for j+1 < len(nums) && nums[i] != 0 && nums[j+1] == nums[j]+1 {
+			j++
+		}
+		switch {
+		case nums[i] == 0:
+			parts = append(parts, "?")
+		case j > i:
+			parts = append(parts, fmt.Sprintf("%d-%d", nums[i], nums[j]))
+		default:
+			parts = append(parts, strconv.Itoa(nums[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
