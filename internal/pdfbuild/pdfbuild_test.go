@@ -94,3 +94,27 @@ func TestWriteValues(t *testing.T) {
 		}
 	}
 }
+
+// qpdf accepts every sample document (the damaged one is damaged only in
+// its Web Capture structures, not in PDF syntax).
+func TestQPDFAcceptsSamples(t *testing.T) {
+	qpdf, err := exec.LookPath("qpdf")
+	if err != nil {
+		t.Skip("qpdf is not installed (apt-get install qpdf)")
+	}
+	for _, name := range Samples() {
+		b, err := Sample(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(t.TempDir(), name+".pdf")
+		os.WriteFile(p, b, 0o644)
+		out, err := exec.Command(qpdf, "--check", p).CombinedOutput()
+		if err != nil || !bytes.Contains(out, []byte("No syntax or stream encoding errors")) {
+			t.Errorf("qpdf --check %s: %v\n%s", name, err, out)
+		}
+	}
+	if _, err := Sample("nope"); err == nil {
+		t.Error("Sample(nope) succeeded")
+	}
+}
