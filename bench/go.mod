@@ -4,10 +4,17 @@ go 1.26.0
 
 require (
 	github.com/PuerkitoBio/purell v1.2.1
+	github.com/pdfcpu/pdfcpu v0.15.0
 	github.com/webcap/webcap v0.0.0
 )
 
 require (
+	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
+	github.com/hhrutter/tiff v1.0.6 // indirect
+	github.com/mattn/go-runewidth v0.0.27 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
+	golang.org/x/image v0.44.0 // indirect
 	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 )

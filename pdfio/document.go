@@ -1,6 +1,8 @@
 package pdfio
 
 import (
+	"strconv"
+
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -37,8 +39,16 @@ type Entry struct {
 	Sets   []*ContentSet  // the value: one content set, or the elements of an array
 	Array  bool           // the value was an array
 	Node   webcapture.Ref // the leaf that holds the entry
-	Path   string         // where: "IDS/Kids[1]/Names[4]"
+
+	nodePath string // the leaf's path
+	index    int    // the key's index in the leaf's /Names
 }
+
+// Path returns where the entry's key is: "IDS/Kids[1]/Names[4]".
+func (e *Entry) Path() string { return e.nodePath + "/Names[" + strconv.Itoa(e.index) + "]" }
+
+// valuePath returns where the entry's value is.
+func (e *Entry) valuePath() string { return e.nodePath + "/Names[" + strconv.Itoa(e.index+1) + "]" }
 
 // A ContentSet is a content set with where the file reaches it from.
 type ContentSet struct {

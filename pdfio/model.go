@@ -3,6 +3,7 @@ package pdfio
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"github.com/webcap/webcap/webcapture"
@@ -316,7 +317,7 @@ func (r *reader) settings(d types.Dict, ref webcapture.Ref, path string) *webcap
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		e := webcapture.EngineSettings{Key: webcapture.Name(k)}
+		e := webcapture.EngineSettings{Key: webcapture.Name(strings.Clone(k))}
 		e.Engine, e.Err = webcapture.ParseEngineName(k)
 		e.Settings = r.object(c[k], path+"/C/"+k, 0)
 		s.Engines = append(s.Engines, e)
@@ -346,7 +347,7 @@ func (r *reader) object(o types.Object, path string, depth int) webcapture.Objec
 	case types.Float:
 		return float64(v)
 	case types.Name:
-		return webcapture.Name(v)
+		return webcapture.Name(internName(string(v)))
 	case types.StringLiteral, types.HexLiteral:
 		s, _ := rawString(v)
 		return webcapture.String(s)
@@ -359,7 +360,7 @@ func (r *reader) object(o types.Object, path string, depth int) webcapture.Objec
 	case types.Dict:
 		out := webcapture.Dict{}
 		for k, e := range v {
-			out[webcapture.Name(k)] = r.object(e, path+"/"+k, depth+1)
+			out[webcapture.Name(strings.Clone(k))] = r.object(e, path+"/"+k, depth+1)
 		}
 		return out
 	case types.StreamDict:

@@ -2,6 +2,7 @@ package pdfio
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -19,6 +20,18 @@ const maxChain = 32
 // every reference found an object; it records dangling references and
 // loops as defects.
 func (r *reader) resolve(o types.Object, path string) (types.Object, webcapture.Ref, bool) {
+	return r.resolveKey(o, path, "")
+}
+
+// resolveKey is resolve for the value of key in the dictionary at path; the
+// joined path is built only for a defect.
+func (r *reader) resolveKey(o types.Object, path, key string) (types.Object, webcapture.Ref, bool) {
+	if key != "" {
+		if _, isRef := o.(types.IndirectRef); !isRef {
+			return o, webcapture.Ref{}, true // the common case: nothing to follow
+		}
+		path += "/" + key
+	}
 	var ref webcapture.Ref
 	for range maxChain {
 		ir, ok := o.(types.IndirectRef)
@@ -43,11 +56,17 @@ func (r *reader) resolve(o types.Object, path string) (types.Object, webcapture.
 }
 
 // rawString returns the bytes of a string object exactly: a literal string
-// unescaped by PDF 1.7 §3.2.3, a hex string decoded.
+// unescaped by PDF 1.7 §3.2.3, a hex string decoded. The result is always a
+// copy: pdfcpu's strings can share a larger buffer, which a kept substring
+// would keep alive.
 func rawString(o types.Object) (string, bool) {
 	switch s := o.(type) {
 	case types.StringLiteral:
-		return unescapeLiteral(string(s)), true
+		u := unescapeLiteral(string(s))
+		if len(u) == len(s) && u == string(s) {
+			u = strings.Clone(u)
+		}
+		return u, true
 	case types.HexLiteral:
 		return decodeHex(string(s)), true
 	}
@@ -181,6 +200,9 @@ func load(e *model.XRefTableEntry) (types.Object, error) {
 	ob, err := l.DecodedObject(context.Background())
 	if err != nil {
 		return nil, err
+	}
+	if ob == nil {
+		return nil, errors.New("pdfcpu found no object at its place in the object stream")
 	}
 	e.Object = ob
 	return ob, nil

@@ -59,14 +59,31 @@ type Error struct {
 func (e *Error) Error() string { return e.File + ": " + e.Op + ": " + e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
 
-// Open reads the Web Capture structures of the file at path.
+// Open reads the Web Capture structures of the file at path. The file is
+// read into memory first: pdfcpu seeks and reads once per object, and from
+// memory that costs a copy instead of two system calls.
 func Open(path string, opts Options) (*Document, error) {
+	opts = opts.withDefaults()
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &Error{File: path, Op: "open", Err: err}
 	}
 	defer f.Close()
-	return Read(f, path, opts)
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, &Error{File: path, Op: "read", Err: err}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &Error{File: path, Op: "open", Err: fmt.Errorf("not a regular file (%s)", fi.Mode().Type())}
+	}
+	if fi.Size() > opts.MaxFileSize {
+		return nil, &Error{File: path, Op: "read", Err: fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, fi.Size(), opts.MaxFileSize)}
+	}
+	b := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, &Error{File: path, Op: "read", Err: err}
+	}
+	return Read(bytes.NewReader(b), path, opts)
 }
 
 // Read reads the Web Capture structures of the PDF in rs; name is the file
@@ -87,6 +104,10 @@ func Read(rs io.ReadSeeker, name string, opts Options) (doc *Document, err error
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: err}
 	}
+	// pdfcpu has loaded every object and stream by now (only objects in
+	// object streams wait, and their streams are in memory): let go of the
+	// input, which Open reads whole.
+	ctx.Read.RS = nil
 	defer func() {
 		if p := recover(); p != nil {
 			doc, err = nil, &Error{File: name, Op: "read", Err: fmt.Errorf("internal error: %v\n%s", p, debug.Stack())}

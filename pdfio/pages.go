@@ -2,6 +2,7 @@ package pdfio
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"github.com/webcap/webcap/webcapture"
@@ -59,7 +60,7 @@ func (r *reader) readPages(root types.Object) {
 
 func (r *reader) page(d types.Dict, ref webcapture.Ref, path string) {
 	p := &Page{Number: len(r.doc.Pages) + 1, Ref: ref}
-	path = fmt.Sprintf("page %d", p.Number)
+	path = "page " + strconv.Itoa(p.Number)
 	if raw, ok := d["ID"]; ok {
 		p.IDRef = refIn(raw)
 		p.ID = r.rawID(ref, d, "ID", path)

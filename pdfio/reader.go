@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -68,7 +69,7 @@ func (r *reader) get(d types.Dict, key, path string) (types.Object, bool) {
 	if !ok {
 		return nil, false
 	}
-	v, _, ok := r.resolve(o, path+"/"+key)
+	v, _, ok := r.resolveKey(o, path, key)
 	return v, ok && v != nil
 }
 
@@ -96,8 +97,9 @@ func (r *reader) name(obj webcapture.Ref, d types.Dict, key, path string) (strin
 	n, ok := v.(types.Name)
 	if !ok {
 		r.wrong(obj, path, key, v, "a name")
+		return "", false
 	}
-	return string(n), ok
+	return internName(string(n)), true
 }
 
 func (r *reader) integer(obj webcapture.Ref, d types.Dict, key, path string) (int64, bool) {
@@ -272,30 +274,32 @@ func (w *treeWalk) names(names types.Object, node webcapture.Ref, path string) (
 		r.defect(node, path+"/Names", TreeOddNames, "%s/Names has %d elements, an odd number: the last key has no value", path, len(a))
 	}
 	for i := 0; i+1 < len(a); i += 2 {
-		epath := fmt.Sprintf("%s/Names[%d]", path, i)
-		kobj, kref, ok := r.resolve(a[i], epath)
+		e := &Entry{KeyRef: refIn(a[i]), Node: node, nodePath: path, index: i}
+		kobj, kref, ok := a[i], e.KeyRef, true
+		if !kref.IsZero() {
+			kobj, kref, ok = r.resolve(a[i], e.Path())
+		}
 		if !ok {
 			continue
 		}
 		key, isStr := rawString(kobj)
 		if !isStr {
-			r.defect(kref, epath, TreeKeyType, "%s: key is %s, want a string", epath, typeName(kobj))
+			r.defect(kref, e.Path(), TreeKeyType, "%s: key is %s, want a string", e.Path(), typeName(kobj))
 			continue
 		}
 		switch {
 		case w.last != nil && key < *w.last:
-			r.defect(node, epath, TreeUnsorted, "%s: key %s sorts before the key before it, %s", epath, show(t.Name, key), show(t.Name, *w.last))
+			r.defect(node, e.Path(), TreeUnsorted, "%s: key %s sorts before the key before it, %s", e.Path(), show(t.Name, key), show(t.Name, *w.last))
 		case w.last != nil && key == *w.last:
-			r.defect(node, epath, TreeDuplicate, "%s: key %s appears twice", epath, show(t.Name, key))
+			r.defect(node, e.Path(), TreeDuplicate, "%s: key %s appears twice", e.Path(), show(t.Name, key))
 		}
-		k := key
-		w.last = &k
+		e.Key = key
+		w.last = &e.Key
 		if lo == nil {
-			lo = &k
+			lo = &e.Key
 		}
-		hi = &k
-		e := &Entry{Key: key, KeyRef: kref, Node: node, Path: epath}
-		r.entryValue(e, a[i+1], fmt.Sprintf("%s/Names[%d]", path, i+1))
+		hi = &e.Key
+		r.entryValue(e, a[i+1])
 		t.Entries = append(t.Entries, e)
 	}
 	return lo, hi
@@ -342,7 +346,8 @@ func (w *treeWalk) limits(d types.Dict, ref webcapture.Ref, path string, depth i
 }
 
 // entryValue reads a tree value: a content set, or an array of them.
-func (r *reader) entryValue(e *Entry, v types.Object, path string) {
+func (r *reader) entryValue(e *Entry, v types.Object) {
+	path := e.valuePath()
 	obj, ref, ok := r.resolve(v, path)
 	if !ok {
 		return
@@ -463,4 +468,18 @@ func (r *reader) maybeImage(d types.Dict, ref webcapture.Ref) {
 		img.ID = r.rawID(ref, d, "ID", path)
 	}
 	r.doc.Images = append(r.doc.Images, img)
+}
+
+// internName returns a copy of a name (pdfcpu's strings can share a larger
+// buffer), the common ones without allocating.
+func internName(n string) string {
+	switch n {
+	case "SPS":
+		return string(webcapture.PageSet)
+	case "SIS":
+		return string(webcapture.ImageSet)
+	case "SpiderContentSet":
+		return "SpiderContentSet"
+	}
+	return strings.Clone(n)
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/internal/urlcorpus"
+	"github.com/webcap/webcap/pdfio"
 )
 
 // Flag parsing, through the runF seam: nothing runs.
@@ -148,6 +151,25 @@ func BenchmarkCanonStream(b *testing.B) {
 		ios := &IOStreams{In: strings.NewReader(string(input)), Out: io.Discard, ErrOut: io.Discard}
 		if err := runCanon(context.Background(), &canonOptions{IO: ios, Profile: "pdf", Input: "encoded", URLs: []string{"-"}}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// The streamed JSON of info is exactly the report encoded whole.
+func TestInfoJSONStreamsTheReport(t *testing.T) {
+	for _, name := range pdfbuild.Samples() {
+		b, _ := pdfbuild.Sample(name)
+		d, err := pdfio.ReadBytes(b, name+".pdf", pdfio.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var streamed bytes.Buffer
+		if err := writeInfoJSON(&streamed, d); err != nil {
+			t.Fatal(err)
+		}
+		whole, _ := marshal(newInfoReport(d))
+		if streamed.String() != string(whole)+"\n" {
+			t.Errorf("%s: streamed JSON differs from the whole report:\n%s\n%s", name, streamed.String(), whole)
 		}
 	}
 }

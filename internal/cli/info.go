@@ -3,11 +3,11 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -74,10 +74,12 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 			}
 			continue
 		}
+		// pdfcpu's object graph, several times the file's size, is
+		// garbage now: collect it before the report is built, so that
+		// the two never add up (the peak is pdfcpu's alone).
+		runtime.GC()
 		if opts.JSON {
-			enc := json.NewEncoder(w)
-			enc.SetEscapeHTML(false)
-			err = enc.Encode(newInfoReport(d))
+			err = writeInfoJSON(w, d)
 		} else {
 			if i > 0 {
 				w.WriteString("\n")

@@ -130,21 +130,11 @@ type countsJSON struct {
 }
 
 func newInfoReport(d *pdfio.Document) *infoReport {
-	rep := &infoReport{File: d.File, Version: d.Version, Encrypted: d.Encrypted, Pages: len(d.Pages)}
-	index := map[*pdfio.ContentSet]int{}
+	rep := newInfoReportHead(d)
+	rep.ContentSets = []setJSON{}
 	for i, cs := range d.Sets {
-		index[cs] = i + 1
 		rep.ContentSets = append(rep.ContentSets, newSetJSON(d, cs, i+1))
 	}
-	if d.Info != nil {
-		rep.SpiderInfo = newSpiderInfoJSON(d.Info)
-	}
-	rep.IDS, rep.URLS = newTreeJSON(d.IDS, index), newTreeJSON(d.URLS, index)
-	rep.Defects = []defectJSON{}
-	for _, df := range d.Defects {
-		rep.Defects = append(rep.Defects, defectJSON{string(df.Kind), df.Path, df.Object.String(), df.Message})
-	}
-	rep.Counts = counts(d)
 	return rep
 }
 

@@ -80,6 +80,9 @@ type Stream struct {
 	Data []byte
 }
 
+// objStmSize is how many objects an object stream holds at most.
+const objStmSize = 100
+
 // A Builder collects objects and writes a file.
 type Builder struct {
 	Version string // header version, "1.7" by default
@@ -139,23 +142,28 @@ func (b *Builder) Bytes() []byte {
 		writeValue(&w, o)
 		w.WriteString("\nendobj\n")
 	}
-	objStm := 0
-	if len(packed) > 0 {
-		objStm = n + 1
+	// Object streams of at most objStmSize objects each, as writers do.
+	var streams []int // object number of each object stream
+	where := map[int][2]int{}
+	for start := 0; start < len(packed); start += objStmSize {
+		part := packed[start:min(start+objStmSize, len(packed))]
+		num := n + 1 + len(streams)
+		streams = append(streams, num)
 		offsets = append(offsets, w.Len())
 		var head, body bytes.Buffer
-		for _, num := range packed {
-			fmt.Fprintf(&head, "%d %d ", num, body.Len())
-			writeValue(&body, b.objs[num-1])
+		for i, obj := range part {
+			fmt.Fprintf(&head, "%d %d ", obj, body.Len())
+			writeValue(&body, b.objs[obj-1])
 			body.WriteByte('\n')
+			where[obj] = [2]int{num, i}
 		}
-		fmt.Fprintf(&w, "%d 0 obj\n", objStm)
-		writeValue(&w, &Stream{Dict: D("Type", Name("ObjStm"), "N", len(packed), "First", head.Len()),
+		fmt.Fprintf(&w, "%d 0 obj\n", num)
+		writeValue(&w, &Stream{Dict: D("Type", Name("ObjStm"), "N", len(part), "First", head.Len()),
 			Data: append(head.Bytes(), body.Bytes()...)})
 		w.WriteString("\nendobj\n")
 	}
 	if b.XRefStream {
-		b.writeXRefStream(&w, offsets, packed, objStm)
+		b.writeXRefStream(&w, offsets, where)
 	} else {
 		b.writeXRefTable(&w, offsets)
 	}
@@ -187,13 +195,9 @@ func (b *Builder) writeXRefTable(w *bytes.Buffer, offsets []int) {
 	fmt.Fprintf(w, "\nstartxref\n%d\n%%%%EOF\n", start)
 }
 
-func (b *Builder) writeXRefStream(w *bytes.Buffer, offsets []int, packed []int, objStm int) {
+func (b *Builder) writeXRefStream(w *bytes.Buffer, offsets []int, where map[int][2]int) {
 	self := len(offsets) // the xref stream's own number
 	start := w.Len()
-	index := map[int]int{}
-	for i, num := range packed {
-		index[num] = i
-	}
 	var data bytes.Buffer
 	entry := func(typ byte, f2 int, f3 int) {
 		data.WriteByte(typ)
@@ -202,8 +206,8 @@ func (b *Builder) writeXRefStream(w *bytes.Buffer, offsets []int, packed []int, 
 	}
 	entry(0, 0, 65535)
 	for num := 1; num < self; num++ {
-		if i, ok := index[num]; ok {
-			entry(2, objStm, i)
+		if at, ok := where[num]; ok {
+			entry(2, at[0], at[1])
 		} else {
 			entry(1, offsets[num], 0)
 		}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Reader cost on generated captures of 5,000 to 40,000 pages: "webcap info
+# --json" against pdfcpu's api.ReadContext alone, wall time and peak memory
+# (/usr/bin/time), best of 5 runs each, interleaved so that both see the same
+# machine. Files are generated here, never committed.
+#   bash bench/big.sh            # classic xref tables
+#   OBJSTM=1 bash bench/big.sh   # xref streams + object streams
+set -euo pipefail
+cd "$(dirname "$0")"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/genbig" ./cmd/genbig
+go build -o "$tmp/readcontext" ./cmd/readcontext
+(cd .. && go build -o "$tmp/webcap" ./cmd/webcap)
+# measure CMD...: one run's "seconds KB"
+measure() { /usr/bin/time -f "%e %M" "$@" 2>&1 >/dev/null | tail -1; }
+printf '%-7s %-10s %-22s %-22s %s\n' pages "file MB" "ReadContext s / MB" "info --json s / MB" "ratio time / memory"
+for n in ${PAGES:-5000 10000 20000 40000}; do
+  flags=()
+  [ -n "${OBJSTM:-}" ] && flags=(-objstm)
+  "$tmp/genbig" -pages "$n" "${flags[@]}" -o "$tmp/big.pdf"
+  : >"$tmp/rc" && : >"$tmp/wc"
+  for _ in 1 2 3 4 5; do
+    measure "$tmp/readcontext" "$tmp/big.pdf" >>"$tmp/rc"
+    measure "$tmp/webcap" info --json "$tmp/big.pdf" >>"$tmp/wc"
+  done
+  rt=$(sort -n "$tmp/rc" | head -1 | cut -d' ' -f1); rm=$(cut -d' ' -f2 "$tmp/rc" | sort -n | head -1)
+  it=$(sort -n "$tmp/wc" | head -1 | cut -d' ' -f1); im=$(cut -d' ' -f2 "$tmp/wc" | sort -n | head -1)
+  mb=$(du -m "$tmp/big.pdf" | cut -f1)
+  printf '%-7s %-10s %-22s %-22s %s\n' "$n" "$mb" "$rt / $((rm / 1024))" "$it / $((im / 1024))" \
+    "$(awk -v a="$it" -v b="$rt" -v c="$im" -v d="$rm" 'BEGIN { printf "%.2f / %.2f", a / b, c / d }')"
+done
