@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
@@ -347,6 +348,12 @@ func (w *treeWalk) limits(d types.Dict, ref webcapture.Ref, path string, depth i
 
 // entryValue reads a tree value: a content set, or an array of them.
 func (r *reader) entryValue(e *Entry, v types.Object) {
+	if ir, isRef := v.(types.IndirectRef); isRef {
+		if cs := r.sets[refOf(ir)]; cs != nil { // already read: no path to build
+			e.Sets = append(e.Sets, cs)
+			return
+		}
+	}
 	path := e.valuePath()
 	obj, ref, ok := r.resolve(v, path)
 	if !ok {
@@ -421,7 +428,7 @@ func (r *reader) scanObjects() {
 			r.maybeImage(o.Dict, ref)
 		case types.Dict:
 			if r.sets[ref] == nil && looksLikeContentSet(o) {
-				if cs := r.contentSet(o, ref, fmt.Sprintf("object %d", n)); cs != nil {
+				if cs := r.contentSet(o, ref, "object "+strconv.Itoa(n)); cs != nil {
 					cs.Orphan = true
 				}
 			}

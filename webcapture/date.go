@@ -1,6 +1,7 @@
 package webcapture
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -85,7 +86,17 @@ func ParseDate(raw string) (Date, error) {
 
 // parseZone parses "Z", "Z00'00'", "+HH", "+HH'", "+HH'mm", "+HH'mm'".
 func parseZone(raw, s string) (*time.Location, error) {
-	bad := fmt.Errorf("webcapture: date %q: bad time zone %q", raw, s)
+	zone, err := parseOffset(s)
+	if err != nil {
+		return nil, fmt.Errorf("webcapture: date %q: bad time zone %q", raw, s)
+	}
+	return zone, nil
+}
+
+var errZone = errors.New("bad time zone")
+
+func parseOffset(s string) (*time.Location, error) {
+	bad := errZone
 	sign := 1
 	switch s[0] {
 	case 'Z':
