@@ -2,6 +2,7 @@ package pdfbuild
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -116,5 +117,27 @@ func TestQPDFAcceptsSamples(t *testing.T) {
 	}
 	if _, err := Sample("nope"); err == nil {
 		t.Error("Sample(nope) succeeded")
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/capture.pdf from Sample(\"capture\")")
+
+// The bundled example testdata/capture.pdf (the README's quick start) is
+// Sample("capture"), byte for byte: go test ./internal/pdfbuild -update
+// rewrites it.
+func TestBundledExampleIsCurrent(t *testing.T) {
+	want, _ := Sample("capture")
+	path := filepath.Join("..", "..", "testdata", "capture.pdf")
+	if *update {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is out of date: go test ./internal/pdfbuild -run BundledExample -update", path)
 	}
 }
