@@ -38,19 +38,9 @@ func (r *reader) contentSet(d types.Dict, ref webcapture.Ref, path string) *Cont
 			m.Sources = append(m.Sources, r.sourceInfo(si, refIn(d["SI"]), path+"/SI"))
 		case types.Array:
 			m.SourceArray = true
-			for i, el := range si {
-				epath := fmt.Sprintf("%s/SI[%d]", path, i)
-				o, eref, ok := r.resolve(el, epath)
-				if !ok {
-					continue
-				}
-				sd, isDict := o.(types.Dict)
-				if !isDict {
-					r.defect(eref, epath, WrongType, "%s is %s, want a source information dictionary", epath, typeName(o))
-					continue
-				}
-				m.Sources = append(m.Sources, r.sourceInfo(sd, eref, epath))
-			}
+			eachOf(r, si, path+"/SI", WrongType, "a source information dictionary", func(sd types.Dict, ref webcapture.Ref, path string) {
+				m.Sources = append(m.Sources, r.sourceInfo(sd, ref, path))
+			})
 		default:
 			r.wrong(ref, path, "SI", v, "a dictionary or an array")
 		}
@@ -110,19 +100,9 @@ func (r *reader) refCounts(m *webcapture.ContentSet, d types.Dict, path string) 
 	case types.Array:
 		m.RefArray = true
 		m.RefCounts = []int64{}
-		for i, el := range o {
-			epath := fmt.Sprintf("%s/R[%d]", path, i)
-			e, eref, ok := r.resolve(el, epath)
-			if !ok {
-				continue
-			}
-			n, isInt := e.(types.Integer)
-			if !isInt {
-				r.defect(eref, epath, WrongType, "R[%d] is %s, want an integer", i, typeName(e))
-				continue
-			}
+		eachOf(r, o, path+"/R", WrongType, "an integer", func(n types.Integer, _ webcapture.Ref, _ string) {
 			m.RefCounts = append(m.RefCounts, int64(n))
-		}
+		})
 	default:
 		r.wrong(m.Ref, path, "R", v, "an integer or an array of integers")
 	}
@@ -173,17 +153,7 @@ func (r *reader) alias(d types.Dict, ref webcapture.Ref, path string) webcapture
 		r.wrong(ref, path, "C", v, "an array of arrays of strings")
 		return a
 	}
-	for i, c := range chains {
-		cpath := fmt.Sprintf("%s/C[%d]", path, i)
-		co, cref, ok := r.resolve(c, cpath)
-		if !ok {
-			continue
-		}
-		chain, isArr := co.(types.Array)
-		if !isArr {
-			r.defect(cref, cpath, WrongType, "%s is %s, want an array of strings", cpath, typeName(co))
-			continue
-		}
+	eachOf(r, chains, path+"/C", WrongType, "an array of strings", func(chain types.Array, _ webcapture.Ref, cpath string) {
 		var urls []string
 		for j, u := range chain {
 			upath := fmt.Sprintf("%s[%d]", cpath, j)
@@ -199,7 +169,7 @@ func (r *reader) alias(d types.Dict, ref webcapture.Ref, path string) webcapture
 			urls = append(urls, s)
 		}
 		a.Chains = append(a.Chains, urls)
-	}
+	})
 	return a
 }
 
@@ -226,22 +196,12 @@ func (r *reader) info(o types.Object, path string) *webcapture.Info {
 		r.wrong(ref, path, "C", v, "an array of command dictionaries")
 		return info
 	}
-	for i, el := range a {
-		cpath := fmt.Sprintf("%s/C[%d]", path, i)
-		co, cref, ok := r.resolve(el, cpath)
-		if !ok {
-			continue
-		}
-		cd, isDict := co.(types.Dict)
-		if !isDict {
-			r.defect(cref, cpath, WrongType, "%s is %s, want a command dictionary", cpath, typeName(co))
-			continue
-		}
+	eachOf(r, a, path+"/C", WrongType, "a command dictionary", func(cd types.Dict, cref webcapture.Ref, cpath string) {
 		if cref.IsZero() {
 			r.defect(ref, cpath, WrongType, "%s is a direct dictionary, want an indirect reference", cpath)
 		}
 		info.Commands = append(info.Commands, r.command(cd, cref, cpath))
-	}
+	})
 	return info
 }
 

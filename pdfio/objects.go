@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
@@ -206,4 +207,23 @@ func load(e *model.XRefTableEntry) (types.Object, error) {
 	}
 	e.Object = ob
 	return ob, nil
+}
+
+// eachOf resolves every element of the array at path and calls f with each
+// one of type T; an element of another type is a defect of the given kind
+// ("want" says what was wanted), and a dangling one is skipped.
+func eachOf[T types.Object](r *reader, a types.Array, path string, kind Kind, want string, f func(v T, ref webcapture.Ref, path string)) {
+	for i, el := range a {
+		epath := path + "[" + strconv.Itoa(i) + "]"
+		o, ref, ok := r.resolve(el, epath)
+		if !ok {
+			continue
+		}
+		v, isT := o.(T)
+		if !isT {
+			r.defect(ref, epath, kind, "%s is %s, want %s", epath, typeName(o), want)
+			continue
+		}
+		f(v, ref, epath)
+	}
 }

@@ -388,3 +388,21 @@ func TestCraftedFiles(t *testing.T) {
 		})
 	}
 }
+
+// Reading never modifies the file.
+func TestOpenDoesNotModify(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "capture.pdf")
+	data, _ := pb.Sample("capture")
+	if err := os.WriteFile(p, data, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(p)
+	if _, err := Open(p, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.Stat(p)
+	got, _ := os.ReadFile(p)
+	if string(got) != string(data) || !after.ModTime().Equal(before.ModTime()) || after.Mode() != before.Mode() {
+		t.Error("Open changed the file")
+	}
+}

@@ -366,21 +366,9 @@ func (r *reader) entryValue(e *Entry, v types.Object) {
 		}
 	case types.Array:
 		e.Array = true
-		for i, el := range o {
-			epath := fmt.Sprintf("%s[%d]", path, i)
-			eo, eref, ok := r.resolve(el, epath)
-			if !ok {
-				continue
-			}
-			d, isDict := eo.(types.Dict)
-			if !isDict {
-				r.defect(eref, epath, TreeValue, "%s is %s, want a content set dictionary", epath, typeName(eo))
-				continue
-			}
-			if cs := r.contentSet(d, eref, epath); cs != nil {
-				e.Sets = append(e.Sets, cs)
-			}
-		}
+		eachOf(r, o, path, TreeValue, "a content set dictionary", func(d types.Dict, ref webcapture.Ref, path string) {
+			e.Sets = append(e.Sets, r.contentSet(d, ref, path))
+		})
 	default:
 		r.defect(ref, path, TreeValue, "%s is %s, want a content set or an array of content sets", path, typeName(obj))
 	}

@@ -90,17 +90,24 @@ and with --explain also "steps": [{"step", "name", "before", "after"}, ...].`,
 			return runCanon(cmd.Context(), opts)
 		},
 	}
+	addCanonFlags(cmd, &opts.Profile, &opts.Base, &opts.Input)
 	f := cmd.Flags()
-	f.StringVar(&opts.Profile, "profile", "pdf", "rules: pdf, pdf2 or rfc3986")
-	f.StringVar(&opts.Base, "base", "", "base `URL` for relative references")
-	f.StringVar(&opts.Input, "input", "encoded", "encoding state of the input: encoded or raw")
 	f.BoolVar(&opts.Explain, "explain", false, "show every step for each URL")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object per input")
+	return cmd
+}
+
+// addCanonFlags adds --profile, --base and --input, with completions, for
+// the commands that canonicalize URLs (built by newCanonicalizer).
+func addCanonFlags(cmd *cobra.Command, profile, base, input *string) {
+	f := cmd.Flags()
+	f.StringVar(profile, "profile", "pdf", "canonicalization rules: pdf, pdf2 or rfc3986")
+	f.StringVar(base, "base", "", "base `URL` for relative references")
+	f.StringVar(input, "input", "encoded", "encoding state of the URLs: encoded or raw")
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(
 		[]string{"pdf\tPDF 1.7 / ISO 32000-1", "pdf2\tISO 32000-2", "rfc3986\tRFC 3986 §6"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("input", cobra.FixedCompletions(
 		[]string{"encoded\tencoded once (default)", "raw\tnever encoded"}, cobra.ShellCompDirectiveNoFileComp))
-	return cmd
 }
 
 func runCanon(ctx context.Context, opts *canonOptions) error {

@@ -59,10 +59,8 @@ With --json, each query gives one JSON object on its own line:
 			return runLookup(cmd.Context(), opts)
 		},
 	}
+	addCanonFlags(cmd, &opts.Profile, &opts.Base, &opts.Input)
 	f := cmd.Flags()
-	f.StringVar(&opts.Profile, "profile", "pdf", "canonicalization rules: pdf, pdf2 or rfc3986")
-	f.StringVar(&opts.Base, "base", "", "base `URL` for relative URLs")
-	f.StringVar(&opts.Input, "input", "encoded", "encoding state of the URLs: encoded or raw")
 	f.StringArrayVar(&opts.IDs, "id", nil, "look up this hex identifier in IDS (repeatable)")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object per query")
 	f.StringVar(&opts.Password, "password", "", "password of an encrypted file")

@@ -1,0 +1,47 @@
+package pdfio
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	pb "github.com/webcap/webcap/internal/pdfbuild"
+)
+
+// FuzzRead: any bytes give a Document or an *Error — never a panic, never a
+// hang past the deadline — and every defect says where and what.
+func FuzzRead(f *testing.F) {
+	for _, name := range pb.Samples() {
+		b, _ := pb.Sample(name)
+		f.Add(b)
+	}
+	f.Add(capture(variants[4], trickyKeys[:3], 1)) // object streams, deep tree
+	f.Add(tree(func(b *pb.Builder, cs pb.Ref) pb.Ref {
+		self := b.Reserve()
+		b.Set(self, pb.D("Kids", pb.Array{self}))
+		return self
+	}))
+	f.Add([]byte("%PDF-1.7\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		start := time.Now()
+		d, err := ReadBytes(data, "fuzz.pdf", Options{Timeout: 5 * time.Second, MaxTreeNodes: 10000})
+		if time.Since(start) > 20*time.Second {
+			t.Fatalf("read took %v", time.Since(start))
+		}
+		if err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) || pe.File != "fuzz.pdf" {
+				t.Fatalf("error %v is not an *Error naming the file", err)
+			}
+			return
+		}
+		for _, df := range d.Defects {
+			if df.Kind == "" || df.Message == "" || df.Path == "" {
+				t.Fatalf("defect without kind, message or path: %+v", df)
+			}
+		}
+		for _, cs := range d.Sets {
+			d.PageNumbers(cs)
+		}
+	})
+}
