@@ -1,0 +1,165 @@
+package webcapture
+
+import (
+	"crypto/md5"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/webcap/webcap/canon"
+)
+
+// PageSetOptions say where a page came from and where its auxiliary files
+// are.
+type PageSetOptions struct {
+	URL         string         // the page's own URL, for relative references
+	ContentType string         // the page's Content-Type header, if known (for its charset)
+	Aux         AuxSource      // the auxiliary files; nil: none can be found
+	AuxEncoding AuxEncoding    // how each auxiliary identifier is fed to MD5
+	Profile     *canon.Profile // how references are canonicalized; nil: PDF
+}
+
+// A PageSetResult is a page set identifier and how it was made.
+type PageSetResult struct {
+	ID ID
+	// Complete is false when some reference could not be resolved or read:
+	// ID then leaves out their identifiers, and is not the page's
+	// identifier.
+	Complete bool
+	Base     string   // the URL relative references were resolved against
+	Aux      []AuxRef // each auxiliary file once, in order of first reference
+	Skipped  []AuxRef // references that are not auxiliary files (data:, javascript:, #anchor)
+}
+
+// An AuxRef is one auxiliary file of a page.
+type AuxRef struct {
+	First Reference // where it is first referenced
+	URL   string    // its canonical URL ("" when it could not be made)
+	ID    ID        // its identifier: the MD5 of its bytes (when Found)
+	Found bool
+	Err   string // why it was not found or skipped
+}
+
+// PageSetID computes the identifier of a page set made from an HTML page
+// (PDF 1.7 §10.9.2): MD5 over the page's bytes, then over the identifier of
+// each auxiliary file the page references, each once, in order of first
+// reference. References are found by HTMLReferences in the page decoded to
+// UTF-8, resolved against <base href> or opts.URL, and canonicalized (so a
+// file referenced two ways counts once). An auxiliary file's identifier is
+// the MD5 of its bytes, whatever its type (a framed page included: its own
+// auxiliary files are not followed). A non-HTML page (text/plain) has no
+// references: its identifier is the MD5 of its bytes.
+func PageSetID(page []byte, opts PageSetOptions) (*PageSetResult, error) {
+	res := &PageSetResult{Complete: true}
+	base, refs := HTMLReferences(ToUTF8(page, opts.ContentType))
+	c, err := resolver(base, opts, res)
+	if err != nil {
+		return nil, err
+	}
+	h := md5.New()
+	h.Write(page)
+	seen := map[string]bool{}
+	var buf []byte
+	for _, ref := range refs {
+		a := AuxRef{First: ref}
+		if skip := notAuxiliary(ref.Raw); skip != "" {
+			a.Err = skip
+			res.Skipped = append(res.Skipped, a)
+			continue
+		}
+		switch u, err := canonical(c, ref.Raw); {
+		case err != nil:
+			a.Err = err.Error()
+			if !seen["\x00"+ref.Raw] {
+				seen["\x00"+ref.Raw] = true
+				res.Aux = append(res.Aux, a)
+				res.Complete = false
+			}
+			continue
+		case seen[u]:
+			continue
+		default:
+			seen[u] = true
+			a.URL = u
+		}
+		a.ID, a.Found, a.Err = auxID(opts.Aux, a.URL)
+		if a.Found {
+			buf = opts.AuxEncoding.appendID(buf[:0], a.ID)
+			h.Write(buf)
+		} else {
+			res.Complete = false
+		}
+		res.Aux = append(res.Aux, a)
+	}
+	h.Sum(res.ID[:0])
+	return res, nil
+}
+
+func resolver(base string, opts PageSetOptions, res *PageSetResult) (*canon.Canonicalizer, error) {
+	effective := opts.URL
+	if base != "" {
+		if opts.URL != "" {
+			c, err := canon.New(opts.Profile, canon.WithBase(opts.URL))
+			if err != nil {
+				return nil, fmt.Errorf("webcapture: page URL %q: %w", opts.URL, err)
+			}
+			if b, err := c.String(base); err == nil {
+				effective = b
+			}
+		} else if b, err := canon.New(opts.Profile); err == nil {
+			if s, err := b.String(base); err == nil {
+				effective = s
+			}
+		}
+	}
+	res.Base = effective
+	var copts []canon.Option
+	if effective != "" {
+		copts = append(copts, canon.WithBase(effective))
+	}
+	c, err := canon.New(opts.Profile, copts...)
+	if err != nil {
+		return nil, fmt.Errorf("webcapture: base URL %q: %w", effective, err)
+	}
+	return c, nil
+}
+
+func canonical(c *canon.Canonicalizer, raw string) (string, error) {
+	u, err := c.String(raw)
+	if errors.Is(err, canon.ErrNoBase) {
+		return "", fmt.Errorf("relative reference %q and no page URL to resolve it against", raw)
+	}
+	return u, err
+}
+
+// notAuxiliary says why a reference is not an auxiliary file, or "".
+func notAuxiliary(raw string) string {
+	lower := strings.ToLower(raw)
+	switch {
+	case strings.HasPrefix(lower, "data:"):
+		return "inline data: URL"
+	case strings.HasPrefix(lower, "javascript:"):
+		return "javascript: URL"
+	case strings.HasPrefix(raw, "#"):
+		return "a place in the same document"
+	case strings.HasPrefix(lower, "about:"):
+		return "about: URL"
+	}
+	return ""
+}
+
+func auxID(src AuxSource, u string) (ID, bool, string) {
+	if src == nil {
+		return ID{}, false, "no source of auxiliary files given"
+	}
+	rc, err := src.Open(u)
+	if err != nil {
+		return ID{}, false, err.Error()
+	}
+	defer rc.Close()
+	id, err := digest(rc)
+	if err != nil {
+		return ID{}, false, err.Error()
+	}
+	return id, true, ""
+}

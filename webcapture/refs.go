@@ -1,0 +1,173 @@
+package webcapture
+
+import (
+	"bytes"
+	"io"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/charset"
+)
+
+// A Reference is one reference from an HTML page to an auxiliary file.
+type Reference struct {
+	Element string // the element ("img")
+	Attr    string // the attribute ("src", "srcset", "background")
+	Raw     string // the URL as written (for srcset, one candidate)
+}
+
+// referenceAttrs are the references that make a page's appearance, and so
+// feed its page set identifier (PDF 1.7 §10.9.2: "auxiliary data files it
+// references"): what a capture embeds into the pages it draws.
+//
+//   - img src and srcset, and source srcset (inside picture): images;
+//   - input type=image src: an image drawn as a button;
+//   - object data and embed src: embedded objects;
+//   - frame src and iframe src: framed documents;
+//   - background, on any element (body, table, tr, td, th): a background
+//     image.
+//
+// Left out: links (a href), scripts and style sheets (they change how a page
+// looks but are not "files it references" for its content in the PDF text's
+// sense, and Acrobat's identifiers cannot be reproduced for them anyway),
+// and URLs inside CSS.
+var referenceAttrs = map[string][]string{
+	"img":    {"src", "srcset"},
+	"source": {"srcset"},
+	"input":  {"src"}, // only type=image
+	"object": {"data"},
+	"embed":  {"src"},
+	"frame":  {"src"},
+	"iframe": {"src"},
+}
+
+// ToUTF8 decodes an HTML document to UTF-8 by the encoding it declares (a
+// byte-order mark, the Content-Type header value given, a <meta> charset in
+// its first 1024 bytes), defaulting as browsers do (windows-1252).
+func ToUTF8(doc []byte, contentType string) []byte {
+	enc, _, _ := charset.DetermineEncoding(doc, contentType)
+	out, err := io.ReadAll(enc.NewDecoder().Reader(bytes.NewReader(doc)))
+	if err != nil {
+		return doc
+	}
+	return out
+}
+
+// HTMLReferences returns the document's base URL (its first <base href>, or
+// "") and every reference to an auxiliary file, in document order,
+// duplicates included. doc must be UTF-8 (see ToUTF8).
+func HTMLReferences(doc []byte) (base string, refs []Reference) {
+	z := html.NewTokenizer(bytes.NewReader(doc))
+	baseSeen := false
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return base, refs
+		}
+		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+			continue
+		}
+		name, hasAttr := z.TagName()
+		if !hasAttr {
+			continue
+		}
+		el := string(name)
+		attrs := map[string]string{}
+		var order []string
+		for more := true; more; {
+			var k, v []byte
+			k, v, more = z.TagAttr()
+			if _, dup := attrs[string(k)]; !dup {
+				attrs[string(k)] = string(v)
+				order = append(order, string(k))
+			}
+		}
+		if el == "base" {
+			if h, ok := attrs["href"]; ok && !baseSeen {
+				base, baseSeen = strings.TrimSpace(h), true
+			}
+			continue
+		}
+		if el == "input" && !strings.EqualFold(strings.TrimSpace(attrs["type"]), "image") {
+			delete(attrs, "src")
+		}
+		wanted := referenceAttrs[el]
+		for _, a := range order {
+			v := attrs[a]
+			switch {
+			case a == "background":
+				refs = appendRef(refs, el, a, v)
+			case has(wanted, a) && a == "srcset":
+				for _, u := range srcsetURLs(v) {
+					refs = appendRef(refs, el, a, u)
+				}
+			case has(wanted, a):
+				refs = appendRef(refs, el, a, v)
+			}
+		}
+	}
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func appendRef(refs []Reference, el, attr, v string) []Reference {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return refs
+	}
+	return append(refs, Reference{Element: el, Attr: attr, Raw: v})
+}
+
+// srcsetURLs returns the URLs of a srcset attribute's candidates, by the
+// HTML standard's parsing of "url [descriptor], url [descriptor]": a URL
+// runs to the next white space, and a candidate ends at a comma outside
+// parentheses.
+func srcsetURLs(s string) []string {
+	var out []string
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+	i := 0
+	for i < len(s) {
+		for i < len(s) && (isSpace(s[i]) || s[i] == ',') {
+			i++
+		}
+		start := i
+		for i < len(s) && !isSpace(s[i]) {
+			i++
+		}
+		u := s[start:i]
+		trailing := strings.HasSuffix(u, ",")
+		u = strings.TrimRight(u, ",")
+		if u != "" {
+			out = append(out, u)
+		}
+		if trailing {
+			continue
+		}
+		depth := 0 // skip the descriptors, to the comma that ends the candidate
+		for i < len(s) {
+			switch s[i] {
+			case '(':
+				depth++
+			case ')':
+				if depth > 0 {
+					depth--
+				}
+			case ',':
+				if depth == 0 {
+					i++
+					goto next
+				}
+			}
+			i++
+		}
+	next:
+	}
+	return out
+}
