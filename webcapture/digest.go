@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 )
 
 // ImageSetID returns an image set's identifier: the MD5 of the original
@@ -18,11 +19,22 @@ func ImageSetID(r io.Reader) (ID, error) { return digest(r) }
 // auxiliary data but are left out (PDF 1.7 Appendix H, note 164).
 func PDFSourceID(r io.Reader) (ID, error) { return digest(r) }
 
+// copyBufs holds the read buffers of digest: large reads keep a file's
+// MD5 at the speed of MD5 itself.
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+
 func digest(r io.Reader) (ID, error) {
 	var id ID
 	h := md5.New()
-	buf := make([]byte, 256<<10)
-	if _, err := io.CopyBuffer(h, r, buf); err != nil {
+	var err error
+	if wt, ok := r.(io.WriterTo); ok { // in memory already: no buffer
+		_, err = wt.WriteTo(h)
+	} else {
+		buf := copyBufs.Get().(*[]byte)
+		_, err = io.CopyBuffer(h, r, *buf)
+		copyBufs.Put(buf)
+	}
+	if err != nil {
 		return id, err
 	}
 	h.Sum(id[:0])
