@@ -44,7 +44,7 @@ func (d MirrorDir) Open(u string) (io.ReadCloser, error) {
 			f.Close()
 		}
 	}
-	return nil, fmt.Errorf("%s: %w in %s", u, ErrNotFound, string(d))
+	return nil, fmt.Errorf("%w in %s", ErrNotFound, string(d))
 }
 
 func (d MirrorDir) candidates(u string) []string {
@@ -152,7 +152,7 @@ func LoadManifest(path string, p *canon.Profile) (*Manifest, error) {
 func (m *Manifest) Open(u string) (io.ReadCloser, error) {
 	f, ok := m.files[u]
 	if !ok {
-		return nil, fmt.Errorf("%s: %w in the manifest", u, ErrNotFound)
+		return nil, fmt.Errorf("%w in the manifest", ErrNotFound)
 	}
 	return os.Open(f)
 }
@@ -164,7 +164,7 @@ type MapSource map[string][]byte
 func (m MapSource) Open(u string) (io.ReadCloser, error) {
 	b, ok := m[u]
 	if !ok {
-		return nil, fmt.Errorf("%s: %w", u, ErrNotFound)
+		return nil, ErrNotFound
 	}
 	return io.NopCloser(bytes.NewReader(b)), nil
 }

@@ -13,4 +13,43 @@
 //
 // Field comments name the PDF key, its type and, for optional keys, the
 // default the specification gives when the key is absent.
+//
+// # Digital identifiers
+//
+// Identifiers are MD5 digests (PDF 1.7 §10.9.2, "Digital Identifiers"). The
+// specification leaves several choices open; this package makes them so:
+//
+//   - An image set's identifier (ImageSetID) is the MD5 of the image file
+//     as retrieved; a page set made from a PDF (PDFSourceID) has the MD5 of
+//     the PDF file's own bytes (external streams are left out, Appendix H
+//     note 164). Both read their input once, in constant memory.
+//   - A page set's identifier (PageSetID) is MD5 over the page's bytes
+//     followed by the identifiers of its auxiliary files, each once, in
+//     order of first reference. The references are those of HTMLReferences
+//     (img src and srcset, source srcset, input type=image, object data,
+//     embed src, frame and iframe src, the background attribute), found in
+//     the page decoded to UTF-8 by its declared charset, resolved against
+//     its first <base href> or its own URL, and canonicalized (package
+//     canon, PDF profile), so that one file referenced two ways counts once.
+//     data:, javascript:, about: and same-document references are not
+//     files. An auxiliary file's identifier is the MD5 of its bytes,
+//     whatever it is (a framed page's own references are not followed).
+//   - How an auxiliary identifier is fed to MD5 — "strings representing the
+//     digital identifiers" — is not defined anywhere; the default is the 16
+//     raw bytes (identifiers are byte strings, and the unique-name rules
+//     escape bytes that only raw identifiers hold), and AuxEncoding offers
+//     upper- and lower-case hex too.
+//   - A reference that cannot be resolved or read leaves the result
+//     incomplete (PageSetResult.Complete is false, and the reference says
+//     why): the digest is then of what was found, and is not the page's
+//     identifier.
+//   - The text identifier (TextID) is the MD5 of the page's text as
+//     PageText defines it: decoded to UTF-8, character data between tags
+//     with entities decoded, script and style excluded, white space runs
+//     collapsed to one space and trimmed. Markup-only changes keep it; text
+//     changes change it. Acrobat's own TIDs cannot be reproduced (its
+//     extraction is not documented), so a file's TID is opaque.
+//   - Unique names (DestinationName, FieldName) append the page set's
+//     identifier to an original name after the escape pass (NUL, '.', '\')
+//     and, for form fields, the nibble pass (two letters A-P per byte).
 package webcapture

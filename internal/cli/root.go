@@ -61,6 +61,7 @@ name trees, page and image sets, source information and capture commands.`,
 		newCanonCmd(ios, nil),
 		newInfoCmd(ios, nil),
 		newLookupCmd(ios, nil),
+		newIDCmd(ios, nil),
 		newVersionCmd(ios),
 		newCompletionCmd(ios),
 		&cobra.Command{

@@ -1,0 +1,261 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"crypto/md5"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/webcapture"
+)
+
+type idOptions struct {
+	IO    *IOStreams
+	Kind  string
+	URL   string
+	Aux   string
+	AuxID string
+	JSON  bool
+	Files []string
+}
+
+func newIDCmd(ios *IOStreams, runF func(context.Context, *idOptions) error) *cobra.Command {
+	opts := &idOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "id [flags] FILE...",
+		Short: "Compute the Web Capture digital identifiers of source files",
+		Long: `Compute the MD5 digital identifier that keys a content set in the IDS tree
+(PDF Reference 1.7 §10.9.2), and print it in upper-case hex, one line per
+file ("ID  FILE").
+
+Kinds (--kind):
+  image  MD5 of the image file's bytes (an image set's ID)
+  pdf    MD5 of the PDF file's bytes (a page set made from a PDF)
+  page   MD5 of an HTML page's bytes followed by the identifier of each
+         auxiliary file it references (images, srcset candidates,
+         input type=image, object/embed, frames, background), each once, in
+         order of first reference; a page that is not HTML has none
+  text   the text identifier (TID): MD5 of the page's text
+  auto   page for HTML and plain text, pdf for PDF, image otherwise (sniffed)
+
+The auxiliary files of a page come from --aux: a directory laid out as
+"wget --mirror" writes it (host/path), or a JSON manifest {"URL": "file"}.
+References are resolved against <base href>, or the page's --url, or the URL
+the file has inside a --aux mirror directory. When an auxiliary file cannot
+be found, the identifier printed leaves it out: it is reported on stderr and
+the exit status is 1. --aux-id sets how each auxiliary identifier is fed to
+MD5: raw 16 bytes (default), HEX or hex digits; the specification does not
+say, so "webcap audit --sources" tries all three.
+
+With --json, each file gives one JSON object on its own line:
+  {"file", "kind", "id", "complete", "url", "base", "auxId",
+   "aux": [{"url", "element", "attr", "raw", "id", "found", "error"}],
+   "skipped": [...], "textLength"}`,
+		Example: `  $ webcap id logo.gif report.pdf
+  $ webcap id --aux mirror/ mirror/www.example.com/index.html
+  $ webcap id --kind page --url http://www.example.com/ --aux files.json page.html
+  $ webcap id --kind text page.html
+  $ webcap id --json --aux mirror/ mirror/www.example.com/index.html`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Files = args
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runID(cmd.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Kind, "kind", "auto", "auto, page, image, pdf or text")
+	f.StringVar(&opts.URL, "url", "", "the page's own `URL`, for relative references")
+	f.StringVar(&opts.Aux, "aux", "", "auxiliary files: a wget mirror `DIR` or a JSON MANIFEST")
+	f.StringVar(&opts.AuxID, "aux-id", "raw", "how auxiliary identifiers are hashed: raw, HEX or hex")
+	f.BoolVar(&opts.JSON, "json", false, "print one JSON object per file")
+	_ = cmd.RegisterFlagCompletionFunc("kind", cobra.FixedCompletions(
+		[]string{"auto", "page", "image", "pdf", "text"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("aux-id", cobra.FixedCompletions(
+		[]string{"raw\t16 bytes (default)", "HEX\tupper-case hex", "hex\tlower-case hex"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+type idJSON struct {
+	File       string       `json:"file"`
+	Kind       string       `json:"kind"`
+	ID         string       `json:"id"`
+	Complete   bool         `json:"complete"`
+	URL        string       `json:"url,omitempty"`
+	Base       string       `json:"base,omitempty"`
+	AuxID      string       `json:"auxId,omitempty"`
+	Aux        []auxRefJSON `json:"aux,omitempty"`
+	Skipped    []auxRefJSON `json:"skipped,omitempty"`
+	TextLength *int         `json:"textLength,omitempty"`
+}
+
+type auxRefJSON struct {
+	URL     string `json:"url,omitempty"`
+	Element string `json:"element"`
+	Attr    string `json:"attr"`
+	Raw     string `json:"raw"`
+	ID      string `json:"id,omitempty"`
+	Found   bool   `json:"found"`
+	Error   string `json:"error,omitempty"`
+}
+
+func runID(ctx context.Context, opts *idOptions) error {
+	switch opts.Kind {
+	case "auto", "page", "image", "pdf", "text":
+	default:
+		return usagef("id: --kind %q: want auto, page, image, pdf or text", opts.Kind)
+	}
+	enc, err := webcapture.ParseAuxEncoding(opts.AuxID)
+	if err != nil {
+		return usagef("id: --aux-id %q: want raw, HEX or hex", opts.AuxID)
+	}
+	var aux webcapture.AuxSource
+	var mirror webcapture.MirrorDir
+	if opts.Aux != "" {
+		fi, err := os.Stat(opts.Aux)
+		switch {
+		case err != nil:
+			return usagef("id: --aux: %v", err)
+		case fi.IsDir():
+			mirror = webcapture.MirrorDir(opts.Aux)
+			aux = mirror
+		default:
+			m, err := webcapture.LoadManifest(opts.Aux, nil)
+			if err != nil {
+				return usagef("id: --aux: %v", err)
+			}
+			aux = m
+		}
+	}
+	w := bufio.NewWriter(opts.IO.Out)
+	failed, ioFailed := 0, false
+	for _, file := range opts.Files {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			w.Flush()
+			fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %v\n", err)
+			failed, ioFailed = failed+1, true
+			continue
+		}
+		j := computeID(data, file, opts, aux, mirror, enc)
+		if !j.Complete {
+			failed++
+			w.Flush()
+			fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %s: identifier incomplete: %s\n", displayInput(file), missing(j.Aux))
+		}
+		if opts.JSON {
+			e := json.NewEncoder(w)
+			e.SetEscapeHTML(false)
+			err = e.Encode(j)
+		} else {
+			_, err = fmt.Fprintf(w, "%s  %s\n", j.ID, displayInput(file))
+		}
+		if err != nil {
+			return &ioError{fmt.Errorf("id: writing output: %w", err)}
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return &ioError{fmt.Errorf("id: writing output: %w", err)}
+	}
+	switch {
+	case ioFailed:
+		return &ioError{errFailed}
+	case failed > 0:
+		return errFailed
+	}
+	return nil
+}
+
+func computeID(data []byte, file string, opts *idOptions, aux webcapture.AuxSource, mirror webcapture.MirrorDir, enc webcapture.AuxEncoding) idJSON {
+	kind := opts.Kind
+	if kind == "auto" {
+		kind = sniffKind(data)
+	}
+	j := idJSON{File: file, Kind: kind, Complete: true}
+	switch kind {
+	case "image", "pdf":
+		j.ID = webcapture.ID(md5sum(data)).String()
+	case "text":
+		id, text := webcapture.TextID(data, "")
+		j.ID = id.String()
+		n := len(text)
+		j.TextLength = &n
+	case "page":
+		u := opts.URL
+		if u == "" && mirror != "" {
+			u, _ = mirror.URLOf(file)
+		}
+		res, err := webcapture.PageSetID(data, webcapture.PageSetOptions{URL: u, Aux: aux, AuxEncoding: enc})
+		if err != nil {
+			j.Complete = false
+			j.Aux = []auxRefJSON{{Error: err.Error()}}
+			return j
+		}
+		j.ID, j.Complete, j.URL, j.Base, j.AuxID = res.ID.String(), res.Complete, u, res.Base, enc.String()
+		j.Aux, j.Skipped = auxRefs(res.Aux), auxRefs(res.Skipped)
+	}
+	return j
+}
+
+func auxRefs(refs []webcapture.AuxRef) []auxRefJSON {
+	out := []auxRefJSON{}
+	for _, a := range refs {
+		r := auxRefJSON{URL: a.URL, Element: a.First.Element, Attr: a.First.Attr, Raw: a.First.Raw, Found: a.Found, Error: a.Err}
+		if a.Found {
+			r.ID = a.ID.String()
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// missing lists the auxiliary files that were not found.
+func missing(aux []auxRefJSON) string {
+	var parts []string
+	n := 0
+	for _, a := range aux {
+		if a.Found {
+			continue
+		}
+		n++
+		if len(parts) < 5 {
+			what := a.URL
+			if what == "" {
+				what = a.Raw
+			}
+			parts = append(parts, fmt.Sprintf("%s (%s)", displayInput(what), a.Error))
+		}
+	}
+	more := ""
+	if n > len(parts) {
+		more = fmt.Sprintf(", and %d more", n-len(parts))
+	}
+	return fmt.Sprintf("%d of %s not read: %s%s", n, plural(len(aux), "auxiliary file"), strings.Join(parts, "; "), more)
+}
+
+// sniffKind picks the kind by the content's type: page for HTML and plain
+// text, pdf for PDF, image for anything else.
+func sniffKind(data []byte) string {
+	ct := http.DetectContentType(data)
+	switch {
+	case strings.HasPrefix(ct, "text/html"), strings.HasPrefix(ct, "text/xml"):
+		return "page"
+	case strings.HasPrefix(ct, "application/pdf"):
+		return "pdf"
+	case strings.HasPrefix(ct, "text/plain"):
+		return "page"
+	}
+	return "image"
+}
+
+func md5sum(b []byte) [16]byte { return md5.Sum(b) }
