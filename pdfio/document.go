@@ -30,6 +30,7 @@ type Tree struct {
 	Entries []*Entry       // every well-formed entry, in file order
 	Nodes   int            // nodes walked
 	Depth   int            // deepest level (1 = the root alone)
+	Empty   bool           // the root has neither /Kids nor /Names (Acrobat's << >> residue)
 }
 
 // An Entry is one key and value of a name tree.

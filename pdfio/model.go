@@ -77,6 +77,7 @@ func (r *reader) objects(m *webcapture.ContentSet, d types.Dict, path string) {
 		r.wrong(m.Ref, path, "O", v, "an array")
 		return
 	}
+	m.Objects = make([]webcapture.Ref, 0, len(a)) // present, even if empty
 	for i, el := range a {
 		ir, isRef := el.(types.IndirectRef)
 		if !isRef {

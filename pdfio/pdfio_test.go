@@ -406,3 +406,16 @@ func TestOpenDoesNotModify(t *testing.T) {
 		t.Error("Open changed the file")
 	}
 }
+
+// A kid that is the root itself is one cycle, not a second walk.
+func TestRootCycle(t *testing.T) {
+	d := read(t, tree(func(b *pb.Builder, cs pb.Ref) pb.Ref {
+		root := b.Reserve()
+		leaf := b.Add(pb.D("Limits", pb.Array{pb.Lit("a"), pb.Lit("a")}, "Names", pb.Array{pb.Lit("a"), cs}))
+		b.Set(root, pb.D("Kids", pb.Array{leaf, root}))
+		return root
+	}), Options{})
+	if len(defectsOf(d, Cycle)) != 1 || len(d.Defects) != 1 || len(d.IDS.Entries) != 1 {
+		t.Errorf("defects %+v, %d entries", d.Defects, len(d.IDS.Entries))
+	}
+}

@@ -166,6 +166,12 @@ func (r *reader) walkTree(name string, root types.Object) *Tree {
 		r.defect(ref, name, TreeNode, "the %s tree's root is %s, want a dictionary", name, typeName(obj))
 		return t
 	}
+	_, kids := d["Kids"]
+	_, names := d["Names"]
+	t.Empty = !kids && !names
+	if !ref.IsZero() {
+		w.onPath[ref], w.seen[ref] = true, true // a kid that is the root is a cycle
+	}
 	w.node(d, ref, name, 1)
 	return t
 }

@@ -15,8 +15,9 @@ const mod = "github.com/webcap/webcap"
 // it must not import, directly or not.
 var forbidden = map[string][]string{
 	mod + "/canon":              {mod + "/webcapture", mod + "/pdfio", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
-	mod + "/webcapture":         {mod + "/pdfio", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
-	mod + "/pdfio":              {mod + "/internal/cli", mod + "/cmd", "github.com/spf13"},
+	mod + "/webcapture":         {mod + "/pdfio", mod + "/audit", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
+	mod + "/pdfio":              {mod + "/audit", mod + "/internal/cli", mod + "/cmd", "github.com/spf13"},
+	mod + "/audit":              {mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
 	mod + "/internal/urlcorpus": {mod + "/canon", mod + "/webcapture", mod + "/pdfio"},
 }
 

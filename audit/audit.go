@@ -1,0 +1,379 @@
+// Package audit checks the Web Capture structures of a PDF file against the
+// specification (PDF Reference 1.7 §10.9; ISO 32000-1 and ISO 32000-2
+// §14.10), as the project's spec digest states it, with the severity policy
+// that real Acrobat files decide: a finding is an error only when the
+// structure is broken or a lookup gives a wrong answer, so that files as
+// Acrobat writes them (SpiderInfo /V 1.25, one-element /R arrays, bare-Z
+// dates, empty trees) raise no error.
+//
+// Every rule has an ID, a severity and a spec reference (Rules; docs/rules.md).
+// Check reads nothing itself: it judges a pdfio.Document, the reader's
+// byte-exact view of the file, including the defects the reader met.
+package audit
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
+)
+
+// A Finding is one rule broken at one place.
+type Finding struct {
+	Rule     string
+	Severity Severity
+	Object   webcapture.Ref // the object it is about; zero if direct or none
+	Key      string         // the key it is about ("/ID"), if any
+	Message  string
+	Spec     string
+}
+
+// Options control a check.
+type Options struct {
+	// Profile is the canonicalization URLS keys must be in (PDF if nil).
+	Profile *canon.Profile
+}
+
+// Check returns the findings for d, errors first, each group in the order
+// the file was walked.
+func Check(d *pdfio.Document, opts Options) []Finding {
+	a := &auditor{d: d, opts: opts}
+	if opts.Profile == nil {
+		a.opts.Profile = canon.PDF
+	}
+	a.canon, _ = canon.New(a.opts.Profile)
+	a.defects()
+	a.version()
+	a.info()
+	a.trees()
+	a.sets()
+	a.members()
+	a.urls()
+	sort.SliceStable(a.out, func(i, j int) bool { return a.out[i].Severity > a.out[j].Severity })
+	return a.out
+}
+
+type auditor struct {
+	d     *pdfio.Document
+	opts  Options
+	canon *canon.Canonicalizer
+	out   []Finding
+}
+
+func (a *auditor) add(rule string, obj webcapture.Ref, key string, format string, args ...any) {
+	r, ok := ruleByID[rule]
+	if !ok {
+		panic("audit: unknown rule " + rule) // a programming error, caught by the tests
+	}
+	a.out = append(a.out, Finding{Rule: rule, Severity: r.Severity, Object: obj, Key: key,
+		Message: fmt.Sprintf(format, args...), Spec: r.Spec})
+}
+
+// has reports whether a finding of rule is already there for obj and key.
+func (a *auditor) has(rule string, obj webcapture.Ref, key string) bool {
+	for _, f := range a.out {
+		if f.Rule == rule && f.Object == obj && f.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// defectRule maps the reader's defects to rules.
+var defectRule = map[pdfio.Kind]string{
+	pdfio.Dangling:       "WC-DANGLING",
+	pdfio.Cycle:          "WC-CYCLE",
+	pdfio.TooDeep:        "WC-LIMIT",
+	pdfio.TooMany:        "WC-LIMIT",
+	pdfio.TreeNode:       "WC-TREE-NODE",
+	pdfio.TreeOddNames:   "WC-TREE-NODE",
+	pdfio.TreeKeyType:    "WC-TREE-NODE",
+	pdfio.TreeUnsorted:   "WC-TREE-ORDER",
+	pdfio.TreeDuplicate:  "WC-TREE-DUPLICATE",
+	pdfio.TreeLimits:     "WC-TREE-LIMITS",
+	pdfio.TreeRootLimits: "WC-TREE-ROOT-LIMITS",
+	pdfio.TreeShared:     "WC-TREE-SHARED",
+	pdfio.TreeValue:      "WC-TREE-VALUE",
+	pdfio.WrongType:      "WC-TYPE",
+	pdfio.BadValue:       "WC-VALUE",
+}
+
+func (a *auditor) defects() {
+	for _, df := range a.d.Defects {
+		rule, ok := defectRule[df.Kind]
+		if !ok {
+			rule = "WC-VALUE"
+		}
+		a.add(rule, df.Object, keyOf(df.Path), "%s", df.Message)
+	}
+}
+
+// keyOf returns the dictionary key a path ends in ("/ID"), or "".
+func keyOf(path string) string {
+	i := strings.LastIndexByte(path, '/')
+	if i < 0 || i == len(path)-1 {
+		return ""
+	}
+	k := path[i+1:]
+	if strings.ContainsAny(k, "[ ") || k[0] < 'A' || k[0] > 'Z' {
+		return ""
+	}
+	return "/" + k
+}
+
+// hasWebCapture: the file holds any Web Capture structure.
+func (a *auditor) hasWebCapture() bool {
+	return a.d.Info != nil || a.d.IDS != nil || a.d.URLS != nil || len(a.d.Sets) > 0
+}
+
+func (a *auditor) version() {
+	if !a.hasWebCapture() {
+		return
+	}
+	v := a.d.Version
+	if a.d.Catalog != "" && a.d.Catalog > v {
+		v = a.d.Catalog
+	}
+	switch {
+	case v != "" && v < "1.3":
+		a.add("WC-VERSION", webcapture.Ref{}, "", "the file is PDF %s; Web Capture needs PDF 1.3", v)
+	case strings.HasPrefix(v, "2."):
+		a.add("WC-DEPRECATED", webcapture.Ref{}, "", "the file is PDF %s, which deprecates Web Capture; its structures are still read and checked", v)
+	}
+}
+
+func (a *auditor) info() {
+	info := a.d.Info
+	if info == nil {
+		return
+	}
+	switch {
+	case info.Version == nil:
+		a.add("WC-INFO-V", info.Ref, "/V", "SpiderInfo has no /V (the Web Capture version, required)")
+	case info.Version.Value != 1.0:
+		a.add("WC-INFO-V-VALUE", info.Ref, "/V", "SpiderInfo /V is %s; ISO 32000-1 wants 1.0 (Acrobat writes 1.25)", info.Version)
+	}
+	for _, c := range info.Commands {
+		a.command(c)
+	}
+}
+
+func (a *auditor) command(c *webcapture.Command) {
+	if c.URL == "" {
+		a.add("WC-CMD-URL", c.Ref, "/URL", "the command has no /URL (the initial URL, required)")
+	} else {
+		a.urlBytes(c.Ref, "/URL", c.URL)
+		a.password(c.Ref, "/URL", c.URL)
+	}
+	if c.Levels != nil && *c.Levels < 1 {
+		a.add("WC-CMD-LEVELS", c.Ref, "/L", "/L is %d; 1 means the initial URL alone, and less means nothing", *c.Levels)
+	}
+	if f := c.FlagsOrDefault(); f.Reserved() != 0 {
+		a.add("WC-CMD-FLAGS", c.Ref, "/F", "/F is %d (%s): only bits 1-3 (SameSite, SamePath, Submit) may be set", uint32(f), f)
+	}
+	if c.ContentType != nil && !c.IsPost() {
+		a.add("WC-CMD-CT", c.Ref, "/CT", "/CT %q is given but there is no /P: the content type is only for POST data", *c.ContentType)
+	}
+	if c.Headers != nil {
+		for i, line := range strings.SplitAfter(*c.Headers, "\n") {
+			if line != "" && !strings.HasSuffix(line, "\r\n") {
+				a.add("WC-CMD-HEADERS", c.Ref, "/H", "header line %d %q does not end in CR LF", i+1, strings.TrimRight(line, "\r\n"))
+			}
+		}
+	}
+	if s := c.Settings; s != nil {
+		for _, e := range s.Engines {
+			if e.Err != nil {
+				a.add("WC-CMD-ENGINE", s.Ref, "/C", "%v", e.Err)
+			}
+		}
+	}
+}
+
+func (a *auditor) trees() {
+	for _, t := range []*pdfio.Tree{a.d.IDS, a.d.URLS} {
+		if t != nil && t.Empty {
+			a.add("WC-TREE-EMPTY", t.Root, "/"+t.Name, "the %s tree is empty", t.Name)
+		}
+	}
+	if ids := a.d.IDS; ids != nil {
+		for _, e := range ids.Entries {
+			for _, cs := range e.Sets {
+				if cs.ID != nil && string(*cs.ID) != e.Key {
+					a.add("WC-IDS-KEY", cs.Ref, "/ID", "IDS key <%s> holds a content set whose /ID is <%s>", hexOf(e.Key), cs.ID.Hex())
+				}
+			}
+		}
+	}
+}
+
+func hexOf(s string) string { return webcapture.RawID(s).Hex() }
+
+func (a *auditor) sets() {
+	images := map[webcapture.Ref]bool{}
+	for _, im := range a.d.Images {
+		images[im.Ref] = true
+	}
+	for _, cs := range a.d.Sets {
+		a.set(cs, images)
+	}
+}
+
+func (a *auditor) set(cs *pdfio.ContentSet, images map[webcapture.Ref]bool) {
+	ref := cs.Ref
+	if cs.Type != nil && *cs.Type != "SpiderContentSet" {
+		a.add("WC-CS-TYPE", ref, "/Type", "/Type is /%s; a content set's /Type, when present, is /SpiderContentSet", *cs.Type)
+	}
+	switch {
+	case cs.Subtype == "":
+		a.add("WC-CS-S", ref, "/S", "the content set has no /S (SPS or SIS, required)")
+	case !cs.IsPageSet() && !cs.IsImageSet():
+		a.add("WC-CS-S", ref, "/S", "/S is /%s; want /SPS (page set) or /SIS (image set)", cs.Subtype)
+	}
+	switch {
+	case cs.ID == nil:
+		a.add("WC-CS-ID", ref, "/ID", "the content set has no /ID (its digital identifier, required)")
+	case len(*cs.ID) != 16:
+		a.add("WC-CS-ID-LENGTH", ref, "/ID", "/ID <%s> is %d bytes; an MD5 identifier is 16", cs.ID.Hex(), len(*cs.ID))
+	}
+	if cs.Objects == nil {
+		a.add("WC-CS-O", ref, "/O", "the content set has no /O (its pages or images, required)")
+	}
+	for i, o := range cs.Objects {
+		switch {
+		case cs.IsPageSet() && a.d.PageOf(o) == nil:
+			a.add("WC-CS-O-TARGET", ref, "/O", "O[%d] is %s, which is not a page of the page tree", i, o)
+		case cs.IsImageSet() && !images[o]:
+			a.add("WC-CS-O-TARGET", ref, "/O", "O[%d] is %s, which is not an image XObject", i, o)
+		}
+	}
+	if len(cs.Sources) == 0 {
+		a.add("WC-CS-SI", ref, "/SI", "the content set has no /SI (its source information, required)")
+	}
+	for _, si := range cs.Sources {
+		a.source(cs, si)
+	}
+	if cs.ContentType != nil {
+		a.ascii(ref, "/CT", *cs.ContentType)
+	}
+	if cs.Orphan {
+		a.add("WC-CS-ORPHAN", ref, "", "no IDS or URLS key reaches this content set")
+	}
+	if cs.IsImageSet() {
+		a.refCounts(cs)
+	}
+}
+
+func (a *auditor) refCounts(cs *pdfio.ContentSet) {
+	ref := cs.Ref
+	switch n := len(cs.Objects); {
+	case cs.RefCounts == nil:
+		a.add("WC-R", ref, "/R", "the image set has no /R (reference counts, required)")
+		return
+	case !cs.RefArray && n > 1:
+		a.add("WC-R-SHAPE", ref, "/R", "/R is an integer but /O holds %d objects: want an array of %d counts", n, n)
+	case cs.RefArray && len(cs.RefCounts) != n && !(n == 0 && len(cs.RefCounts) == 0):
+		a.add("WC-R-SHAPE", ref, "/R", "/R has %d counts but /O holds %d objects: they must be parallel", len(cs.RefCounts), n)
+	case cs.RefArray && n == 1:
+		a.add("WC-R-ARRAY1", ref, "/R", "/R is a one-element array for a single object; ISO 32000-1 wants the integer")
+	}
+	for i, c := range cs.RefCounts {
+		switch {
+		case c < 0:
+			a.add("WC-R-NEGATIVE", ref, "/R", "R[%d] is %d: a count of pages cannot be negative", i, c)
+		case c == 0:
+			a.add("WC-R-ZERO", ref, "/R", "R[%d] is 0: no page uses the image, which may be removed from /O", i)
+		}
+	}
+}
+
+func (a *auditor) source(cs *pdfio.ContentSet, si *webcapture.SourceInfo) {
+	obj := si.Ref
+	if obj.IsZero() {
+		obj = cs.Ref
+	}
+	if si.URLs.URL == "" && !a.has("WC-TYPE", si.Ref, "/AU") {
+		what := "/AU (the source's URL, required)"
+		if si.URLs.Alias {
+			what = "/U in its URL alias dictionary (required)"
+		}
+		a.add("WC-SI-AU", obj, "/AU", "the source information has no %s", what)
+	}
+	for _, u := range si.URLs.All() {
+		a.urlBytes(obj, "/AU", u)
+		a.password(obj, "/AU", u)
+	}
+	if si.Submission != nil && (*si.Submission < 0 || *si.Submission > 2) {
+		a.add("WC-SI-S", obj, "/S", "/S is %d; want 0 (none), 1 (GET) or 2 (POST)", *si.Submission)
+	}
+	if cs.IsImageSet() && (si.Submission != nil || si.Command != nil) {
+		a.add("WC-SI-PAGESET", obj, "/S", "the source information of an image set has /S or /C, which belong to page sets")
+	}
+}
+
+// members checks §6: every page's and image's /ID finds its parent through
+// IDS, the parent's /O holds it, and no object is in two sets.
+func (a *auditor) members() {
+	in := map[webcapture.Ref][]*pdfio.ContentSet{}
+	for _, cs := range a.d.Sets {
+		for _, o := range cs.Objects {
+			in[o] = append(in[o], cs)
+		}
+	}
+	byKey := map[string][]*pdfio.ContentSet{}
+	if a.d.IDS != nil {
+		for _, e := range a.d.IDS.Entries {
+			byKey[e.Key] = append(byKey[e.Key], e.Sets...)
+		}
+	}
+	check := func(what string, ref webcapture.Ref, id *webcapture.RawID) {
+		sets := in[ref]
+		if len(sets) > 1 {
+			a.add("WC-MEMBER-TWICE", ref, "", "%s %s is in the /O of %d content sets (%s): it may belong to one", what, ref, len(sets), refList(sets))
+		}
+		for _, cs := range sets {
+			switch {
+			case id == nil:
+				a.add("WC-MEMBER-ID", ref, "/ID", "%s %s is in content set %s but has no /ID to find it by", what, ref, cs.Ref)
+			case cs.ID != nil && *id != *cs.ID:
+				a.add("WC-MEMBER-ID", ref, "/ID", "%s %s is in content set %s (/ID <%s>) but its /ID is <%s>", what, ref, cs.Ref, cs.ID.Hex(), id.Hex())
+			}
+		}
+		if id == nil {
+			return
+		}
+		for _, cs := range byKey[string(*id)] {
+			for _, o := range cs.Objects {
+				if o == ref {
+					return
+				}
+			}
+		}
+		if len(byKey[string(*id)]) == 0 {
+			a.add("WC-PARENT", ref, "/ID", "%s %s has /ID <%s>, which is not an IDS key: its parent content set cannot be found", what, ref, id.Hex())
+		} else {
+			a.add("WC-PARENT", ref, "/ID", "%s %s has /ID <%s>, but no content set under that IDS key lists it in /O", what, ref, id.Hex())
+		}
+	}
+	for _, p := range a.d.Pages {
+		if p.ID != nil || len(in[p.Ref]) > 0 {
+			check(fmt.Sprintf("page %d", p.Number), p.Ref, p.ID)
+		}
+	}
+	for _, im := range a.d.Images {
+		if im.ID != nil || len(in[im.Ref]) > 0 {
+			check("image", im.Ref, im.ID)
+		}
+	}
+}
+
+func refList(sets []*pdfio.ContentSet) string {
+	parts := make([]string, len(sets))
+	for i, cs := range sets {
+		parts[i] = cs.Ref.String()
+	}
+	return strings.Join(parts, ", ")
+}

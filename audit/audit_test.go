@@ -1,0 +1,338 @@
+package audit
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	pb "github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/pdfio"
+)
+
+// spec describes a small capture; its hooks change one thing each.
+type spec struct {
+	version    string
+	xrefStream bool
+	key        func(string) any // how IDS keys are written
+	leaf       int              // entries per name-tree leaf
+	info, cmd  func(d *pb.Dict)
+	sps, spsSI func(d *pb.Dict)
+	sis, sisSI func(d *pb.Dict)
+	page       func(i int, d *pb.Dict)
+	ids, urls  func(b *pb.Builder, kv []pb.KV) []pb.KV
+	extra      func(b *pb.Builder, r refs)
+	idsRoot    func(b *pb.Builder, kv []pb.KV) pb.Ref // replaces the IDS tree
+	urlsRoot   func(b *pb.Builder, kv []pb.KV) pb.Ref
+	readOpts   pdfio.Options
+}
+
+type refs struct {
+	sps, sis, img pb.Ref
+	pages         []pb.Ref
+}
+
+const (
+	pageID  = "\x83\xed\xd6\xaa\xb5\x30\xb6\x44\xb8\x54\x0f\x60\x9e\x46\x8f\x78"
+	imageID = "\xbf\x70\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\x14\xd8"
+	home    = "http://www.example.com/"
+	logo    = "http://www.example.com/logo.gif"
+)
+
+// build writes a clean capture unless a hook changes it: two pages in a page
+// set, an image in an image set, SpiderInfo /V 1.0 with one command, IDS and
+// URLS trees whose keys match.
+func build(s spec) []byte {
+	b := pb.New()
+	if s.version != "" {
+		b.Version = s.version
+	}
+	b.XRefStream, b.ObjectStreams = s.xrefStream, s.xrefStream
+	key := s.key
+	if key == nil {
+		key = pb.HexKey
+	}
+	img := b.Add(&pb.Stream{Dict: pb.D("Type", pb.Name("XObject"), "Subtype", pb.Name("Image"), "Width", 1, "Height", 1,
+		"ColorSpace", pb.Name("DeviceGray"), "BitsPerComponent", 8, "ID", pb.Hex(imageID)), Data: []byte{0}})
+	pagesRoot, pages := b.PageTree(2, func(i int) pb.Dict {
+		d := pb.D("ID", pb.Hex(pageID), "PZ", 1.33)
+		if s.page != nil {
+			s.page(i, &d)
+		}
+		return d
+	})
+	dict := func(d pb.Dict, hook func(*pb.Dict)) pb.Dict {
+		if hook != nil {
+			hook(&d)
+		}
+		return d
+	}
+	cmd := b.Add(dict(pb.D("URL", pb.Lit(home), "L", 1, "F", 0), s.cmd))
+	sps := b.Add(dict(pb.D("S", pb.Name("SPS"), "ID", pb.Hex(pageID), "O", pb.Array{pages[0], pages[1]},
+		"SI", dict(pb.D("AU", pb.Lit(home), "TS", pb.Lit("D:20150402085105Z"), "S", 0, "C", cmd), s.spsSI),
+		"CT", pb.Lit("text/html"), "TS", pb.Lit("D:20150402085105Z"), "T", pb.Lit("Home")), s.sps))
+	sis := b.Add(dict(pb.D("S", pb.Name("SIS"), "ID", pb.Hex(imageID), "O", pb.Array{img},
+		"SI", dict(pb.D("AU", pb.Lit(logo)), s.sisSI), "R", 1), s.sis))
+	r := refs{sps, sis, img, pages}
+	if s.extra != nil {
+		s.extra(b, r)
+	}
+	ids := []pb.KV{{Key: pageID, Value: sps}, {Key: imageID, Value: sis}}
+	urls := []pb.KV{{Key: home, Value: sps}, {Key: logo, Value: sis}}
+	if s.ids != nil {
+		ids = s.ids(b, ids)
+	}
+	if s.urls != nil {
+		urls = s.urls(b, urls)
+	}
+	leaf := s.leaf
+	if leaf == 0 {
+		leaf = 64
+	}
+	var idsRoot, urlsRoot pb.Ref
+	if s.idsRoot != nil {
+		idsRoot = s.idsRoot(b, ids)
+	} else {
+		idsRoot = b.NameTree(ids, leaf, 2, key)
+	}
+	if s.urlsRoot != nil {
+		urlsRoot = s.urlsRoot(b, urls)
+	} else {
+		urlsRoot = b.NameTree(urls, leaf, 2, pb.LitKey)
+	}
+	names := b.Add(pb.D("IDS", idsRoot, "URLS", urlsRoot))
+	info := b.Add(dict(pb.D("V", 1.0, "C", pb.Array{cmd}), s.info))
+	b.Root = b.Add(pb.D("Type", pb.Name("Catalog"), "Pages", pagesRoot, "Names", names, "SpiderInfo", info))
+	return b.Bytes()
+}
+
+func audit(t *testing.T, s spec) []Finding {
+	t.Helper()
+	d, err := pdfio.ReadBytes(build(s), "test.pdf", s.readOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Check(d, Options{})
+}
+
+func show(fs []Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "\n  %s %s %s %s: %s", f.Severity, f.Rule, f.Object, f.Key, f.Message)
+	}
+	return b.String()
+}
+
+// Clean files of every shape give no finding at all.
+func TestCleanShapes(t *testing.T) {
+	awkward := "\x00()\\\r\n\xfe\xff\xd8\x00\x80\xff\x5c\x5c\x00\x01"
+	cases := map[string]spec{
+		"flat hex":         {},
+		"literal keys":     {key: pb.LitKey},
+		"escaped keys":     {key: pb.EscKey},
+		"deep trees":       {leaf: 1},
+		"object streams":   {xrefStream: true, leaf: 1},
+		"PDF 1.3":          {version: "1.3"},
+		"awkward ID bytes": {page: func(i int, d *pb.Dict) { d.Set("ID", pb.Lit(awkward)) }, sps: func(d *pb.Dict) { d.Set("ID", pb.Hex(awkward)) }, ids: func(b *pb.Builder, kv []pb.KV) []pb.KV { kv[0].Key = awkward; return kv }, key: pb.LitKey},
+		// pdfcpu's validator rejects these three; the specification allows them.
+		"array value": {ids: func(b *pb.Builder, kv []pb.KV) []pb.KV {
+			return []pb.KV{{Key: pageID, Value: pb.Array{kv[0].Value}}, kv[1]}
+		}},
+		"alias chains": {spsSI: func(d *pb.Dict) {
+			d.Set("AU", pb.D("U", pb.Lit(home), "C", pb.Array{pb.Array{pb.Lit("http://example.com/"), pb.Lit(home)}, pb.Array{pb.Lit("http://www.example.com/index.html")}}))
+		}},
+		"FE FF binary ID": {
+			page: func(i int, d *pb.Dict) { d.Set("ID", pb.Hex("\xfe\xff\xd8\x00\x00\x41"+pageID[6:])) },
+			sps:  func(d *pb.Dict) { d.Set("ID", pb.Hex("\xfe\xff\xd8\x00\x00\x41"+pageID[6:])) },
+			ids: func(b *pb.Builder, kv []pb.KV) []pb.KV {
+				kv[0].Key = "\xfe\xff\xd8\x00\x00\x41" + pageID[6:]
+				return kv
+			},
+		},
+		"image and page set under one key (Figure 10.2)": {
+			sis:   func(d *pb.Dict) { d.Set("ID", pb.Hex(pageID)) },
+			extra: func(b *pb.Builder, r refs) {},
+			ids: func(b *pb.Builder, kv []pb.KV) []pb.KV {
+				return []pb.KV{{Key: pageID, Value: pb.Array{kv[0].Value, kv[1].Value}}}
+			},
+		},
+	}
+	for name, s := range cases {
+		t.Run(name, func(t *testing.T) {
+			fs := audit(t, s)
+			if name == "image and page set under one key (Figure 10.2)" {
+				// The image's own /ID still names the old key.
+				fs = without(fs, "WC-PARENT", "WC-MEMBER-ID")
+			}
+			if len(fs) != 0 {
+				t.Errorf("findings in a clean file:%s", show(fs))
+			}
+		})
+	}
+}
+
+func without(fs []Finding, rules ...string) []Finding {
+	var out []Finding
+	for _, f := range fs {
+		skip := false
+		for _, r := range rules {
+			skip = skip || f.Rule == r
+		}
+		if !skip {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// One file per rule: it gives the rule, and no error of another rule but
+// the ones it entails.
+func TestEachRule(t *testing.T) {
+	set := func(k string, v any) func(d *pb.Dict) { return func(d *pb.Dict) { d.Set(k, v) } }
+	del := func(k string) func(d *pb.Dict) {
+		return func(d *pb.Dict) {
+			out := (*d)[:0]
+			for _, e := range *d {
+				if e.Key != k {
+					out = append(out, e)
+				}
+			}
+			*d = out
+		}
+	}
+	leafOf := func(b *pb.Builder, kv []pb.KV, lo, hi string) pb.Ref {
+		names := pb.Array{}
+		for _, e := range kv {
+			names = append(names, pb.Hex(e.Key), e.Value)
+		}
+		return b.Add(pb.D("Limits", pb.Array{pb.Hex(lo), pb.Hex(hi)}, "Names", names))
+	}
+	cases := []struct {
+		rule    string
+		s       spec
+		entails []string
+	}{
+		{"WC-DANGLING", spec{ids: func(b *pb.Builder, kv []pb.KV) []pb.KV { return append(kv, pb.KV{Key: "\xff", Value: pb.Ref(999)}) }}, nil},
+		{"WC-CYCLE", spec{idsRoot: func(b *pb.Builder, kv []pb.KV) pb.Ref {
+			root := b.Reserve()
+			b.Set(root, pb.D("Kids", pb.Array{leafOf(b, kv, pageID, imageID), root}))
+			return root
+		}}, nil},
+		{"WC-LIMIT", spec{leaf: 1, readOpts: pdfio.Options{MaxTreeDepth: 1}}, []string{"WC-PARENT", "WC-CS-ORPHAN"}},
+		{"WC-TYPE", spec{sps: set("CT", 42)}, nil},
+		{"WC-VALUE", spec{sps: set("TS", pb.Lit("yesterday"))}, nil},
+		{"WC-TREE-NODE", spec{idsRoot: func(b *pb.Builder, kv []pb.KV) pb.Ref {
+			return b.Add(pb.D("Names", pb.Array{pb.Hex(pageID), kv[0].Value, pb.Hex(imageID), kv[1].Value, pb.Hex("\xff")}))
+		}}, nil},
+		{"WC-TREE-ORDER", spec{idsRoot: func(b *pb.Builder, kv []pb.KV) pb.Ref {
+			return b.Add(pb.D("Names", pb.Array{pb.Hex(imageID), kv[1].Value, pb.Hex(pageID), kv[0].Value}))
+		}}, nil},
+		{"WC-TREE-DUPLICATE", spec{ids: func(b *pb.Builder, kv []pb.KV) []pb.KV { return append(kv, kv[0]) }}, nil},
+		{"WC-TREE-LIMITS", spec{idsRoot: func(b *pb.Builder, kv []pb.KV) pb.Ref {
+			return b.Add(pb.D("Kids", pb.Array{leafOf(b, kv, pageID, "\xff")}))
+		}}, nil},
+		{"WC-TREE-ROOT-LIMITS", spec{idsRoot: func(b *pb.Builder, kv []pb.KV) pb.Ref { return leafOf(b, kv, pageID, imageID) }}, nil},
+		{"WC-TREE-SHARED", spec{idsRoot: func(b *pb.Builder, kv []pb.KV) pb.Ref {
+			l := leafOf(b, kv, pageID, imageID)
+			return b.Add(pb.D("Kids", pb.Array{l, l}))
+		}}, []string{"WC-TREE-ORDER"}},
+		{"WC-TREE-VALUE", spec{ids: func(b *pb.Builder, kv []pb.KV) []pb.KV { return append(kv, pb.KV{Key: "\xff", Value: 42}) }}, nil},
+		{"WC-TREE-EMPTY", spec{urlsRoot: func(b *pb.Builder, kv []pb.KV) pb.Ref { return b.Add(pb.D()) }}, nil},
+		{"WC-VERSION", spec{version: "1.2"}, nil},
+		{"WC-DEPRECATED", spec{version: "2.0"}, nil},
+		{"WC-INFO-V", spec{info: del("V")}, nil},
+		{"WC-INFO-V-VALUE", spec{info: set("V", 1.25)}, nil},
+		{"WC-CMD-URL", spec{cmd: del("URL")}, nil},
+		{"WC-CMD-LEVELS", spec{cmd: set("L", 0)}, nil},
+		{"WC-CMD-FLAGS", spec{cmd: set("F", 9)}, nil},
+		{"WC-CMD-CT", spec{cmd: set("CT", pb.Lit("text/plain"))}, nil},
+		{"WC-CMD-HEADERS", spec{cmd: set("H", pb.Lit("Accept: text/html\n"))}, nil},
+		{"WC-CMD-ENGINE", spec{cmd: set("S", pb.D("C", pb.D("ADBE-H2PDF", pb.D())))}, nil},
+		{"WC-CS-S", spec{sps: set("S", pb.Name("XYZ"))}, []string{"WC-CS-ORPHAN"}},
+		{"WC-CS-TYPE", spec{sps: set("Type", pb.Name("Foo"))}, nil},
+		{"WC-CS-ID", spec{sps: del("ID")}, nil},
+		{"WC-CS-ID-LENGTH", spec{sps: set("ID", pb.Hex("\x01\x02")), page: func(i int, d *pb.Dict) { d.Set("ID", pb.Hex("\x01\x02")) },
+			ids: func(b *pb.Builder, kv []pb.KV) []pb.KV { kv[0].Key = "\x01\x02"; return kv }}, nil},
+		{"WC-CS-O", spec{sps: del("O")}, []string{"WC-PARENT"}},
+		{"WC-CS-O-TARGET", spec{extra: func(b *pb.Builder, r refs) {}, sps: func(d *pb.Dict) {
+			o := d.Get("O").(pb.Array)
+			d.Set("O", append(o, pb.Ref(1))) // object 1 is the image XObject
+		}}, []string{"WC-MEMBER-TWICE"}},
+		{"WC-CS-SI", spec{sps: del("SI")}, nil},
+		{"WC-CS-ORPHAN", spec{extra: func(b *pb.Builder, r refs) {
+			b.Add(pb.D("S", pb.Name("SPS"), "ID", pb.Hex("\x11\x22"), "O", pb.Array{}, "SI", pb.D("AU", pb.Lit("http://x/"))))
+		}}, nil},
+		{"WC-R", spec{sis: del("R")}, nil},
+		{"WC-R-SHAPE", spec{sis: set("R", pb.Array{1, 2})}, nil},
+		{"WC-R-ARRAY1", spec{sis: set("R", pb.Array{1})}, nil},
+		{"WC-R-NEGATIVE", spec{sis: set("R", -1)}, nil},
+		{"WC-R-ZERO", spec{sis: set("R", 0)}, nil},
+		{"WC-SI-AU", spec{spsSI: del("AU")}, nil},
+		{"WC-SI-S", spec{spsSI: set("S", 5)}, nil},
+		{"WC-SI-PAGESET", spec{sisSI: set("S", 1)}, nil},
+		{"WC-IDS-KEY", spec{ids: func(b *pb.Builder, kv []pb.KV) []pb.KV { kv[0].Key = "\x99"; return kv }}, []string{"WC-PARENT"}},
+		{"WC-PARENT", spec{page: func(i int, d *pb.Dict) {
+			if i == 1 {
+				d.Set("ID", pb.Hex("\x42"))
+			}
+		}}, nil},
+		{"WC-MEMBER-TWICE", spec{extra: func(b *pb.Builder, r refs) {}, ids: func(b *pb.Builder, kv []pb.KV) []pb.KV {
+			other := b.Add(pb.D("S", pb.Name("SPS"), "ID", pb.Hex(pageID), "O", pb.Array{pb.Ref(4)}, "SI", pb.D("AU", pb.Lit(home))))
+			return []pb.KV{{Key: pageID, Value: pb.Array{kv[0].Value, other}}, kv[1]}
+		}}, nil},
+		{"WC-MEMBER-ID", spec{page: func(i int, d *pb.Dict) {
+			if i == 1 {
+				out := (*d)[:0]
+				for _, e := range *d {
+					if e.Key != "ID" {
+						out = append(out, e)
+					}
+				}
+				*d = out
+			}
+		}}, nil},
+		{"WC-URLS-CANONICAL", spec{urls: func(b *pb.Builder, kv []pb.KV) []pb.KV { kv[0].Key = "HTTP://www.example.com:80/"; return kv }}, nil},
+		{"WC-URLS-NONASCII", spec{spsSI: set("AU", pb.Lit(home+"caf\xe9")), urls: func(b *pb.Builder, kv []pb.KV) []pb.KV { kv[0].Key = home + "caf\xe9"; return kv }}, []string{"WC-URL-NONASCII"}},
+		{"WC-URLS-SOURCE", spec{urls: func(b *pb.Builder, kv []pb.KV) []pb.KV { kv[0].Key = "http://www.example.com/other"; return kv }}, nil},
+		{"WC-ASCII", spec{sps: set("CT", pb.Lit("text/html\xe9"))}, nil},
+		{"WC-URL-NONASCII", spec{spsSI: set("AU", pb.D("U", pb.Lit(home), "C", pb.Array{pb.Array{pb.Lit("http://www.example.com/caf\xe9")}}))}, nil},
+		{"WC-URL-PASSWORD", spec{cmd: set("URL", pb.Lit("http://user:secret@www.example.com/"))}, nil},
+	}
+	tested := map[string]bool{}
+	for _, c := range cases {
+		tested[c.rule] = true
+		t.Run(c.rule, func(t *testing.T) {
+			fs := audit(t, c.s)
+			found := false
+			for _, f := range fs {
+				if f.Rule == c.rule {
+					found = true
+					if f.Message == "" || f.Spec == "" {
+						t.Errorf("finding without message or spec: %+v", f)
+					}
+					if strings.Contains(f.Message, "secret") {
+						t.Errorf("a password reached the report: %s", f.Message)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no %s finding:%s", c.rule, show(fs))
+			}
+			for _, f := range without(fs, append(c.entails, c.rule)...) {
+				if f.Severity == Error {
+					t.Errorf("unexpected error %s: %s", f.Rule, f.Message)
+				}
+			}
+		})
+	}
+	var untested []string
+	for _, r := range Rules {
+		if !tested[r.ID] {
+			untested = append(untested, r.ID)
+		}
+	}
+	sort.Strings(untested)
+	if len(untested) > 0 {
+		t.Errorf("rules without a test file: %v", untested)
+	}
+}

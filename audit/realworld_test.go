@@ -1,0 +1,51 @@
+package audit
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/webcap/webcap/internal/sharedtest"
+	"github.com/webcap/webcap/pdfio"
+)
+
+// The real Acrobat files raise no error; the two damaged ones raise the
+// errors their damage is (realworld/README.md).
+func TestRealWorldNoFalseErrors(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(sharedtest.Dir(t, "realworld"), "*.pdf"))
+	if len(files) == 0 {
+		t.Fatal("no files")
+	}
+	damaged := map[string][]string{
+		"OpenPDF__indirect_object_in_rectangle.pdf": {"WC-TYPE", "WC-TREE-NODE"}, // /AU is a number; URLS /Names has an odd length
+		"pikepdf__378014596.pdf":                    {"WC-DANGLING"},             // fuzzed and truncated
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			opts := pdfio.Options{}
+			if name == "pdfium__encrypted.pdf" {
+				opts.Password = "1234"
+			}
+			d, err := pdfio.Open(f, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			errs := map[string]bool{}
+			for _, fd := range Check(d, Options{}) {
+				if fd.Severity == Error {
+					errs[fd.Rule] = true
+				}
+			}
+			want := damaged[name]
+			for _, r := range want {
+				if !errs[r] {
+					t.Errorf("no %s error", r)
+				}
+				delete(errs, r)
+			}
+			for r := range errs {
+				t.Errorf("false error %s", r)
+			}
+		})
+	}
+}
