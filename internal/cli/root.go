@@ -62,6 +62,8 @@ name trees, page and image sets, source information and capture commands.`,
 		newInfoCmd(ios, nil),
 		newLookupCmd(ios, nil),
 		newIDCmd(ios, nil),
+		newAuditCmd(ios, nil),
+		newAuditFileCmd(ios),
 		newVersionCmd(ios),
 		newCompletionCmd(ios),
 		&cobra.Command{

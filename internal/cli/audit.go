@@ -1,0 +1,347 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/pdfio"
+)
+
+type auditOptions struct {
+	IO        *IOStreams
+	Profile   string
+	JSON      bool
+	Jobs      int
+	Timeout   time.Duration
+	Password  string
+	InProcess bool // audit in this process (no child per file): for tests and debugging
+	Files     []string
+}
+
+func newAuditCmd(ios *IOStreams, runF func(context.Context, *auditOptions) error) *cobra.Command {
+	opts := &auditOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "audit [flags] FILE...",
+		Short: "Check the Web Capture structures of PDF files against the specification",
+		Long: `Check every Web Capture structure of each file against PDF Reference 1.7
+§10.9 and ISO 32000-1/-2 §14.10: the dictionaries (required keys, types,
+values), the IDS and URLS name trees (order, duplicates, /Limits, cycles),
+the invariants between them (IDS keys equal set IDs, every page's and
+image's /ID finds its parent, no object in two sets, /R parallel to /O),
+canonical URLS keys (--profile), and URLs that carry passwords.
+
+Each finding is one line:
+  FILE: SEVERITY RULE OBJECT [/KEY]: message (spec reference)
+errors first, then a summary. Severities follow what real Acrobat files
+show: an error means the structure is broken or a lookup gives a wrong or
+no answer; what Acrobat itself writes (SpiderInfo /V 1.25, one-element /R
+arrays, empty trees) is a warning. Every rule is listed in docs/rules.md.
+
+Each file is read in a child process under --timeout, so a hostile file
+that makes the parser hang or crash is reported as unreadable and the other
+files go on. Files are audited in parallel (--jobs); results come in input
+order.
+
+Exit status: 0 when no file has an error, 1 when one has, 3 when a file
+could not be read at all (this wins), 2 for a usage error.
+
+With --json, one JSON document:
+  {"files": [{"file", "error" (only when unreadable), "findings": [{"rule",
+   "severity", "message", "object", "key", "spec"}]}],
+   "summary": {"files", "errors", "warnings", "infos", "unreadable"}}`,
+		Example: `  $ webcap audit capture.pdf
+  $ webcap audit --profile pdf2 archive/*.pdf
+  $ webcap audit --json --jobs 4 --timeout 30s archive/*.pdf > report.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Files = args
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runAudit(cmd.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Profile, "profile", "pdf", "canonicalization URLS keys must be in: pdf, pdf2 or rfc3986")
+	f.BoolVar(&opts.JSON, "json", false, "print one JSON document")
+	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
+	f.DurationVar(&opts.Timeout, "timeout", 60*time.Second, "time limit for each file")
+	f.StringVar(&opts.Password, "password", "", "password of encrypted files")
+	f.BoolVar(&opts.InProcess, "in-process", false, "audit in this process, without a child per file (no crash isolation)")
+	_ = f.MarkHidden("in-process")
+	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"pdf", "pdf2", "rfc3986"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// fileJSON is one file's result, as the report and the child print it.
+type fileJSON struct {
+	File     string        `json:"file"`
+	Error    string        `json:"error,omitempty"`
+	Findings []findingJSON `json:"findings"`
+}
+
+type findingJSON struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Object   string `json:"object,omitempty"`
+	Key      string `json:"key,omitempty"`
+	Spec     string `json:"spec"`
+}
+
+type auditReport struct {
+	Files   []fileJSON   `json:"files"`
+	Summary auditSummary `json:"summary"`
+}
+
+type auditSummary struct {
+	Files      int `json:"files"`
+	Errors     int `json:"errors"`
+	Warnings   int `json:"warnings"`
+	Infos      int `json:"infos"`
+	Unreadable int `json:"unreadable"`
+}
+
+func runAudit(ctx context.Context, opts *auditOptions) error {
+	p, err := canon.ParseProfile(opts.Profile)
+	if err != nil {
+		return usagef("audit: --profile %q: want pdf, pdf2 or rfc3986", opts.Profile)
+	}
+	if opts.Jobs < 1 {
+		return usagef("audit: --jobs %d: want at least 1", opts.Jobs)
+	}
+	if opts.Timeout <= 0 {
+		return usagef("audit: --timeout %v: want a positive duration", opts.Timeout)
+	}
+	results := make([]fileJSON, len(opts.Files))
+	done := make([]chan struct{}, len(opts.Files))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(opts.Jobs, len(opts.Files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				if opts.InProcess {
+					results[i] = auditFile(opts.Files[i], p, opts.Password, opts.Timeout)
+				} else {
+					results[i] = auditChild(ctx, opts.Files[i], opts)
+				}
+				close(done[i])
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range opts.Files {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	w := bufio.NewWriter(opts.IO.Out)
+	var sum auditSummary
+	progress := newProgress(opts.IO, len(opts.Files))
+	for i := range opts.Files {
+		select {
+		case <-done[i]:
+		case <-ctx.Done():
+			wg.Wait()
+			return ctx.Err()
+		}
+		progress.step()
+		r := results[i]
+		count(&sum, r)
+		if !opts.JSON {
+			progress.clear()
+			if err := writeFileFindings(w, r); err != nil {
+				return &ioError{fmt.Errorf("audit: writing output: %w", err)}
+			}
+			if opts.IO.OutTTY {
+				w.Flush()
+			}
+		}
+	}
+	wg.Wait()
+	progress.clear()
+	if opts.JSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		err = enc.Encode(auditReport{Files: results, Summary: sum})
+	} else {
+		_, err = fmt.Fprintf(w, "%s audited: %s, %s, %s, %d unreadable\n", plural(sum.Files, "file"),
+			plural(sum.Errors, "error"), plural(sum.Warnings, "warning"), plural(sum.Infos, "note"), sum.Unreadable)
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		return &ioError{fmt.Errorf("audit: writing output: %w", err)}
+	}
+	switch {
+	case sum.Unreadable > 0:
+		return &ioError{errFailed}
+	case sum.Errors > 0:
+		return errFailed
+	}
+	return nil
+}
+
+func count(s *auditSummary, r fileJSON) {
+	s.Files++
+	if r.Error != "" {
+		s.Unreadable++
+	}
+	for _, f := range r.Findings {
+		switch f.Severity {
+		case "error":
+			s.Errors++
+		case "warning":
+			s.Warnings++
+		default:
+			s.Infos++
+		}
+	}
+}
+
+func writeFileFindings(w *bufio.Writer, r fileJSON) error {
+	name := displayInput(r.File)
+	if r.Error != "" {
+		fmt.Fprintf(w, "%s: unreadable: %s\n", name, r.Error)
+	}
+	for _, f := range r.Findings {
+		where := f.Object
+		if where == "" {
+			where = "file"
+		} else {
+			where = "object " + strings.TrimSuffix(where, " R") + " R"
+		}
+		if f.Key != "" {
+			where += " " + f.Key
+		}
+		fmt.Fprintf(w, "%s: %s %s %s: %s (%s)\n", name, f.Severity, f.Rule, where, f.Message, f.Spec)
+	}
+	return nil
+}
+
+// auditFile reads and checks one file in this process.
+func auditFile(path string, p *canon.Profile, password string, timeout time.Duration) fileJSON {
+	r := fileJSON{File: path, Findings: []findingJSON{}}
+	d, err := pdfio.Open(path, pdfio.Options{Password: password, Timeout: timeout})
+	if err != nil {
+		r.Error = err.Error()
+		var pe *pdfio.Error
+		if errors.As(err, &pe) {
+			r.Error = pe.Op + ": " + pe.Err.Error()
+		}
+		return r
+	}
+	for _, f := range audit.Check(d, audit.Options{Profile: p}) {
+		fj := findingJSON{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Key: f.Key, Spec: f.Spec}
+		if !f.Object.IsZero() {
+			fj.Object = f.Object.String()
+		}
+		r.Findings = append(r.Findings, fj)
+	}
+	return r
+}
+
+// auditChild audits one file in a child process (this program's hidden
+// "audit-file" command), killed when the time limit passes: a parse that
+// hangs, or dies of a fatal runtime error, costs only its own file.
+func auditChild(ctx context.Context, path string, opts *auditOptions) fileJSON {
+	exe, err := childProgram()
+	if err != nil {
+		return auditFile(path, mustProfile(opts.Profile), opts.Password, opts.Timeout)
+	}
+	// The child stops its own parse at the time limit and reports it; the
+	// kill, a little later, is for a child that cannot.
+	cctx, cancel := context.WithTimeout(ctx, opts.Timeout+childGrace)
+	defer cancel()
+	args := []string{"audit-file", "--profile", opts.Profile, "--timeout", opts.Timeout.String()}
+	if opts.Password != "" {
+		args = append(args, "--password", opts.Password)
+	}
+	cmd := exec.CommandContext(cctx, exe, append(args, "--", path)...)
+	cmd.Args[0] = os.Args[0] // so that a multi-call binary (the tests') runs webcap
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	var r fileJSON
+	if jerr := json.Unmarshal(out.Bytes(), &r); jerr == nil && r.File != "" {
+		return r
+	}
+	r = fileJSON{File: path, Findings: []findingJSON{}}
+	switch {
+	case cctx.Err() == context.DeadlineExceeded:
+		r.Error = fmt.Sprintf("reading took longer than %v; stopped", opts.Timeout)
+	case err != nil:
+		r.Error = fmt.Sprintf("the reader failed (%v): %s", err, lastLine(errb.String()))
+	default:
+		r.Error = "the reader gave no result"
+	}
+	return r
+}
+
+func mustProfile(name string) *canon.Profile {
+	p, err := canon.ParseProfile(name)
+	if err != nil {
+		return canon.PDF
+	}
+	return p
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
+
+// childProgram and childGrace are variables so that tests can stand in a
+// child that hangs or crashes.
+var (
+	childProgram = os.Executable
+	childGrace   = 2 * time.Second
+)
+
+// newAuditFileCmd is the hidden child command: it audits one file and prints
+// its result as JSON.
+func newAuditFileCmd(ios *IOStreams) *cobra.Command {
+	var profile, password string
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:     "audit-file [flags] FILE",
+		Short:   "Audit one file and print its result as JSON (used by audit)",
+		Example: `  $ webcap audit-file capture.pdf`,
+		Hidden:  true,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := canon.ParseProfile(profile)
+			if err != nil {
+				return usagef("audit-file: --profile %q", profile)
+			}
+			return json.NewEncoder(ios.Out).Encode(auditFile(args[0], p, password, timeout))
+		},
+	}
+	cmd.Flags().StringVar(&profile, "profile", "pdf", "canonicalization profile")
+	cmd.Flags().StringVar(&password, "password", "", "password")
+	cmd.Flags().DurationVar(&timeout, "timeout", 60*time.Second, "parse time limit")
+	return cmd
+}

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A child that hangs is stopped at the time limit, and one that crashes is
+// reported with its last words; either way the file is unreadable and the
+// run goes on.
+func TestAuditChildHangsAndCrashes(t *testing.T) {
+	dir := t.TempDir()
+	script := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	defer func(p func() (string, error), g time.Duration) { childProgram, childGrace = p, g }(childProgram, childGrace)
+	childGrace = 0
+	opts := &auditOptions{Profile: "pdf", Timeout: 300 * time.Millisecond}
+
+	hang := script("hang", "exec sleep 30")
+	childProgram = func() (string, error) { return hang, nil }
+	start := time.Now()
+	r := auditChild(context.Background(), "x.pdf", opts)
+	if took := time.Since(start); took > 5*time.Second || !strings.Contains(r.Error, "took longer than 300ms") {
+		t.Errorf("hanging child: %q after %v", r.Error, took)
+	}
+
+	crash := script("crash", "echo 'runtime: goroutine stack exceeds 1000000000-byte limit' >&2; echo 'fatal error: stack overflow' >&2; exit 2")
+	childProgram = func() (string, error) { return crash, nil }
+	r = auditChild(context.Background(), "x.pdf", opts)
+	if !strings.Contains(r.Error, "fatal error: stack overflow") || r.File != "x.pdf" {
+		t.Errorf("crashing child: %+v", r)
+	}
+}
