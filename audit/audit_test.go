@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -334,5 +335,19 @@ func TestEachRule(t *testing.T) {
 	sort.Strings(untested)
 	if len(untested) > 0 {
 		t.Errorf("rules without a test file: %v", untested)
+	}
+}
+
+// docs/rules.md lists every rule with its severity.
+func TestRulesAreDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Rules {
+		row := fmt.Sprintf("| `%s` | %s |", r.ID, r.Severity)
+		if !strings.Contains(string(doc), row) {
+			t.Errorf("docs/rules.md has no row %q", row)
+		}
 	}
 }
