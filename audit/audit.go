@@ -35,6 +35,9 @@ type Finding struct {
 type Options struct {
 	// Profile is the canonicalization URLS keys must be in (PDF if nil).
 	Profile *canon.Profile
+	// Sources, when set, holds the captured data by canonical URL: each
+	// content set's identifier is recomputed from it (WC-SOURCE-*).
+	Sources webcapture.AuxSource
 }
 
 // Check returns the findings for d, errors first, each group in the order
@@ -52,6 +55,7 @@ func Check(d *pdfio.Document, opts Options) []Finding {
 	a.sets()
 	a.members()
 	a.urls()
+	a.sources()
 	sort.SliceStable(a.out, func(i, j int) bool { return a.out[i].Severity > a.out[j].Severity })
 	return a.out
 }

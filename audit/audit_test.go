@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"crypto/md5"
 	"fmt"
 	"os"
 	"sort"
@@ -9,6 +10,7 @@ import (
 
 	pb "github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // spec describes a small capture; its hooks change one thing each.
@@ -20,12 +22,14 @@ type spec struct {
 	info, cmd  func(d *pb.Dict)
 	sps, spsSI func(d *pb.Dict)
 	sis, sisSI func(d *pb.Dict)
+	img        func(d *pb.Dict) // the image XObject's dictionary
 	page       func(i int, d *pb.Dict)
 	ids, urls  func(b *pb.Builder, kv []pb.KV) []pb.KV
 	extra      func(b *pb.Builder, r refs)
 	idsRoot    func(b *pb.Builder, kv []pb.KV) pb.Ref // replaces the IDS tree
 	urlsRoot   func(b *pb.Builder, kv []pb.KV) pb.Ref
 	readOpts   pdfio.Options
+	sources    webcapture.AuxSource
 }
 
 type refs struct {
@@ -53,8 +57,12 @@ func build(s spec) []byte {
 	if key == nil {
 		key = pb.HexKey
 	}
-	img := b.Add(&pb.Stream{Dict: pb.D("Type", pb.Name("XObject"), "Subtype", pb.Name("Image"), "Width", 1, "Height", 1,
-		"ColorSpace", pb.Name("DeviceGray"), "BitsPerComponent", 8, "ID", pb.Hex(imageID)), Data: []byte{0}})
+	imgDict := pb.D("Type", pb.Name("XObject"), "Subtype", pb.Name("Image"), "Width", 1, "Height", 1,
+		"ColorSpace", pb.Name("DeviceGray"), "BitsPerComponent", 8, "ID", pb.Hex(imageID))
+	if s.img != nil {
+		s.img(&imgDict)
+	}
+	img := b.Add(&pb.Stream{Dict: imgDict, Data: []byte{0}})
 	pagesRoot, pages := b.PageTree(2, func(i int) pb.Dict {
 		d := pb.D("ID", pb.Hex(pageID), "PZ", 1.33)
 		if s.page != nil {
@@ -113,7 +121,7 @@ func audit(t *testing.T, s spec) []Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Check(d, Options{})
+	return Check(d, Options{Sources: s.sources})
 }
 
 func show(fs []Finding) string {
@@ -298,6 +306,10 @@ func TestEachRule(t *testing.T) {
 		{"WC-ASCII", spec{sps: set("CT", pb.Lit("text/html\xe9"))}, nil},
 		{"WC-URL-NONASCII", spec{spsSI: set("AU", pb.D("U", pb.Lit(home), "C", pb.Array{pb.Array{pb.Lit("http://www.example.com/caf\xe9")}}))}, nil},
 		{"WC-URL-PASSWORD", spec{cmd: set("URL", pb.Lit("http://user:secret@www.example.com/"))}, nil},
+		{"WC-SOURCE-MISSING", spec{sources: webcapture.MapSource{}}, nil},
+		{"WC-SOURCE-MISMATCH", spec{sources: webcapture.MapSource{logo: []byte("GIF89a changed since")}}, nil},
+		{"WC-SOURCE-INCOMPLETE", spec{sources: webcapture.MapSource{home: []byte(`<html><body><img src="gone.gif"></body></html>`)}}, nil},
+		{"WC-SOURCE-FORM", sourcesSpec(webcapture.AuxHexUpper), nil},
 	}
 	tested := map[string]bool{}
 	for _, c := range cases {
@@ -349,5 +361,38 @@ func TestRulesAreDocumented(t *testing.T) {
 		if !strings.Contains(string(doc), row) {
 			t.Errorf("docs/rules.md has no row %q", row)
 		}
+	}
+}
+
+// sourcesSpec builds a capture whose identifiers are the real ones of its
+// sources, with the page set's auxiliary identifiers hashed in form enc.
+func sourcesSpec(enc webcapture.AuxEncoding) spec {
+	page := []byte(`<html><body><img src="logo.gif"><p>Home</p></body></html>`)
+	img := []byte("GIF89a the logo")
+	src := webcapture.MapSource{home: page, logo: img}
+	res, _ := webcapture.PageSetID(page, webcapture.PageSetOptions{URL: home, Aux: src, AuxEncoding: enc})
+	pid, iid := string(res.ID[:]), string(md5Sum(img))
+	return spec{
+		sources: src,
+		page:    func(i int, d *pb.Dict) { d.Set("ID", pb.Hex(pid)) },
+		sps:     func(d *pb.Dict) { d.Set("ID", pb.Hex(pid)) },
+		sis:     func(d *pb.Dict) { d.Set("ID", pb.Hex(iid)) },
+		img:     func(d *pb.Dict) { d.Set("ID", pb.Hex(iid)) },
+		ids: func(b *pb.Builder, kv []pb.KV) []pb.KV {
+			kv[0].Key, kv[1].Key = pid, iid
+			return kv
+		},
+		extra: func(b *pb.Builder, r refs) {},
+	}
+}
+
+func md5Sum(b []byte) []byte { s := md5.Sum(b); return s[:] }
+
+// With the sources the file was made from, identifiers recompute: no
+// finding, whatever form matched but raw.
+func TestSourcesMatch(t *testing.T) {
+	fs := audit(t, sourcesSpec(webcapture.AuxRaw))
+	if len(fs) != 0 {
+		t.Errorf("findings with matching sources:%s", show(fs))
 	}
 }

@@ -89,6 +89,11 @@ var Rules = []Rule{
 	{"WC-ASCII", Error, "ISO 32000-1 Tables 352-357", "an ASCII string (a content type) that holds other bytes"},
 	{"WC-URL-NONASCII", Warning, "realworld README; spec digest severity policy", "a URL (source, alias, command) that holds raw non-ASCII bytes (Acrobat 10 wrote such)"},
 	{"WC-URL-PASSWORD", Warning, "RFC 2396 §7", "a URL that carries a password"},
+	// With --sources: the identifiers recomputed from the captured data.
+	{"WC-SOURCE-MISMATCH", Warning, "PDF 1.7 §10.9.2", "a content set's /ID differs from the identifier of its source as it is now (changed since the capture, or a wrong ID)"},
+	{"WC-SOURCE-MISSING", Info, "PDF 1.7 §10.9.2", "none of a content set's source URLs is among the sources given"},
+	{"WC-SOURCE-INCOMPLETE", Info, "PDF 1.7 §10.9.2", "a page set's identifier cannot be recomputed: some auxiliary files are missing"},
+	{"WC-SOURCE-FORM", Info, "spec digest §4.1", "a page set's identifier matches when its auxiliary identifiers are hashed as hex digits, not raw bytes"},
 }
 
 // ruleByID indexes Rules.

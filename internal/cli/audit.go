@@ -18,6 +18,7 @@ import (
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
 )
 
 type auditOptions struct {
@@ -27,7 +28,8 @@ type auditOptions struct {
 	Jobs      int
 	Timeout   time.Duration
 	Password  string
-	InProcess bool // audit in this process (no child per file): for tests and debugging
+	Sources   string // a wget mirror directory or a JSON manifest
+	InProcess bool   // audit in this process (no child per file): for tests and debugging
 	Files     []string
 }
 
@@ -41,7 +43,9 @@ func newAuditCmd(ios *IOStreams, runF func(context.Context, *auditOptions) error
 values), the IDS and URLS name trees (order, duplicates, /Limits, cycles),
 the invariants between them (IDS keys equal set IDs, every page's and
 image's /ID finds its parent, no object in two sets, /R parallel to /O),
-canonical URLS keys (--profile), and URLs that carry passwords.
+canonical URLS keys (--profile), and URLs that carry passwords. With
+--sources (a wget mirror directory or a JSON manifest of URL: file), each
+content set's identifier is also recomputed from its source data.
 
 Each finding is one line:
   FILE: SEVERITY RULE OBJECT [/KEY]: message (spec reference)
@@ -80,6 +84,7 @@ With --json, one JSON document:
 	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
 	f.DurationVar(&opts.Timeout, "timeout", 60*time.Second, "time limit for each file")
 	f.StringVar(&opts.Password, "password", "", "password of encrypted files")
+	f.StringVar(&opts.Sources, "sources", "", "recompute identifiers from the captured data: a wget mirror `DIR` or a JSON MANIFEST")
 	f.BoolVar(&opts.InProcess, "in-process", false, "audit in this process, without a child per file (no crash isolation)")
 	_ = f.MarkHidden("in-process")
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"pdf", "pdf2", "rfc3986"}, cobra.ShellCompDirectiveNoFileComp))
@@ -126,6 +131,11 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	if opts.Timeout <= 0 {
 		return usagef("audit: --timeout %v: want a positive duration", opts.Timeout)
 	}
+	if opts.Sources != "" {
+		if _, err := loadSources(opts.Sources); err != nil {
+			return usagef("audit: --sources: %v", err)
+		}
+	}
 	results := make([]fileJSON, len(opts.Files))
 	done := make([]chan struct{}, len(opts.Files))
 	for i := range done {
@@ -139,7 +149,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			defer wg.Done()
 			for i := range jobs {
 				if opts.InProcess {
-					results[i] = auditFile(opts.Files[i], p, opts.Password, opts.Timeout)
+					results[i] = auditFile(opts.Files[i], p, opts.Password, opts.Sources, opts.Timeout)
 				} else {
 					results[i] = auditChild(ctx, opts.Files[i], opts)
 				}
@@ -243,8 +253,16 @@ func writeFileFindings(w *bufio.Writer, r fileJSON) error {
 }
 
 // auditFile reads and checks one file in this process.
-func auditFile(path string, p *canon.Profile, password string, timeout time.Duration) fileJSON {
+func auditFile(path string, p *canon.Profile, password, sources string, timeout time.Duration) fileJSON {
 	r := fileJSON{File: path, Findings: []findingJSON{}}
+	var src webcapture.AuxSource
+	if sources != "" {
+		var err error
+		if src, err = loadSources(sources); err != nil {
+			r.Error = "sources: " + err.Error()
+			return r
+		}
+	}
 	d, err := pdfio.Open(path, pdfio.Options{Password: password, Timeout: timeout})
 	if err != nil {
 		r.Error = err.Error()
@@ -254,7 +272,7 @@ func auditFile(path string, p *canon.Profile, password string, timeout time.Dura
 		}
 		return r
 	}
-	for _, f := range audit.Check(d, audit.Options{Profile: p}) {
+	for _, f := range audit.Check(d, audit.Options{Profile: p, Sources: src}) {
 		fj := findingJSON{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Key: f.Key, Spec: f.Spec}
 		if !f.Object.IsZero() {
 			fj.Object = f.Object.String()
@@ -270,7 +288,7 @@ func auditFile(path string, p *canon.Profile, password string, timeout time.Dura
 func auditChild(ctx context.Context, path string, opts *auditOptions) fileJSON {
 	exe, err := childProgram()
 	if err != nil {
-		return auditFile(path, mustProfile(opts.Profile), opts.Password, opts.Timeout)
+		return auditFile(path, mustProfile(opts.Profile), opts.Password, opts.Sources, opts.Timeout)
 	}
 	// The child stops its own parse at the time limit and reports it; the
 	// kill, a little later, is for a child that cannot.
@@ -279,6 +297,9 @@ func auditChild(ctx context.Context, path string, opts *auditOptions) fileJSON {
 	args := []string{"audit-file", "--profile", opts.Profile, "--timeout", opts.Timeout.String()}
 	if opts.Password != "" {
 		args = append(args, "--password", opts.Password)
+	}
+	if opts.Sources != "" {
+		args = append(args, "--sources", opts.Sources)
 	}
 	cmd := exec.CommandContext(cctx, exe, append(args, "--", path)...)
 	cmd.Args[0] = os.Args[0] // so that a multi-call binary (the tests') runs webcap
@@ -324,7 +345,7 @@ var (
 // newAuditFileCmd is the hidden child command: it audits one file and prints
 // its result as JSON.
 func newAuditFileCmd(ios *IOStreams) *cobra.Command {
-	var profile, password string
+	var profile, password, sources string
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:     "audit-file [flags] FILE",
@@ -337,11 +358,25 @@ func newAuditFileCmd(ios *IOStreams) *cobra.Command {
 			if err != nil {
 				return usagef("audit-file: --profile %q", profile)
 			}
-			return json.NewEncoder(ios.Out).Encode(auditFile(args[0], p, password, timeout))
+			return json.NewEncoder(ios.Out).Encode(auditFile(args[0], p, password, sources, timeout))
 		},
 	}
 	cmd.Flags().StringVar(&profile, "profile", "pdf", "canonicalization profile")
 	cmd.Flags().StringVar(&password, "password", "", "password")
+	cmd.Flags().StringVar(&sources, "sources", "", "sources")
 	cmd.Flags().DurationVar(&timeout, "timeout", 60*time.Second, "parse time limit")
 	return cmd
+}
+
+// loadSources opens --sources: a directory is a wget mirror, a file a JSON
+// manifest.
+func loadSources(path string) (webcapture.AuxSource, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return webcapture.MirrorDir(path), nil
+	}
+	return webcapture.LoadManifest(path, nil)
 }

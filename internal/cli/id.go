@@ -119,20 +119,10 @@ func runID(ctx context.Context, opts *idOptions) error {
 	var aux webcapture.AuxSource
 	var mirror webcapture.MirrorDir
 	if opts.Aux != "" {
-		fi, err := os.Stat(opts.Aux)
-		switch {
-		case err != nil:
+		if aux, err = loadSources(opts.Aux); err != nil {
 			return usagef("id: --aux: %v", err)
-		case fi.IsDir():
-			mirror = webcapture.MirrorDir(opts.Aux)
-			aux = mirror
-		default:
-			m, err := webcapture.LoadManifest(opts.Aux, nil)
-			if err != nil {
-				return usagef("id: --aux: %v", err)
-			}
-			aux = m
 		}
+		mirror, _ = aux.(webcapture.MirrorDir)
 	}
 	w := bufio.NewWriter(opts.IO.Out)
 	failed, ioFailed := 0, false

@@ -1,0 +1,103 @@
+package audit
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
+)
+
+// sources recomputes each content set's identifier from its source data
+// (Options.Sources): an image set's and a PDF source's are the MD5 of the
+// bytes; an HTML page set's is PageSetID, tried with each representation of
+// the auxiliary identifiers (the specification does not fix one).
+func (a *auditor) sources() {
+	src := a.opts.Sources
+	if src == nil {
+		return
+	}
+	for _, cs := range a.d.Sets {
+		if cs.ID == nil {
+			continue
+		}
+		url, data, ok := a.fetch(src, cs)
+		if !ok {
+			a.add("WC-SOURCE-MISSING", cs.Ref, "/SI", "none of the set's source URLs (%s) is among the sources", strings.Join(cs.SourceURLs(), ", "))
+			continue
+		}
+		a.compare(cs, url, data, src)
+	}
+}
+
+// fetch returns the data of the first of the set's source URLs that the
+// sources hold, by canonical URL.
+func (a *auditor) fetch(src webcapture.AuxSource, cs *pdfio.ContentSet) (string, []byte, bool) {
+	for _, u := range cs.SourceURLs() {
+		key, err := a.canon.String(u)
+		if err != nil {
+			continue
+		}
+		rc, err := src.Open(key)
+		if err != nil {
+			continue
+		}
+		data, err := io.ReadAll(io.LimitReader(rc, 1<<30))
+		rc.Close()
+		if err == nil {
+			return key, data, true
+		}
+	}
+	return "", nil, false
+}
+
+func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src webcapture.AuxSource) {
+	want := string(*cs.ID)
+	ct := http.DetectContentType(data)
+	if cs.IsImageSet() || !strings.HasPrefix(ct, "text/html") {
+		// An image, a PDF, plain text: the MD5 of the bytes.
+		id, _ := webcapture.ImageSetID(bytes.NewReader(data))
+		if string(id[:]) != want {
+			a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the identifier <%s> (MD5 of its %d bytes)", cs.ID.Hex(), url, id, len(data))
+		}
+		return
+	}
+	var incomplete *webcapture.PageSetResult
+	forms := []webcapture.AuxEncoding{webcapture.AuxRaw, webcapture.AuxHexUpper, webcapture.AuxHexLower}
+	var first webcapture.ID
+	for i, enc := range forms {
+		res, err := webcapture.PageSetID(data, webcapture.PageSetOptions{URL: url, Aux: src, AuxEncoding: enc, Profile: a.opts.Profile})
+		if err != nil {
+			return
+		}
+		if i == 0 {
+			first = res.ID
+		}
+		if !res.Complete {
+			incomplete = res
+			break
+		}
+		if string(res.ID[:]) == want {
+			if enc != webcapture.AuxRaw {
+				a.add("WC-SOURCE-FORM", cs.Ref, "/ID", "/ID matches %s when auxiliary identifiers are hashed as %s digits", url, enc)
+			}
+			return
+		}
+		if len(res.Aux) == 0 {
+			break // no auxiliary files: the forms cannot differ
+		}
+	}
+	if incomplete != nil {
+		n := 0
+		for _, r := range incomplete.Aux {
+			if !r.Found {
+				n++
+			}
+		}
+		a.add("WC-SOURCE-INCOMPLETE", cs.Ref, "/ID", "the identifier of %s cannot be recomputed: %d of %d auxiliary files are missing", url, n, len(incomplete.Aux))
+		return
+	}
+	a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the page-set identifier <%s> (with any form of its auxiliary identifiers)", cs.ID.Hex(), url, first)
+}
