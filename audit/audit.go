@@ -254,6 +254,15 @@ func (a *auditor) set(cs *pdfio.ContentSet, images map[webcapture.Ref]bool) {
 			a.add("WC-CS-O-TARGET", ref, "/O", "O[%d] is %s, which is not an image XObject", i, o)
 		}
 	}
+	if cs.IsPageSet() {
+		nums := a.d.PageNumbers(cs)
+		for i := 1; i < len(nums); i++ {
+			if nums[i] != 0 && nums[i-1] != 0 && nums[i] < nums[i-1] {
+				a.add("WC-CS-O-ORDER", ref, "/O", "/O lists page %d before page %d: pages are listed in the order they were added, so they were added out of order or moved since", nums[i-1], nums[i])
+				break
+			}
+		}
+	}
 	if len(cs.Sources) == 0 {
 		a.add("WC-CS-SI", ref, "/SI", "the content set has no /SI (its source information, required)")
 	}

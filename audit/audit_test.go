@@ -267,6 +267,10 @@ func TestEachRule(t *testing.T) {
 			o := d.Get("O").(pb.Array)
 			d.Set("O", append(o, pb.Ref(1))) // object 1 is the image XObject
 		}}, []string{"WC-MEMBER-TWICE"}},
+		{"WC-CS-O-ORDER", spec{sps: func(d *pb.Dict) {
+			o := d.Get("O").(pb.Array)
+			d.Set("O", pb.Array{o[1], o[0]})
+		}}, nil},
 		{"WC-CS-SI", spec{sps: del("SI")}, nil},
 		{"WC-CS-ORPHAN", spec{extra: func(b *pb.Builder, r refs) {
 			b.Add(pb.D("S", pb.Name("SPS"), "ID", pb.Hex("\x11\x22"), "O", pb.Array{}, "SI", pb.D("AU", pb.Lit("http://x/"))))

@@ -67,6 +67,7 @@ var Rules = []Rule{
 	{"WC-CS-ID-LENGTH", Warning, "PDF 1.7 §10.9.2", "an identifier that is not 16 bytes (MD5)"},
 	{"WC-CS-O", Error, "ISO 32000-1 Table 352", "a content set without /O"},
 	{"WC-CS-O-TARGET", Error, "ISO 32000-1 Table 352", "an /O entry that is not a page (page set) or an image XObject (image set)"},
+	{"WC-CS-O-ORDER", Info, "ISO 32000-1 §14.10.4.2", "a page set's /O not in page order (it records the order pages were added, which moving pages changes)"},
 	{"WC-CS-SI", Error, "ISO 32000-1 Table 352", "a content set without /SI"},
 	{"WC-CS-ORPHAN", Warning, "ISO 32000-1 §14.10.3.1", "a content set that neither IDS nor URLS reaches"},
 	{"WC-R", Error, "ISO 32000-1 Table 354", "an image set without /R"},

@@ -22,12 +22,15 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			// mkpdf SAMPLE FILE writes one of pdfbuild's sample documents.
+			// mkpdf SAMPLE FILE writes one of pdfbuild's sample or hostile documents.
 			"mkpdf": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 2 {
 					ts.Fatalf("usage: mkpdf SAMPLE FILE")
 				}
 				b, err := pdfbuild.Sample(args[0])
+				if err != nil {
+					b, err = pdfbuild.Hostile(args[0])
+				}
 				ts.Check(err)
 				ts.Check(os.WriteFile(ts.MkAbs(args[1]), b, 0o644))
 			},
