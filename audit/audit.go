@@ -103,6 +103,7 @@ var defectRule = map[pdfio.Kind]string{
 	pdfio.TreeValue:      "WC-TREE-VALUE",
 	pdfio.WrongType:      "WC-TYPE",
 	pdfio.BadValue:       "WC-VALUE",
+	pdfio.SharedSettings: "WC-CMD-SETTINGS-SHARED",
 }
 
 func (a *auditor) defects() {

@@ -256,6 +256,11 @@ func TestEachRule(t *testing.T) {
 		{"WC-CMD-FLAGS", spec{cmd: set("F", 9)}, nil},
 		{"WC-CMD-CT", spec{cmd: set("CT", pb.Lit("text/plain"))}, nil},
 		{"WC-CMD-HEADERS", spec{cmd: set("H", pb.Lit("Accept: text/html\n"))}, nil},
+		{"WC-CMD-SETTINGS-SHARED", spec{cmd: func(d *pb.Dict) {
+			// The settings hold the image XObject (object 1), which the
+			// image set's /O refers to as well.
+			d.Set("S", pb.D("G", pb.D("Logo", pb.Ref(1))))
+		}}, nil},
 		{"WC-CMD-ENGINE", spec{cmd: set("S", pb.D("C", pb.D("ADBE-H2PDF", pb.D())))}, nil},
 		{"WC-CS-S", spec{sps: set("S", pb.Name("XYZ"))}, []string{"WC-CS-ORPHAN"}},
 		{"WC-CS-TYPE", spec{sps: set("Type", pb.Name("Foo"))}, nil},

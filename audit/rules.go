@@ -59,6 +59,7 @@ var Rules = []Rule{
 	{"WC-CMD-FLAGS", Error, "ISO 32000-1 Table 358", "a command's /F sets reserved bits"},
 	{"WC-CMD-CT", Warning, "ISO 32000-1 Table 357", "a command's /CT without /P (CT is only for POST)"},
 	{"WC-CMD-HEADERS", Warning, "ISO 32000-1 Table 357", "a command's /H line that does not end in CR LF"},
+	{"WC-CMD-SETTINGS-SHARED", Error, "ISO 32000-1 §14.10.5.4", "an object under a command settings dictionary that something outside it refers to"},
 	{"WC-CMD-ENGINE", Error, "ISO 32000-1 §14.10.5.4", "a command-settings /C key that is not company:product:version:contentType"},
 	// Content sets.
 	{"WC-CS-S", Error, "ISO 32000-1 Table 352", "a content set whose /S is missing or not SPS or SIS"},

@@ -120,4 +120,5 @@ const (
 	TreeValue      Kind = "tree-value"       // a value that is not a content set or an array of them
 	WrongType      Kind = "wrong-type"       // a key whose value has a type the specification does not allow
 	BadValue       Kind = "bad-value"        // a value of the right type that cannot be read (a date, a flag field)
+	SharedSettings Kind = "shared-settings"  // an object under command settings that something else refers to
 )

@@ -256,9 +256,10 @@ func (r *reader) command(d types.Dict, ref webcapture.Ref, path string) *webcapt
 
 func (r *reader) settings(d types.Dict, ref webcapture.Ref, path string) *webcapture.Settings {
 	s := &webcapture.Settings{Ref: ref}
+	r.selfContained(d, ref, path)
 	if v, ok := r.get(d, "G", path); ok {
 		if g, isDict := v.(types.Dict); isDict {
-			s.Global, _ = r.object(g, path+"/G", 0).(webcapture.Dict)
+			s.Global, _ = r.object(g, path+"/G").(webcapture.Dict)
 		} else {
 			r.wrong(ref, path, "G", v, "a dictionary")
 		}
@@ -280,23 +281,54 @@ func (r *reader) settings(d types.Dict, ref webcapture.Ref, path string) *webcap
 	for _, k := range keys {
 		e := webcapture.EngineSettings{Key: webcapture.Name(strings.Clone(k))}
 		e.Engine, e.Err = webcapture.ParseEngineName(k)
-		e.Settings = r.object(c[k], path+"/C/"+k, 0)
+		e.Settings = r.object(c[k], path+"/C/"+k)
 		s.Engines = append(s.Engines, e)
 	}
 	return s
 }
 
-// maxObjectDepth bounds the copy of an open-ended settings object.
-const maxObjectDepth = 32
+// maxObjectDepth and maxObjectNodes bound the copy of an open-ended
+// settings object.
+const (
+	maxObjectDepth = 32
+	maxObjectNodes = 10000
+)
 
 // object copies a pdfcpu object into the model's generic form, resolving
-// references (a settings graph is self-contained by the specification).
-func (r *reader) object(o types.Object, path string, depth int) webcapture.Object {
-	if depth > maxObjectDepth {
-		r.defect(webcapture.Ref{}, path, TooDeep, "%s nests deeper than %d levels", path, maxObjectDepth)
+// references (a settings graph is self-contained by the specification). A
+// reference back to an object being copied is kept as a Ref, not followed,
+// and the copy stops (with one defect) past maxObjectDepth levels or
+// maxObjectNodes objects.
+func (r *reader) object(o types.Object, path string) webcapture.Object {
+	c := &objectCopy{r: r, onPath: map[int]bool{}}
+	return c.copy(o, path, 0)
+}
+
+type objectCopy struct {
+	r       *reader
+	onPath  map[int]bool
+	nodes   int
+	stopped bool
+}
+
+func (c *objectCopy) copy(o types.Object, path string, depth int) webcapture.Object {
+	if c.stopped {
 		return nil
 	}
-	o, _, ok := r.resolve(o, path)
+	if c.nodes++; depth > maxObjectDepth || c.nodes > maxObjectNodes {
+		c.stopped = true
+		c.r.defect(webcapture.Ref{}, path, TooDeep, "%s nests deeper than %d levels or holds more than %d objects; the rest is not read", path, maxObjectDepth, maxObjectNodes)
+		return nil
+	}
+	if ir, isRef := o.(types.IndirectRef); isRef {
+		n := ir.ObjectNumber.Value()
+		if c.onPath[n] {
+			return refOf(ir) // a loop: keep the reference
+		}
+		c.onPath[n] = true
+		defer delete(c.onPath, n)
+	}
+	o, _, ok := c.r.resolve(o, path)
 	if !ok {
 		return nil
 	}
@@ -315,22 +347,108 @@ func (r *reader) object(o types.Object, path string, depth int) webcapture.Objec
 	case types.Array:
 		out := make([]webcapture.Object, len(v))
 		for i, e := range v {
-			out[i] = r.object(e, fmt.Sprintf("%s[%d]", path, i), depth+1)
+			out[i] = c.copy(e, fmt.Sprintf("%s[%d]", path, i), depth+1)
 		}
 		return out
 	case types.Dict:
 		out := webcapture.Dict{}
 		for k, e := range v {
-			out[webcapture.Name(strings.Clone(k))] = r.object(e, path+"/"+k, depth+1)
+			out[webcapture.Name(strings.Clone(k))] = c.copy(e, path+"/"+k, depth+1)
 		}
 		return out
 	case types.StreamDict:
 		st := &webcapture.Stream{}
-		st.Dict, _ = r.object(v.Dict, path, depth+1).(webcapture.Dict)
+		st.Dict, _ = c.copy(v.Dict, path, depth+1).(webcapture.Dict)
 		if v.StreamLength != nil {
 			st.Length = *v.StreamLength
 		}
 		return st
 	}
 	return nil
+}
+
+// maxSettingsObjects bounds the objects collected under one settings
+// dictionary.
+const maxSettingsObjects = 10000
+
+// selfContained checks that nothing under a command settings dictionary is
+// referred to from outside it (ISO 32000-1 §14.10.5.4: the dictionary can
+// then be deep-copied blindly; the dictionary itself may be shared). The
+// objects under it are collected first; only if there are any is the file
+// scanned for outside references (Acrobat's settings hold none).
+func (r *reader) selfContained(d types.Dict, self webcapture.Ref, path string) {
+	under := map[int]bool{}
+	var collect func(o types.Object, depth int)
+	collect = func(o types.Object, depth int) {
+		if depth > maxObjectDepth || len(under) >= maxSettingsObjects {
+			return
+		}
+		switch v := o.(type) {
+		case types.IndirectRef:
+			n := v.ObjectNumber.Value()
+			if under[n] || n == self.Num {
+				return
+			}
+			under[n] = true
+			if e, ok := r.xt.FindTableEntry(n, v.GenerationNumber.Value()); ok && e != nil && !e.Free {
+				if ob, err := load(e); err == nil {
+					collect(ob, depth+1)
+				}
+			}
+		case types.Dict:
+			for _, e := range v {
+				collect(e, depth+1)
+			}
+		case types.Array:
+			for _, e := range v {
+				collect(e, depth+1)
+			}
+		case types.StreamDict:
+			collect(v.Dict, depth+1)
+		}
+	}
+	collect(d, 0)
+	if len(under) == 0 {
+		return
+	}
+	for n, e := range r.xt.Table {
+		if under[n] || n == self.Num || e == nil || e.Free || e.Object == nil {
+			continue
+		}
+		ob, err := load(e)
+		if err != nil {
+			continue
+		}
+		if m, found := refersInto(ob, under, 0); found {
+			r.defect(webcapture.Ref{Num: n}, path, SharedSettings,
+				"object %d refers to object %d, which is inside the command settings at %s: settings must be self-contained", n, m, path)
+		}
+	}
+}
+
+// refersInto finds, in o's direct contents, a reference to an object in set.
+func refersInto(o types.Object, set map[int]bool, depth int) (int, bool) {
+	if depth > maxObjectDepth {
+		return 0, false
+	}
+	switch v := o.(type) {
+	case types.IndirectRef:
+		n := v.ObjectNumber.Value()
+		return n, set[n]
+	case types.Dict:
+		for _, e := range v {
+			if n, ok := refersInto(e, set, depth+1); ok {
+				return n, true
+			}
+		}
+	case types.Array:
+		for _, e := range v {
+			if n, ok := refersInto(e, set, depth+1); ok {
+				return n, true
+			}
+		}
+	case types.StreamDict:
+		return refersInto(v.Dict, set, depth+1)
+	}
+	return 0, false
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	pb "github.com/webcap/webcap/internal/pdfbuild"
 )
@@ -417,5 +418,25 @@ func TestRootCycle(t *testing.T) {
 	}), Options{})
 	if len(defectsOf(d, Cycle)) != 1 || len(d.Defects) != 1 || len(d.IDS.Entries) != 1 {
 		t.Errorf("defects %+v, %d entries", d.Defects, len(d.IDS.Entries))
+	}
+}
+
+// Settings that reach a cyclic graph with fan-out (here, the page tree
+// through /Parent) are copied once, bounded: no path explosion.
+func TestSettingsGraphIsBounded(t *testing.T) {
+	b := pb.New()
+	pagesRoot, _ := b.PageTree(8, nil)
+	cmd := b.Add(pb.D("URL", pb.Lit("http://a/"), "S", pb.D("G", pb.D("Pages", pagesRoot))))
+	b.Root = b.Add(pb.D("Type", pb.Name("Catalog"), "Pages", pagesRoot, "SpiderInfo", pb.D("V", 1.0, "C", pb.Array{cmd})))
+	start := time.Now()
+	d := read(t, b.Bytes(), Options{})
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("reading took %v", took)
+	}
+	if n := len(defectsOf(d, TooDeep)); n > 1 {
+		t.Errorf("%d too-deep defects, want at most one", n)
+	}
+	if len(defectsOf(d, SharedSettings)) == 0 {
+		t.Error("the page tree under the settings is referred to from the catalog: want a shared-settings defect")
 	}
 }
