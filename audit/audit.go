@@ -238,6 +238,12 @@ func (a *auditor) set(cs *pdfio.ContentSet, images map[webcapture.Ref]bool) {
 	case !cs.IsPageSet() && !cs.IsImageSet():
 		a.add("WC-CS-S", ref, "/S", "/S is /%s; want /SPS (page set) or /SIS (image set)", cs.Subtype)
 	}
+	if cs.IsImageSet() && (cs.Title != nil || cs.TextID != nil) {
+		a.add("WC-CS-SUBTYPE-KEY", ref, "/T", "an image set has /T or /TID, which belong to page sets")
+	}
+	if cs.IsPageSet() && cs.RefCounts != nil {
+		a.add("WC-CS-SUBTYPE-KEY", ref, "/R", "a page set has /R, which belongs to image sets")
+	}
 	switch {
 	case cs.ID == nil:
 		a.add("WC-CS-ID", ref, "/ID", "the content set has no /ID (its digital identifier, required)")

@@ -264,6 +264,7 @@ func TestEachRule(t *testing.T) {
 		{"WC-CMD-ENGINE", spec{cmd: set("S", pb.D("C", pb.D("ADBE-H2PDF", pb.D())))}, nil},
 		{"WC-CS-S", spec{sps: set("S", pb.Name("XYZ"))}, []string{"WC-CS-ORPHAN"}},
 		{"WC-CS-TYPE", spec{sps: set("Type", pb.Name("Foo"))}, nil},
+		{"WC-CS-SUBTYPE-KEY", spec{sis: set("TID", pb.Hex(pageID))}, nil},
 		{"WC-CS-ID", spec{sps: del("ID")}, nil},
 		{"WC-CS-ID-LENGTH", spec{sps: set("ID", pb.Hex("\x01\x02")), page: func(i int, d *pb.Dict) { d.Set("ID", pb.Hex("\x01\x02")) },
 			ids: func(b *pb.Builder, kv []pb.KV) []pb.KV { kv[0].Key = "\x01\x02"; return kv }}, nil},

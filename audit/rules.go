@@ -64,6 +64,7 @@ var Rules = []Rule{
 	// Content sets.
 	{"WC-CS-S", Error, "ISO 32000-1 Table 352", "a content set whose /S is missing or not SPS or SIS"},
 	{"WC-CS-TYPE", Error, "ISO 32000-1 Table 352", "a content set whose /Type is not SpiderContentSet"},
+	{"WC-CS-SUBTYPE-KEY", Warning, "ISO 32000-1 Tables 353-354", "a key of the other subtype: /T or /TID on an image set, /R on a page set"},
 	{"WC-CS-ID", Error, "ISO 32000-1 Table 352", "a content set without /ID"},
 	{"WC-CS-ID-LENGTH", Warning, "PDF 1.7 §10.9.2", "an identifier that is not 16 bytes (MD5)"},
 	{"WC-CS-O", Error, "ISO 32000-1 Table 352", "a content set without /O"},

@@ -1,37 +1,44 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"time"
+
+	"github.com/schollz/progressbar/v3"
 )
 
-// progress shows "audited 12/100 files" on stderr while a long run goes on,
-// only when stderr is a terminal and there is more than one file.
+// progress shows a progress bar on stderr while a run over many files goes
+// on — only when stderr is a terminal and there is more than one file.
 type progress struct {
-	ios       *IOStreams
-	total, n  int
-	on        bool
-	lastPrint time.Time
+	bar *progressbar.ProgressBar
 }
 
 func newProgress(ios *IOStreams, total int) *progress {
 	f, ok := ios.ErrOut.(*os.File)
-	return &progress{ios: ios, total: total, on: ok && total > 1 && isTerminal(f)}
-}
-
-func (p *progress) step() {
-	p.n++
-	if !p.on || time.Since(p.lastPrint) < 100*time.Millisecond && p.n < p.total {
-		return
+	if !ok || total < 2 || !isTerminal(f) {
+		return &progress{}
 	}
-	p.lastPrint = time.Now()
-	fmt.Fprintf(p.ios.ErrOut, "\raudited %d/%d files", p.n, p.total)
+	return &progress{bar: progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(ios.ErrOut),
+		progressbar.OptionSetDescription("auditing"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)}
 }
 
+// step counts one file done.
+func (p *progress) step() {
+	if p.bar != nil {
+		_ = p.bar.Add(1)
+	}
+}
+
+// clear takes the bar off the line, before output is written there; the
+// next step draws it again.
 func (p *progress) clear() {
-	if p.on && !p.lastPrint.IsZero() {
-		fmt.Fprint(p.ios.ErrOut, "\r\033[K")
-		p.lastPrint = time.Time{}
+	if p.bar != nil {
+		_ = p.bar.Clear()
 	}
 }
