@@ -1,0 +1,138 @@
+package pdfio
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// A TreeEntry is one key and value for BuildNameTree.
+type TreeEntry struct {
+	Key   string       // the key's bytes
+	Value types.Object // a reference to a content set, or an array of them
+}
+
+// TreeShape is the fan-out of a built name tree.
+type TreeShape struct {
+	Leaf int  // entries per leaf; 0 means 64
+	Fan  int  // kids per intermediate node; 0 means 64
+	Hex  bool // write keys (and /Limits) as hex strings (IDS); else literal strings (URLS)
+}
+
+// A builtTree is a name tree as objects to write: Nodes[0] is the root.
+type builtTree struct {
+	Nodes []types.Dict
+}
+
+// BuildNameTree builds a balanced name tree over entries, bottom-up from the
+// keys sorted by bytes: leaves of at most Leaf entries, spread evenly;
+// intermediate nodes of at most Fan kids; /Limits on every node but the
+// root; a root that is the only leaf holds /Names itself. Duplicate keys are
+// an error. alloc gives each new node its object number, children before
+// parents; the root is allocated last and returned.
+func BuildNameTree(entries []TreeEntry, shape TreeShape, alloc func(types.Dict) types.IndirectRef) (types.IndirectRef, error) {
+	if shape.Leaf <= 0 {
+		shape.Leaf = 64
+	}
+	if shape.Fan <= 1 {
+		shape.Fan = 64
+	}
+	sorted := make([]TreeEntry, len(entries))
+	copy(sorted, entries)
+	slices.SortFunc(sorted, func(a, b TreeEntry) int { return strings.Compare(a.Key, b.Key) })
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i].Key == sorted[i-1].Key {
+			return types.IndirectRef{}, fmt.Errorf("pdfio: name tree key %q appears twice", sorted[i].Key)
+		}
+	}
+	key := func(k string) types.Object {
+		if shape.Hex {
+			return HexString(k)
+		}
+		return LiteralString(k)
+	}
+	names := func(part []TreeEntry) types.Array {
+		a := make(types.Array, 0, 2*len(part))
+		for _, e := range part {
+			a = append(a, key(e.Key), e.Value)
+		}
+		return a
+	}
+	if len(sorted) <= shape.Leaf {
+		return alloc(types.Dict{"Names": names(sorted)}), nil
+	}
+	type node struct {
+		ref    types.IndirectRef
+		lo, hi string
+	}
+	var level []node
+	for _, part := range split(len(sorted), shape.Leaf) {
+		es := sorted[part[0]:part[1]]
+		lo, hi := es[0].Key, es[len(es)-1].Key
+		ref := alloc(types.Dict{"Limits": types.Array{key(lo), key(hi)}, "Names": names(es)})
+		level = append(level, node{ref, lo, hi})
+	}
+	for len(level) > shape.Fan {
+		var up []node
+		for _, part := range split(len(level), shape.Fan) {
+			ns := level[part[0]:part[1]]
+			kids := make(types.Array, len(ns))
+			for i, n := range ns {
+				kids[i] = n.ref
+			}
+			lo, hi := ns[0].lo, ns[len(ns)-1].hi
+			up = append(up, node{alloc(types.Dict{"Limits": types.Array{key(lo), key(hi)}, "Kids": kids}), lo, hi})
+		}
+		level = up
+	}
+	kids := make(types.Array, len(level))
+	for i, n := range level {
+		kids[i] = n.ref
+	}
+	return alloc(types.Dict{"Kids": kids}), nil
+}
+
+// split divides n items into the fewest groups of at most size, as even as
+// possible, returning [start, end) pairs.
+func split(n, size int) [][2]int {
+	groups := (n + size - 1) / size
+	out := make([][2]int, 0, groups)
+	start := 0
+	for g := range groups {
+		end := start + n/groups
+		if g < n%groups {
+			end++
+		}
+		out = append(out, [2]int{start, end})
+		start = end
+	}
+	return out
+}
+
+// objectWriter collects new objects with numbers from next on, serialized.
+type objectWriter struct {
+	next int
+	buf  bytes.Buffer
+	offs []objOffset
+	err  error
+}
+
+type objOffset struct {
+	num int
+	off int // offset in buf
+}
+
+func (w *objectWriter) add(o types.Object) types.IndirectRef {
+	num := w.next
+	w.next++
+	w.offs = append(w.offs, objOffset{num, w.buf.Len()})
+	fmt.Fprintf(&w.buf, "%d 0 obj\n", num)
+	if err := appendObject(&w.buf, o); err != nil && w.err == nil {
+		w.err = err
+	}
+	w.buf.WriteString("\nendobj\n")
+	return *types.NewIndirectRef(num, 0)
+}

@@ -1,0 +1,41 @@
+package pdfio
+
+import (
+	"crypto/md5"
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// BenchmarkBuildNameTrees: an IDS tree (16-byte MD5 keys, hex) and a URLS
+// tree (literal URL keys) of 1,000,000 keys each, built and serialized into
+// objects (target: at most 2 s and 1 GiB). One op builds both.
+func BenchmarkBuildNameTrees(b *testing.B) {
+	const n = 1_000_000
+	ids := make([]TreeEntry, n)
+	urls := make([]TreeEntry, n)
+	for i := range n {
+		sum := md5.Sum([]byte(fmt.Sprint(i)))
+		ref := *types.NewIndirectRef(i+1, 0)
+		ids[i] = TreeEntry{string(sum[:]), ref}
+		urls[i] = TreeEntry{fmt.Sprintf("http://www.example.com/site/s%03d/page%07d.html", i%1000, i), ref}
+	}
+	b.ReportAllocs()
+	var peak uint64
+	for b.Loop() {
+		w := &objectWriter{next: n + 1}
+		if _, err := BuildNameTree(ids, TreeShape{Hex: true}, func(d types.Dict) types.IndirectRef { return w.add(d) }); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := BuildNameTree(urls, TreeShape{}, func(d types.Dict) types.IndirectRef { return w.add(d) }); err != nil {
+			b.Fatal(err)
+		}
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		peak = max(peak, m.HeapInuse)
+		b.SetBytes(int64(w.buf.Len()))
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "heap-MB")
+}

@@ -1,0 +1,185 @@
+package pdfio
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// An Update appends new and changed objects to a PDF file as an incremental
+// update (PDF 1.7 §3.4.5): the original bytes stay exactly as they are (a
+// signature's byte range stays valid), then come the objects, then a
+// cross-reference section of the file's own flavour (a table, or a stream
+// for files that use cross-reference streams) whose trailer points back
+// with /Prev. pdfcpu parses the file; it never writes a byte of it.
+type Update struct {
+	orig     []byte
+	ctx      *model.Context
+	prev     int64 // the offset of the last cross-reference section
+	objs     objectWriter
+	replaced map[int]int // object number -> generation, for changed objects
+}
+
+// ErrEncryptedWrite: writing to encrypted files is not supported.
+var ErrEncryptedWrite = errors.New("writing to an encrypted file is not supported")
+
+// NewUpdate parses orig for an update. name is used in errors.
+func NewUpdate(orig []byte, name string, opts Options) (*Update, error) {
+	opts = opts.withDefaults()
+	ctx, err := parse(bytes.NewReader(orig), opts)
+	if err != nil {
+		return nil, &Error{File: name, Op: "parse", Err: err}
+	}
+	if ctx.Encrypt != nil {
+		return nil, &Error{File: name, Op: "update", Err: ErrEncryptedWrite}
+	}
+	prev, err := lastStartXRef(orig)
+	if err != nil {
+		return nil, &Error{File: name, Op: "update", Err: err}
+	}
+	size := 0
+	if ctx.XRefTable.Size != nil {
+		size = *ctx.XRefTable.Size
+	}
+	return &Update{orig: orig, ctx: ctx, prev: prev, objs: objectWriter{next: size}, replaced: map[int]int{}}, nil
+}
+
+// lastStartXRef reads the offset after the last "startxref".
+func lastStartXRef(b []byte) (int64, error) {
+	i := bytes.LastIndex(b, []byte("startxref"))
+	if i < 0 {
+		return 0, errors.New("no startxref: the file must be repaired before it can be updated")
+	}
+	f := bytes.Fields(b[i+len("startxref"):])
+	if len(f) == 0 {
+		return 0, errors.New("startxref without an offset")
+	}
+	return strconv.ParseInt(string(f[0]), 10, 64)
+}
+
+// Lookup returns the object a reference names (parsed, resolved once).
+func (u *Update) Lookup(ref types.IndirectRef) (types.Object, error) {
+	e, ok := u.ctx.XRefTable.FindTableEntry(ref.ObjectNumber.Value(), ref.GenerationNumber.Value())
+	if !ok || e == nil || e.Free {
+		return nil, fmt.Errorf("object %d does not exist", ref.ObjectNumber.Value())
+	}
+	return load(e)
+}
+
+// Root returns the catalog's reference.
+func (u *Update) Root() types.IndirectRef { return *u.ctx.XRefTable.Root }
+
+// Add appends a new object and returns its reference.
+func (u *Update) Add(o types.Object) types.IndirectRef { return u.objs.add(o) }
+
+// Alloc is Add for a dictionary, in the shape BuildNameTree wants.
+func (u *Update) Alloc(d types.Dict) types.IndirectRef { return u.objs.add(d) }
+
+// Replace writes a new version of an existing object.
+func (u *Update) Replace(ref types.IndirectRef, o types.Object) {
+	num, gen := ref.ObjectNumber.Value(), ref.GenerationNumber.Value()
+	u.replaced[num] = gen
+	u.objs.offs = append(u.objs.offs, objOffset{num, u.objs.buf.Len()})
+	fmt.Fprintf(&u.objs.buf, "%d %d obj\n", num, gen)
+	if err := appendObject(&u.objs.buf, o); err != nil && u.objs.err == nil {
+		u.objs.err = err
+	}
+	u.objs.buf.WriteString("\nendobj\n")
+}
+
+// Bytes returns the updated file: the original bytes, then the update.
+func (u *Update) Bytes() ([]byte, error) {
+	if u.objs.err != nil {
+		return nil, u.objs.err
+	}
+	var out bytes.Buffer
+	out.Grow(len(u.orig) + u.objs.buf.Len() + 64*len(u.objs.offs) + 256)
+	out.Write(u.orig)
+	if len(u.orig) > 0 && u.orig[len(u.orig)-1] != '\n' {
+		out.WriteByte('\n')
+	}
+	base := out.Len()
+	out.Write(u.objs.buf.Bytes())
+	entries := make([]xrefEntry, 0, len(u.objs.offs)+1)
+	for _, o := range u.objs.offs {
+		entries = append(entries, xrefEntry{o.num, u.replaced[o.num], base + o.off})
+	}
+	trailer := types.Dict{"Root": u.Root(), "Prev": types.Integer(u.prev)}
+	if u.ctx.XRefTable.Info != nil {
+		trailer["Info"] = *u.ctx.XRefTable.Info
+	}
+	if u.ctx.XRefTable.ID != nil {
+		trailer["ID"] = u.ctx.XRefTable.ID
+	}
+	if u.ctx.Read.UsingXRefStreams {
+		self := u.objs.next
+		trailer["Size"] = types.Integer(self + 1)
+		entries = append(entries, xrefEntry{self, 0, out.Len()}) // the stream itself
+		u.writeXRefStream(&out, trailer, sorted(entries))
+		return out.Bytes(), nil
+	}
+	trailer["Size"] = types.Integer(u.objs.next)
+	xref := out.Len()
+	out.WriteString("xref\n")
+	for _, run := range runs(sorted(entries)) {
+		fmt.Fprintf(&out, "%d %d\n", run[0].num, len(run))
+		for _, e := range run {
+			fmt.Fprintf(&out, "%010d %05d n \n", e.off, e.gen)
+		}
+	}
+	out.WriteString("trailer\n")
+	if err := appendDict(&out, trailer); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(&out, "\nstartxref\n%d\n%%%%EOF\n", xref)
+	return out.Bytes(), nil
+}
+
+type xrefEntry struct{ num, gen, off int }
+
+func sorted(es []xrefEntry) []xrefEntry {
+	sort.Slice(es, func(i, j int) bool { return es[i].num < es[j].num })
+	return es
+}
+
+// runs groups entries of consecutive object numbers (the subsections).
+func runs(es []xrefEntry) [][]xrefEntry {
+	var out [][]xrefEntry
+	for i := 0; i < len(es); {
+		j := i + 1
+		for j < len(es) && es[j].num == es[j-1].num+1 {
+			j++
+		}
+		out = append(out, es[i:j])
+		i = j
+	}
+	return out
+}
+
+func (u *Update) writeXRefStream(out *bytes.Buffer, trailer types.Dict, es []xrefEntry) {
+	start := out.Len()
+	var data bytes.Buffer
+	index := types.Array{}
+	for _, run := range runs(es) {
+		index = append(index, types.Integer(run[0].num), types.Integer(len(run)))
+		for _, e := range run {
+			off := e.off
+			data.WriteByte(1)
+			data.Write([]byte{byte(off >> 24), byte(off >> 16), byte(off >> 8), byte(off)})
+			data.Write([]byte{byte(e.gen >> 8), byte(e.gen)})
+		}
+	}
+	d := types.Dict{"Type": types.Name("XRef"), "W": types.Array{types.Integer(1), types.Integer(4), types.Integer(2)}, "Index": index}
+	for k, v := range trailer {
+		d[k] = v
+	}
+	self := int(trailer["Size"].(types.Integer)) - 1
+	fmt.Fprintf(out, "%d 0 obj\n", self)
+	_ = appendObject(out, types.StreamDict{Dict: d, Raw: data.Bytes()})
+	fmt.Fprintf(out, "\nendobj\nstartxref\n%d\n%%%%EOF\n", start)
+}

@@ -1,0 +1,200 @@
+package pdfio
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+	pb "github.com/webcap/webcap/internal/pdfbuild"
+)
+
+// plain builds a PDF with n pages and no Web Capture structure.
+func plain(n int, xrefStream bool) []byte {
+	b := pb.New()
+	b.XRefStream, b.ObjectStreams = xrefStream, xrefStream
+	pagesRoot, _ := b.PageTree(n, nil)
+	b.Info = b.Add(pb.D("Producer", pb.Lit("original")))
+	b.ID = [2]string{"0123456789abcdef", "fedcba9876543210"}
+	b.Root = b.Add(pb.D("Type", pb.Name("Catalog"), "Pages", pagesRoot))
+	return b.Bytes()
+}
+
+// addCapture adds a page set per page with the given IDs, and IDS and URLS
+// trees, to orig as an incremental update.
+func addCapture(t *testing.T, orig []byte, ids []string, shape TreeShape) []byte {
+	t.Helper()
+	u, err := NewUpdate(orig, "orig.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := u.Root()
+	cat, _ := u.Lookup(root)
+	catalog := types.Dict{}
+	for k, v := range cat.(types.Dict) {
+		catalog[k] = v
+	}
+	d, _ := ReadBytes(orig, "orig.pdf", Options{})
+	var idsE, urlsE []TreeEntry
+	for i, p := range d.Pages {
+		id := ids[i]
+		ref := *types.NewIndirectRef(p.Ref.Num, p.Ref.Gen)
+		po, _ := u.Lookup(ref)
+		page := types.Dict{}
+		for k, v := range po.(types.Dict) {
+			page[k] = v
+		}
+		page["ID"] = HexString(id)
+		u.Replace(ref, page)
+		url := fmt.Sprintf("http://www.example.com/p%04d.html", i)
+		cs := u.Add(types.Dict{"S": types.Name("SPS"), "ID": HexString(id), "O": types.Array{ref},
+			"SI": types.Dict{"AU": LiteralString(url)}})
+		idsE = append(idsE, TreeEntry{id, cs})
+		urlsE = append(urlsE, TreeEntry{url, cs})
+	}
+	shape.Hex = true
+	idsRoot, err := BuildNameTree(idsE, shape, u.Alloc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape.Hex = false
+	urlsRoot, _ := BuildNameTree(urlsE, shape, u.Alloc)
+	catalog["Names"] = u.Add(types.Dict{"IDS": idsRoot, "URLS": urlsRoot})
+	catalog["SpiderInfo"] = types.Dict{"V": types.Float(1.0)}
+	u.Replace(root, catalog)
+	out, err := u.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestUpdateRoundTrip(t *testing.T) {
+	for _, xs := range []bool{false, true} {
+		for _, shape := range []TreeShape{{}, {Leaf: 2, Fan: 2}, {Leaf: 1, Fan: 3}} {
+			t.Run(fmt.Sprintf("xrefstream=%v/leaf=%d", xs, shape.Leaf), func(t *testing.T) {
+				keys := append([]string{}, trickyKeys...)
+				orig := plain(len(keys), xs)
+				out := addCapture(t, orig, keys, shape)
+				if !bytes.HasPrefix(out, orig) {
+					t.Fatal("the original bytes are not a prefix of the output")
+				}
+				d := read(t, out, Options{})
+				noDefects(t, d)
+				if d.IDS == nil || len(d.IDS.Entries) != len(keys) || d.URLS == nil || len(d.URLS.Entries) != len(keys) {
+					t.Fatalf("trees: %+v %+v", d.IDS, d.URLS)
+				}
+				for i, p := range d.Pages {
+					if p.ID == nil || string(*p.ID) != keys[i] {
+						t.Errorf("page %d ID % X, want % X", p.Number, p.ID, keys[i])
+					}
+				}
+				got := map[string]bool{}
+				for _, e := range d.IDS.Entries {
+					got[e.Key] = true
+					if len(e.Sets) != 1 || string(*e.Sets[0].ID) != e.Key {
+						t.Errorf("key % X: set %+v", e.Key, e.Sets)
+					}
+				}
+				for _, k := range keys {
+					if !got[k] {
+						t.Errorf("key % X lost", k)
+					}
+				}
+				checkQPDF(t, out, len(keys))
+			})
+		}
+	}
+}
+
+func checkQPDF(t *testing.T, file []byte, pages int) {
+	t.Helper()
+	qpdf, err := exec.LookPath("qpdf")
+	if err != nil {
+		return
+	}
+	p := filepath.Join(t.TempDir(), "out.pdf")
+	os.WriteFile(p, file, 0o644)
+	out, err := exec.Command(qpdf, "--check", p).CombinedOutput()
+	if err != nil || !bytes.Contains(out, []byte("No syntax or stream encoding errors")) || bytes.Contains(out, []byte("WARNING")) {
+		t.Errorf("qpdf --check: %v\n%s", err, out)
+	}
+	if pdfinfo, err := exec.LookPath("pdfinfo"); err == nil {
+		out, err := exec.Command(pdfinfo, p).CombinedOutput()
+		if err != nil || !regexp.MustCompile(fmt.Sprintf(`(?m)^Pages:\s+%d$`, pages)).Match(out) {
+			t.Errorf("pdfinfo: %v\n%s", err, out)
+		}
+	}
+}
+
+func TestBuildNameTreeShape(t *testing.T) {
+	for _, n := range []int{0, 1, 64, 65, 1000, 4097} {
+		var es []TreeEntry
+		for i := range n {
+			es = append(es, TreeEntry{fmt.Sprintf("k%06d", i), types.Integer(i)})
+		}
+		var nodes []types.Dict
+		root, err := BuildNameTree(es, TreeShape{}, func(d types.Dict) types.IndirectRef {
+			nodes = append(nodes, d)
+			return *types.NewIndirectRef(len(nodes), 0)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int(root.ObjectNumber) != len(nodes) {
+			t.Errorf("n=%d: the root is not allocated last", n)
+		}
+		leaves, min, max := 0, 1<<30, 0
+		for _, d := range nodes {
+			if a, ok := d["Names"].(types.Array); ok {
+				leaves++
+				min, max = minInt(min, len(a)/2), maxInt(max, len(a)/2)
+			}
+		}
+		if n > 64 && (max > 64 || max-min > 1) {
+			t.Errorf("n=%d: leaves of %d to %d entries", n, min, max)
+		}
+		if want := (n + 63) / 64; n > 0 && leaves != want {
+			t.Errorf("n=%d: %d leaves, want %d", n, leaves, want)
+		}
+	}
+	if _, err := BuildNameTree([]TreeEntry{{"a", nil}, {"a", nil}}, TreeShape{}, func(types.Dict) types.IndirectRef { return types.IndirectRef{} }); err == nil {
+		t.Error("duplicate keys built")
+	}
+}
+
+func minInt(a, b int) int {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func TestUpdateRefusesEncrypted(t *testing.T) {
+	qpdf, err := exec.LookPath("qpdf")
+	if err != nil {
+		t.Skip("qpdf is not installed")
+	}
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "enc.pdf")
+	os.WriteFile(in, plain(1, false), 0o644)
+	if b, err := exec.Command(qpdf, "--encrypt", "", "owner", "256", "--", in, out).CombinedOutput(); err != nil {
+		t.Skipf("qpdf --encrypt: %v %s", err, b)
+	}
+	enc, _ := os.ReadFile(out)
+	if _, err := NewUpdate(enc, "enc.pdf", Options{}); err == nil || !strings.Contains(err.Error(), "encrypted") {
+		t.Errorf("NewUpdate of an encrypted file: %v", err)
+	}
+}
