@@ -198,3 +198,27 @@ func TestUpdateRefusesEncrypted(t *testing.T) {
 		t.Errorf("NewUpdate of an encrypted file: %v", err)
 	}
 }
+
+// The appended bytes grow linearly with what is added: bytes per set stay
+// within a few percent from 500 to 8,000 sets.
+func TestUpdateGrowsLinearly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 8,000-page files")
+	}
+	var perSet []float64
+	for _, n := range []int{500, 2000, 8000} {
+		keys := make([]string, n)
+		for i := range keys {
+			keys[i] = fmt.Sprintf("%016d", i)
+		}
+		orig := plain(n, false)
+		out := addCapture(t, orig, keys, TreeShape{})
+		perSet = append(perSet, float64(len(out)-len(orig))/float64(n))
+	}
+	t.Logf("appended bytes per set at 500, 2000, 8000 sets: %.1f %.1f %.1f", perSet[0], perSet[1], perSet[2])
+	for _, p := range perSet[1:] {
+		if p > perSet[0]*1.05 || p < perSet[0]*0.95 {
+			t.Errorf("bytes per set vary: %v", perSet)
+		}
+	}
+}

@@ -75,9 +75,12 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 			continue
 		}
 		// pdfcpu's object graph, several times the file's size, is
-		// garbage now: collect it before the report is built, so that
-		// the two never add up (the peak is pdfcpu's alone).
-		runtime.GC()
+		// garbage now: for a large file, collect it before the report is
+		// built, so that the two never add up (the peak is pdfcpu's
+		// alone). For small files a collection would only cost time.
+		if len(d.Pages)+len(d.Sets) > 2000 {
+			runtime.GC()
+		}
 		if opts.JSON {
 			err = writeInfoJSON(w, d)
 		} else {

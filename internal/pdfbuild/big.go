@@ -43,3 +43,19 @@ func Big(n int, objectStreams bool) []byte {
 	b.Root = b.Add(D("Type", Name("Catalog"), "Pages", pagesRoot, "Names", names, "SpiderInfo", D("V", 1.25)))
 	return b.Bytes()
 }
+
+// BigPlain is Big without any Web Capture structure: n pages to capture
+// into, for the writer's benchmarks.
+func BigPlain(n int) []byte {
+	b := New()
+	b.Version = "1.6"
+	pagesRoot := b.Reserve()
+	kids := make(Array, 0, n)
+	for i := range n {
+		content := b.Add(&Stream{Dict: D(), Data: []byte(fmt.Sprintf("BT /F1 12 Tf 72 720 Td (Captured page %d) Tj ET", i))})
+		kids = append(kids, b.Add(D("Type", Name("Page"), "Parent", pagesRoot, "MediaBox", Array{0, 0, 612, 792}, "Contents", content)))
+	}
+	b.Set(pagesRoot, D("Type", Name("Pages"), "Kids", kids, "Count", n))
+	b.Root = b.Add(D("Type", Name("Catalog"), "Pages", pagesRoot))
+	return b.Bytes()
+}
