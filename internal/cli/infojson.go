@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 
@@ -24,7 +25,7 @@ func writeInfoJSON(w io.Writer, d *pdfio.Document) error {
 	}
 	// The head ends with `"contentSets":null,"defects":[...],"counts":{...}}`:
 	// write everything before contentSets, then the sets, then the rest.
-	cut := bytesIndex(b, []byte(`"contentSets":null`))
+	cut := bytes.Index(b, []byte(`"contentSets":null`))
 	bw.Write(b[:cut])
 	bw.WriteString(`"contentSets":[`)
 	for i, cs := range d.Sets {
@@ -64,24 +65,11 @@ func newInfoReportHead(d *pdfio.Document) *infoReport {
 
 // marshal is json.Marshal without HTML escaping, as the encoders use.
 func marshal(v any) ([]byte, error) {
-	var b bytesBuffer
+	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return b.b[:len(b.b)-1], nil // without Encode's newline
-}
-
-type bytesBuffer struct{ b []byte }
-
-func (w *bytesBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
-
-func bytesIndex(b, sub []byte) int {
-	for i := 0; i+len(sub) <= len(b); i++ {
-		if string(b[i:i+len(sub)]) == string(sub) {
-			return i
-		}
-	}
-	return -1
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil // without Encode's newline
 }
