@@ -13,6 +13,10 @@ import (
 type TreeEntry struct {
 	Key   string       // the key's bytes
 	Value types.Object // a reference to a content set, or an array of them
+	// KeyObject, if not nil, is written for the key instead of a new
+	// string: a reference to an existing string object, as Acrobat shares
+	// one object between an IDS key, its set's /ID and its pages' /ID.
+	KeyObject types.Object
 }
 
 // TreeShape is the fan-out of a built name tree.
@@ -57,7 +61,11 @@ func BuildNameTree(entries []TreeEntry, shape TreeShape, alloc func(types.Dict) 
 	names := func(part []TreeEntry) types.Array {
 		a := make(types.Array, 0, 2*len(part))
 		for _, e := range part {
-			a = append(a, key(e.Key), e.Value)
+			k := e.KeyObject
+			if k == nil {
+				k = key(e.Key)
+			}
+			a = append(a, k, e.Value)
 		}
 		return a
 	}

@@ -19,8 +19,8 @@ func BenchmarkBuildNameTrees(b *testing.B) {
 	for i := range n {
 		sum := md5.Sum([]byte(fmt.Sprint(i)))
 		ref := *types.NewIndirectRef(i+1, 0)
-		ids[i] = TreeEntry{string(sum[:]), ref}
-		urls[i] = TreeEntry{fmt.Sprintf("http://www.example.com/site/s%03d/page%07d.html", i%1000, i), ref}
+		ids[i] = TreeEntry{Key: string(sum[:]), Value: ref}
+		urls[i] = TreeEntry{Key: fmt.Sprintf("http://www.example.com/site/s%03d/page%07d.html", i%1000, i), Value: ref}
 	}
 	b.ReportAllocs()
 	var peak uint64

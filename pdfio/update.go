@@ -9,6 +9,7 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // An Update appends new and changed objects to a PDF file as an incremental
@@ -23,6 +24,8 @@ type Update struct {
 	prev     int64 // the offset of the last cross-reference section
 	objs     objectWriter
 	replaced map[int]int // object number -> generation, for changed objects
+	names    types.Dict  // the catalog's /Names as SetNameTree changed it; nil if untouched
+	namesRef *types.IndirectRef
 }
 
 // ErrEncryptedWrite: writing to encrypted files is not supported.
@@ -94,6 +97,10 @@ func (u *Update) Replace(ref types.IndirectRef, o types.Object) {
 
 // Bytes returns the updated file: the original bytes, then the update.
 func (u *Update) Bytes() ([]byte, error) {
+	if err := u.flushNames(); err != nil {
+		return nil, err
+	}
+	u.names = nil
 	if u.objs.err != nil {
 		return nil, u.objs.err
 	}
@@ -182,4 +189,123 @@ func (u *Update) writeXRefStream(out *bytes.Buffer, trailer types.Dict, es []xre
 	fmt.Fprintf(out, "%d 0 obj\n", self)
 	_ = appendObject(out, types.StreamDict{Dict: d, Raw: data.Bytes()})
 	fmt.Fprintf(out, "\nendobj\nstartxref\n%d\n%%%%EOF\n", start)
+}
+
+// A NameEntry is one entry of a name tree for SetNameTree: a key and the
+// content sets it leads to (one, or several as an array value).
+type NameEntry struct {
+	Key       string
+	Sets      []webcapture.Ref
+	KeyObject webcapture.Ref // an existing string object to use as the key; zero for a new string
+}
+
+// SetNameTree builds a name tree (IDS or URLS) over entries and installs it
+// in the catalog's /Names, replacing the tree that was there. The /Names
+// dictionary is written once, with the update.
+func (u *Update) SetNameTree(name string, entries []NameEntry, shape TreeShape) error {
+	tes := make([]TreeEntry, 0, len(entries))
+	for _, e := range entries {
+		if len(e.Sets) == 0 {
+			return fmt.Errorf("pdfio: %s key %q has no content set", name, e.Key)
+		}
+		var v types.Object = indirect(e.Sets[0])
+		if len(e.Sets) > 1 {
+			arr := make(types.Array, len(e.Sets))
+			for i, s := range e.Sets {
+				arr[i] = indirect(s)
+			}
+			v = arr
+		}
+		te := TreeEntry{Key: e.Key, Value: v}
+		if !e.KeyObject.IsZero() {
+			te.KeyObject = indirect(e.KeyObject)
+		}
+		tes = append(tes, te)
+	}
+	root, err := BuildNameTree(tes, shape, u.Alloc)
+	if err != nil {
+		return err
+	}
+	if u.names == nil {
+		if err := u.loadNames(); err != nil {
+			return err
+		}
+	}
+	u.names[name] = root
+	return nil
+}
+
+func (u *Update) loadNames() error {
+	u.names = types.Dict{}
+	catObj, err := u.Lookup(u.Root())
+	if err != nil {
+		return err
+	}
+	cat, ok := catObj.(types.Dict)
+	if !ok {
+		return errors.New("the catalog is not a dictionary")
+	}
+	switch v := cat["Names"].(type) {
+	case types.IndirectRef:
+		if o, err := u.Lookup(v); err == nil {
+			if d, ok := o.(types.Dict); ok {
+				u.names = copyDict(d)
+			}
+		}
+		u.namesRef = &v
+	case types.Dict:
+		u.names = copyDict(v)
+	}
+	return nil
+}
+
+// flushNames writes the /Names dictionary SetNameTree changed.
+func (u *Update) flushNames() error {
+	if u.names == nil {
+		return nil
+	}
+	if u.namesRef != nil {
+		u.Replace(*u.namesRef, u.names)
+		return nil
+	}
+	catObj, err := u.Lookup(u.Root())
+	if err != nil {
+		return err
+	}
+	cat := copyDict(catObj.(types.Dict))
+	cat["Names"] = u.Add(u.names)
+	u.Replace(u.Root(), cat)
+	return nil
+}
+
+// SetID sets the /ID of a page or an image XObject (its parent content
+// set's identifier), keeping everything else, stream data included.
+func (u *Update) SetID(obj webcapture.Ref, id webcapture.RawID) error {
+	o, err := u.Lookup(indirect(obj))
+	if err != nil {
+		return err
+	}
+	switch v := o.(type) {
+	case types.Dict:
+		d := copyDict(v)
+		d["ID"] = HexString(string(id))
+		u.Replace(indirect(obj), d)
+	case types.StreamDict:
+		v.Dict = copyDict(v.Dict)
+		v.Dict["ID"] = HexString(string(id))
+		u.Replace(indirect(obj), v)
+	default:
+		return fmt.Errorf("object %s is %s, not a page or an image", obj, typeName(o))
+	}
+	return nil
+}
+
+func indirect(r webcapture.Ref) types.IndirectRef { return *types.NewIndirectRef(r.Num, r.Gen) }
+
+func copyDict(d types.Dict) types.Dict {
+	out := make(types.Dict, len(d))
+	for k, v := range d {
+		out[k] = v
+	}
+	return out
 }

@@ -40,8 +40,8 @@ func BenchmarkUpdate20k(b *testing.B) {
 			u.Replace(ref, page)
 			url := fmt.Sprintf("http://www.example.com/p%06d.html", i)
 			cs := u.Add(types.Dict{"S": types.Name("SPS"), "ID": id, "O": types.Array{ref}, "SI": types.Dict{"AU": LiteralString(url)}})
-			ids = append(ids, TreeEntry{string(sum[:]), cs})
-			urls = append(urls, TreeEntry{url, cs})
+			ids = append(ids, TreeEntry{Key: string(sum[:]), Value: cs})
+			urls = append(urls, TreeEntry{Key: url, Value: cs})
 		}
 		idsRoot, _ := BuildNameTree(ids, TreeShape{Hex: true}, u.Alloc)
 		urlsRoot, _ := BuildNameTree(urls, TreeShape{}, u.Alloc)

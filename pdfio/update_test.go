@@ -54,8 +54,8 @@ func addCapture(t *testing.T, orig []byte, ids []string, shape TreeShape) []byte
 		url := fmt.Sprintf("http://www.example.com/p%04d.html", i)
 		cs := u.Add(types.Dict{"S": types.Name("SPS"), "ID": HexString(id), "O": types.Array{ref},
 			"SI": types.Dict{"AU": LiteralString(url)}})
-		idsE = append(idsE, TreeEntry{id, cs})
-		urlsE = append(urlsE, TreeEntry{url, cs})
+		idsE = append(idsE, TreeEntry{Key: id, Value: cs})
+		urlsE = append(urlsE, TreeEntry{Key: url, Value: cs})
 	}
 	shape.Hex = true
 	idsRoot, err := BuildNameTree(idsE, shape, u.Alloc)
@@ -136,7 +136,7 @@ func TestBuildNameTreeShape(t *testing.T) {
 	for _, n := range []int{0, 1, 64, 65, 1000, 4097} {
 		var es []TreeEntry
 		for i := range n {
-			es = append(es, TreeEntry{fmt.Sprintf("k%06d", i), types.Integer(i)})
+			es = append(es, TreeEntry{Key: fmt.Sprintf("k%06d", i), Value: types.Integer(i)})
 		}
 		var nodes []types.Dict
 		root, err := BuildNameTree(es, TreeShape{}, func(d types.Dict) types.IndirectRef {
@@ -163,7 +163,7 @@ func TestBuildNameTreeShape(t *testing.T) {
 			t.Errorf("n=%d: %d leaves, want %d", n, leaves, want)
 		}
 	}
-	if _, err := BuildNameTree([]TreeEntry{{"a", nil}, {"a", nil}}, TreeShape{}, func(types.Dict) types.IndirectRef { return types.IndirectRef{} }); err == nil {
+	if _, err := BuildNameTree([]TreeEntry{{Key: "a"}, {Key: "a"}}, TreeShape{}, func(types.Dict) types.IndirectRef { return types.IndirectRef{} }); err == nil {
 		t.Error("duplicate keys built")
 	}
 }

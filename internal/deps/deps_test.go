@@ -17,7 +17,8 @@ var forbidden = map[string][]string{
 	mod + "/canon":              {mod + "/webcapture", mod + "/pdfio", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
 	mod + "/webcapture":         {mod + "/pdfio", mod + "/audit", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
 	mod + "/pdfio":              {mod + "/audit", mod + "/internal/cli", mod + "/cmd", "github.com/spf13"},
-	mod + "/audit":              {mod + "/internal/cli", mod + "/cmd", "github.com/spf13"}, // pdfcpu only through pdfio (checked below)
+	mod + "/repair":             {mod + "/internal/cli", mod + "/cmd", mod + "/audit", "github.com/spf13"}, // pdfcpu only through pdfio
+	mod + "/audit":              {mod + "/internal/cli", mod + "/cmd", "github.com/spf13"},                 // pdfcpu only through pdfio (checked below)
 	mod + "/internal/urlcorpus": {mod + "/canon", mod + "/webcapture", mod + "/pdfio"},
 }
 
