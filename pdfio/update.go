@@ -26,6 +26,8 @@ type Update struct {
 	replaced map[int]int // object number -> generation, for changed objects
 	names    types.Dict  // the catalog's /Names as SetNameTree changed it; nil if untouched
 	namesRef *types.IndirectRef
+
+	catalogEdits types.Dict // catalog entries to set
 }
 
 // ErrEncryptedWrite: writing to encrypted files is not supported.
@@ -259,13 +261,18 @@ func (u *Update) loadNames() error {
 	return nil
 }
 
-// flushNames writes the /Names dictionary SetNameTree changed.
+// flushNames writes the /Names dictionary SetNameTree changed, and the
+// catalog if anything in it changed.
 func (u *Update) flushNames() error {
-	if u.names == nil {
-		return nil
-	}
-	if u.namesRef != nil {
+	if u.names != nil && u.namesRef != nil {
 		u.Replace(*u.namesRef, u.names)
+	} else if u.names != nil {
+		if u.catalogEdits == nil {
+			u.catalogEdits = types.Dict{}
+		}
+		u.catalogEdits["Names"] = u.Add(u.names)
+	}
+	if u.catalogEdits == nil {
 		return nil
 	}
 	catObj, err := u.Lookup(u.Root())
@@ -273,8 +280,11 @@ func (u *Update) flushNames() error {
 		return err
 	}
 	cat := copyDict(catObj.(types.Dict))
-	cat["Names"] = u.Add(u.names)
+	for k, v := range u.catalogEdits {
+		cat[k] = v
+	}
 	u.Replace(u.Root(), cat)
+	u.catalogEdits = nil
 	return nil
 }
 
@@ -308,4 +318,146 @@ func copyDict(d types.Dict) types.Dict {
 		out[k] = v
 	}
 	return out
+}
+
+// PageXObject returns the XObject a page's /Resources /XObject names.
+func (u *Update) PageXObject(page webcapture.Ref, name string) (webcapture.Ref, error) {
+	o, err := u.Lookup(indirect(page))
+	if err != nil {
+		return webcapture.Ref{}, err
+	}
+	d, ok := o.(types.Dict)
+	if !ok {
+		return webcapture.Ref{}, fmt.Errorf("object %s is not a page", page)
+	}
+	res, err := u.dictAt(d["Resources"])
+	if err != nil || res == nil {
+		return webcapture.Ref{}, fmt.Errorf("page %s has no /Resources", page)
+	}
+	xo, err := u.dictAt(res["XObject"])
+	if err != nil || xo == nil {
+		return webcapture.Ref{}, fmt.Errorf("page %s has no /XObject resources", page)
+	}
+	r, ok := xo[name].(types.IndirectRef)
+	if !ok {
+		return webcapture.Ref{}, fmt.Errorf("page %s has no XObject named /%s", page, name)
+	}
+	return refOf(r), nil
+}
+
+// XObjectUsers counts the pages among pages whose /Resources /XObject
+// refers to obj: an image set's reference count.
+func (u *Update) XObjectUsers(obj webcapture.Ref, pages []webcapture.Ref) int {
+	n := 0
+	for _, p := range pages {
+		o, err := u.Lookup(indirect(p))
+		if err != nil {
+			continue
+		}
+		d, _ := o.(types.Dict)
+		res, _ := u.dictAt(d["Resources"])
+		xo, _ := u.dictAt(res["XObject"])
+		for _, v := range xo {
+			if r, ok := v.(types.IndirectRef); ok && refOf(r) == obj {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+func (u *Update) dictAt(o types.Object) (types.Dict, error) {
+	if r, ok := o.(types.IndirectRef); ok {
+		var err error
+		if o, err = u.Lookup(r); err != nil {
+			return nil, err
+		}
+	}
+	d, _ := o.(types.Dict)
+	return d, nil
+}
+
+// AddObject appends a new object given in the model's generic form
+// (webcapture.Object: nil, bool, int64, float64, Name, String, []Object,
+// Dict, Ref) and returns its reference. Strings are written as literal
+// strings holding exactly their bytes, except where hex is asked for
+// (HexBytes).
+func (u *Update) AddObject(o webcapture.Object) (webcapture.Ref, error) {
+	t, err := fromModel(o, 0)
+	if err != nil {
+		return webcapture.Ref{}, err
+	}
+	return refOf(u.Add(t)), nil
+}
+
+// HexBytes is a string the writer writes in hex (identifiers).
+type HexBytes string
+
+// maxModelDepth bounds the nesting AddObject accepts.
+const maxModelDepth = 64
+
+func fromModel(o webcapture.Object, depth int) (types.Object, error) {
+	if depth > maxModelDepth {
+		return nil, fmt.Errorf("pdfio: object nested deeper than %d levels", maxModelDepth)
+	}
+	switch v := o.(type) {
+	case nil:
+		return nil, nil
+	case bool:
+		return types.Boolean(v), nil
+	case int:
+		return types.Integer(v), nil
+	case int64:
+		return types.Integer(v), nil
+	case float64:
+		return types.Float(v), nil
+	case webcapture.Name:
+		return types.Name(v), nil
+	case webcapture.String:
+		return LiteralString(string(v)), nil
+	case HexBytes:
+		return HexString(string(v)), nil
+	case webcapture.Ref:
+		return indirect(v), nil
+	case []webcapture.Object:
+		a := make(types.Array, len(v))
+		for i, e := range v {
+			t, err := fromModel(e, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			a[i] = t
+		}
+		return a, nil
+	case webcapture.Dict:
+		d := types.Dict{}
+		for k, e := range v {
+			t, err := fromModel(e, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			d[string(k)] = t
+		}
+		return d, nil
+	}
+	return nil, fmt.Errorf("pdfio: cannot write a %T", o)
+}
+
+// SetSpiderInfo sets the catalog's /SpiderInfo to a new dictionary with
+// version v and the commands cmds (references to command dictionaries).
+func (u *Update) SetSpiderInfo(v float64, cmds []webcapture.Ref) error {
+	c := make([]webcapture.Object, len(cmds))
+	for i, r := range cmds {
+		c[i] = r
+	}
+	info, err := u.AddObject(webcapture.Dict{"V": v, "C": c})
+	if err != nil {
+		return err
+	}
+	if u.catalogEdits == nil {
+		u.catalogEdits = types.Dict{}
+	}
+	u.catalogEdits["SpiderInfo"] = indirect(info)
+	return nil
 }

@@ -1,0 +1,127 @@
+package pdfio
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	pb "github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/webcapture"
+)
+
+// TestUpdateFromModel builds a Web Capture structure on a plain file with
+// the model-level calls a builder uses (AddObject, PageXObject,
+// XObjectUsers, SetID, SetNameTree, SetSpiderInfo) and reads it back.
+func TestUpdateFromModel(t *testing.T) {
+	orig, err := pb.Sample("capture")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := read(t, orig, Options{})
+	pages := make([]webcapture.Ref, len(before.Pages))
+	for i, p := range before.Pages {
+		pages[i] = p.Ref
+	}
+
+	u, err := NewUpdate(orig, "capture.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logo, err := u.PageXObject(pages[0], "Im0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if logo != before.Images[0].Ref {
+		t.Fatalf("PageXObject = %v, want the logo %v", logo, before.Images[0].Ref)
+	}
+	if n := u.XObjectUsers(logo, pages); n != 2 {
+		t.Errorf("XObjectUsers(logo) = %d, want 2 (pages 1 and 2 use it)", n)
+	}
+	for _, tc := range []struct {
+		page webcapture.Ref
+		name string
+		want string
+	}{
+		{pages[0], "Nope", "no XObject named /Nope"},
+		{pages[2], "Im0", "has no /Resources"},
+		{webcapture.Ref{Num: 9999}, "Im0", ""},
+	} {
+		if _, err := u.PageXObject(tc.page, tc.name); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("PageXObject(%v, %q) error = %v, want one containing %q", tc.page, tc.name, err, tc.want)
+		}
+	}
+
+	id := webcapture.RawID("\x00()\\\r\n\xff" + strings.Repeat("\x01", 9))
+	cmd, err := u.AddObject(webcapture.Dict{"URL": webcapture.String("http://new.example/"), "L": int64(1), "F": 2,
+		"S": webcapture.Dict{"G": webcapture.Dict{"PS": []webcapture.Object{792.0, 612.0}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := u.AddObject(webcapture.Dict{"S": webcapture.Name("SPS"), "ID": HexBytes(id),
+		"O": []webcapture.Object{pages[2]}, "SI": webcapture.Dict{"AU": webcapture.String("http://new.example/"), "C": cmd},
+		"CT": webcapture.String("text/plain"), "T": webcapture.String("a (tricky) \\ title")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := u.SetID(pages[2], id); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.SetNameTree("IDS", []NameEntry{{Key: string(id), Sets: []webcapture.Ref{set}}}, TreeShape{Hex: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.SetSpiderInfo(1.0, []webcapture.Ref{cmd}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := u.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(out, orig) {
+		t.Fatal("the original bytes are not a prefix of the output")
+	}
+
+	d := read(t, out, Options{})
+	if d.Info == nil || d.Info.Version == nil || d.Info.Version.Value != 1.0 || len(d.Info.Commands) != 1 ||
+		d.Info.Commands[0].URL != "http://new.example/" || d.Info.Commands[0].Ref != cmd {
+		t.Fatalf("SpiderInfo read back as %+v", d.Info)
+	}
+	if c := d.Info.Commands[0]; c.Flags == nil || *c.Flags != 2 || c.Settings == nil {
+		t.Errorf("command read back as %+v", c)
+	}
+	if d.IDS == nil || len(d.IDS.Entries) != 1 || d.IDS.Entries[0].Key != string(id) {
+		t.Fatalf("IDS read back as %+v", d.IDS)
+	}
+	s := d.IDS.Entries[0].Sets[0]
+	if s.ID == nil || string(*s.ID) != string(id) || s.Title == nil || s.Title.String() != "a (tricky) \\ title" {
+		t.Errorf("set read back as %+v", s)
+	}
+	if p := d.Pages[2]; p.ID == nil || string(*p.ID) != string(id) {
+		t.Errorf("page 3 /ID = %v, want % X", p.ID, id)
+	}
+	// The URLS tree and the catalog's other entries survive the catalog rewrite.
+	if d.URLS == nil || len(d.URLS.Entries) != len(before.URLS.Entries) {
+		t.Errorf("URLS tree lost: %+v", d.URLS)
+	}
+	if len(d.Pages) != len(before.Pages) {
+		t.Errorf("%d pages, want %d", len(d.Pages), len(before.Pages))
+	}
+	checkQPDF(t, out, len(pages))
+}
+
+func TestAddObjectRejects(t *testing.T) {
+	orig := plain(1, false)
+	u, err := NewUpdate(orig, "plain.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := u.AddObject(webcapture.Dict{"X": struct{}{}}); err == nil || !strings.Contains(err.Error(), "cannot write a struct {}") {
+		t.Errorf("AddObject(struct) error = %v", err)
+	}
+	var deep webcapture.Object = int64(1)
+	for i := 0; i < maxModelDepth+2; i++ {
+		deep = []webcapture.Object{deep}
+	}
+	if _, err := u.AddObject(deep); err == nil || !strings.Contains(err.Error(), "nested deeper") {
+		t.Errorf("AddObject(deep) error = %v", err)
+	}
+}
