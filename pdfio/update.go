@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sort"
 	"strconv"
 
@@ -28,6 +29,9 @@ type Update struct {
 	namesRef *types.IndirectRef
 
 	catalogEdits types.Dict // catalog entries to set
+
+	name string
+	opts Options
 }
 
 // ErrEncryptedWrite: writing to encrypted files is not supported.
@@ -36,6 +40,9 @@ var ErrEncryptedWrite = errors.New("writing to an encrypted file is not supporte
 // NewUpdate parses orig for an update. name is used in errors.
 func NewUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	opts = opts.withDefaults()
+	if int64(len(orig)) > opts.MaxFileSize {
+		return nil, &Error{File: name, Op: "read", Err: fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, len(orig), opts.MaxFileSize)}
+	}
 	ctx, err := parse(bytes.NewReader(orig), opts)
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: err}
@@ -51,7 +58,20 @@ func NewUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	if ctx.XRefTable.Size != nil {
 		size = *ctx.XRefTable.Size
 	}
-	return &Update{orig: orig, ctx: ctx, prev: prev, objs: objectWriter{next: size}, replaced: map[int]int{}}, nil
+	return &Update{orig: orig, name: name, opts: opts, ctx: ctx, prev: prev, objs: objectWriter{next: size}, replaced: map[int]int{}}, nil
+}
+
+// Document reads the Web Capture structures of the file the update was
+// made on, from the parse NewUpdate already did (what ReadBytes would
+// return for the original bytes, without parsing them twice). It does not
+// see the update's own changes.
+func (u *Update) Document() (doc *Document, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			doc, err = nil, &Error{File: u.name, Op: "read", Err: fmt.Errorf("internal error: %v\n%s", p, debug.Stack())}
+		}
+	}()
+	return newReader(u.ctx, u.name, u.opts).read(), nil
 }
 
 // lastStartXRef reads the offset after the last "startxref".

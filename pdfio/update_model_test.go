@@ -2,6 +2,8 @@ package pdfio
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -124,4 +126,45 @@ func TestAddObjectRejects(t *testing.T) {
 	if _, err := u.AddObject(deep); err == nil || !strings.Contains(err.Error(), "nested deeper") {
 		t.Errorf("AddObject(deep) error = %v", err)
 	}
+}
+
+// Update.Document reads what ReadBytes reads, from the update's own parse.
+func TestUpdateDocument(t *testing.T) {
+	for _, name := range pb.Samples() {
+		orig, _ := pb.Sample(name)
+		want, err := ReadBytes(orig, name, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := NewUpdate(orig, name, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := u.Document()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(summary(got)) != fmt.Sprint(summary(want)) {
+			t.Errorf("%s: Update.Document\n%v\nReadBytes\n%v", name, summary(got), summary(want))
+		}
+	}
+	if _, err := NewUpdate(plain(1, false), "big.pdf", Options{MaxFileSize: 10}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("NewUpdate over MaxFileSize: %v", err)
+	}
+}
+
+func summary(d *Document) []string {
+	out := []string{fmt.Sprintf("pages %d images %d sets %d defects %d", len(d.Pages), len(d.Images), len(d.Sets), len(d.Defects))}
+	for _, t := range []*Tree{d.IDS, d.URLS} {
+		if t == nil {
+			continue
+		}
+		for _, e := range t.Entries {
+			out = append(out, fmt.Sprintf("%s %q %d", t.Name, e.Key, len(e.Sets)))
+		}
+	}
+	for _, df := range d.Defects {
+		out = append(out, df.Message)
+	}
+	return out
 }

@@ -34,6 +34,14 @@ func TestScripts(t *testing.T) {
 				ts.Check(err)
 				ts.Check(os.WriteFile(ts.MkAbs(args[1]), b, 0o644))
 			},
+			// mksite DIR copies the build example's captured site
+			// (testdata/build/site, a wget mirror) to DIR.
+			"mksite": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: mksite DIR")
+				}
+				ts.Check(os.CopyFS(ts.MkAbs(args[0]), os.DirFS("../../testdata/build/site")))
+			},
 		},
 	})
 }

@@ -27,6 +27,7 @@ func Sample(name string) ([]byte, error) {
 
 var samples = map[string]func() []byte{
 	"capture": sampleCapture,
+	"web":     func() []byte { return Web(false) },
 	"residue": sampleResidue,
 	"damaged": sampleDamaged,
 }
@@ -112,5 +113,28 @@ func sampleDamaged() []byte {
 	urls := b.Add(D("Names", Array{Lit("http://b/"), cs, Lit("HTTP://A/"), cs}))
 	names := b.Add(D("IDS", ids, "URLS", urls))
 	b.Root = b.Add(D("Type", Name("Catalog"), "Pages", pagesRoot, "Names", names, "SpiderInfo", D("V", 1)))
+	return b.Bytes()
+}
+
+// Web is a PDF as a browser prints a small site, before any Web Capture
+// structure: three pages, the first two showing the logo image (/Im0),
+// the third plain text. It is what webcap build's example manifest
+// (testdata/build) adds to. xrefStream writes a cross-reference stream
+// and object streams instead of a table.
+func Web(xrefStream bool) []byte {
+	b := New()
+	b.Version = "1.6"
+	b.XRefStream, b.ObjectStreams = xrefStream, xrefStream
+	logo := b.Add(&Stream{Dict: D("Type", Name("XObject"), "Subtype", Name("Image"), "Width", 1, "Height", 1,
+		"ColorSpace", Name("DeviceGray"), "BitsPerComponent", 8), Data: []byte{0x80}})
+	pagesRoot, _ := b.PageTree(3, func(i int) Dict {
+		if i < 2 {
+			return D("Resources", D("XObject", D("Im0", logo)))
+		}
+		return D()
+	})
+	b.Info = b.Add(D("Producer", Lit("a browser's print to PDF")))
+	b.ID = [2]string{"webcap-web-00001", "webcap-web-00001"}
+	b.Root = b.Add(D("Type", Name("Catalog"), "Pages", pagesRoot))
 	return b.Bytes()
 }

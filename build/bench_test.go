@@ -1,0 +1,46 @@
+package build
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/webcap/webcap/internal/pdfbuild"
+)
+
+// BenchmarkBuild20k builds a 20,000-page-set manifest (one text source
+// file per page) into the generated 20,000-page PDF: manifest checks,
+// identifiers, URLS keys, the update with both trees. Compare with
+// pdfio's BenchmarkParsePlain20k (pdfcpu's parse of the same file; the
+// target is at most 1.5x).
+func BenchmarkBuild20k(b *testing.B) {
+	const n = 20000
+	dir := b.TempDir()
+	in := filepath.Join(dir, "big.pdf")
+	if err := os.WriteFile(in, pdfbuild.BigPlain(n), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	m := &Manifest{name: "big.json", dir: dir, Input: in}
+	for i := 0; i < n; i++ {
+		src := filepath.Join(dir, fmt.Sprintf("p%06d.txt", i))
+		if err := os.WriteFile(src, []byte(fmt.Sprintf("page %d of the capture\n", i)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		m.PageSets = append(m.PageSets, PageSet{Pages: fmt.Sprint(i + 1), URL: fmt.Sprintf("http://www.example.com/p%06d.txt", i),
+			Source: src, ContentType: "text/plain", Captured: "2026-11-21T10:30:00Z"})
+	}
+	if err := m.validate(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var added int
+	for b.Loop() {
+		res, err := Build(m, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		added = res.Appended
+	}
+	b.ReportMetric(float64(added)/(1<<20), "added-MB")
+}

@@ -1,0 +1,550 @@
+package build
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
+)
+
+// Options tune Build.
+type Options struct {
+	Profile  *canon.Profile       // overrides the manifest's profile; nil: the manifest's, or PDF
+	Sources  webcapture.AuxSource // overrides the manifest's sources; nil: the manifest's, if any
+	Password string               // for an encrypted input (which cannot be written: Build reports it)
+}
+
+// A Result is the built file and what went into it.
+type Result struct {
+	Input    string
+	Profile  *canon.Profile // the profile URLS keys were made with
+	Output   []byte
+	Appended int // bytes appended to the input
+	Commands []webcapture.Ref
+	Sets     []Set
+}
+
+// A Set is one content set Build wrote.
+type Set struct {
+	Kind     webcapture.Subtype
+	Ref      webcapture.Ref
+	ID       webcapture.ID
+	TextID   *webcapture.ID
+	URL      string // the source URL
+	Key      string // its URLS key (canonical)
+	Pages    []int  // page sets: the pages
+	Objects  []webcapture.Ref
+	RefCount []int64 // image sets: pages using each image
+	Aux      int     // page sets: auxiliary files hashed into ID
+}
+
+// Build reads m's input, adds m's content sets, commands and trees as an
+// incremental update, and returns the new file. Nothing is written: the
+// caller writes Result.Output. Every manifest problem is a *ManifestError.
+func Build(m *Manifest, opts Options) (*Result, error) {
+	b := &builder{m: m, opts: opts}
+	return b.run()
+}
+
+type builder struct {
+	m    *Manifest
+	opts Options
+	c    *canon.Canonicalizer
+	src  webcapture.AuxSource
+	doc  *pdfio.Document
+	u    *pdfio.Update
+	res  *Result
+
+	ids, urls map[string]*pdfio.NameEntry
+	idsOrder  []string
+	urlsOrder []string
+	claimed   map[webcapture.Ref]string // page or image -> who claims it
+}
+
+func (b *builder) path(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(b.m.dir, p)
+}
+
+func (b *builder) run() (*Result, error) {
+	m := b.m
+	p := b.opts.Profile
+	if p == nil {
+		p = canon.PDF
+		if m.Profile != "" {
+			var err error
+			if p, err = canon.ParseProfile(m.Profile); err != nil {
+				return nil, m.fail("profile", "%v", err)
+			}
+		}
+	}
+	var err error
+	if b.c, err = canon.New(p); err != nil {
+		return nil, err
+	}
+	aux := webcapture.AuxRaw
+	if m.AuxForm != "" {
+		if aux, err = webcapture.ParseAuxEncoding(m.AuxForm); err != nil {
+			return nil, m.fail("auxForm", "%q is not raw, HEX or hex", m.AuxForm)
+		}
+	}
+	b.src = b.opts.Sources
+	if b.src == nil && m.Sources != "" {
+		if b.src, err = loadSources(b.path(m.Sources)); err != nil {
+			return nil, m.fail("sources", "%v", err)
+		}
+	}
+	in := b.path(m.Input)
+	orig, err := os.ReadFile(in)
+	if err != nil {
+		return nil, m.fail("input", "%v", err)
+	}
+	if b.u, err = pdfio.NewUpdate(orig, in, pdfio.Options{Password: b.opts.Password}); err != nil {
+		return nil, err
+	}
+	if b.doc, err = b.u.Document(); err != nil {
+		return nil, err
+	}
+	b.res = &Result{Input: in, Profile: p}
+	if err := b.existing(); err != nil {
+		return nil, err
+	}
+	cmds, err := b.commands()
+	if err != nil {
+		return nil, err
+	}
+	for i := range m.PageSets {
+		if err := b.pageSet(i, cmds, aux); err != nil {
+			return nil, err
+		}
+	}
+	for i := range m.ImageSets {
+		if err := b.imageSet(i); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.trees(); err != nil {
+		return nil, err
+	}
+	if err := b.spiderInfo(); err != nil {
+		return nil, err
+	}
+	out, err := b.u.Bytes()
+	if err != nil {
+		return nil, err
+	}
+	b.res.Output = out
+	b.res.Appended = len(out) - len(orig)
+	return b.res, nil
+}
+
+func loadSources(path string) (webcapture.AuxSource, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return webcapture.MirrorDir(path), nil
+	}
+	return webcapture.LoadManifest(path, nil)
+}
+
+// existing records the input's trees, so new entries join them, and the
+// pages and images its sets already hold.
+func (b *builder) existing() error {
+	b.ids, b.urls = map[string]*pdfio.NameEntry{}, map[string]*pdfio.NameEntry{}
+	b.claimed = map[webcapture.Ref]string{}
+	for _, t := range []*pdfio.Tree{b.doc.IDS, b.doc.URLS} {
+		if t == nil {
+			continue
+		}
+		for _, e := range t.Entries {
+			refs := make([]webcapture.Ref, 0, len(e.Sets))
+			for _, cs := range e.Sets {
+				if cs.Ref == (webcapture.Ref{}) {
+					return fmt.Errorf("%s: the %s entry %q holds a direct content set, which cannot be shared with a rebuilt tree (run webcap fix first)", b.doc.File, t.Name, e.Key)
+				}
+				refs = append(refs, cs.Ref)
+			}
+			b.addEntry(t.Name, e.Key, e.KeyRef, refs...)
+		}
+	}
+	for _, cs := range b.doc.Sets {
+		for _, o := range cs.Objects {
+			b.claimed[o] = fmt.Sprintf("the existing content set %s", cs.Ref)
+		}
+	}
+	return nil
+}
+
+func (b *builder) addEntry(tree, key string, keyRef webcapture.Ref, sets ...webcapture.Ref) {
+	m, order := b.ids, &b.idsOrder
+	if tree == "URLS" {
+		m, order = b.urls, &b.urlsOrder
+	}
+	e := m[key]
+	if e == nil {
+		e = &pdfio.NameEntry{Key: key, KeyObject: keyRef}
+		m[key] = e
+		*order = append(*order, key)
+	}
+	for _, s := range sets {
+		dup := false
+		for _, have := range e.Sets {
+			dup = dup || have == s
+		}
+		if !dup {
+			e.Sets = append(e.Sets, s)
+		}
+	}
+}
+
+func (b *builder) commands() (map[string]webcapture.Ref, error) {
+	out := map[string]webcapture.Ref{}
+	for _, c := range b.m.Commands {
+		d := webcapture.Dict{"URL": webcapture.String(c.URL)}
+		if c.Levels != nil {
+			d["L"] = *c.Levels
+		}
+		var f webcapture.Flags
+		if c.SameSite {
+			f |= webcapture.SameSite
+		}
+		if c.SamePath {
+			f |= webcapture.SamePath
+		}
+		if c.Submit {
+			f |= webcapture.Submit
+		}
+		if f != 0 {
+			d["F"] = int64(f)
+		}
+		if c.Post != nil {
+			d["P"] = webcapture.String(*c.Post)
+		}
+		if c.ContentType != "" {
+			d["CT"] = webcapture.String(c.ContentType)
+		}
+		if c.Headers != "" {
+			d["H"] = webcapture.String(c.Headers)
+		}
+		r, err := b.u.AddObject(d)
+		if err != nil {
+			return nil, err
+		}
+		out[c.Name] = r
+		b.res.Commands = append(b.res.Commands, r)
+	}
+	return out, nil
+}
+
+// sourceInfo makes a source information dictionary.
+func sourceInfo(url string, redirects [][]string, captured, expires string) webcapture.Dict {
+	var au webcapture.Object = webcapture.String(url)
+	if len(redirects) > 0 {
+		chains := make([]webcapture.Object, len(redirects))
+		for i, c := range redirects {
+			chain := make([]webcapture.Object, 0, len(c)+1)
+			for _, u := range c {
+				chain = append(chain, webcapture.String(u))
+			}
+			chains[i] = append(chain, webcapture.String(url))
+		}
+		au = webcapture.Dict{"U": webcapture.String(url), "C": chains}
+	}
+	si := webcapture.Dict{"AU": au}
+	if captured != "" {
+		si["TS"] = webcapture.String(pdfDate(captured))
+	}
+	if expires != "" {
+		si["E"] = webcapture.String(pdfDate(expires))
+	}
+	return si
+}
+
+// pdfDate turns a checked RFC 3339 time into a PDF date.
+func pdfDate(s string) string {
+	t, _ := time.Parse(time.RFC3339, s)
+	_, off := t.Zone()
+	if off == 0 {
+		return t.Format("D:20060102150405Z")
+	}
+	sign := '+'
+	if off < 0 {
+		sign, off = '-', -off
+	}
+	return t.Format("D:20060102150405") + fmt.Sprintf("%c%02d'%02d'", sign, off/3600, off/60%60)
+}
+
+// load returns a source's bytes: the named file, or the URL from sources.
+func (b *builder) load(field, file, url string) ([]byte, error) {
+	if file != "" {
+		data, err := os.ReadFile(b.path(file))
+		if err != nil {
+			return nil, b.m.fail(field+".source", "%v", err)
+		}
+		return data, nil
+	}
+	if b.src == nil {
+		return nil, b.m.fail(field+".source", "missing, and no sources to fetch %s from: give source (a file) or the manifest's sources (a mirror)", url)
+	}
+	key, err := b.c.String(url)
+	if err != nil {
+		return nil, b.m.fail(field+".url", "%v", err)
+	}
+	rc, err := b.src.Open(key)
+	if err != nil {
+		return nil, b.m.fail(field+".source", "%s is not in the sources: %v", key, err)
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, 1<<30))
+	if err != nil {
+		return nil, b.m.fail(field+".source", "reading %s: %v", key, err)
+	}
+	return data, nil
+}
+
+func (b *builder) urlsKey(field, url string) (string, error) {
+	key, err := b.c.String(url)
+	if err != nil {
+		return "", b.m.fail(field+".url", "cannot be a URLS key: %v", err)
+	}
+	return key, nil
+}
+
+func (b *builder) claim(field string, obj webcapture.Ref, what string) error {
+	if who, ok := b.claimed[obj]; ok {
+		return b.m.fail(field, "%s already belongs to %s", what, who)
+	}
+	b.claimed[obj] = field
+	return nil
+}
+
+func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.AuxEncoding) error {
+	s := b.m.PageSets[i]
+	f := fmt.Sprintf("pageSets[%d]", i)
+	first, last, _ := parseRange(s.Pages)
+	if last > len(b.doc.Pages) {
+		return b.m.fail(f+".pages", "%q: %s has %d pages", s.Pages, b.doc.File, len(b.doc.Pages))
+	}
+	key, err := b.urlsKey(f, s.URL)
+	if err != nil {
+		return err
+	}
+	data, err := b.load(f, s.Source, s.URL)
+	if err != nil {
+		return err
+	}
+	ct := s.ContentType
+	if ct == "" {
+		ct = http.DetectContentType(data)
+	}
+	set := Set{Kind: webcapture.PageSet, URL: s.URL, Key: key}
+	if strings.HasPrefix(strings.ToLower(ct), "text/html") {
+		r, err := webcapture.PageSetID(data, webcapture.PageSetOptions{URL: s.URL, ContentType: ct, Aux: b.src, AuxEncoding: aux, Profile: b.c.Profile()})
+		if err != nil {
+			return b.m.fail(f, "%v", err)
+		}
+		if !r.Complete {
+			var missing []string
+			for _, a := range r.Aux {
+				if !a.Found {
+					missing = append(missing, a.First.Raw)
+				}
+			}
+			return b.m.fail(f+".source", "%d of the %d auxiliary files of %s are missing from the sources (%s): its identifier would be wrong",
+				len(missing), len(r.Aux), s.URL, strings.Join(truncate(missing, 3), ", "))
+		}
+		set.ID, set.Aux = r.ID, len(r.Aux)
+	} else {
+		set.ID, _ = webcapture.ImageSetID(bytes.NewReader(data))
+	}
+	if strings.HasPrefix(strings.ToLower(ct), "text/") {
+		if tid, text := webcapture.TextID(data, ct); strings.TrimSpace(text) != "" {
+			set.TextID = &tid
+		}
+	}
+	var objs []webcapture.Object
+	for n := first; n <= last; n++ {
+		p := b.doc.Pages[n-1]
+		if err := b.claim(f+".pages", p.Ref, fmt.Sprintf("page %d", n)); err != nil {
+			return err
+		}
+		objs = append(objs, p.Ref)
+		set.Pages = append(set.Pages, n)
+		set.Objects = append(set.Objects, p.Ref)
+	}
+	si := sourceInfo(s.URL, s.Redirects, s.Captured, s.Expires)
+	if sub, _ := submission(s.Submission); sub != 0 {
+		si["S"] = sub
+	}
+	if s.Command != "" {
+		si["C"] = cmds[s.Command]
+	}
+	d := webcapture.Dict{"S": webcapture.Name("SPS"), "ID": pdfio.HexBytes(set.ID[:]), "O": objs, "SI": si, "CT": webcapture.String(ct)}
+	if s.Captured != "" {
+		d["TS"] = webcapture.String(pdfDate(s.Captured))
+	}
+	if s.Title != "" {
+		d["T"] = webcapture.String(textString(s.Title))
+	}
+	if set.TextID != nil {
+		d["TID"] = pdfio.HexBytes(set.TextID[:])
+	}
+	return b.add(set, d)
+}
+
+func (b *builder) imageSet(i int) error {
+	s := b.m.ImageSets[i]
+	f := fmt.Sprintf("imageSets[%d]", i)
+	key, err := b.urlsKey(f, s.URL)
+	if err != nil {
+		return err
+	}
+	data, err := b.load(f, s.Source, s.URL)
+	if err != nil {
+		return err
+	}
+	set := Set{Kind: webcapture.ImageSet, URL: s.URL, Key: key}
+	set.ID, _ = webcapture.ImageSetID(bytes.NewReader(data))
+	pages := make([]webcapture.Ref, len(b.doc.Pages))
+	for j, p := range b.doc.Pages {
+		pages[j] = p.Ref
+	}
+	images := map[webcapture.Ref]bool{}
+	for _, im := range b.doc.Images {
+		images[im.Ref] = true
+	}
+	var objs, counts []webcapture.Object
+	for j, im := range s.Images {
+		g := fmt.Sprintf("%s.images[%d]", f, j)
+		var ref webcapture.Ref
+		if im.Object != 0 {
+			ref = webcapture.Ref{Num: im.Object}
+			if !images[ref] {
+				return b.m.fail(g+".object", "object %d of %s is not an image XObject", im.Object, b.doc.File)
+			}
+		} else {
+			if im.Page > len(pages) {
+				return b.m.fail(g+".page", "%d: %s has %d pages", im.Page, b.doc.File, len(pages))
+			}
+			if ref, err = b.u.PageXObject(pages[im.Page-1], im.Name); err != nil {
+				return b.m.fail(g, "page %d: %v", im.Page, err)
+			}
+			if !images[ref] {
+				return b.m.fail(g, "/%s on page %d is object %s, which is not an image XObject", im.Name, im.Page, ref)
+			}
+		}
+		if err := b.claim(g, ref, fmt.Sprintf("image object %s", ref)); err != nil {
+			return err
+		}
+		n := int64(b.u.XObjectUsers(ref, pages))
+		objs, counts = append(objs, ref), append(counts, n)
+		set.Objects, set.RefCount = append(set.Objects, ref), append(set.RefCount, n)
+	}
+	// R: an integer for one image (ISO 32000-1 Table 354), an array for more.
+	var r webcapture.Object = counts
+	if len(counts) == 1 {
+		r = counts[0]
+	}
+	d := webcapture.Dict{"S": webcapture.Name("SIS"), "ID": pdfio.HexBytes(set.ID[:]), "O": objs, "R": r,
+		"SI": sourceInfo(s.URL, s.Redirects, s.Captured, s.Expires)}
+	if s.Captured != "" {
+		d["TS"] = webcapture.String(pdfDate(s.Captured))
+	}
+	return b.add(set, d)
+}
+
+// add writes a content set, its objects' /ID back-links and its tree entries.
+func (b *builder) add(set Set, d webcapture.Dict) error {
+	ref, err := b.u.AddObject(d)
+	if err != nil {
+		return err
+	}
+	set.Ref = ref
+	for _, o := range set.Objects {
+		if err := b.u.SetID(o, set.ID.Raw()); err != nil {
+			return err
+		}
+	}
+	b.addEntry("IDS", string(set.ID[:]), webcapture.Ref{}, ref)
+	b.addEntry("URLS", set.Key, webcapture.Ref{}, ref)
+	b.res.Sets = append(b.res.Sets, set)
+	return nil
+}
+
+func (b *builder) trees() error {
+	for _, t := range []struct {
+		name  string
+		m     map[string]*pdfio.NameEntry
+		order []string
+	}{{"IDS", b.ids, b.idsOrder}, {"URLS", b.urls, b.urlsOrder}} {
+		entries := make([]pdfio.NameEntry, len(t.order))
+		for i, k := range t.order {
+			entries[i] = *t.m[k]
+		}
+		if err := b.u.SetNameTree(t.name, entries, pdfio.TreeShape{Hex: t.name == "IDS"}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// spiderInfo writes /SpiderInfo: the input's version if it has one, and
+// its commands, then the manifest's.
+func (b *builder) spiderInfo() error {
+	v := b.m.Version
+	var cmds []webcapture.Ref
+	if info := b.doc.Info; info != nil {
+		if info.Version != nil {
+			v = info.Version.Value
+		}
+		for _, c := range info.Commands {
+			if c.Ref == (webcapture.Ref{}) {
+				return errors.New(b.doc.File + ": /SpiderInfo holds a direct command dictionary, which cannot be kept by reference")
+			}
+			cmds = append(cmds, c.Ref)
+		}
+	}
+	if v == 0 {
+		v = 1.0
+	}
+	return b.u.SetSpiderInfo(v, append(cmds, b.res.Commands...))
+}
+
+// textString encodes a title as a PDF text string: PDFDocEncoding's ASCII
+// subset as is, anything else as UTF-16BE with a byte-order mark.
+func textString(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	out := []byte{0xFE, 0xFF}
+	for _, r := range s {
+		if r >= 0x10000 {
+			r -= 0x10000
+			hi, lo := 0xD800+(r>>10), 0xDC00+(r&0x3FF)
+			out = append(out, byte(hi>>8), byte(hi), byte(lo>>8), byte(lo))
+			continue
+		}
+		out = append(out, byte(r>>8), byte(r))
+	}
+	return string(out)
+}
+
+func truncate(s []string, n int) []string {
+	if len(s) <= n {
+		return s
+	}
+	return append(s[:n:n], fmt.Sprintf("and %d more", len(s)-n))
+}

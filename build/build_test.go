@@ -1,0 +1,381 @@
+package build
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"encoding/json"
+
+	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/build/web.pdf from pdfbuild.Web")
+
+const example = "../testdata/build/manifest.json"
+
+// The example's input is pdfbuild.Web(false), byte for byte.
+func TestExampleInputIsCurrent(t *testing.T) {
+	want := pdfbuild.Web(false)
+	path := "../testdata/build/web.pdf"
+	if *update {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is out of date: go test ./build -run ExampleInput -update", path)
+	}
+}
+
+func loadExample(t *testing.T) *Manifest {
+	t.Helper()
+	f, err := os.Open(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := ParseManifest(f, example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestRoundTrip builds the example into both cross-reference flavours and
+// reads the result back: it holds exactly what the manifest says, audits
+// with no errors (identifiers recomputed from the sources included), keeps
+// the input's bytes as a prefix, and qpdf and pdfinfo accept it.
+func TestRoundTrip(t *testing.T) {
+	for _, xs := range []bool{false, true} {
+		t.Run(fmt.Sprintf("xrefstream=%v", xs), func(t *testing.T) {
+			m := loadExample(t)
+			orig := pdfbuild.Web(xs)
+			m.Input = filepath.Join(t.TempDir(), "web.pdf")
+			if err := os.WriteFile(m.Input, orig, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := Build(m, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := res.Output
+			if !bytes.HasPrefix(out, orig) || res.Appended != len(out)-len(orig) {
+				t.Fatal("the input's bytes are not a prefix of the output")
+			}
+			d, err := pdfio.ReadBytes(out, "out.pdf", pdfio.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(d.Defects) > 0 {
+				t.Errorf("defects: %v", d.Defects)
+			}
+			for _, f := range audit.Check(d, audit.Options{Sources: webcapture.MirrorDir("../testdata/build/site")}) {
+				if f.Severity >= audit.Warning {
+					t.Errorf("audit: %s %s %s: %s", f.Severity, f.Rule, f.Object, f.Message)
+				}
+			}
+			checkManifest(t, m, d)
+			checkTools(t, out, 3)
+		})
+	}
+}
+
+// checkManifest compares what the file holds with the example manifest.
+func checkManifest(t *testing.T, m *Manifest, d *pdfio.Document) {
+	t.Helper()
+	if d.Info == nil || d.Info.Version == nil || d.Info.Version.Value != 1.0 || len(d.Info.Commands) != 1 {
+		t.Fatalf("SpiderInfo: %+v", d.Info)
+	}
+	c := d.Info.Commands[0]
+	if c.URL != "http://example.com" || c.Depth() != 2 || c.FlagsOrDefault() != webcapture.SameSite || c.IsPost() {
+		t.Errorf("command: %+v", c)
+	}
+	type got struct {
+		kind, url, ct, ts, title string
+		pages                    []int
+		chains                   [][]string
+		r                        []int64
+		cmd                      bool
+		tid                      bool
+	}
+	var sets []got
+	for _, cs := range d.Sets {
+		g := got{kind: string(cs.Subtype), pages: d.PageNumbers(cs), r: cs.RefCounts}
+		si := cs.Sources[0]
+		g.url, g.chains, g.cmd = si.URLs.URL, si.URLs.Chains, si.Command != nil && *si.Command == c.Ref
+		if cs.ContentType != nil {
+			g.ct = *cs.ContentType
+		}
+		if cs.Created != nil {
+			g.ts = cs.Created.Time.UTC().Format("2006-01-02T15:04:05Z07:00")
+			if si.Updated == nil || si.Updated.Raw != cs.Created.Raw {
+				t.Errorf("%s: source /TS %v, set /TS %v", g.url, si.Updated, cs.Created)
+			}
+		}
+		if cs.Title != nil {
+			g.title = cs.Title.String()
+		}
+		g.tid = cs.TextID != nil
+		sets = append(sets, g)
+	}
+	sort.Slice(sets, func(i, j int) bool { return sets[i].url < sets[j].url })
+	want := []got{
+		{kind: "SPS", url: "http://www.example.com/", ct: "text/html", ts: "2026-11-21T10:30:00Z", title: "Example Domain",
+			pages: []int{1, 2}, chains: [][]string{{"http://example.com", "http://www.example.com/"}}, cmd: true, tid: true},
+		{kind: "SPS", url: "http://www.example.com/docs/notes.txt", ct: "text/plain", ts: "2026-11-21T10:30:02Z", title: "notes.txt",
+			pages: []int{3}, cmd: true, tid: true},
+		{kind: "SIS", url: "http://www.example.com/logo.gif", ts: "2026-11-21T10:30:01Z", pages: []int{0}, r: []int64{2}},
+	}
+	if !reflect.DeepEqual(sets, want) {
+		t.Errorf("sets:\n got %+v\nwant %+v", sets, want)
+	}
+	if len(d.IDS.Entries) != 3 || len(d.URLS.Entries) != 3 {
+		t.Errorf("IDS %d entries, URLS %d: want 3 each", len(d.IDS.Entries), len(d.URLS.Entries))
+	}
+	for _, p := range d.Pages {
+		if p.ID == nil {
+			t.Errorf("page %d has no /ID", p.Number)
+		}
+	}
+	if len(d.Images) != 1 || d.Images[0].ID == nil {
+		t.Errorf("images: %+v", d.Images)
+	}
+}
+
+func checkTools(t *testing.T, file []byte, pages int) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "out.pdf")
+	os.WriteFile(p, file, 0o644)
+	if qpdf, err := exec.LookPath("qpdf"); err == nil {
+		out, err := exec.Command(qpdf, "--check", p).CombinedOutput()
+		if err != nil || !bytes.Contains(out, []byte("No syntax or stream encoding errors")) || bytes.Contains(out, []byte("WARNING")) {
+			t.Errorf("qpdf --check: %v\n%s", err, out)
+		}
+	} else {
+		t.Log("qpdf not installed: not checked")
+	}
+	if pdfinfo, err := exec.LookPath("pdfinfo"); err == nil {
+		out, err := exec.Command(pdfinfo, p).CombinedOutput()
+		if err != nil || !regexp.MustCompile(fmt.Sprintf(`(?m)^Pages:\s+%d$`, pages)).Match(out) {
+			t.Errorf("pdfinfo: %v\n%s", err, out)
+		}
+	}
+}
+
+// Building twice adds to what the first build wrote: trees merge, commands
+// append, and pages already in a set are refused.
+func TestBuildOnBuilt(t *testing.T) {
+	m := loadExample(t)
+	res, err := Build(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	first := filepath.Join(dir, "first.pdf")
+	os.WriteFile(first, res.Output, 0o644)
+
+	m2 := &Manifest{name: "second.json", dir: dir, Input: first,
+		Commands: []Command{{Name: "again", URL: "http://www.example.com/logo.gif"}},
+		PageSets: []PageSet{{Pages: "3", URL: "http://www.example.com/docs/notes.txt", Source: "../testdata/build/site/www.example.com/docs/notes.txt"}}}
+	m2.PageSets[0].Source, _ = filepath.Abs(m2.PageSets[0].Source)
+	if _, err := Build(m2, Options{}); err == nil || !strings.Contains(err.Error(), "page 3 already belongs to the existing content set") {
+		t.Fatalf("building over a claimed page: %v", err)
+	}
+	m2.PageSets = nil
+	logo, _ := filepath.Abs("../testdata/build/site/www.example.com/logo.gif")
+	m2.PageSets = []PageSet{{Pages: "1", URL: "http://www.example.com/logo.gif", Source: logo, Command: "again"}}
+	// Page 1 is taken too; use a fresh input with a fourth page instead.
+	if _, err := Build(m2, Options{}); err == nil {
+		t.Fatal("page 1 claimed twice")
+	}
+	m3 := loadExample(t)
+	m3.PageSets = m3.PageSets[:1]
+	m3.ImageSets[0].URL = "http://www.example.com/logo.gif?v=2"
+	m3.ImageSets[0].Source = "site/www.example.com/logo.gif"
+	res3, err := Build(m3, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first3 := filepath.Join(dir, "first3.pdf")
+	os.WriteFile(first3, res3.Output, 0o644)
+	m4 := &Manifest{name: "fourth.json", dir: dir, Input: first3, Version: 1.25,
+		Commands: []Command{{Name: "notes", URL: "http://www.example.com/docs/notes.txt"}},
+		PageSets: []PageSet{{Pages: "3", URL: "http://www.example.com/docs/notes.txt", Source: notesPath(t), Command: "notes"}}}
+	res4, err := Build(m4, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := pdfio.ReadBytes(res4.Output, "fourth.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Sets) != 3 || len(d.IDS.Entries) != 3 || len(d.URLS.Entries) != 3 {
+		t.Errorf("after two builds: %d sets, %d IDS keys, %d URLS keys; want 3 each", len(d.Sets), len(d.IDS.Entries), len(d.URLS.Entries))
+	}
+	if d.Info.Version.Value != 1.0 || len(d.Info.Commands) != 2 || d.Info.Commands[1].URL != "http://www.example.com/docs/notes.txt" {
+		t.Errorf("SpiderInfo after two builds: version %v, commands %+v", d.Info.Version, d.Info.Commands)
+	}
+	for _, f := range audit.Check(d, audit.Options{}) {
+		if f.Severity == audit.Error {
+			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
+		}
+	}
+}
+
+func notesPath(t *testing.T) string {
+	p, err := filepath.Abs("../testdata/build/site/www.example.com/docs/notes.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A page and its image built from the same bytes share an IDS key: the
+// value becomes an array of both sets (PDF 1.7 Figure 10.2).
+func TestSharedKey(t *testing.T) {
+	m := loadExample(t)
+	m.PageSets = []PageSet{{Pages: "1", URL: "http://www.example.com/logo.gif", ContentType: "image/gif"}}
+	res, err := Build(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := pdfio.ReadBytes(res.Output, "out.pdf", pdfio.Options{})
+	if len(d.IDS.Entries) != 1 || len(d.IDS.Entries[0].Sets) != 2 || !d.IDS.Entries[0].Array ||
+		len(d.URLS.Entries) != 1 || len(d.URLS.Entries[0].Sets) != 2 {
+		t.Fatalf("IDS %+v URLS %+v", d.IDS.Entries, d.URLS.Entries)
+	}
+}
+
+func TestManifestErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, json, want string
+	}{
+		{"syntax", "{\n  \"input\": \"a.pdf\",\n  \"pageSets\": [}\n", "m.json:3:16: invalid character '}'"},
+		{"unknown", "{\"input\": \"a.pdf\",\n \"page_sets\": []}", `m.json:2:2: unknown field "page_sets"`},
+		{"case", "{\"input\": \"a.pdf\", \"pageSets\": [{\"Pages\": \"1\", \"url\": \"http://a/\"}]}", `m.json: pageSets[0].Pages: unknown field (field names are case-sensitive: pages)`},
+		{"type", "{\"input\": \"a.pdf\", \"pageSets\": [{\"pages\": 3}]}", "m.json:1:44: pageSets.pages: is a JSON number, want a string"},
+		{"empty", "", "m.json: empty manifest"},
+		{"short", "{\"input\": ", "m.json:1:11: the manifest ends early"},
+		{"trailing", "{\"input\": \"a.pdf\"} {}", "text after"},
+		{"no input", `{"pageSets": [{"pages": "1", "url": "http://a/"}]}`, "m.json: input: missing"},
+		{"nothing", `{"input": "a.pdf"}`, "nothing to build"},
+		{"range", `{"input": "a.pdf", "pageSets": [{"pages": "3-1", "url": "http://a/"}]}`, `pageSets[0].pages: "3-1" is not a range`},
+		{"range text", `{"input": "a.pdf", "pageSets": [{"pages": "one", "url": "http://a/"}]}`, `pageSets[0].pages: "one" is not a page range`},
+		{"no url", `{"input": "a.pdf", "pageSets": [{"pages": "1"}]}`, "pageSets[0].url: missing"},
+		{"non-ascii", `{"input": "a.pdf", "pageSets": [{"pages": "1", "url": "http://ä/"}]}`, "pageSets[0].url: \"http://ä/\" is not ASCII"},
+		{"time", `{"input": "a.pdf", "pageSets": [{"pages": "1", "url": "http://a/", "captured": "yesterday"}]}`, `pageSets[0].captured: "yesterday" is not an RFC 3339 time`},
+		{"submission", `{"input": "a.pdf", "pageSets": [{"pages": "1", "url": "http://a/", "submission": "put"}]}`, `pageSets[0].submission: "put" is not none, get or post`},
+		{"command", `{"input": "a.pdf", "pageSets": [{"pages": "1", "url": "http://a/", "command": "x"}]}`, `pageSets[0].command: "x" names no command`},
+		{"dup command", `{"input": "a.pdf", "commands": [{"name": "a", "url": "http://a/"}, {"name": "a", "url": "http://b/"}], "pageSets": [{"pages": "1", "url": "http://a/"}]}`, `commands[1].name: "a" names two commands`},
+		{"redirect", `{"input": "a.pdf", "pageSets": [{"pages": "1", "url": "http://a/", "redirects": [[]]}]}`, "pageSets[0].redirects[0]: an empty chain"},
+		{"images", `{"input": "a.pdf", "imageSets": [{"url": "http://a/i.gif"}]}`, "imageSets[0].images: missing"},
+		{"image both", `{"input": "a.pdf", "imageSets": [{"url": "http://a/i.gif", "images": [{"object": 3, "page": 1}]}]}`, "imageSets[0].images[0]: give either object"},
+		{"image name", `{"input": "a.pdf", "imageSets": [{"url": "http://a/i.gif", "images": [{"page": 1}]}]}`, "imageSets[0].images[0]: give object, or page"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseManifest(strings.NewReader(tc.json), "m.json")
+			var me *ManifestError
+			if err == nil || !errors.As(err, &me) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want a *ManifestError containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// Errors that need the PDF or the sources name the field too.
+func TestBuildErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(m *Manifest)
+		want string
+	}{
+		{"pages", func(m *Manifest) { m.PageSets[1].Pages = "3-4" }, `pageSets[1].pages: "3-4": ../testdata/build/web.pdf has 3 pages`},
+		{"twice", func(m *Manifest) { m.PageSets[1].Pages = "2" }, "pageSets[1].pages: page 2 already belongs to pageSets[0].pages"},
+		{"input", func(m *Manifest) { m.Input = "nope.pdf" }, "input: open ../testdata/build/nope.pdf"},
+		{"source file", func(m *Manifest) { m.PageSets[0].Source = "nope.html" }, "pageSets[0].source: open ../testdata/build/nope.html"},
+		{"not in sources", func(m *Manifest) { m.PageSets[1].URL = "http://www.example.com/gone.txt" }, "pageSets[1].source: http://www.example.com/gone.txt is not in the sources"},
+		{"no sources", func(m *Manifest) { m.Sources = "" }, "pageSets[0].source: missing, and no sources"},
+		{"aux missing", func(m *Manifest) {
+			m.Sources = ""
+			m.PageSets[0].Source = "site/www.example.com/index.html"
+		}, "pageSets[0].source: 1 of the 1 auxiliary files of http://www.example.com/ are missing from the sources (logo.gif)"},
+		{"xobject", func(m *Manifest) { m.ImageSets[0].Images[0].Name = "Im9" }, "imageSets[0].images[0]: page 1: page"},
+		{"object", func(m *Manifest) { m.ImageSets[0].Images[0] = Image{Object: 2} }, "imageSets[0].images[0].object: object 2 of ../testdata/build/web.pdf is not an image XObject"},
+		{"bad url", func(m *Manifest) { m.ImageSets[0].URL = "http://[::1/" }, "imageSets[0].url: cannot be a URLS key"},
+		{"profile", func(m *Manifest) { m.Profile = "nope" }, "profile:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := loadExample(t)
+			tc.edit(m)
+			_, err := Build(m, Options{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// The schema documents every field the manifest accepts, and no other.
+func TestSchemaMatchesManifest(t *testing.T) {
+	data, err := os.ReadFile("../testdata/build/manifest.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(data, &schema); err != nil {
+		t.Fatal(err)
+	}
+	props := func(o any, path ...string) []string {
+		for _, p := range path {
+			o = o.(map[string]any)[p]
+		}
+		var out []string
+		for k := range o.(map[string]any)["properties"].(map[string]any) {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+		return out
+	}
+	fields := func(v any) []string {
+		var out []string
+		ty := reflect.TypeOf(v)
+		for i := 0; i < ty.NumField(); i++ {
+			if tag := ty.Field(i).Tag.Get("json"); tag != "" {
+				out = append(out, strings.Split(tag, ",")[0])
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	for _, tc := range []struct {
+		path []string
+		v    any
+	}{
+		{nil, Manifest{}},
+		{[]string{"properties", "commands", "items"}, Command{}},
+		{[]string{"properties", "pageSets", "items"}, PageSet{}},
+		{[]string{"properties", "imageSets", "items"}, ImageSet{}},
+		{[]string{"properties", "imageSets", "items", "properties", "images", "items"}, Image{}},
+	} {
+		if got, want := props(schema, tc.path...), fields(tc.v); !reflect.DeepEqual(got, want) {
+			t.Errorf("schema %v: properties %v, manifest fields %v", tc.path, got, want)
+		}
+	}
+}

@@ -1,0 +1,374 @@
+// Package build adds Web Capture structures to a PDF from a manifest: the
+// commands that fetched the content, a page set per captured page and an
+// image set per captured image, with every identifier computed from the
+// captured data, every URL canonicalized for the URLS tree, and the result
+// written as an incremental update (the input's bytes are kept).
+//
+// The manifest is JSON; its schema is testdata/build/manifest.schema.json.
+package build
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A Manifest says what to build.
+type Manifest struct {
+	Input     string     `json:"input"`             // the PDF to add to, relative to the manifest
+	Profile   string     `json:"profile,omitempty"` // canonicalization profile for URLS keys: pdf (default), pdf2, rfc3986
+	Sources   string     `json:"sources,omitempty"` // a mirror directory or aux manifest holding auxiliary files
+	AuxForm   string     `json:"auxForm,omitempty"` // how auxiliary identifiers are hashed: raw (default), hex, HEX
+	Version   float64    `json:"version,omitempty"` // SpiderInfo /V; default 1.0 (ISO 32000-1)
+	Commands  []Command  `json:"commands,omitempty"`
+	PageSets  []PageSet  `json:"pageSets,omitempty"`
+	ImageSets []ImageSet `json:"imageSets,omitempty"`
+
+	dir  string // the manifest's directory
+	name string // the manifest's file name, for errors
+}
+
+// A Command is one Web Capture command, in execution order.
+type Command struct {
+	Name        string  `json:"name"`             // how page sets refer to it
+	URL         string  `json:"url"`              // the initial URL
+	Levels      *int64  `json:"levels,omitempty"` // levels of links followed (default 1)
+	SameSite    bool    `json:"sameSite,omitempty"`
+	SamePath    bool    `json:"samePath,omitempty"`
+	Submit      bool    `json:"submit,omitempty"`      // a form submission
+	Post        *string `json:"post,omitempty"`        // POST data; present = POST
+	ContentType string  `json:"contentType,omitempty"` // of the POST data
+	Headers     string  `json:"headers,omitempty"`     // extra request header lines
+}
+
+// A PageSet is the pages made from one source.
+type PageSet struct {
+	Pages       string     `json:"pages"`                 // "1", "2-4"
+	URL         string     `json:"url"`                   // the source's final URL
+	Redirects   [][]string `json:"redirects,omitempty"`   // redirect chains that led to URL, each in order, without URL
+	Source      string     `json:"source,omitempty"`      // the captured bytes, relative to the manifest; default: URL from sources
+	ContentType string     `json:"contentType,omitempty"` // default: sniffed
+	Captured    string     `json:"captured,omitempty"`    // RFC 3339: the set's TS and the source's TS
+	Expires     string     `json:"expires,omitempty"`     // RFC 3339: the source's E
+	Title       string     `json:"title,omitempty"`
+	Submission  string     `json:"submission,omitempty"` // none (default), get, post
+	Command     string     `json:"command,omitempty"`    // the name of the command that fetched it
+}
+
+// An ImageSet is the image XObjects made from one image.
+type ImageSet struct {
+	URL       string     `json:"url"`
+	Redirects [][]string `json:"redirects,omitempty"`
+	Source    string     `json:"source,omitempty"`
+	Captured  string     `json:"captured,omitempty"`
+	Expires   string     `json:"expires,omitempty"`
+	Images    []Image    `json:"images"`
+}
+
+// An Image names an image XObject: by a page's resource name, or by object number.
+type Image struct {
+	Page   int    `json:"page,omitempty"`
+	Name   string `json:"name,omitempty"`
+	Object int    `json:"object,omitempty"`
+}
+
+// A ManifestError is a manifest that cannot be used: where, and why.
+type ManifestError struct {
+	File  string
+	Line  int // 0 when the problem is not at one place in the text
+	Col   int
+	Field string // e.g. pageSets[1].pages
+	Err   error
+}
+
+func (e *ManifestError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Col)
+	}
+	if e.Field != "" {
+		b.WriteString(": " + e.Field)
+	}
+	b.WriteString(": " + e.Err.Error())
+	return b.String()
+}
+
+func (e *ManifestError) Unwrap() error { return e.Err }
+
+// ParseManifest reads a manifest. name is the manifest's path: errors name
+// it, and the input and sources are relative to its directory.
+func ParseManifest(r io.Reader, name string) (*Manifest, error) {
+	data, err := io.ReadAll(io.LimitReader(r, 64<<20))
+	if err != nil {
+		return nil, &ManifestError{File: name, Err: err}
+	}
+	m := &Manifest{name: name, dir: filepath.Dir(name)}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(m); err != nil {
+		return nil, decodeError(name, data, dec, err)
+	}
+	if dec.More() {
+		return nil, at(name, data, dec.InputOffset(), "", errors.New("text after the manifest's object"))
+	}
+	// encoding/json matches field names regardless of case; the schema
+	// does not.
+	var raw any
+	if err := json.Unmarshal(data, &raw); err == nil {
+		if err := exactNames(name, "", raw, reflect.TypeOf(*m)); err != nil {
+			return nil, err
+		}
+	}
+	if err := m.validate(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func decodeError(name string, data []byte, dec *json.Decoder, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return at(name, data, se.Offset-1, "", errors.New(strings.TrimPrefix(se.Error(), "json: ")))
+	case errors.As(err, &te):
+		return at(name, data, te.Offset, te.Field, fmt.Errorf("is a JSON %s, want %s", te.Value, jsonType(te.Type.String())))
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		f, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
+		off := dec.InputOffset()
+		if i := bytes.LastIndex(data[:min(off, int64(len(data)))], []byte(strconv.Quote(f))); i >= 0 {
+			off = int64(i) // the key itself
+		}
+		return at(name, data, off, "", fmt.Errorf("unknown field %q (see manifest.schema.json)", f))
+	case errors.Is(err, io.EOF):
+		return &ManifestError{File: name, Err: errors.New("empty manifest")}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return at(name, data, int64(len(data)), "", errors.New("the manifest ends early"))
+	}
+	return &ManifestError{File: name, Err: err}
+}
+
+func jsonType(t string) string {
+	switch {
+	case strings.HasPrefix(t, "[]"):
+		return "an array"
+	case t == "string" || t == "*string":
+		return "a string"
+	case strings.Contains(t, "int") || strings.Contains(t, "float"):
+		return "a number"
+	case t == "bool":
+		return "true or false"
+	}
+	return "an object"
+}
+
+// at makes an error at a byte offset of the manifest.
+func at(name string, data []byte, off int64, field string, err error) *ManifestError {
+	if off < 0 {
+		off = 0
+	}
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
+	return &ManifestError{File: name, Line: line, Col: col, Field: field, Err: err}
+}
+
+func (m *Manifest) fail(field string, format string, args ...any) error {
+	return &ManifestError{File: m.name, Field: field, Err: fmt.Errorf(format, args...)}
+}
+
+// validate checks what does not need the PDF.
+func (m *Manifest) validate() error {
+	if m.Input == "" {
+		return m.fail("input", "missing: name the PDF to add to")
+	}
+	if m.Version < 0 {
+		return m.fail("version", "%v is negative", m.Version)
+	}
+	names := map[string]bool{}
+	for i, c := range m.Commands {
+		f := fmt.Sprintf("commands[%d]", i)
+		switch {
+		case c.Name == "":
+			return m.fail(f+".name", "missing: page sets refer to commands by name")
+		case names[c.Name]:
+			return m.fail(f+".name", "%q names two commands", c.Name)
+		case c.URL == "":
+			return m.fail(f+".url", "missing: the command's initial URL")
+		case !isASCII(c.URL):
+			return m.fail(f+".url", "%q is not ASCII (PDF stores it as an ASCII string)", c.URL)
+		case c.Levels != nil && *c.Levels < 0:
+			return m.fail(f+".levels", "%d is negative", *c.Levels)
+		}
+		names[c.Name] = true
+	}
+	for i, s := range m.PageSets {
+		f := fmt.Sprintf("pageSets[%d]", i)
+		if _, _, err := parseRange(s.Pages); err != nil {
+			return m.fail(f+".pages", "%v", err)
+		}
+		if err := m.source(f, s.URL, s.Redirects, s.Captured, s.Expires); err != nil {
+			return err
+		}
+		if _, err := submission(s.Submission); err != nil {
+			return m.fail(f+".submission", "%v", err)
+		}
+		if s.Command != "" && !names[s.Command] {
+			return m.fail(f+".command", "%q names no command in commands", s.Command)
+		}
+		if s.ContentType != "" && !isASCII(s.ContentType) {
+			return m.fail(f+".contentType", "%q is not ASCII", s.ContentType)
+		}
+	}
+	for i, s := range m.ImageSets {
+		f := fmt.Sprintf("imageSets[%d]", i)
+		if err := m.source(f, s.URL, s.Redirects, s.Captured, s.Expires); err != nil {
+			return err
+		}
+		if len(s.Images) == 0 {
+			return m.fail(f+".images", "missing: name the image XObjects made from %s", s.URL)
+		}
+		for j, im := range s.Images {
+			g := fmt.Sprintf("%s.images[%d]", f, j)
+			switch {
+			case im.Object != 0 && (im.Page != 0 || im.Name != ""):
+				return m.fail(g, "give either object, or page and name, not both")
+			case im.Object < 0:
+				return m.fail(g+".object", "%d is not an object number", im.Object)
+			case im.Object == 0 && (im.Page < 1 || im.Name == ""):
+				return m.fail(g, "give object, or page (from 1) and name (the /XObject resource name, without /)")
+			}
+		}
+	}
+	if len(m.PageSets)+len(m.ImageSets) == 0 {
+		return m.fail("", "no pageSets and no imageSets: nothing to build")
+	}
+	return nil
+}
+
+func (m *Manifest) source(f, url string, redirects [][]string, captured, expires string) error {
+	switch {
+	case url == "":
+		return m.fail(f+".url", "missing: the source's URL")
+	case !isASCII(url):
+		return m.fail(f+".url", "%q is not ASCII (PDF stores source URLs as ASCII strings; percent-encode it)", url)
+	}
+	for i, c := range redirects {
+		if len(c) == 0 {
+			return m.fail(fmt.Sprintf("%s.redirects[%d]", f, i), "an empty chain")
+		}
+		for j, u := range c {
+			if u == "" || !isASCII(u) {
+				return m.fail(fmt.Sprintf("%s.redirects[%d][%d]", f, i, j), "%q is not a non-empty ASCII URL", u)
+			}
+		}
+	}
+	for _, d := range []struct{ name, v string }{{"captured", captured}, {"expires", expires}} {
+		if d.v == "" {
+			continue
+		}
+		if _, err := time.Parse(time.RFC3339, d.v); err != nil {
+			return m.fail(f+"."+d.name, "%q is not an RFC 3339 time such as 2026-11-21T10:30:00Z", d.v)
+		}
+	}
+	return nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// parseRange parses "N" or "N-M" (1-based, inclusive).
+func parseRange(s string) (int, int, error) {
+	if s == "" {
+		return 0, 0, errors.New(`missing: the set's pages, such as "1" or "2-4"`)
+	}
+	a, b, isRange := strings.Cut(s, "-")
+	first, err1 := strconv.Atoi(strings.TrimSpace(a))
+	last := first
+	var err2 error
+	if isRange {
+		last, err2 = strconv.Atoi(strings.TrimSpace(b))
+	}
+	switch {
+	case err1 != nil || err2 != nil:
+		return 0, 0, fmt.Errorf(`%q is not a page range such as "1" or "2-4"`, s)
+	case first < 1 || last < first:
+		return 0, 0, fmt.Errorf("%q is not a range of pages counted from 1", s)
+	}
+	return first, last, nil
+}
+
+func submission(s string) (int64, error) {
+	switch strings.ToLower(s) {
+	case "", "none":
+		return 0, nil
+	case "get":
+		return 1, nil
+	case "post":
+		return 2, nil
+	}
+	return 0, fmt.Errorf("%q is not none, get or post", s)
+}
+
+// exactNames checks that every object key in raw is spelled exactly as a
+// field of t's JSON tags.
+func exactNames(file, path string, raw any, t reflect.Type) error {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		if t.Kind() == reflect.Slice {
+			if a, ok := raw.([]any); ok {
+				for i, e := range a {
+					if err := exactNames(file, fmt.Sprintf("%s[%d]", path, i), e, t.Elem()); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}
+		t = t.Elem()
+	}
+	obj, ok := raw.(map[string]any)
+	if !ok || t.Kind() != reflect.Struct {
+		return nil
+	}
+	fields := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		if tag := t.Field(i).Tag.Get("json"); tag != "" {
+			fields[strings.Split(tag, ",")[0]] = t.Field(i).Type
+		}
+	}
+	for k, v := range obj {
+		p := k
+		if path != "" {
+			p = path + "." + k
+		}
+		ft, ok := fields[k]
+		if !ok {
+			for f := range fields {
+				if strings.EqualFold(f, k) {
+					return &ManifestError{File: file, Field: p, Err: fmt.Errorf("unknown field (field names are case-sensitive: %s)", f)}
+				}
+			}
+			continue
+		}
+		if err := exactNames(file, p, v, ft); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,219 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/build"
+	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/pdfio"
+)
+
+type buildOptions struct {
+	IO       *IOStreams
+	Manifest string
+	Out      string
+	Profile  string
+	Sources  string
+	JSON     bool
+	Force    bool
+}
+
+func newBuildCmd(ios *IOStreams, runF func(context.Context, *buildOptions) error) *cobra.Command {
+	opts := &buildOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "build [flags] MANIFEST -o OUT.pdf",
+		Short: "Add Web Capture content sets to a PDF, from a JSON manifest",
+		Long: `Add Web Capture structures to a PDF made from web content. The manifest
+(JSON; schema: testdata/build/manifest.schema.json, example:
+testdata/build/manifest.json) names the input PDF and, for each page set,
+its pages, source URL, redirects, captured file, content type, capture
+time, title, submission type and command; for each image set, the image
+and the image XObjects made from it (by page and resource name, or object
+number); and the commands, in execution order.
+
+build computes every identifier from the captured data: a page set's ID
+over the page and its auxiliary files (read from the manifest's sources,
+a wget mirror), an image set's ID, a text page's TID. It canonicalizes
+every source URL for the URLS tree (--profile), sets each page's and
+image's /ID, counts each image's pages for /R, and appends the commands to
+/SpiderInfo. Sets already in the input are kept, and its trees are
+rebuilt with the new keys.
+
+The result is an incremental update: the input's bytes are the output's
+first bytes, unchanged. The output is written to a temporary file and
+renamed; the input is never changed. A manifest error names the manifest's
+line and column or field, and nothing is written.
+
+Exit status: 0 when the result audits with no error, 1 when the manifest
+is wrong or the result has audit errors, 2 for a usage error, 3 when a file
+cannot be read or written.`,
+		Example: `  $ webcap build testdata/build/manifest.json -o captured.pdf
+  $ webcap build --profile pdf2 --sources mirror/ site.json -o site.pdf
+  $ webcap build --json manifest.json -o out.pdf | jq '.sets[].id'`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Manifest = args[0]
+			if opts.Out == "" {
+				return usagef("build: say where to write: -o OUT.pdf")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runBuild(cmd.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.Out, "output", "o", "", "write the new file to `OUT.pdf`")
+	f.StringVar(&opts.Profile, "profile", "", "canonicalization for URLS keys: pdf, pdf2 or rfc3986 (default: the manifest's, or pdf)")
+	f.StringVar(&opts.Sources, "sources", "", "read captured files from a wget mirror `DIR` or aux MANIFEST (default: the manifest's sources)")
+	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
+	f.BoolVar(&opts.Force, "force", false, "replace OUT.pdf if it exists")
+	return cmd
+}
+
+// buildSummary is build --json's output.
+type buildSummary struct {
+	Input    string     `json:"input"`
+	Output   string     `json:"output"`
+	Appended int        `json:"appendedBytes"`
+	Commands int        `json:"commands"`
+	Sets     []buildSet `json:"sets"`
+	Errors   int        `json:"auditErrors"`
+}
+
+type buildSet struct {
+	Kind   string   `json:"kind"`
+	Object string   `json:"object"`
+	ID     string   `json:"id"`
+	TextID string   `json:"tid,omitempty"`
+	URL    string   `json:"url"`
+	Key    string   `json:"urlsKey"`
+	Pages  []int    `json:"pages,omitempty"`
+	Images []string `json:"images,omitempty"`
+	R      []int64  `json:"r,omitempty"`
+	Aux    int      `json:"auxFiles,omitempty"`
+}
+
+func runBuild(ctx context.Context, opts *buildOptions) error {
+	var bo build.Options
+	if opts.Profile != "" {
+		p, err := canon.ParseProfile(opts.Profile)
+		if err != nil {
+			return usagef("build: --profile %q: want pdf, pdf2 or rfc3986", opts.Profile)
+		}
+		bo.Profile = p
+	}
+	if opts.Sources != "" {
+		src, err := loadSources(opts.Sources)
+		if err != nil {
+			return &ioError{fmt.Errorf("build: --sources: %w", err)}
+		}
+		bo.Sources = src
+	}
+	if _, err := os.Stat(opts.Out); err == nil && !opts.Force {
+		return usagef("build: %s exists: choose another -o, or --force to replace it", opts.Out)
+	}
+	f, err := os.Open(opts.Manifest)
+	if err != nil {
+		return &ioError{fmt.Errorf("build: %w", err)}
+	}
+	m, err := build.ParseManifest(f, opts.Manifest)
+	f.Close()
+	if err != nil {
+		return buildError(err)
+	}
+	res, err := build.Build(m, bo)
+	if err != nil {
+		return buildError(err)
+	}
+	if sameFile(opts.Out, res.Input) {
+		return usagef("build: -o %s is the input PDF: build never changes its input", opts.Out)
+	}
+	if err := writeAtomically(opts.Out, res.Output); err != nil {
+		return &ioError{fmt.Errorf("build: %w", err)}
+	}
+	d, err := pdfio.ReadBytes(res.Output, opts.Out, pdfio.Options{})
+	if err != nil {
+		return &ioError{fmt.Errorf("build: reading the result back: %w", err)}
+	}
+	sum := buildSummary{Input: res.Input, Output: opts.Out, Appended: res.Appended, Commands: len(res.Commands)}
+	for _, s := range res.Sets {
+		bs := buildSet{Kind: string(s.Kind), Object: s.Ref.String(), ID: s.ID.String(), URL: s.URL, Key: s.Key, Pages: s.Pages, R: s.RefCount, Aux: s.Aux}
+		if s.TextID != nil {
+			bs.TextID = s.TextID.String()
+		}
+		if s.Kind == "SIS" {
+			for _, o := range s.Objects {
+				bs.Images = append(bs.Images, o.String())
+			}
+		}
+		sum.Sets = append(sum.Sets, bs)
+	}
+	if opts.JSON {
+		sum.Errors = countErrors(d, res.Profile)
+		e := json.NewEncoder(opts.IO.Out)
+		e.SetIndent("", "  ")
+		if err := e.Encode(sum); err != nil {
+			return &ioError{err}
+		}
+		if sum.Errors > 0 {
+			return errFailed
+		}
+		return nil
+	}
+	w := opts.IO.Out
+	for _, s := range sum.Sets {
+		switch s.Kind {
+		case "SPS":
+			fmt.Fprintf(w, "page set  %-8s pages %-6s ID %s  %s", s.Object, pageList(s.Pages), s.ID, s.Key)
+			if s.Aux > 0 {
+				fmt.Fprintf(w, " (+%s)", plural(s.Aux, "auxiliary file"))
+			}
+		default:
+			fmt.Fprintf(w, "image set %-8s images %-5s ID %s  %s (R %s)", s.Object, fmt.Sprint(len(s.Images)), s.ID, s.Key, strings.Trim(fmt.Sprint(s.R), "[]"))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "%s: %s and %s written to %s (%d bytes appended; the input's %d bytes are unchanged)\n",
+		displayInput(res.Input), plural(len(res.Sets), "content set"), plural(len(res.Commands), "command"),
+		displayInput(opts.Out), res.Appended, len(res.Output)-res.Appended)
+	return remaining(w, d, res.Profile, opts.Out)
+}
+
+func countErrors(d *pdfio.Document, p *canon.Profile) int {
+	n := 0
+	for _, f := range audit.Check(d, audit.Options{Profile: p}) {
+		if f.Severity == audit.Error {
+			n++
+		}
+	}
+	return n
+}
+
+func pageList(p []int) string {
+	switch len(p) {
+	case 0:
+		return "-"
+	case 1:
+		return fmt.Sprint(p[0])
+	}
+	return fmt.Sprintf("%d-%d", p[0], p[len(p)-1])
+}
+
+// buildError sorts build's errors into exit codes: a file that cannot be
+// read is an I/O error, the rest make the build fail.
+func buildError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &ioError{fmt.Errorf("build: %w", err)}
+	}
+	return fmt.Errorf("build: %w", err)
+}
