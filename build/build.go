@@ -239,6 +239,13 @@ func (b *builder) commands() (map[string]webcapture.Ref, error) {
 		if c.Headers != "" {
 			d["H"] = webcapture.String(c.Headers)
 		}
+		if c.Settings != nil {
+			sd, err := c.Settings.toModel()
+			if err != nil {
+				return nil, err
+			}
+			d["S"] = sd
+		}
 		r, err := b.u.AddObject(d)
 		if err != nil {
 			return nil, err

@@ -287,6 +287,12 @@ func TestManifestErrors(t *testing.T) {
 		{"redirect", `{"input": "a.pdf", "pageSets": [{"pages": "1", "url": "http://a/", "redirects": [[]]}]}`, "pageSets[0].redirects[0]: an empty chain"},
 		{"images", `{"input": "a.pdf", "imageSets": [{"url": "http://a/i.gif"}]}`, "imageSets[0].images: missing"},
 		{"image both", `{"input": "a.pdf", "imageSets": [{"url": "http://a/i.gif", "images": [{"object": 3, "page": 1}]}]}`, "imageSets[0].images[0]: give either object"},
+		{"levels", `{"input": "a.pdf", "commands": [{"name": "a", "url": "http://a/", "levels": 0}], "pageSets": [{"pages": "1", "url": "http://a/"}]}`, "commands[0].levels: 0: levels count from 1"},
+		{"ct without post", `{"input": "a.pdf", "commands": [{"name": "a", "url": "http://a/", "contentType": "text/plain"}], "pageSets": [{"pages": "1", "url": "http://a/"}]}`, "commands[0].contentType: is the posted data's type"},
+		{"headers", `{"input": "a.pdf", "commands": [{"name": "a", "url": "http://a/", "headers": "X: y\n"}], "pageSets": [{"pages": "1", "url": "http://a/"}]}`, "commands[0].headers: each header line must end in CR LF"},
+		{"settings null", `{"input": "a.pdf", "commands": [{"name": "a", "url": "http://a/", "settings": {"global": {"PS": [792, null]}}}], "pageSets": [{"pages": "1", "url": "http://a/"}]}`, "commands[0].settings: global.PS[1]: null is not a setting"},
+		{"settings engine", `{"input": "a.pdf", "commands": [{"name": "a", "url": "http://a/", "settings": {"engines": {"ADBE": {}}}}], "pageSets": [{"pages": "1", "url": "http://a/"}]}`, `commands[0].settings: engines: "ADBE" is not an engine name`},
+		{"settings key", `{"input": "a.pdf", "commands": [{"name": "a", "url": "http://a/", "settings": {"global": {"a b": 1}}}], "pageSets": [{"pages": "1", "url": "http://a/"}]}`, `commands[0].settings: global: "a b" cannot be a PDF name`},
 		{"image name", `{"input": "a.pdf", "imageSets": [{"url": "http://a/i.gif", "images": [{"page": 1}]}]}`, "imageSets[0].images[0]: give object, or page"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -377,5 +383,84 @@ func TestSchemaMatchesManifest(t *testing.T) {
 		if got, want := props(schema, tc.path...), fields(tc.v); !reflect.DeepEqual(got, want) {
 			t.Errorf("schema %v: properties %v, manifest fields %v", tc.path, got, want)
 		}
+	}
+}
+
+// Every example manifest in testdata/build builds into a file that audits
+// with no error and no warning, identifiers recomputed from its sources.
+func TestExamples(t *testing.T) {
+	manifests, _ := filepath.Glob("../testdata/build/*.json")
+	n := 0
+	for _, path := range manifests {
+		if strings.HasSuffix(path, ".schema.json") {
+			continue
+		}
+		n++
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			m, err := ParseManifest(f, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Build(m, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := pdfio.ReadBytes(res.Output, "out.pdf", pdfio.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range audit.Check(d, audit.Options{Sources: webcapture.MirrorDir(filepath.Join(m.dir, m.Sources))}) {
+				if f.Severity >= audit.Warning {
+					t.Errorf("audit: %s %s %s: %s", f.Severity, f.Rule, f.Object, f.Message)
+				}
+			}
+			if len(d.Sets) != len(m.PageSets)+len(m.ImageSets) || len(d.Info.Commands) != len(m.Commands) {
+				t.Errorf("%d sets and %d commands", len(d.Sets), len(d.Info.Commands))
+			}
+			checkTools(t, res.Output, len(d.Pages))
+		})
+	}
+	if n < 2 {
+		t.Errorf("%d example manifests, want at least 2", n)
+	}
+}
+
+// form.json's POST command, headers and settings come back exactly.
+func TestFormExample(t *testing.T) {
+	f, _ := os.Open("../testdata/build/form.json")
+	defer f.Close()
+	m, err := ParseManifest(f, "../testdata/build/form.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Build(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := pdfio.ReadBytes(res.Output, "out.pdf", pdfio.Options{})
+	c := d.Info.Commands[0]
+	if !c.IsPost() || string(*c.PostData) != "q=web+capture" || *c.ContentType != "application/x-www-form-urlencoded" ||
+		*c.Headers != "Accept-Language: en\r\n" || c.FlagsOrDefault() != webcapture.Submit {
+		t.Errorf("command: %+v", c)
+	}
+	if c.Settings == nil || len(c.Settings.Global) != 11 || len(c.Settings.Engines) != 1 || c.Settings.Engines[0].Engine.Company != "ADBE" {
+		t.Fatalf("settings: %+v", c.Settings)
+	}
+	if !bytes.Contains(res.Output, []byte("/M [10.08 10.08 26 36]")) || !bytes.Contains(res.Output, []byte("/PS [792 612]")) {
+		t.Errorf("settings numbers not written exactly:\n%s", res.Output[len(res.Output)-res.Appended:])
+	}
+	si := d.Sets[0].Sources[0]
+	for _, cs := range d.Sets {
+		if cs.IsPageSet() {
+			si = cs.Sources[0]
+		}
+	}
+	if si.SubmissionOrDefault() != webcapture.SubmitPOST || si.Expires == nil || si.Expires.Raw != "D:20261221110000+01'00'" {
+		t.Errorf("source info: %+v", si)
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/webcap/webcap/webcapture"
 )
 
 // A Manifest says what to build.
@@ -37,15 +39,26 @@ type Manifest struct {
 
 // A Command is one Web Capture command, in execution order.
 type Command struct {
-	Name        string  `json:"name"`             // how page sets refer to it
-	URL         string  `json:"url"`              // the initial URL
-	Levels      *int64  `json:"levels,omitempty"` // levels of links followed (default 1)
-	SameSite    bool    `json:"sameSite,omitempty"`
-	SamePath    bool    `json:"samePath,omitempty"`
-	Submit      bool    `json:"submit,omitempty"`      // a form submission
-	Post        *string `json:"post,omitempty"`        // POST data; present = POST
-	ContentType string  `json:"contentType,omitempty"` // of the POST data
-	Headers     string  `json:"headers,omitempty"`     // extra request header lines
+	Name        string    `json:"name"`             // how page sets refer to it
+	URL         string    `json:"url"`              // the initial URL
+	Levels      *int64    `json:"levels,omitempty"` // levels of links followed (default 1)
+	SameSite    bool      `json:"sameSite,omitempty"`
+	SamePath    bool      `json:"samePath,omitempty"`
+	Submit      bool      `json:"submit,omitempty"`      // a form submission
+	Post        *string   `json:"post,omitempty"`        // POST data; present = POST
+	ContentType string    `json:"contentType,omitempty"` // of the POST data
+	Headers     string    `json:"headers,omitempty"`     // extra request header lines
+	Settings    *Settings `json:"settings,omitempty"`
+}
+
+// Settings is a command's settings dictionary (/S): free-form values for
+// every conversion engine (/G) and per engine (/C, keyed by engine name
+// company:product:version:contentType). JSON objects become dictionaries
+// (their keys names), strings strings, numbers integers or reals, arrays
+// arrays.
+type Settings struct {
+	Global  map[string]any            `json:"global,omitempty"`
+	Engines map[string]map[string]any `json:"engines,omitempty"`
 }
 
 // A PageSet is the pages made from one source.
@@ -113,6 +126,7 @@ func ParseManifest(r io.Reader, name string) (*Manifest, error) {
 	m := &Manifest{name: name, dir: filepath.Dir(name)}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
+	dec.UseNumber() // settings keep integers and reals apart
 	if err := dec.Decode(m); err != nil {
 		return nil, decodeError(name, data, dec, err)
 	}
@@ -207,8 +221,17 @@ func (m *Manifest) validate() error {
 			return m.fail(f+".url", "missing: the command's initial URL")
 		case !isASCII(c.URL):
 			return m.fail(f+".url", "%q is not ASCII (PDF stores it as an ASCII string)", c.URL)
-		case c.Levels != nil && *c.Levels < 0:
-			return m.fail(f+".levels", "%d is negative", *c.Levels)
+		case c.Levels != nil && *c.Levels < 1:
+			return m.fail(f+".levels", "%d: levels count from 1 (the initial URL only)", *c.Levels)
+		case c.ContentType != "" && c.Post == nil:
+			return m.fail(f+".contentType", "is the posted data's type, and the command posts nothing (give post)")
+		case c.Headers != "" && !crlfLines(c.Headers):
+			return m.fail(f+".headers", "each header line must end in CR LF (\\r\\n)")
+		}
+		if c.Settings != nil {
+			if _, err := c.Settings.toModel(); err != nil {
+				return m.fail(f+".settings", "%v", err)
+			}
 		}
 		names[c.Name] = true
 	}
@@ -371,4 +394,90 @@ func exactNames(file, path string, raw any, t reflect.Type) error {
 		}
 	}
 	return nil
+}
+
+func crlfLines(h string) bool {
+	if !strings.HasSuffix(h, "\r\n") {
+		return false
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(h, "\r\n"), "\r\n") {
+		if line == "" || strings.ContainsAny(line, "\r\n") {
+			return false
+		}
+	}
+	return true
+}
+
+// toModel makes the settings dictionary.
+func (s *Settings) toModel() (webcapture.Dict, error) {
+	d := webcapture.Dict{}
+	if s.Global != nil {
+		g, err := settingValue(map[string]any(s.Global), "global", 0)
+		if err != nil {
+			return nil, err
+		}
+		d["G"] = g
+	}
+	if s.Engines != nil {
+		c := webcapture.Dict{}
+		for k, v := range s.Engines {
+			if _, err := webcapture.ParseEngineName(k); err != nil {
+				return nil, fmt.Errorf("engines: %q is not an engine name company:product:version:contentType (%v)", k, err)
+			}
+			e, err := settingValue(map[string]any(v), "engines."+k, 0)
+			if err != nil {
+				return nil, err
+			}
+			c[webcapture.Name(k)] = e
+		}
+		d["C"] = c
+	}
+	return d, nil
+}
+
+func settingValue(v any, path string, depth int) (webcapture.Object, error) {
+	if depth > 32 {
+		return nil, fmt.Errorf("%s: nested deeper than 32 levels", path)
+	}
+	switch v := v.(type) {
+	case string:
+		return webcapture.String(v), nil
+	case bool:
+		return v, nil
+	case json.Number:
+		if i, err := v.Int64(); err == nil {
+			return i, nil
+		}
+		f, err := v.Float64()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s is not a number PDF can hold", path, v)
+		}
+		return f, nil
+	case []any:
+		out := make([]webcapture.Object, len(v))
+		for i, e := range v {
+			o, err := settingValue(e, fmt.Sprintf("%s[%d]", path, i), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = o
+		}
+		return out, nil
+	case map[string]any:
+		out := webcapture.Dict{}
+		for k, e := range v {
+			if k == "" || len(k) > 127 || strings.ContainsAny(k, " \t\r\n\x00") {
+				return nil, fmt.Errorf("%s: %q cannot be a PDF name (1 to 127 bytes, no white space)", path, k)
+			}
+			o, err := settingValue(e, path+"."+k, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[webcapture.Name(k)] = o
+		}
+		return out, nil
+	case nil:
+		return nil, fmt.Errorf("%s: null is not a setting", path)
+	}
+	return nil, fmt.Errorf("%s: %T is not a setting", path, v)
 }
