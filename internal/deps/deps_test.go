@@ -20,6 +20,7 @@ var forbidden = map[string][]string{
 	mod + "/repair":             {mod + "/internal/cli", mod + "/cmd", mod + "/audit", "github.com/spf13"},                  // pdfcpu only through pdfio
 	mod + "/audit":              {mod + "/internal/cli", mod + "/cmd", mod + "/build", mod + "/repair", "github.com/spf13"}, // pdfcpu only through pdfio (checked below)
 	mod + "/build":              {mod + "/internal/cli", mod + "/cmd", mod + "/audit", mod + "/repair", "github.com/spf13"}, // pdfcpu only through pdfio
+	mod + "/capture":            {mod + "/internal/cli", mod + "/cmd", mod + "/audit", mod + "/repair", "github.com/spf13"},
 	mod + "/internal/urlcorpus": {mod + "/canon", mod + "/webcapture", mod + "/pdfio"},
 }
 
