@@ -1,0 +1,224 @@
+package capture
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// ErrNoChromium: no Chromium or Chrome executable was found.
+var ErrNoChromium = errors.New("no Chromium found: install Debian's chromium package, or give its path with --chromium")
+
+// FindChromium returns path when it is given, or the first of chromium,
+// chromium-browser, google-chrome and google-chrome-stable on PATH.
+func FindChromium(path string) (string, error) {
+	if path != "" {
+		return exec.LookPath(path)
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", ErrNoChromium
+}
+
+// A Browser renders pages with headless Chromium. Every request the page
+// makes is fetched by Go (Client), not by the browser, and handed to the
+// browser: so the bytes recorded are exactly the bytes rendered, redirects
+// are seen one by one, and the limits are ours.
+type Browser struct {
+	Client   *http.Client // fetches every request; nil: a client with a 30 s timeout
+	MaxBytes int64        // per response; 0: 64 MiB
+
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// NewBrowser starts Chromium (execPath, see FindChromium) with the flags
+// that work without a sandbox or a network (no GPU, no first-run, no
+// background networking, no component updates, no sync).
+func NewBrowser(ctx context.Context, execPath string) (*Browser, error) {
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(execPath), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
+	}
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	bctx, bcancel := chromedp.NewContext(actx)
+	// Start the browser now, so that a missing or broken executable is
+	// reported here.
+	if err := chromedp.Do(bctx); err != nil {
+		bcancel()
+		acancel()
+		return nil, fmt.Errorf("starting %s: %w", execPath, err)
+	}
+	return &Browser{ctx: bctx, cancel: func() { bcancel(); acancel() }}, nil
+}
+
+// Close stops the browser.
+func (b *Browser) Close() { b.cancel() }
+
+// A Response is one response as Go fetched it.
+type Response struct {
+	URL      string
+	Type     string // the browser's resource type: Document, Image, Stylesheet, ...
+	Status   int
+	Header   http.Header
+	Body     []byte
+	Fetched  time.Time
+	MainDoc  bool // a document of the page's own frame (not an iframe)
+	Redirect bool // a 3xx with a Location
+	Err      string
+}
+
+// A Page is a rendered page.
+type Page struct {
+	Requested string
+	URL       string      // the final URL, after redirects
+	Chain     []string    // the URLs that redirected, in order, then URL; nil without redirects
+	Document  *Response   // the final document
+	Responses []*Response // every response, in the order they were fetched
+	Title     string
+	Links     []string // every <a href>, absolute, in document order
+	PDF       []byte
+}
+
+// Render loads u in a new tab, waits for it to load, and prints it.
+func (b *Browser) Render(ctx context.Context, u string) (*Page, error) {
+	tab, cancel := chromedp.NewContext(b.ctx)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	if err := chromedp.Do(tab); err != nil {
+		return nil, err
+	}
+	t := chromedp.FromContext(tab).Target
+	events := chromedp.Events(tab, fetch.RequestPaused)
+	if _, err := cdp.Call(tab, t, fetch.Enable, fetch.EnableParams{}); err != nil {
+		return nil, fmt.Errorf("enabling request interception: %w", err)
+	}
+	p := &Page{Requested: u}
+	var mu sync.Mutex
+	var mainFrame cdp.FrameID
+	go func() {
+		for ev, err := range events {
+			if err != nil {
+				return
+			}
+			go func(ev fetch.EventRequestPaused) {
+				r, params := b.fetch(tab, ev)
+				mu.Lock()
+				if ev.ResourceType == network.ResourceTypeDocument && (mainFrame == "" || ev.FrameID == mainFrame) {
+					mainFrame, r.MainDoc = ev.FrameID, true
+				}
+				p.Responses = append(p.Responses, r)
+				mu.Unlock()
+				if params != nil {
+					cdp.Call(tab, t, fetch.FulfillRequest, *params)
+				} else {
+					cdp.Call(tab, t, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonFailed})
+				}
+			}(ev)
+		}
+	}()
+	if err := chromedp.Do(tab, chromedp.Navigate(u)); err != nil {
+		return nil, fmt.Errorf("loading %s: %w", u, err)
+	}
+	title, err := chromedp.Run(tab, chromedp.Title())
+	if err != nil {
+		return nil, err
+	}
+	links, err := chromedp.Run(tab, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("a[href]"), a => a.href)`))
+	if err != nil {
+		return nil, err
+	}
+	pdf, err := chromedp.Run(tab, chromedp.PrintToPDF(func(pp *page.PrintToPDFParams) { pp.PrintBackground = ptr(true) }))
+	if err != nil {
+		return nil, fmt.Errorf("printing %s: %w", u, err)
+	}
+	p.Title, p.Links, p.PDF = title, links, pdf
+	mu.Lock()
+	defer mu.Unlock()
+	for _, r := range p.Responses {
+		if !r.MainDoc {
+			continue
+		}
+		if r.Redirect {
+			p.Chain = append(p.Chain, r.URL)
+			continue
+		}
+		p.Document, p.URL = r, r.URL
+	}
+	if p.Document == nil {
+		return nil, fmt.Errorf("loading %s: no document was fetched", u)
+	}
+	if p.Chain != nil {
+		p.Chain = append(p.Chain, p.URL)
+	}
+	return p, nil
+}
+
+// fetch does one paused request with Go's client, without following
+// redirects (the browser follows them, and each is recorded).
+func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused) (*Response, *fetch.FulfillRequestParams) {
+	r := &Response{URL: ev.Request.URL, Type: string(ev.ResourceType), Fetched: time.Now().UTC()}
+	client := b.Client
+	if client == nil {
+		client = &http.Client{Timeout: 30 * time.Second}
+	}
+	c := *client
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	req, err := http.NewRequestWithContext(ctx, ev.Request.Method, ev.Request.URL, nil)
+	if err != nil {
+		r.Err = err.Error()
+		return r, nil
+	}
+	for k, v := range ev.Request.Headers {
+		if s, ok := v.(string); ok && !strings.EqualFold(k, "Accept-Encoding") {
+			req.Header.Set(k, s)
+		}
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		r.Err = err.Error()
+		return r, nil
+	}
+	defer resp.Body.Close()
+	max := b.MaxBytes
+	if max <= 0 {
+		max = 64 << 20
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	if err != nil || int64(len(body)) > max {
+		r.Err = fmt.Sprintf("more than %d bytes, or unreadable: %v", max, err)
+		return r, nil
+	}
+	r.Status, r.Header, r.Body = resp.StatusCode, resp.Header, body
+	r.Redirect = resp.StatusCode >= 300 && resp.StatusCode < 400 && resp.Header.Get("Location") != ""
+	var hs []*fetch.HeaderEntry
+	for k, vs := range resp.Header {
+		if strings.EqualFold(k, "Content-Encoding") || strings.EqualFold(k, "Content-Length") {
+			continue
+		}
+		for _, v := range vs {
+			hs = append(hs, &fetch.HeaderEntry{Name: k, Value: v})
+		}
+	}
+	return r, &fetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: int64(resp.StatusCode), ResponseHeaders: hs, Body: body}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,111 @@
+package capture
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+)
+
+// newBrowser starts Chromium, or skips the test with the reason.
+func newBrowser(t *testing.T) *Browser {
+	t.Helper()
+	path, err := FindChromium(os.Getenv("WEBCAP_CHROMIUM"))
+	if err != nil {
+		t.Skipf("skipping: %v (CI installs Debian's chromium)", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	b, err := NewBrowser(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	return b
+}
+
+var gif = []byte("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;")
+
+const index = `<!DOCTYPE html><html><head><meta charset="iso-8859-1"><title>Caf` + "\xe9" + `</title></head>
+<body><h1>Caf` + "\xe9" + ` <img src="logo.gif"></h1><p><a href="two.html">two</a> <a href="/elsewhere/x.html#frag">x</a></p></body></html>`
+
+func TestRender(t *testing.T) {
+	b := newBrowser(t)
+	mux := http.NewServeMux()
+	mux.Handle("/start", http.RedirectHandler("/a/", http.StatusMovedPermanently))
+	mux.Handle("/a/", http.RedirectHandler("/a/index.html", http.StatusFound))
+	mux.HandleFunc("/a/index.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=iso-8859-1")
+		w.Header().Set("Cache-Control", "max-age=60")
+		w.Write([]byte(index))
+	})
+	mux.HandleFunc("/a/logo.gif", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/gif")
+		w.Write(gif)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p, err := b.Render(ctx, srv.URL+"/start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.URL != srv.URL+"/a/index.html" {
+		t.Errorf("URL %s", p.URL)
+	}
+	if want := []string{srv.URL + "/start", srv.URL + "/a/", srv.URL + "/a/index.html"}; !equal(p.Chain, want) {
+		t.Errorf("chain %v, want %v", p.Chain, want)
+	}
+	if !bytes.Equal(p.Document.Body, []byte(index)) {
+		t.Errorf("document bytes differ from what was served (a charset decoded?):\n%q", p.Document.Body)
+	}
+	if _, ok := Expiry(p.Document.Header, p.Document.Fetched); !ok {
+		t.Error("no expiry from Cache-Control")
+	}
+	var logo *Response
+	for _, r := range p.Responses {
+		if r.URL == srv.URL+"/a/logo.gif" {
+			logo = r
+		}
+	}
+	if logo == nil || !bytes.Equal(logo.Body, gif) || logo.Type != "Image" {
+		t.Errorf("logo response: %+v", logo)
+	}
+	if p.Title != "Café" {
+		t.Errorf("title %q", p.Title)
+	}
+	if want := []string{srv.URL + "/a/two.html", srv.URL + "/elsewhere/x.html#frag"}; !equal(p.Links, want) {
+		t.Errorf("links %v, want %v", p.Links, want)
+	}
+	if !bytes.HasPrefix(p.PDF, []byte("%PDF-")) {
+		t.Errorf("not a PDF: %.20q", p.PDF)
+	}
+}
+
+func TestFindChromium(t *testing.T) {
+	if _, err := FindChromium("/nonexistent/chromium"); err == nil {
+		t.Error("a missing --chromium path was accepted")
+	}
+	t.Setenv("PATH", t.TempDir())
+	if _, err := FindChromium(""); !errors.Is(err, ErrNoChromium) {
+		t.Errorf("empty PATH: %v", err)
+	}
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
