@@ -51,6 +51,12 @@ type Set struct {
 // incremental update, and returns the new file. Nothing is written: the
 // caller writes Result.Output. Every manifest problem is a *ManifestError.
 func Build(m *Manifest, opts Options) (*Result, error) {
+	if m.name == "" {
+		m.name = "manifest"
+	}
+	if err := m.validate(); err != nil {
+		return nil, err
+	}
 	b := &builder{m: m, opts: opts}
 	return b.run()
 }
@@ -105,10 +111,12 @@ func (b *builder) run() (*Result, error) {
 			return nil, m.fail("sources", "%v", err)
 		}
 	}
-	in := b.path(m.Input)
-	orig, err := os.ReadFile(in)
-	if err != nil {
-		return nil, m.fail("input", "%v", err)
+	in, orig := m.Input, m.InputData
+	if orig == nil {
+		in = b.path(m.Input)
+		if orig, err = os.ReadFile(in); err != nil {
+			return nil, m.fail("input", "%v", err)
+		}
 	}
 	if b.u, err = pdfio.NewUpdate(orig, in, pdfio.Options{Password: b.opts.Password}); err != nil {
 		return nil, err
@@ -295,7 +303,10 @@ func pdfDate(s string) string {
 }
 
 // load returns a source's bytes: the named file, or the URL from sources.
-func (b *builder) load(field, file, url string) ([]byte, error) {
+func (b *builder) load(field string, data []byte, file, url string) ([]byte, error) {
+	if data != nil {
+		return data, nil
+	}
 	if file != "" {
 		data, err := os.ReadFile(b.path(file))
 		if err != nil {
@@ -315,7 +326,7 @@ func (b *builder) load(field, file, url string) ([]byte, error) {
 		return nil, b.m.fail(field+".source", "%s is not in the sources: %v", key, err)
 	}
 	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, 1<<30))
+	data, err = io.ReadAll(io.LimitReader(rc, 1<<30))
 	if err != nil {
 		return nil, b.m.fail(field+".source", "reading %s: %v", key, err)
 	}
@@ -349,7 +360,7 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 	if err != nil {
 		return err
 	}
-	data, err := b.load(f, s.Source, s.URL)
+	data, err := b.load(f, s.Data, s.Source, s.URL)
 	if err != nil {
 		return err
 	}
@@ -419,7 +430,7 @@ func (b *builder) imageSet(i int) error {
 	if err != nil {
 		return err
 	}
-	data, err := b.load(f, s.Source, s.URL)
+	data, err := b.load(f, s.Data, s.Source, s.URL)
 	if err != nil {
 		return err
 	}

@@ -363,7 +363,7 @@ func TestSchemaMatchesManifest(t *testing.T) {
 		var out []string
 		ty := reflect.TypeOf(v)
 		for i := 0; i < ty.NumField(); i++ {
-			if tag := ty.Field(i).Tag.Get("json"); tag != "" {
+			if tag := ty.Field(i).Tag.Get("json"); tag != "" && tag != "-" {
 				out = append(out, strings.Split(tag, ",")[0])
 			}
 		}

@@ -33,6 +33,10 @@ type Manifest struct {
 	PageSets  []PageSet  `json:"pageSets,omitempty"`
 	ImageSets []ImageSet `json:"imageSets,omitempty"`
 
+	// InputData, when set, is the input PDF's bytes (Input then only
+	// names it): for programs that build without files.
+	InputData []byte `json:"-"`
+
 	dir  string // the manifest's directory
 	name string // the manifest's file name, for errors
 }
@@ -73,6 +77,8 @@ type PageSet struct {
 	Title       string     `json:"title,omitempty"`
 	Submission  string     `json:"submission,omitempty"` // none (default), get, post
 	Command     string     `json:"command,omitempty"`    // the name of the command that fetched it
+
+	Data []byte `json:"-"` // the captured bytes, for programs: overrides source
 }
 
 // An ImageSet is the image XObjects made from one image.
@@ -83,6 +89,8 @@ type ImageSet struct {
 	Captured  string     `json:"captured,omitempty"`
 	Expires   string     `json:"expires,omitempty"`
 	Images    []Image    `json:"images"`
+
+	Data []byte `json:"-"` // the image's bytes, for programs: overrides source
 }
 
 // An Image names an image XObject: by a page's resource name, or by object number.
@@ -371,7 +379,7 @@ func exactNames(file, path string, raw any, t reflect.Type) error {
 	}
 	fields := map[string]reflect.Type{}
 	for i := 0; i < t.NumField(); i++ {
-		if tag := t.Field(i).Tag.Get("json"); tag != "" {
+		if tag := t.Field(i).Tag.Get("json"); tag != "" && tag != "-" {
 			fields[strings.Split(tag, ",")[0]] = t.Field(i).Type
 		}
 	}

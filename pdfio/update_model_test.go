@@ -168,3 +168,22 @@ func summary(d *Document) []string {
 	}
 	return out
 }
+
+func TestMerge(t *testing.T) {
+	a, b := plain(2, false), plain(3, true)
+	out, err := Merge([][]byte{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := read(t, out, Options{})
+	if len(d.Pages) != 5 {
+		t.Errorf("%d pages, want 5", len(d.Pages))
+	}
+	checkQPDF(t, out, 5)
+	if _, err := Merge(nil); err == nil {
+		t.Error("merging nothing")
+	}
+	if _, err := Merge([][]byte{a, []byte("not a pdf")}); err == nil {
+		t.Error("merging garbage")
+	}
+}

@@ -1,0 +1,157 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/webcap/webcap/build"
+	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
+)
+
+// Options control a capture.
+type Options struct {
+	Levels          int              // levels of links followed (1: the start pages only); 0 means 1
+	Flags           webcapture.Flags // SameSite, SamePath
+	MaxPages        int              // pages fetched at most; 0: 100
+	Profile         *canon.Profile   // URLS keys; nil: PDF
+	IgnoreRobots    bool             // fetch what robots.txt forbids
+	Agent           string           // the user agent robots.txt rules are matched against; "": webcap
+	KeepCredentials bool             // write URLs with user information as they are
+	// Progress, when set, is called after each page.
+	Progress func(done, queued int, url string)
+}
+
+// A Result is a capture.
+type Result struct {
+	PDF   []byte        // the captured PDF, Web Capture structures included
+	Pages []*Page       // the rendered pages, in order
+	Skips []Skip        // what was not captured, and why
+	Build *build.Result // the content sets and commands written
+}
+
+// Capture fetches the urls and the links they lead to (breadth-first, as
+// opts say), renders each page with the browser, joins the pages into one
+// PDF, and writes a page set per page, a command per start URL, and the
+// IDS and URLS trees. Identifiers are computed from the bytes fetched.
+func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Result, error) {
+	if opts.Levels <= 0 {
+		opts.Levels = 1
+	}
+	if opts.MaxPages <= 0 {
+		opts.MaxPages = 100
+	}
+	if opts.Agent == "" {
+		opts.Agent = "webcap"
+	}
+	if opts.Profile == nil {
+		opts.Profile = canon.PDF
+	}
+	c, err := canon.New(opts.Profile)
+	if err != nil {
+		return nil, err
+	}
+	starts := make([]Start, len(urls))
+	for i, u := range urls {
+		starts[i] = Start{URL: u, Levels: opts.Levels, Flags: opts.Flags}
+	}
+	f, skips := NewFrontier(starts, opts.MaxPages, c)
+	res := &Result{Skips: skips}
+	robots := &Robots{Client: b.Client, Agent: opts.Agent}
+	sources := webcapture.MapSource{}
+	var items []Item
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		it, ok := f.Next()
+		if !ok {
+			break
+		}
+		if !opts.IgnoreRobots && !robots.Allowed(ctx, it.URL) {
+			res.Skips = append(res.Skips, Skip{it.URL, "robots.txt forbids it (--ignore-robots to fetch it anyway)"})
+			continue
+		}
+		p, err := b.Render(ctx, it.URL)
+		if err != nil {
+			res.Skips = append(res.Skips, Skip{it.URL, err.Error()})
+			continue
+		}
+		for _, u := range p.Chain {
+			f.Fetched(u)
+		}
+		for _, r := range p.Responses {
+			if r.Err == "" && !r.Redirect {
+				if k, err := c.String(r.URL); err == nil {
+					sources[k] = r.Body
+				}
+			}
+		}
+		if isHTML(p.Document) {
+			res.Skips = append(res.Skips, f.Links(it, p.URL, p.Links)...)
+		}
+		res.Pages = append(res.Pages, p)
+		items = append(items, it)
+		if opts.Progress != nil {
+			opts.Progress(len(res.Pages), f.Pending(), p.URL)
+		}
+	}
+	if len(res.Pages) == 0 {
+		return nil, fmt.Errorf("capture: no page could be captured (%d skipped)", len(res.Skips))
+	}
+	pdfs := make([][]byte, len(res.Pages))
+	counts := make([]int, len(res.Pages))
+	for i, p := range res.Pages {
+		d, err := pdfio.ReadBytes(p.PDF, p.URL, pdfio.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("capture: the browser's PDF of %s: %w", p.URL, err)
+		}
+		pdfs[i], counts[i] = p.PDF, len(d.Pages)
+	}
+	merged, err := pdfio.Merge(pdfs)
+	if err != nil {
+		return nil, fmt.Errorf("capture: %w", err)
+	}
+	m := &build.Manifest{Input: "capture.pdf", InputData: merged, Profile: opts.Profile.Name()}
+	for i, s := range starts {
+		m.Commands = append(m.Commands, build.Command{Name: "c" + strconv.Itoa(i), URL: s.URL, Levels: ptr(int64(s.Levels)),
+			SameSite: s.Flags&webcapture.SameSite != 0, SamePath: s.Flags&webcapture.SamePath != 0,
+			Settings: &build.Settings{Engines: map[string]map[string]any{"webcap:chromium:headless:text/html": {"PrintBackground": true}}}})
+	}
+	page := 1
+	for i, p := range res.Pages {
+		doc := p.Document
+		url, chain := p.URL, p.Chain
+		if !opts.KeepCredentials {
+			url, _ = StripCredentials(url)
+			for j := range chain {
+				chain[j], _ = StripCredentials(chain[j])
+			}
+		}
+		ps := build.PageSet{Pages: fmt.Sprintf("%d-%d", page, page+counts[i]-1), URL: url, Data: doc.Body,
+			ContentType: doc.Header.Get("Content-Type"), Captured: doc.Fetched.Format(time.RFC3339), Title: p.Title,
+			Command: "c" + strconv.Itoa(items[i].Command)}
+		if len(chain) > 1 {
+			ps.Redirects = [][]string{chain[:len(chain)-1]}
+		}
+		if e, ok := Expiry(doc.Header, doc.Fetched); ok {
+			ps.Expires = e.UTC().Format(time.RFC3339)
+		}
+		m.PageSets = append(m.PageSets, ps)
+		page += counts[i]
+	}
+	br, err := build.Build(m, build.Options{Profile: opts.Profile, Sources: sources})
+	if err != nil {
+		return nil, fmt.Errorf("capture: %w", err)
+	}
+	res.PDF, res.Build = br.Output, br
+	return res, nil
+}
+
+func isHTML(r *Response) bool {
+	return strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "text/html")
+}

@@ -1,0 +1,106 @@
+package capture
+
+import (
+	"bytes"
+	"context"
+	"crypto/md5"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
+)
+
+// testSite serves a small site: a redirect to the home page, pages that
+// link to each other, a shared image, a page outside the path, a page
+// robots.txt forbids.
+func testSite(t *testing.T) *httptest.Server {
+	pages := map[string]string{
+		"/site/index.html":   `<html><head><title>Home</title></head><body><img src="logo.gif"><a href="a.html">a</a> <a href="/other/x.html">x</a> <a href="private.html">p</a></body></html>`,
+		"/site/a.html":       `<html><head><title>A</title></head><body><img src="/site/logo.gif"><a href="b.html">b</a> <a href="index.html">home</a></body></html>`,
+		"/site/b.html":       `<html><head><title>B</title></head><body>deep</body></html>`,
+		"/site/private.html": `<html><body>private</body></html>`,
+		"/other/x.html":      `<html><head><title>X</title></head><body>outside</body></html>`,
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", http.RedirectHandler("/site/index.html", http.StatusFound))
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("User-agent: *\nDisallow: /site/private.html\n"))
+	})
+	mux.HandleFunc("/site/logo.gif", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/gif")
+		w.Write(gif)
+	})
+	for path, body := range pages {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(body))
+		})
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestCapture(t *testing.T) {
+	b := newBrowser(t)
+	srv := testSite(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	res, err := Capture(ctx, b, []string{srv.URL + "/"}, Options{Levels: 3, Flags: webcapture.SamePath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range res.Pages {
+		got = append(got, strings.TrimPrefix(p.URL, srv.URL))
+	}
+	// SamePath of "/" is the whole site; robots.txt keeps private.html out.
+	if want := "/site/index.html /site/a.html /other/x.html /site/b.html"; strings.Join(got, " ") != want {
+		t.Errorf("captured %v, want %s", got, want)
+	}
+	skipped := false
+	for _, s := range res.Skips {
+		skipped = skipped || (strings.HasSuffix(s.URL, "/site/private.html") && strings.Contains(s.Reason, "robots.txt"))
+	}
+	if !skipped {
+		t.Errorf("private.html not skipped for robots.txt: %+v", res.Skips)
+	}
+	d, err := pdfio.ReadBytes(res.PDF, "capture.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range audit.Check(d, audit.Options{}) {
+		if f.Severity == audit.Error {
+			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
+		}
+	}
+	if len(d.Sets) != 4 || d.Info == nil || len(d.Info.Commands) != 1 || d.Info.Commands[0].Depth() != 3 {
+		t.Fatalf("%d sets, SpiderInfo %+v", len(d.Sets), d.Info)
+	}
+	// The home page's set: reached through a redirect, its ID over the
+	// served bytes and the logo's.
+	for _, cs := range d.Sets {
+		si := cs.Sources[0]
+		if si.URLs.URL != srv.URL+"/site/index.html" {
+			continue
+		}
+		if !si.URLs.Alias || len(si.URLs.Chains) != 1 || si.URLs.Chains[0][0] != srv.URL+"/" {
+			t.Errorf("home page source: %+v", si.URLs)
+		}
+		h := md5.New()
+		h.Write([]byte(`<html><head><title>Home</title></head><body><img src="logo.gif"><a href="a.html">a</a> <a href="/other/x.html">x</a> <a href="private.html">p</a></body></html>`))
+		logo := md5.Sum(gif)
+		h.Write(logo[:])
+		if !bytes.Equal([]byte(*cs.ID), h.Sum(nil)) {
+			t.Errorf("home page ID %s is not MD5(page, MD5(logo))", cs.ID.Hex())
+		}
+		if cs.Title == nil || cs.Title.String() != "Home" {
+			t.Errorf("title %v", cs.Title)
+		}
+	}
+}
