@@ -12,7 +12,7 @@ import (
 )
 
 // newBrowser starts Chromium, or skips the test with the reason.
-func newBrowser(t *testing.T) *Browser {
+func newBrowser(t testing.TB) *Browser {
 	t.Helper()
 	path, err := FindChromium(os.Getenv("WEBCAP_CHROMIUM"))
 	if err != nil {

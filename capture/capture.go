@@ -32,6 +32,10 @@ type Result struct {
 	Pages []*Page       // the rendered pages, in order
 	Skips []Skip        // what was not captured, and why
 	Build *build.Result // the content sets and commands written
+
+	// How the time went: rendering (the browser, fetching included),
+	// joining the printed pages, and building the structures.
+	Render, Merge, Structures time.Duration
 }
 
 // Capture fetches the urls and the links they lead to (breadth-first, as
@@ -76,7 +80,9 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 			res.Skips = append(res.Skips, Skip{it.URL, "robots.txt forbids it (--ignore-robots to fetch it anyway)"})
 			continue
 		}
+		t0 := time.Now()
 		p, err := b.Render(ctx, it.URL)
+		res.Render += time.Since(t0)
 		if err != nil {
 			res.Skips = append(res.Skips, Skip{it.URL, err.Error()})
 			continue
@@ -103,6 +109,7 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 	if len(res.Pages) == 0 {
 		return nil, fmt.Errorf("capture: no page could be captured (%d skipped)", len(res.Skips))
 	}
+	t0 := time.Now()
 	pdfs := make([][]byte, len(res.Pages))
 	counts := make([]int, len(res.Pages))
 	for i, p := range res.Pages {
@@ -116,6 +123,8 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 	if err != nil {
 		return nil, fmt.Errorf("capture: %w", err)
 	}
+	res.Merge = time.Since(t0)
+	t0 = time.Now()
 	m := &build.Manifest{Input: "capture.pdf", InputData: merged, Profile: opts.Profile.Name()}
 	for i, s := range starts {
 		m.Commands = append(m.Commands, build.Command{Name: "c" + strconv.Itoa(i), URL: s.URL, Levels: ptr(int64(s.Levels)),
@@ -149,6 +158,7 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 		return nil, fmt.Errorf("capture: %w", err)
 	}
 	res.PDF, res.Build = br.Output, br
+	res.Structures = time.Since(t0)
 	return res, nil
 }
 

@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/capture"
+	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
+)
+
+type captureOptions struct {
+	IO              *IOStreams
+	URLs            []string
+	Out             string
+	Levels          int
+	SameSite        bool
+	SamePath        bool
+	MaxPages        int
+	Timeout         time.Duration
+	Profile         string
+	Chromium        string
+	IgnoreRobots    bool
+	KeepCredentials bool
+	Force           bool
+	JSON            bool
+}
+
+func newCaptureCmd(ios *IOStreams, runF func(context.Context, *captureOptions) error) *cobra.Command {
+	opts := &captureOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "capture [flags] URL... -o OUT.pdf",
+		Short: "Capture web pages into a PDF with their Web Capture structures (headless Chromium)",
+		Long: `Fetch web pages, render each with headless Chromium, join them into one PDF,
+and record where they came from: a page set per page (its identifier over
+the bytes fetched, the page's and its images'), the redirect chain, the
+capture time and expiry (Cache-Control, Expires), the title, and a command
+per start URL with its levels and flags.
+
+Links are followed breadth-first up to --levels (1: the start pages only),
+only to http and https, within --same-site (the start URL's host) or
+--same-path (its scheme, host and path up to the last /), and never to what
+robots.txt forbids unless --ignore-robots. --max-pages and --timeout bound
+the whole capture. User information in URLs is left out of the PDF unless
+--keep-credentials. Chromium is Debian's chromium package, found on PATH, or
+--chromium.
+
+Every request is fetched by webcap itself and handed to the browser, so the
+identifiers are computed from exactly the bytes rendered.
+
+Exit status: 0 when the capture audits with no error, 1 when no page could
+be captured or errors remain, 2 for a usage error, 3 when a file cannot be
+written or Chromium cannot be started.`,
+		Example: `  $ webcap capture https://example.com/ -o example.pdf
+  $ webcap capture --levels 2 --same-path https://example.com/docs/ -o docs.pdf
+  $ webcap capture --max-pages 20 --timeout 2m --json https://a.example/ https://b.example/ -o two.pdf`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.URLs = args
+			switch {
+			case opts.Out == "":
+				return usagef("capture: say where to write: -o OUT.pdf")
+			case opts.Levels < 1:
+				return usagef("capture: --levels %d: 1 captures the start pages only", opts.Levels)
+			case opts.MaxPages < 1:
+				return usagef("capture: --max-pages %d: capture at least one page", opts.MaxPages)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runCapture(cmd.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.Out, "output", "o", "", "write the capture to `OUT.pdf`")
+	f.IntVar(&opts.Levels, "levels", 1, "levels of links followed (1: the start pages only)")
+	f.BoolVar(&opts.SameSite, "same-site", false, "follow links to the start URL's host only")
+	f.BoolVar(&opts.SamePath, "same-path", false, "follow links below the start URL's path only")
+	f.IntVar(&opts.MaxPages, "max-pages", 50, "capture at most `N` pages")
+	f.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "stop the whole capture after `D`")
+	f.StringVar(&opts.Profile, "profile", "pdf", "canonicalization for URLS keys: pdf, pdf2 or rfc3986")
+	f.StringVar(&opts.Chromium, "chromium", "", "the Chromium executable (default: chromium on PATH)")
+	f.BoolVar(&opts.IgnoreRobots, "ignore-robots", false, "fetch pages robots.txt forbids")
+	f.BoolVar(&opts.KeepCredentials, "keep-credentials", false, "write URLs with user:password@ as they are")
+	f.BoolVar(&opts.Force, "force", false, "replace OUT.pdf if it exists")
+	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
+	return cmd
+}
+
+func runCapture(ctx context.Context, opts *captureOptions) error {
+	p, err := canon.ParseProfile(opts.Profile)
+	if err != nil {
+		return usagef("capture: --profile %q: want pdf, pdf2 or rfc3986", opts.Profile)
+	}
+	if _, err := os.Stat(opts.Out); err == nil && !opts.Force {
+		return usagef("capture: %s exists: choose another -o, or --force to replace it", opts.Out)
+	}
+	exe, err := capture.FindChromium(opts.Chromium)
+	if err != nil {
+		return &ioError{fmt.Errorf("capture: %w", err)}
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	b, err := capture.NewBrowser(ctx, exe)
+	if err != nil {
+		return &ioError{fmt.Errorf("capture: %w", err)}
+	}
+	defer b.Close()
+	var flags webcapture.Flags
+	if opts.SameSite {
+		flags |= webcapture.SameSite
+	}
+	if opts.SamePath {
+		flags |= webcapture.SamePath
+	}
+	res, err := capture.Capture(ctx, b, opts.URLs, capture.Options{Levels: opts.Levels, Flags: flags, MaxPages: opts.MaxPages,
+		Profile: p, IgnoreRobots: opts.IgnoreRobots, KeepCredentials: opts.KeepCredentials,
+		Progress: func(done, queued int, url string) {
+			fmt.Fprintf(opts.IO.ErrOut, "capture: %d done, %d queued: %s\n", done, queued, url)
+		}})
+	if err != nil {
+		return err
+	}
+	if err := writeAtomically(opts.Out, res.PDF); err != nil {
+		return &ioError{fmt.Errorf("capture: %w", err)}
+	}
+	d, err := pdfio.ReadBytes(res.PDF, opts.Out, pdfio.Options{})
+	if err != nil {
+		return &ioError{fmt.Errorf("capture: reading the result back: %w", err)}
+	}
+	if opts.JSON {
+		type page struct {
+			URL   string   `json:"url"`
+			Chain []string `json:"redirects,omitempty"`
+			Title string   `json:"title"`
+			Pages []int    `json:"pages"`
+			ID    string   `json:"id"`
+		}
+		type skip struct {
+			URL    string `json:"url"`
+			Reason string `json:"reason"`
+		}
+		out := struct {
+			Output string `json:"output"`
+			Pages  []page `json:"captured"`
+			Skips  []skip `json:"skipped"`
+			Errors int    `json:"auditErrors"`
+		}{Output: opts.Out, Errors: countErrors(d, p)}
+		for i, s := range res.Build.Sets {
+			out.Pages = append(out.Pages, page{URL: s.URL, Chain: res.Pages[i].Chain, Title: res.Pages[i].Title, Pages: s.Pages, ID: s.ID.String()})
+		}
+		for _, s := range res.Skips {
+			out.Skips = append(out.Skips, skip{s.URL, s.Reason})
+		}
+		e := json.NewEncoder(opts.IO.Out)
+		e.SetIndent("", "  ")
+		if err := e.Encode(out); err != nil {
+			return &ioError{err}
+		}
+		if out.Errors > 0 {
+			return errFailed
+		}
+		return nil
+	}
+	w := opts.IO.Out
+	for _, s := range res.Build.Sets {
+		fmt.Fprintf(w, "page set  %-8s pages %-6s ID %s  %s\n", s.Ref, pageList(s.Pages), s.ID, s.URL)
+	}
+	for _, s := range res.Skips {
+		fmt.Fprintf(w, "skipped   %s: %s\n", s.URL, s.Reason)
+	}
+	fmt.Fprintf(w, "%s: %d pages captured into %d PDF pages, %d links skipped\n", displayInput(opts.Out), len(res.Pages), len(d.Pages), len(res.Skips))
+	return remaining(w, d, p, opts.Out)
+}
