@@ -222,3 +222,33 @@ func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused) (*Resp
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// get fetches u with the browser's client, following redirects, within
+// MaxBytes.
+func (b *Browser) get(ctx context.Context, u string) ([]byte, error) {
+	client := b.Client
+	if client == nil {
+		client = &http.Client{Timeout: 30 * time.Second}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s", resp.Status)
+	}
+	max := b.MaxBytes
+	if max <= 0 {
+		max = 64 << 20
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	if err == nil && int64(len(body)) > max {
+		err = fmt.Errorf("more than %d bytes", max)
+	}
+	return body, err
+}

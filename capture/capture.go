@@ -99,6 +99,7 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 		}
 		if isHTML(p.Document) {
 			res.Skips = append(res.Skips, f.Links(it, p.URL, p.Links)...)
+			res.Skips = append(res.Skips, b.fetchMissing(ctx, p, opts.Profile, sources)...)
 		}
 		res.Pages = append(res.Pages, p)
 		items = append(items, it)
@@ -164,4 +165,30 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 
 func isHTML(r *Response) bool {
 	return strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "text/html")
+}
+
+// fetchMissing fetches the auxiliary files the page references but the
+// browser did not load (srcset candidates it did not choose, lazy images,
+// hidden frames), so that the page's identifier covers every file it
+// references. What cannot be fetched is returned as skips; the page set is
+// then refused by build, naming them.
+func (b *Browser) fetchMissing(ctx context.Context, p *Page, prof *canon.Profile, sources webcapture.MapSource) []Skip {
+	r, err := webcapture.PageSetID(p.Document.Body, webcapture.PageSetOptions{URL: p.URL,
+		ContentType: p.Document.Header.Get("Content-Type"), Aux: sources, Profile: prof})
+	if err != nil || r.Complete {
+		return nil
+	}
+	var skips []Skip
+	for _, a := range r.Aux {
+		if a.Found || a.URL == "" {
+			continue
+		}
+		body, err := b.get(ctx, a.URL)
+		if err != nil {
+			skips = append(skips, Skip{a.URL, "an auxiliary file of " + p.URL + " cannot be fetched: " + err.Error()})
+			continue
+		}
+		sources[a.URL] = body
+	}
+	return skips
 }

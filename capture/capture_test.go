@@ -22,7 +22,7 @@ func testSite(t *testing.T) *httptest.Server {
 	pages := map[string]string{
 		"/site/index.html":   `<html><head><title>Home</title></head><body><img src="logo.gif"><a href="a.html">a</a> <a href="/other/x.html">x</a> <a href="private.html">p</a></body></html>`,
 		"/site/a.html":       `<html><head><title>A</title></head><body><img src="/site/logo.gif"><a href="b.html">b</a> <a href="index.html">home</a></body></html>`,
-		"/site/b.html":       `<html><head><title>B</title></head><body>deep</body></html>`,
+		"/site/b.html":       `<html><head><title>B</title></head><body>deep<img srcset="/site/logo.gif 1x, /site/big.gif 2x" src="/site/logo.gif"></body></html>`,
 		"/site/private.html": `<html><body>private</body></html>`,
 		"/other/x.html":      `<html><head><title>X</title></head><body>outside</body></html>`,
 	}
@@ -30,6 +30,10 @@ func testSite(t *testing.T) *httptest.Server {
 	mux.Handle("/", http.RedirectHandler("/site/index.html", http.StatusFound))
 	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("User-agent: *\nDisallow: /site/private.html\n"))
+	})
+	mux.HandleFunc("/site/big.gif", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/gif")
+		w.Write(append([]byte{}, gif...))
 	})
 	mux.HandleFunc("/site/logo.gif", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/gif")
