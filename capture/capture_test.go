@@ -6,6 +6,9 @@ import (
 	"crypto/md5"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -85,6 +88,21 @@ func TestCapture(t *testing.T) {
 	}
 	if len(d.Sets) != 4 || d.Info == nil || len(d.Info.Commands) != 1 || d.Info.Commands[0].Depth() != 3 {
 		t.Fatalf("%d sets, SpiderInfo %+v", len(d.Sets), d.Info)
+	}
+	// pdftoppm renders every page.
+	if pdftoppm, err := exec.LookPath("pdftoppm"); err == nil {
+		dir := t.TempDir()
+		in := filepath.Join(dir, "capture.pdf")
+		os.WriteFile(in, res.PDF, 0o644)
+		if out, err := exec.Command(pdftoppm, "-r", "20", "-png", in, filepath.Join(dir, "p")).CombinedOutput(); err != nil {
+			t.Errorf("pdftoppm: %v\n%s", err, out)
+		}
+		pngs, _ := filepath.Glob(filepath.Join(dir, "p*.png"))
+		if len(pngs) != len(d.Pages) {
+			t.Errorf("pdftoppm rendered %d of %d pages", len(pngs), len(d.Pages))
+		}
+	} else {
+		t.Log("pdftoppm not installed: rendering not checked")
 	}
 	// The home page's set: reached through a redirect, its ID over the
 	// served bytes and the logo's.
