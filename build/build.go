@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -453,6 +454,39 @@ func (b *builder) imageSet(i int) error {
 			if !images[ref] {
 				return b.m.fail(g+".object", "object %d of %s is not an image XObject", im.Object, b.doc.File)
 			}
+		} else if im.Name == "*" {
+			if im.Page > len(pages) {
+				return b.m.fail(g+".page", "%d: %s has %d pages", im.Page, b.doc.File, len(pages))
+			}
+			all, err := b.u.PageXObjects(pages[im.Page-1])
+			if err != nil {
+				return b.m.fail(g, "page %d: %v", im.Page, err)
+			}
+			names := make([]string, 0, len(all))
+			for n, r := range all {
+				if images[r] {
+					names = append(names, n)
+				}
+			}
+			sort.Strings(names)
+			seen := map[webcapture.Ref]bool{}
+			uniq := names[:0]
+			for _, n := range names {
+				if !seen[all[n]] {
+					seen[all[n]] = true
+					uniq = append(uniq, n)
+				}
+			}
+			names = uniq
+			if len(names) == 0 {
+				return b.m.fail(g, "page %d uses no image XObject", im.Page)
+			}
+			for _, n := range names {
+				if err := b.imageObject(g, all[n], pages, &set, &objs, &counts); err != nil {
+					return err
+				}
+			}
+			continue
 		} else {
 			if im.Page > len(pages) {
 				return b.m.fail(g+".page", "%d: %s has %d pages", im.Page, b.doc.File, len(pages))
@@ -464,12 +498,9 @@ func (b *builder) imageSet(i int) error {
 				return b.m.fail(g, "/%s on page %d is object %s, which is not an image XObject", im.Name, im.Page, ref)
 			}
 		}
-		if err := b.claim(g, ref, fmt.Sprintf("image object %s", ref)); err != nil {
+		if err := b.imageObject(g, ref, pages, &set, &objs, &counts); err != nil {
 			return err
 		}
-		n := int64(b.u.XObjectUsers(ref, pages))
-		objs, counts = append(objs, ref), append(counts, n)
-		set.Objects, set.RefCount = append(set.Objects, ref), append(set.RefCount, n)
 	}
 	// R: an integer for one image (ISO 32000-1 Table 354), an array for more.
 	var r webcapture.Object = counts
@@ -482,6 +513,17 @@ func (b *builder) imageSet(i int) error {
 		d["TS"] = webcapture.String(pdfDate(s.Captured))
 	}
 	return b.add(set, d)
+}
+
+// imageObject adds one image XObject to an image set, with its page count.
+func (b *builder) imageObject(field string, ref webcapture.Ref, pages []webcapture.Ref, set *Set, objs, counts *[]webcapture.Object) error {
+	if err := b.claim(field, ref, fmt.Sprintf("image object %s", ref)); err != nil {
+		return err
+	}
+	n := int64(b.u.XObjectUsers(ref, pages))
+	*objs, *counts = append(*objs, ref), append(*counts, n)
+	set.Objects, set.RefCount = append(set.Objects, ref), append(set.RefCount, n)
+	return nil
 }
 
 // add writes a content set, its objects' /ID back-links and its tree entries.

@@ -247,6 +247,24 @@ func notesPath(t *testing.T) string {
 	return p
 }
 
+// "*" names every image XObject a page uses.
+func TestEveryImageOfPage(t *testing.T) {
+	m := loadExample(t)
+	m.ImageSets[0].Images = []Image{{Page: 2, Name: "*"}}
+	res, err := Build(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := res.Sets[2]; len(s.Objects) != 1 || s.RefCount[0] != 2 {
+		t.Errorf("image set %+v", s)
+	}
+	m = loadExample(t)
+	m.ImageSets[0].Images = []Image{{Page: 3, Name: "*"}}
+	if _, err := Build(m, Options{}); err == nil || !strings.Contains(err.Error(), "page 3 uses no image XObject") {
+		t.Errorf("page without images: %v", err)
+	}
+}
+
 // A page and its image built from the same bytes share an IDS key: the
 // value becomes an array of both sets (PDF 1.7 Figure 10.2).
 func TestSharedKey(t *testing.T) {

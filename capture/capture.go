@@ -152,6 +152,12 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 			ps.Expires = e.UTC().Format(time.RFC3339)
 		}
 		m.PageSets = append(m.PageSets, ps)
+		if isImage(doc) {
+			// A URL that is itself an image: its page shows it as an image
+			// XObject, which gets an image set too (PDF 1.7 Figure 10.2).
+			m.ImageSets = append(m.ImageSets, build.ImageSet{URL: url, Redirects: ps.Redirects, Data: doc.Body,
+				Captured: ps.Captured, Expires: ps.Expires, Images: []build.Image{{Page: page, Name: "*"}}})
+		}
 		page += counts[i]
 	}
 	br, err := build.Build(m, build.Options{Profile: opts.Profile, Sources: sources})
@@ -161,6 +167,10 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 	res.PDF, res.Build = br.Output, br
 	res.Structures = time.Since(t0)
 	return res, nil
+}
+
+func isImage(r *Response) bool {
+	return strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "image/")
 }
 
 func isHTML(r *Response) bool {

@@ -24,7 +24,7 @@ import (
 func testSite(t *testing.T) *httptest.Server {
 	pages := map[string]string{
 		"/site/index.html":   `<html><head><title>Home</title></head><body><img src="logo.gif"><a href="a.html">a</a> <a href="/other/x.html">x</a> <a href="private.html">p</a></body></html>`,
-		"/site/a.html":       `<html><head><title>A</title></head><body><img src="/site/logo.gif"><a href="b.html">b</a> <a href="index.html">home</a></body></html>`,
+		"/site/a.html":       `<html><head><title>A</title></head><body><img src="/site/logo.gif"><a href="b.html">b</a> <a href="index.html">home</a> <a href="photo.gif">photo</a></body></html>`,
 		"/site/b.html":       `<html><head><title>B</title></head><body>deep<img srcset="/site/logo.gif 1x, /site/big.gif 2x" src="/site/logo.gif"></body></html>`,
 		"/site/private.html": `<html><body>private</body></html>`,
 		"/other/x.html":      `<html><head><title>X</title></head><body>outside</body></html>`,
@@ -33,6 +33,10 @@ func testSite(t *testing.T) *httptest.Server {
 	mux.Handle("/", http.RedirectHandler("/site/index.html", http.StatusFound))
 	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("User-agent: *\nDisallow: /site/private.html\n"))
+	})
+	mux.HandleFunc("/site/photo.gif", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/gif")
+		w.Write(photo)
 	})
 	mux.HandleFunc("/site/big.gif", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/gif")
@@ -53,6 +57,9 @@ func testSite(t *testing.T) *httptest.Server {
 	return srv
 }
 
+// photo is a 2x1 GIF, different from gif.
+var photo = []byte("GIF89a\x02\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x02\x00\x01\x00\x00\x02\x02\x44\x0a\x00;")
+
 func TestCapture(t *testing.T) {
 	b := newBrowser(t)
 	srv := testSite(t)
@@ -67,7 +74,7 @@ func TestCapture(t *testing.T) {
 		got = append(got, strings.TrimPrefix(p.URL, srv.URL))
 	}
 	// SamePath of "/" is the whole site; robots.txt keeps private.html out.
-	if want := "/site/index.html /site/a.html /other/x.html /site/b.html"; strings.Join(got, " ") != want {
+	if want := "/site/index.html /site/a.html /other/x.html /site/b.html /site/photo.gif"; strings.Join(got, " ") != want {
 		t.Errorf("captured %v, want %s", got, want)
 	}
 	skipped := false
@@ -86,7 +93,7 @@ func TestCapture(t *testing.T) {
 			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
 		}
 	}
-	if len(d.Sets) != 4 || d.Info == nil || len(d.Info.Commands) != 1 || d.Info.Commands[0].Depth() != 3 {
+	if len(d.Sets) != 6 || d.Info == nil || len(d.Info.Commands) != 1 || d.Info.Commands[0].Depth() != 3 {
 		t.Fatalf("%d sets, SpiderInfo %+v", len(d.Sets), d.Info)
 	}
 	// pdftoppm renders every page.
@@ -103,6 +110,26 @@ func TestCapture(t *testing.T) {
 		}
 	} else {
 		t.Log("pdftoppm not installed: rendering not checked")
+	}
+	// The image URL: a page set and an image set with one ID, under one
+	// IDS key and one URLS key whose value is an array of both.
+	photoID := md5.Sum(photo)
+	for _, e := range d.IDS.Entries {
+		if e.Key == string(photoID[:]) && (!e.Array || len(e.Sets) != 2 || e.Sets[0].Subtype == e.Sets[1].Subtype) {
+			t.Errorf("IDS entry of the photo: %+v", e)
+		}
+	}
+	imageSets := 0
+	for _, cs := range d.Sets {
+		if cs.IsImageSet() {
+			imageSets++
+			if string(*cs.ID) != string(photoID[:]) || len(cs.Objects) != 1 || len(cs.RefCounts) != 1 || cs.RefCounts[0] != 1 {
+				t.Errorf("image set: ID %s, O %v, R %v", cs.ID.Hex(), cs.Objects, cs.RefCounts)
+			}
+		}
+	}
+	if imageSets != 1 {
+		t.Errorf("%d image sets, want 1", imageSets)
 	}
 	// The home page's set: reached through a redirect, its ID over the
 	// served bytes and the logo's.

@@ -365,6 +365,28 @@ func (u *Update) PageXObject(page webcapture.Ref, name string) (webcapture.Ref, 
 	return refOf(r), nil
 }
 
+// PageXObjects returns every XObject a page's /Resources /XObject names,
+// by name.
+func (u *Update) PageXObjects(page webcapture.Ref) (map[string]webcapture.Ref, error) {
+	o, err := u.Lookup(indirect(page))
+	if err != nil {
+		return nil, err
+	}
+	d, ok := o.(types.Dict)
+	if !ok {
+		return nil, fmt.Errorf("object %s is not a page", page)
+	}
+	res, _ := u.dictAt(d["Resources"])
+	xo, _ := u.dictAt(res["XObject"])
+	out := map[string]webcapture.Ref{}
+	for name, v := range xo {
+		if r, ok := v.(types.IndirectRef); ok {
+			out[name] = refOf(r)
+		}
+	}
+	return out, nil
+}
+
 // XObjectUsers counts the pages among pages whose /Resources /XObject
 // refers to obj: an image set's reference count.
 func (u *Update) XObjectUsers(obj webcapture.Ref, pages []webcapture.Ref) int {
