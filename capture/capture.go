@@ -33,6 +33,8 @@ type Result struct {
 	Skips []Skip        // what was not captured, and why
 	Build *build.Result // the content sets and commands written
 
+	Links int // links between captured pages made internal
+
 	// How the time went: rendering (the browser, fetching included),
 	// joining the printed pages, and building the structures.
 	Render, Merge, Structures time.Duration
@@ -165,6 +167,9 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 		return nil, fmt.Errorf("capture: %w", err)
 	}
 	res.PDF, res.Build = br.Output, br
+	if res.PDF, res.Links, err = internalLinks(br, c); err != nil {
+		return nil, fmt.Errorf("capture: internal links: %w", err)
+	}
 	res.Structures = time.Since(t0)
 	return res, nil
 }
@@ -201,4 +206,64 @@ func (b *Browser) fetchMissing(ctx context.Context, p *Page, prof *canon.Profile
 		sources[a.URL] = body
 	}
 	return skips
+}
+
+// internalLinks turns links between captured pages into internal links:
+// each URI action whose URL (without fragment) is a captured page becomes
+// a go-to to a named destination at the top of that page's first page,
+// named by the unique-name rule (the fragment, or "", followed by the
+// escaped page-set ID), and the URI action is kept in /PA. It writes a
+// second incremental update; without such links it returns the file as is.
+func internalLinks(br *build.Result, c *canon.Canonicalizer) ([]byte, int, error) {
+	u, err := pdfio.NewUpdate(br.Output, "capture.pdf", pdfio.Options{})
+	if err != nil {
+		return nil, 0, err
+	}
+	d, err := u.Document()
+	if err != nil {
+		return nil, 0, err
+	}
+	type target struct {
+		page webcapture.Ref
+		id   webcapture.RawID
+	}
+	byKey := map[string]target{}
+	for _, s := range br.Sets {
+		if s.Kind == webcapture.PageSet && len(s.Objects) > 0 {
+			byKey[s.Key] = target{s.Objects[0], s.ID.Raw()}
+		}
+	}
+	dests := map[string]webcapture.Ref{}
+	n := 0
+	for _, p := range d.Pages {
+		links, err := u.LinkURIs(p.Ref)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, l := range links {
+			base, frag, _ := strings.Cut(l.URI, "#")
+			key, err := c.String(base)
+			if err != nil {
+				continue
+			}
+			t, ok := byKey[key]
+			if !ok {
+				continue
+			}
+			name := webcapture.DestinationName(frag, t.id)
+			dests[name] = t.page
+			if err := u.SetLinkGoTo(l.Annot, name); err != nil {
+				return nil, 0, err
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return br.Output, 0, nil
+	}
+	if err := u.SetDests(dests); err != nil {
+		return nil, 0, err
+	}
+	out, err := u.Bytes()
+	return out, n, err
 }

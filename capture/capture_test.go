@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/md5"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -96,6 +97,13 @@ func TestCapture(t *testing.T) {
 	if len(d.Sets) != 6 || d.Info == nil || len(d.Info.Commands) != 1 || d.Info.Commands[0].Depth() != 3 {
 		t.Fatalf("%d sets, SpiderInfo %+v", len(d.Sets), d.Info)
 	}
+	// Links between captured pages go to named destinations of their
+	// pages; the URI actions are kept in /PA.
+	if res.Links == 0 {
+		t.Error("no link was made internal")
+	}
+	t.Logf("%d links made internal", res.Links)
+	checkInternalLinks(t, res, srv.URL)
 	// pdftoppm renders every page.
 	if pdftoppm, err := exec.LookPath("pdftoppm"); err == nil {
 		dir := t.TempDir()
@@ -150,6 +158,100 @@ func TestCapture(t *testing.T) {
 		}
 		if cs.Title == nil || cs.Title.String() != "Home" {
 			t.Errorf("title %v", cs.Title)
+		}
+	}
+}
+
+// checkInternalLinks reads every link of the capture back with qpdf's
+// JSON: a GoTo action's named destination must lead to the first page of
+// the page set its /PA URI names.
+func checkInternalLinks(t *testing.T, res *Result, base string) {
+	t.Helper()
+	qpdf, err := exec.LookPath("qpdf")
+	if err != nil {
+		t.Log("qpdf not installed: internal links not checked")
+		return
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "c.pdf")
+	os.WriteFile(in, res.PDF, 0o644)
+	out, err := exec.Command(qpdf, "--check", in).CombinedOutput()
+	if err != nil || strings.Contains(string(out), "WARNING") {
+		t.Errorf("qpdf --check: %v\n%s", err, out)
+	}
+	firstPage := map[string]string{}
+	for _, s := range res.Build.Sets {
+		if s.Kind == "SPS" {
+			firstPage[s.URL] = s.Objects[0].String()
+		}
+	}
+	js, err := exec.Command(qpdf, "--json=2", "--json-key=qpdf", in).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Qpdf []json.RawMessage `json:"qpdf"`
+	}
+	if err := json.Unmarshal(js, &doc); err != nil || len(doc.Qpdf) < 2 {
+		t.Fatalf("qpdf json: %v", err)
+	}
+	var objs map[string]struct {
+		Value any `json:"value"`
+	}
+	json.Unmarshal(doc.Qpdf[1], &objs)
+	obj := func(ref string) map[string]any {
+		m, _ := objs["obj:"+ref].Value.(map[string]any)
+		return m
+	}
+	// The /Dests tree (one leaf in this small capture): name -> page.
+	dest := map[string]string{}
+	for _, o := range objs {
+		m, _ := o.Value.(map[string]any)
+		if d, ok := m["/Dests"].(string); ok {
+			names, _ := obj(d)["/Names"].([]any)
+			for i := 0; i+1 < len(names); i += 2 {
+				arr, _ := objs["obj:"+names[i+1].(string)].Value.([]any)
+				if len(arr) == 2 && arr[1] == "/Fit" {
+					dest[names[i].(string)] = arr[0].(string)
+				}
+			}
+		}
+	}
+	checked := 0
+	for _, o := range objs {
+		m, _ := o.Value.(map[string]any)
+		a, _ := m["/A"].(map[string]any)
+		pa, _ := m["/PA"].(map[string]any)
+		if m["/Subtype"] != "/Link" || a["/S"] != "/GoTo" {
+			continue
+		}
+		uri, _ := pa["/URI"].(string)
+		target, _, _ := strings.Cut(strings.TrimPrefix(uri, "u:"), "#")
+		name, _ := a["/D"].(string)
+		if got, want := dest[name], firstPage[target]; got == "" || got != want {
+			t.Errorf("link to %s goes to %q, want %s (its page set's first page)", uri, got, want)
+		}
+		checked++
+	}
+	if checked != res.Links {
+		t.Errorf("%d GoTo links with /PA found, %d made", checked, res.Links)
+	}
+	d, err := pdfio.ReadBytes(res.PDF, "c.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := pdfio.NewUpdate(res.PDF, "c.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// After the update no link to a captured page is left as a URI action.
+	for _, p := range d.Pages {
+		links, _ := u.LinkURIs(p.Ref)
+		for _, l := range links {
+			target, _, _ := strings.Cut(l.URI, "#")
+			if _, captured := firstPage[target]; captured {
+				t.Errorf("page %d: link to captured %s is still a URI action", p.Number, l.URI)
+			}
 		}
 	}
 }
