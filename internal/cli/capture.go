@@ -149,8 +149,9 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 			Output string `json:"output"`
 			Pages  []page `json:"captured"`
 			Skips  []skip `json:"skipped"`
+			Links  int    `json:"internalLinks"`
 			Errors int    `json:"auditErrors"`
-		}{Output: opts.Out, Errors: countErrors(d, p)}
+		}{Output: opts.Out, Links: res.Links, Errors: countErrors(d, p)}
 		for i, s := range res.Build.Sets {
 			out.Pages = append(out.Pages, page{URL: s.URL, Chain: res.Pages[i].Chain, Title: res.Pages[i].Title, Pages: s.Pages, ID: s.ID.String()})
 		}
@@ -174,6 +175,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	for _, s := range res.Skips {
 		fmt.Fprintf(w, "skipped   %s: %s\n", s.URL, s.Reason)
 	}
-	fmt.Fprintf(w, "%s: %d pages captured into %d PDF pages, %d links skipped\n", displayInput(opts.Out), len(res.Pages), len(d.Pages), len(res.Skips))
+	fmt.Fprintf(w, "%s: %d pages captured into %d PDF pages, %d links made internal, %d links skipped\n",
+		displayInput(opts.Out), len(res.Pages), len(d.Pages), res.Links, len(res.Skips))
 	return remaining(w, d, p, opts.Out)
 }

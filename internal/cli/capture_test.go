@@ -51,7 +51,7 @@ func TestCaptureCommand(t *testing.T) {
 	if code := Main(context.Background(), []string{"capture", "--levels", "2", "--same-site", srv.URL + "/", "-o", out}, ios); code != 0 {
 		t.Fatalf("capture: exit %d\n%s%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"ID ", srv.URL + "/two", "2 pages captured", "audits with no error"} {
+	for _, want := range []string{"ID ", srv.URL + "/two", "2 pages captured", "2 links made internal", "audits with no error"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
