@@ -22,8 +22,9 @@ type Options struct {
 	IgnoreRobots    bool             // fetch what robots.txt forbids
 	Agent           string           // the user agent robots.txt rules are matched against; "": webcap
 	KeepCredentials bool             // write URLs with user information as they are
-	// Progress, when set, is called after each page.
-	Progress func(done, queued int, url string)
+	// Progress, when set, is called after each page with the pages done,
+	// the pages queued and the bytes fetched so far.
+	Progress func(done, queued int, bytes int64, url string)
 }
 
 // A Result is a capture.
@@ -70,6 +71,7 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 	robots := &Robots{Client: b.Client, Agent: opts.Agent}
 	sources := webcapture.MapSource{}
 	var items []Item
+	var fetched int64
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -93,6 +95,7 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 			f.Fetched(u)
 		}
 		for _, r := range p.Responses {
+			fetched += int64(len(r.Body))
 			if r.Err == "" && !r.Redirect {
 				if k, err := c.String(r.URL); err == nil {
 					sources[k] = r.Body
@@ -106,7 +109,7 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 		res.Pages = append(res.Pages, p)
 		items = append(items, it)
 		if opts.Progress != nil {
-			opts.Progress(len(res.Pages), f.Pending(), p.URL)
+			opts.Progress(len(res.Pages), f.Pending(), fetched, p.URL)
 		}
 	}
 	if len(res.Pages) == 0 {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/capture"
@@ -120,11 +121,12 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	}
 	res, err := capture.Capture(ctx, b, opts.URLs, capture.Options{Levels: opts.Levels, Flags: flags, MaxPages: opts.MaxPages,
 		Profile: p, IgnoreRobots: opts.IgnoreRobots, KeepCredentials: opts.KeepCredentials,
-		Progress: func(done, queued int, url string) {
-			fmt.Fprintf(opts.IO.ErrOut, "capture: %d done, %d queued: %s\n", done, queued, url)
-		}})
+		Progress: newCaptureProgress(opts.IO, opts.MaxPages)})
 	if err != nil {
 		return err
+	}
+	if f, ok := opts.IO.ErrOut.(*os.File); ok && isTerminal(f) {
+		fmt.Fprint(opts.IO.ErrOut, "\r\033[K") // the progress bar's line
 	}
 	if err := writeAtomically(opts.Out, res.PDF); err != nil {
 		return &ioError{fmt.Errorf("capture: %w", err)}
@@ -178,4 +180,33 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	fmt.Fprintf(w, "%s: %d pages captured into %d PDF pages, %d links made internal, %d links skipped\n",
 		displayInput(opts.Out), len(res.Pages), len(d.Pages), res.Links, len(res.Skips))
 	return remaining(w, d, p, opts.Out)
+}
+
+// newCaptureProgress shows pages done of pages known (done + queued, at
+// most max) and bytes fetched: a bar on a terminal, a line per page
+// otherwise.
+func newCaptureProgress(ios *IOStreams, max int) func(done, queued int, bytes int64, url string) {
+	f, ok := ios.ErrOut.(*os.File)
+	if !ok || !isTerminal(f) {
+		return func(done, queued int, bytes int64, url string) {
+			fmt.Fprintf(ios.ErrOut, "capture: %d done, %d queued, %s fetched: %s\n", done, queued, sizeOf(bytes), url)
+		}
+	}
+	bar := progressbar.NewOptions(max, progressbar.OptionSetWriter(ios.ErrOut), progressbar.OptionShowCount(),
+		progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
+	return func(done, queued int, bytes int64, url string) {
+		bar.ChangeMax(min(done+queued, max))
+		bar.Describe(fmt.Sprintf("capturing (%s)", sizeOf(bytes)))
+		_ = bar.Set(done)
+	}
+}
+
+func sizeOf(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

@@ -56,7 +56,7 @@ func TestCaptureCommand(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
-	if !strings.Contains(stderr.String(), "capture: 2 done, 0 queued") {
+	if !strings.Contains(stderr.String(), "capture: 2 done, 0 queued, ") {
 		t.Errorf("no progress on stderr:\n%s", stderr)
 	}
 	ios, _, stdout, _ = Test()
