@@ -18,6 +18,7 @@ type Options struct {
 	Levels          int              // levels of links followed (1: the start pages only); 0 means 1
 	Flags           webcapture.Flags // SameSite, SamePath
 	MaxPages        int              // pages fetched at most; 0: 100
+	PageTimeout     time.Duration    // per page, fetching and rendering; 0: 30 s
 	Profile         *canon.Profile   // URLS keys; nil: PDF
 	IgnoreRobots    bool             // fetch what robots.txt forbids
 	Agent           string           // the user agent robots.txt rules are matched against; "": webcap
@@ -52,6 +53,9 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 	if opts.MaxPages <= 0 {
 		opts.MaxPages = 100
 	}
+	if opts.PageTimeout <= 0 {
+		opts.PageTimeout = 30 * time.Second
+	}
 	if opts.Agent == "" {
 		opts.Agent = "webcap"
 	}
@@ -73,11 +77,21 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 	var items []Item
 	var fetched int64
 	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		it, ok := f.Next()
 		if !ok {
+			break
+		}
+		if ctx.Err() != nil {
+			// The capture's time is up: keep what was captured, and say
+			// what was not.
+			res.Skips = append(res.Skips, Skip{it.URL, "the capture's time limit was reached"})
+			for {
+				it, ok := f.Next()
+				if !ok {
+					break
+				}
+				res.Skips = append(res.Skips, Skip{it.URL, "the capture's time limit was reached"})
+			}
 			break
 		}
 		if !opts.IgnoreRobots && !robots.Allowed(ctx, it.URL) {
@@ -85,7 +99,12 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 			continue
 		}
 		t0 := time.Now()
-		p, err := b.Render(ctx, it.URL)
+		pctx, cancel := context.WithTimeout(ctx, opts.PageTimeout)
+		p, err := b.Render(pctx, it.URL)
+		if err != nil && pctx.Err() != nil && ctx.Err() == nil {
+			err = fmt.Errorf("took longer than %v (the page time limit)", opts.PageTimeout)
+		}
+		cancel()
 		res.Render += time.Since(t0)
 		if err != nil {
 			res.Skips = append(res.Skips, Skip{it.URL, err.Error()})

@@ -255,3 +255,41 @@ func checkInternalLinks(t *testing.T, res *Result, base string) {
 		}
 	}
 }
+
+// A page slower than the page time limit is skipped with the reason; the
+// rest is captured.
+func TestCaptureSlowPage(t *testing.T) {
+	b := newBrowser(t)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<title>Home</title><a href="/slow">slow</a> <a href="/fast">fast</a>`))
+	})
+	mux.HandleFunc("/fast", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<title>Fast</title>`))
+	})
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(10 * time.Second):
+		case <-r.Context().Done():
+		}
+		w.Write([]byte(`<title>Slow</title>`))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	res, err := Capture(context.Background(), b, []string{srv.URL + "/"}, Options{Levels: 2, PageTimeout: time.Second, IgnoreRobots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pages) != 2 {
+		t.Errorf("%d pages captured, want 2 (home, fast)", len(res.Pages))
+	}
+	found := false
+	for _, s := range res.Skips {
+		found = found || (s.URL == srv.URL+"/slow" && strings.Contains(s.Reason, "page time limit"))
+	}
+	if !found {
+		t.Errorf("the slow page is not skipped for its time: %+v", res.Skips)
+	}
+}

@@ -24,6 +24,7 @@ type captureOptions struct {
 	SamePath        bool
 	MaxPages        int
 	Timeout         time.Duration
+	PageTimeout     time.Duration
 	Profile         string
 	Chromium        string
 	IgnoreRobots    bool
@@ -46,8 +47,10 @@ per start URL with its levels and flags.
 Links are followed breadth-first up to --levels (1: the start pages only),
 only to http and https, within --same-site (the start URL's host) or
 --same-path (its scheme, host and path up to the last /), and never to what
-robots.txt forbids unless --ignore-robots. --max-pages and --timeout bound
-the whole capture. User information in URLs is left out of the PDF unless
+robots.txt forbids unless --ignore-robots. --max-pages bounds the pages,
+--page-timeout each page (a slower one is skipped and reported), and
+--timeout the whole capture: when it is reached, what was captured is
+written and the rest reported. User information in URLs is left out of the PDF unless
 --keep-credentials. Chromium is Debian's chromium package, found on PATH, or
 --chromium.
 
@@ -83,7 +86,8 @@ written or Chromium cannot be started.`,
 	f.BoolVar(&opts.SameSite, "same-site", false, "follow links to the start URL's host only")
 	f.BoolVar(&opts.SamePath, "same-path", false, "follow links below the start URL's path only")
 	f.IntVar(&opts.MaxPages, "max-pages", 50, "capture at most `N` pages")
-	f.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "stop the whole capture after `D`")
+	f.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "stop capturing after `D` and write what was captured")
+	f.DurationVar(&opts.PageTimeout, "page-timeout", 30*time.Second, "skip a page that takes longer than `D` to fetch and render")
 	f.StringVar(&opts.Profile, "profile", "pdf", "canonicalization for URLS keys: pdf, pdf2 or rfc3986")
 	f.StringVar(&opts.Chromium, "chromium", "", "the Chromium executable (default: chromium on PATH)")
 	f.BoolVar(&opts.IgnoreRobots, "ignore-robots", false, "fetch pages robots.txt forbids")
@@ -120,7 +124,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		flags |= webcapture.SamePath
 	}
 	res, err := capture.Capture(ctx, b, opts.URLs, capture.Options{Levels: opts.Levels, Flags: flags, MaxPages: opts.MaxPages,
-		Profile: p, IgnoreRobots: opts.IgnoreRobots, KeepCredentials: opts.KeepCredentials,
+		PageTimeout: opts.PageTimeout, Profile: p, IgnoreRobots: opts.IgnoreRobots, KeepCredentials: opts.KeepCredentials,
 		Progress: newCaptureProgress(opts.IO, opts.MaxPages)})
 	if err != nil {
 		return err
