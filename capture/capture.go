@@ -152,7 +152,11 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 	t0 = time.Now()
 	m := &build.Manifest{Input: "capture.pdf", InputData: merged, Profile: opts.Profile.Name()}
 	for i, s := range starts {
-		m.Commands = append(m.Commands, build.Command{Name: "c" + strconv.Itoa(i), URL: s.URL, Levels: ptr(int64(s.Levels)),
+		cmdURL := s.URL
+		if !opts.KeepCredentials {
+			cmdURL, _ = StripCredentials(cmdURL)
+		}
+		m.Commands = append(m.Commands, build.Command{Name: "c" + strconv.Itoa(i), URL: cmdURL, Levels: ptr(int64(s.Levels)),
 			SameSite: s.Flags&webcapture.SameSite != 0, SamePath: s.Flags&webcapture.SamePath != 0,
 			Settings: &build.Settings{Engines: map[string]map[string]any{"webcap:chromium:headless:text/html": {"PrintBackground": true}}}})
 	}

@@ -293,3 +293,24 @@ func TestCaptureSlowPage(t *testing.T) {
 		t.Errorf("the slow page is not skipped for its time: %+v", res.Skips)
 	}
 }
+
+// A start URL with a user and password: neither is written into the PDF,
+// unless KeepCredentials.
+func TestCaptureCredentials(t *testing.T) {
+	b := newBrowser(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<title>Private</title>`))
+	}))
+	defer srv.Close()
+	u := strings.Replace(srv.URL, "http://", "http://alice:s3cret@", 1) + "/"
+	for _, keep := range []bool{false, true} {
+		res, err := Capture(context.Background(), b, []string{u}, Options{IgnoreRobots: true, KeepCredentials: keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if has := bytes.Contains(res.PDF, []byte("s3cret")); has != keep {
+			t.Errorf("KeepCredentials %v: password in the PDF: %v", keep, has)
+		}
+	}
+}
