@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
@@ -42,6 +43,7 @@ func FindChromium(path string) (string, error) {
 type Browser struct {
 	Client   *http.Client // fetches every request; nil: a client with a 30 s timeout
 	MaxBytes int64        // per response; 0: 64 MiB
+	Version  string       // the browser's version, as it reports it ("156.0.8078.79")
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -66,7 +68,15 @@ func NewBrowser(ctx context.Context, execPath string) (*Browser, error) {
 		acancel()
 		return nil, fmt.Errorf("starting %s: %w", execPath, err)
 	}
-	return &Browser{ctx: bctx, cancel: func() { bcancel(); acancel() }}, nil
+	br := &Browser{ctx: bctx, cancel: func() { bcancel(); acancel() }, Version: "unknown"}
+	if v, err := cdp.Call(bctx, chromedp.FromContext(bctx).Browser, cdpbrowser.GetVersion, cdp.Empty{}); err == nil {
+		// "HeadlessChrome/156.0.8078.79": the version, which may not hold ':'.
+		_, ver, _ := strings.Cut(v.Product, "/")
+		if ver = strings.ReplaceAll(ver, ":", "."); ver != "" {
+			br.Version = ver
+		}
+	}
+	return br, nil
 }
 
 // Close stops the browser.

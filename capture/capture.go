@@ -158,7 +158,7 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 		}
 		m.Commands = append(m.Commands, build.Command{Name: "c" + strconv.Itoa(i), URL: cmdURL, Levels: ptr(int64(s.Levels)),
 			SameSite: s.Flags&webcapture.SameSite != 0, SamePath: s.Flags&webcapture.SamePath != 0,
-			Settings: &build.Settings{Engines: map[string]map[string]any{"webcap:chromium:headless:text/html": {"PrintBackground": true}}}})
+			Settings: &build.Settings{Engines: map[string]map[string]any{EngineName(b): {"PrintBackground": true}}}})
 	}
 	page := 1
 	for i, p := range res.Pages {
@@ -293,3 +293,7 @@ func internalLinks(br *build.Result, c *canon.Canonicalizer) ([]byte, int, error
 	out, err := u.Bytes()
 	return out, n, err
 }
+
+// EngineName is the conversion engine's name in a command's settings
+// (company:product:version:contentType, PDF 1.7 §10.9.6).
+func EngineName(b *Browser) string { return "webcap:chromium:" + b.Version + ":text/html" }

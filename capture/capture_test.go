@@ -94,6 +94,13 @@ func TestCapture(t *testing.T) {
 			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
 		}
 	}
+	if d.Info == nil || len(d.Info.Commands) == 0 {
+		t.Fatal("no SpiderInfo command")
+	}
+	if c := d.Info.Commands[0]; c.Settings == nil || len(c.Settings.Engines) != 1 || c.Settings.Engines[0].Err != nil ||
+		!strings.HasPrefix(string(c.Settings.Engines[0].Key), "webcap:chromium:1") {
+		t.Errorf("command settings: %+v", c.Settings)
+	}
 	if len(d.Sets) != 6 || d.Info == nil || len(d.Info.Commands) != 1 || d.Info.Commands[0].Depth() != 3 {
 		t.Fatalf("%d sets, SpiderInfo %+v", len(d.Sets), d.Info)
 	}
