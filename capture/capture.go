@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/webcap/webcap/build"
@@ -19,6 +20,7 @@ type Options struct {
 	Flags           webcapture.Flags // SameSite, SamePath
 	MaxPages        int              // pages fetched at most; 0: 100
 	PageTimeout     time.Duration    // per page, fetching and rendering; 0: 30 s
+	Jobs            int              // pages rendered at once, in parallel tabs; 0: 2
 	Profile         *canon.Profile   // URLS keys; nil: PDF
 	IgnoreRobots    bool             // fetch what robots.txt forbids
 	Agent           string           // the user agent robots.txt rules are matched against; "": webcap
@@ -53,6 +55,9 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 	if opts.MaxPages <= 0 {
 		opts.MaxPages = 100
 	}
+	if opts.Jobs <= 0 {
+		opts.Jobs = 2
+	}
 	if opts.PageTimeout <= 0 {
 		opts.PageTimeout = 30 * time.Second
 	}
@@ -77,58 +82,73 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 	var items []Item
 	var fetched int64
 	for {
-		it, ok := f.Next()
-		if !ok {
-			break
-		}
-		if ctx.Err() != nil {
-			// The capture's time is up: keep what was captured, and say
-			// what was not.
-			res.Skips = append(res.Skips, Skip{it.URL, "the capture's time limit was reached"})
-			for {
-				it, ok := f.Next()
-				if !ok {
-					break
-				}
+		// Take up to Jobs URLs, render them in parallel tabs, then handle
+		// them in queue order, so the result does not depend on timing.
+		var batch []Item
+		for len(batch) < opts.Jobs {
+			it, ok := f.Next()
+			if !ok {
+				break
+			}
+			if ctx.Err() != nil {
+				// The capture's time is up: keep what was captured, and
+				// say what was not.
 				res.Skips = append(res.Skips, Skip{it.URL, "the capture's time limit was reached"})
+				continue
 			}
-			break
+			if !opts.IgnoreRobots && !robots.Allowed(ctx, it.URL) {
+				res.Skips = append(res.Skips, Skip{it.URL, "robots.txt forbids it (--ignore-robots to fetch it anyway)"})
+				continue
+			}
+			batch = append(batch, it)
 		}
-		if !opts.IgnoreRobots && !robots.Allowed(ctx, it.URL) {
-			res.Skips = append(res.Skips, Skip{it.URL, "robots.txt forbids it (--ignore-robots to fetch it anyway)"})
-			continue
+		if len(batch) == 0 {
+			break // the queue is empty, or MaxPages were taken
 		}
+		pages := make([]*Page, len(batch))
+		errs := make([]error, len(batch))
 		t0 := time.Now()
-		pctx, cancel := context.WithTimeout(ctx, opts.PageTimeout)
-		p, err := b.Render(pctx, it.URL)
-		if err != nil && pctx.Err() != nil && ctx.Err() == nil {
-			err = fmt.Errorf("took longer than %v (the page time limit)", opts.PageTimeout)
+		var wg sync.WaitGroup
+		for k, it := range batch {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				pctx, cancel := context.WithTimeout(ctx, opts.PageTimeout)
+				defer cancel()
+				pages[k], errs[k] = b.Render(pctx, it.URL)
+				if errs[k] != nil && pctx.Err() != nil && ctx.Err() == nil {
+					errs[k] = fmt.Errorf("took longer than %v (the page time limit)", opts.PageTimeout)
+				}
+			}()
 		}
-		cancel()
+		wg.Wait()
 		res.Render += time.Since(t0)
-		if err != nil {
-			res.Skips = append(res.Skips, Skip{it.URL, err.Error()})
-			continue
-		}
-		for _, u := range p.Chain {
-			f.Fetched(u)
-		}
-		for _, r := range p.Responses {
-			fetched += int64(len(r.Body))
-			if r.Err == "" && !r.Redirect {
-				if k, err := c.String(r.URL); err == nil {
-					sources[k] = r.Body
+		for k, it := range batch {
+			p, err := pages[k], errs[k]
+			if err != nil {
+				res.Skips = append(res.Skips, Skip{it.URL, err.Error()})
+				continue
+			}
+			for _, u := range p.Chain {
+				f.Fetched(u)
+			}
+			for _, r := range p.Responses {
+				fetched += int64(len(r.Body))
+				if r.Err == "" && !r.Redirect {
+					if k, err := c.String(r.URL); err == nil {
+						sources[k] = r.Body
+					}
 				}
 			}
-		}
-		if isHTML(p.Document) {
-			res.Skips = append(res.Skips, f.Links(it, p.URL, p.Links)...)
-			res.Skips = append(res.Skips, b.fetchMissing(ctx, p, opts.Profile, sources)...)
-		}
-		res.Pages = append(res.Pages, p)
-		items = append(items, it)
-		if opts.Progress != nil {
-			opts.Progress(len(res.Pages), f.Pending(), fetched, p.URL)
+			if isHTML(p.Document) {
+				res.Skips = append(res.Skips, f.Links(it, p.URL, p.Links)...)
+				res.Skips = append(res.Skips, b.fetchMissing(ctx, p, opts.Profile, sources)...)
+			}
+			res.Pages = append(res.Pages, p)
+			items = append(items, it)
+			if opts.Progress != nil {
+				opts.Progress(len(res.Pages), f.Pending(), fetched, p.URL)
+			}
 		}
 	}
 	if len(res.Pages) == 0 {

@@ -299,6 +299,11 @@ func TestCaptureSlowPage(t *testing.T) {
 	if !found {
 		t.Errorf("the slow page is not skipped for its time: %+v", res.Skips)
 	}
+	// --max-pages stops the crawl with links still queued.
+	res, err = Capture(context.Background(), b, []string{srv.URL + "/"}, Options{Levels: 2, MaxPages: 1, IgnoreRobots: true})
+	if err != nil || len(res.Pages) != 1 {
+		t.Errorf("MaxPages 1: %v, %d pages", err, len(res.Pages))
+	}
 }
 
 // A start URL with a user and password: neither is written into the PDF,

@@ -25,6 +25,7 @@ type captureOptions struct {
 	MaxPages        int
 	Timeout         time.Duration
 	PageTimeout     time.Duration
+	Jobs            int
 	Profile         string
 	Chromium        string
 	IgnoreRobots    bool
@@ -71,6 +72,8 @@ written or Chromium cannot be started.`,
 				return usagef("capture: say where to write: -o OUT.pdf")
 			case opts.Levels < 1:
 				return usagef("capture: --levels %d: 1 captures the start pages only", opts.Levels)
+			case opts.Jobs < 1:
+				return usagef("capture: --jobs %d: render at least one page at a time", opts.Jobs)
 			case opts.MaxPages < 1:
 				return usagef("capture: --max-pages %d: capture at least one page", opts.MaxPages)
 			}
@@ -87,6 +90,7 @@ written or Chromium cannot be started.`,
 	f.BoolVar(&opts.SamePath, "same-path", false, "follow links below the start URL's path only")
 	f.IntVar(&opts.MaxPages, "max-pages", 50, "capture at most `N` pages")
 	f.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "stop capturing after `D` and write what was captured")
+	f.IntVar(&opts.Jobs, "jobs", 2, "render `N` pages at once, in parallel browser tabs")
 	f.DurationVar(&opts.PageTimeout, "page-timeout", 30*time.Second, "skip a page that takes longer than `D` to fetch and render")
 	f.StringVar(&opts.Profile, "profile", "pdf", "canonicalization for URLS keys: pdf, pdf2 or rfc3986")
 	f.StringVar(&opts.Chromium, "chromium", "", "the Chromium executable (default: chromium on PATH)")
@@ -124,7 +128,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		flags |= webcapture.SamePath
 	}
 	res, err := capture.Capture(ctx, b, opts.URLs, capture.Options{Levels: opts.Levels, Flags: flags, MaxPages: opts.MaxPages,
-		PageTimeout: opts.PageTimeout, Profile: p, IgnoreRobots: opts.IgnoreRobots, KeepCredentials: opts.KeepCredentials,
+		PageTimeout: opts.PageTimeout, Jobs: opts.Jobs, Profile: p, IgnoreRobots: opts.IgnoreRobots, KeepCredentials: opts.KeepCredentials,
 		Progress: newCaptureProgress(opts.IO, opts.MaxPages)})
 	if err != nil {
 		return err
