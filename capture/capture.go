@@ -44,11 +44,15 @@ type Result struct {
 	Render, Merge, Structures time.Duration
 }
 
-// Capture fetches the urls and the links they lead to (breadth-first, as
-// opts say), renders each page with the browser, joins the pages into one
-// PDF, and writes a page set per page, a command per start URL, and the
-// IDS and URLS trees. Identifiers are computed from the bytes fetched.
-func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Result, error) {
+// crawled is what crawl found.
+type crawled struct {
+	res     *Result
+	items   []Item
+	sources webcapture.MapSource
+	c       *canon.Canonicalizer
+}
+
+func (opts Options) withDefaults() Options {
 	if opts.Levels <= 0 {
 		opts.Levels = 1
 	}
@@ -67,13 +71,15 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 	if opts.Profile == nil {
 		opts.Profile = canon.PDF
 	}
+	return opts
+}
+
+// crawl fetches and renders the starts' pages and the links they lead to,
+// and collects every response by canonical URL.
+func crawl(ctx context.Context, b *Browser, starts []Start, opts Options) (*crawled, error) {
 	c, err := canon.New(opts.Profile)
 	if err != nil {
 		return nil, err
-	}
-	starts := make([]Start, len(urls))
-	for i, u := range urls {
-		starts[i] = Start{URL: u, Levels: opts.Levels, Flags: opts.Flags}
 	}
 	f, skips := NewFrontier(starts, opts.MaxPages, c)
 	res := &Result{Skips: skips}
@@ -151,6 +157,24 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 			}
 		}
 	}
+	return &crawled{res, items, sources, c}, nil
+}
+
+// Capture fetches the urls and the links they lead to (breadth-first, as
+// opts say), renders each page with the browser, joins the pages into one
+// PDF, and writes a page set per page, a command per start URL, and the
+// IDS and URLS trees. Identifiers are computed from the bytes fetched.
+func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Result, error) {
+	opts = opts.withDefaults()
+	starts := make([]Start, len(urls))
+	for i, u := range urls {
+		starts[i] = Start{URL: u, Levels: opts.Levels, Flags: opts.Flags}
+	}
+	cr, err := crawl(ctx, b, starts, opts)
+	if err != nil {
+		return nil, err
+	}
+	res, items, sources, c := cr.res, cr.items, cr.sources, cr.c
 	if len(res.Pages) == 0 {
 		return nil, fmt.Errorf("capture: no page could be captured (%d skipped)", len(res.Skips))
 	}

@@ -20,9 +20,9 @@ var site = map[string][]string{
 	"http://example.com/a/deep/four.html":  nil,
 }
 
-// crawl runs the frontier over site and returns the fetch order, with
+// crawlSite runs the frontier over site and returns the fetch order, with
 // levels, and every skip.
-func crawl(t *testing.T, starts []Start, maxPages int) (order []string, skips []string) {
+func crawlSite(t *testing.T, starts []Start, maxPages int) (order []string, skips []string) {
 	t.Helper()
 	f, sk := NewFrontier(starts, maxPages, nil)
 	for _, s := range sk {
@@ -71,7 +71,7 @@ func TestFrontier(t *testing.T) {
 			[]string{"ftp://example.com/: not http or https", "/relative: not an absolute URL", "levels 0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			order, skips := crawl(t, tc.starts, tc.maxPages)
+			order, skips := crawlSite(t, tc.starts, tc.maxPages)
 			if strings.Join(order, "\n") != strings.Join(tc.wantOrder, "\n") {
 				t.Errorf("order:\n%s\nwant:\n%s", strings.Join(order, "\n"), strings.Join(tc.wantOrder, "\n"))
 			}
