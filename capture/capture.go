@@ -131,6 +131,9 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options) (*craw
 		res.Render += time.Since(t0)
 		for k, it := range batch {
 			p, err := pages[k], errs[k]
+			if err == nil && p.Document.Status >= 400 {
+				err = fmt.Errorf("the server answered %d", p.Document.Status)
+			}
 			if err != nil {
 				res.Skips = append(res.Skips, Skip{it.URL, err.Error()})
 				continue
