@@ -32,8 +32,8 @@ type Item struct {
 
 // A Skip is a link a capture does not follow, and why.
 type Skip struct {
-	URL    string
-	Reason string
+	URL    string `json:"url"`
+	Reason string `json:"reason"`
 }
 
 // A Frontier is a capture's queue: breadth-first over the commands' link

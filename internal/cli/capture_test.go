@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/webcap/webcap/capture"
@@ -33,6 +34,8 @@ func TestCaptureCommand(t *testing.T) {
 	if _, err := capture.FindChromium(os.Getenv("WEBCAP_CHROMIUM")); err != nil {
 		t.Skipf("skipping the capture itself: %v", err)
 	}
+	var two atomic.Value
+	two.Store(`<title>Two</title><a href="/">one</a>`)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
@@ -40,7 +43,7 @@ func TestCaptureCommand(t *testing.T) {
 		case "/":
 			w.Write([]byte(`<title>One</title><a href="/two">two</a>`))
 		case "/two":
-			w.Write([]byte(`<title>Two</title><a href="/">one</a>`))
+			w.Write([]byte(two.Load().(string)))
 		default:
 			http.NotFound(w, r)
 		}
@@ -62,5 +65,20 @@ func TestCaptureCommand(t *testing.T) {
 	ios, _, stdout, _ = Test()
 	if code := Main(context.Background(), []string{"audit", "--in-process", out}, ios); code != 0 {
 		t.Errorf("audit of the capture: exit %d\n%s", code, stdout)
+	}
+
+	// refresh: nothing changed; then the server's second page changes.
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"refresh", out}, ios); code != 2 || !strings.Contains(stderr.String(), "only --dry-run") {
+		t.Errorf("refresh without --dry-run: exit %d, %s", code, stderr)
+	}
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"refresh", "--dry-run", out}, ios); code != 0 || !strings.Contains(stdout.String(), "2 pages compared (by ID), 0 differ") {
+		t.Errorf("refresh: exit %d\n%s%s", code, stdout, stderr)
+	}
+	two.Store(`<title>Two</title><a href="/">one</a> and more`)
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"refresh", "--dry-run", "--text-only", out}, ios); code != 1 || !strings.Contains(stdout.String(), "changed   "+srv.URL+"/two") {
+		t.Errorf("refresh after a change: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
