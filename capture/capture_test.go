@@ -78,6 +78,20 @@ func TestCapture(t *testing.T) {
 	if want := "/site/index.html /site/a.html /other/x.html /site/b.html /site/photo.gif"; strings.Join(got, " ") != want {
 		t.Errorf("captured %v, want %s", got, want)
 	}
+	// The browser's cache is off: every page that shows the logo fetched
+	// it itself.
+	for _, p := range res.Pages {
+		if !strings.HasPrefix(p.URL, srv.URL+"/site/") || strings.HasSuffix(p.URL, ".gif") {
+			continue
+		}
+		has := false
+		for _, r := range p.Responses {
+			has = has || r.URL == srv.URL+"/site/logo.gif"
+		}
+		if !has {
+			t.Errorf("%s: the logo was not requested (served from the browser's cache?)", p.URL)
+		}
+	}
 	skipped := false
 	for _, s := range res.Skips {
 		skipped = skipped || (strings.HasSuffix(s.URL, "/site/private.html") && strings.Contains(s.Reason, "robots.txt"))
