@@ -108,7 +108,7 @@ func (b *builder) run() (*Result, error) {
 	}
 	b.src = b.opts.Sources
 	if b.src == nil && m.Sources != "" {
-		if b.src, err = loadSources(b.path(m.Sources)); err != nil {
+		if b.src, err = webcapture.LoadAuxSource(b.path(m.Sources)); err != nil {
 			return nil, m.fail("sources", "%v", err)
 		}
 	}
@@ -156,17 +156,6 @@ func (b *builder) run() (*Result, error) {
 	b.res.Output = out
 	b.res.Appended = len(out) - len(orig)
 	return b.res, nil
-}
-
-func loadSources(path string) (webcapture.AuxSource, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if fi.IsDir() {
-		return webcapture.MirrorDir(path), nil
-	}
-	return webcapture.LoadManifest(path, nil)
 }
 
 // existing records the input's trees, so new entries join them, and the
@@ -334,12 +323,14 @@ func (b *builder) load(field string, data []byte, file, url string) ([]byte, err
 	return data, nil
 }
 
-func (b *builder) urlsKey(field, url string) (string, error) {
+// source returns a set's URLS key and its source's bytes.
+func (b *builder) source(field, url string, data []byte, file string) (string, []byte, error) {
 	key, err := b.c.String(url)
 	if err != nil {
-		return "", b.m.fail(field+".url", "cannot be a URLS key: %v", err)
+		return "", nil, b.m.fail(field+".url", "cannot be a URLS key: %v", err)
 	}
-	return key, nil
+	data, err = b.load(field, data, file, url)
+	return key, data, err
 }
 
 func (b *builder) claim(field string, obj webcapture.Ref, what string) error {
@@ -357,11 +348,7 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 	if last > len(b.doc.Pages) {
 		return b.m.fail(f+".pages", "%q: %s has %d pages", s.Pages, b.doc.File, len(b.doc.Pages))
 	}
-	key, err := b.urlsKey(f, s.URL)
-	if err != nil {
-		return err
-	}
-	data, err := b.load(f, s.Data, s.Source, s.URL)
+	key, data, err := b.source(f, s.URL, s.Data, s.Source)
 	if err != nil {
 		return err
 	}
@@ -416,7 +403,7 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 		d["TS"] = webcapture.String(pdfDate(s.Captured))
 	}
 	if s.Title != "" {
-		d["T"] = webcapture.String(textString(s.Title))
+		d["T"] = webcapture.String(webcapture.EncodeText(s.Title))
 	}
 	if set.TextID != nil {
 		d["TID"] = pdfio.HexBytes(set.TextID[:])
@@ -427,11 +414,7 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 func (b *builder) imageSet(i int) error {
 	s := b.m.ImageSets[i]
 	f := fmt.Sprintf("imageSets[%d]", i)
-	key, err := b.urlsKey(f, s.URL)
-	if err != nil {
-		return err
-	}
-	data, err := b.load(f, s.Data, s.Source, s.URL)
+	key, data, err := b.source(f, s.URL, s.Data, s.Source)
 	if err != nil {
 		return err
 	}
@@ -581,25 +564,6 @@ func (b *builder) spiderInfo() error {
 		v = 1.0
 	}
 	return b.u.SetSpiderInfo(v, append(cmds, b.res.Commands...))
-}
-
-// textString encodes a title as a PDF text string: PDFDocEncoding's ASCII
-// subset as is, anything else as UTF-16BE with a byte-order mark.
-func textString(s string) string {
-	if isASCII(s) {
-		return s
-	}
-	out := []byte{0xFE, 0xFF}
-	for _, r := range s {
-		if r >= 0x10000 {
-			r -= 0x10000
-			hi, lo := 0xD800+(r>>10), 0xDC00+(r&0x3FF)
-			out = append(out, byte(hi>>8), byte(hi), byte(lo>>8), byte(lo))
-			continue
-		}
-		out = append(out, byte(r>>8), byte(r))
-	}
-	return string(out)
 }
 
 func truncate(s []string, n int) []string {

@@ -3,7 +3,6 @@ package build
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,27 +21,7 @@ import (
 	"github.com/webcap/webcap/webcapture"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/build/web.pdf from pdfbuild.Web")
-
 const example = "../testdata/build/manifest.json"
-
-// The example's input is pdfbuild.Web(false), byte for byte.
-func TestExampleInputIsCurrent(t *testing.T) {
-	want := pdfbuild.Web(false)
-	path := "../testdata/build/web.pdf"
-	if *update {
-		if err := os.WriteFile(path, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is out of date: go test ./build -run ExampleInput -update", path)
-	}
-}
 
 func loadExample(t *testing.T) *Manifest {
 	t.Helper()

@@ -186,11 +186,7 @@ func (b *Browser) Render(ctx context.Context, u string) (*Page, error) {
 // redirects (the browser follows them, and each is recorded).
 func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused) (*Response, *fetch.FulfillRequestParams) {
 	r := &Response{URL: ev.Request.URL, Type: string(ev.ResourceType), Fetched: time.Now().UTC()}
-	client := b.Client
-	if client == nil {
-		client = &http.Client{Timeout: 30 * time.Second}
-	}
-	c := *client
+	c := *b.client()
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	req, err := http.NewRequestWithContext(ctx, ev.Request.Method, ev.Request.URL, nil)
 	if err != nil {
@@ -208,13 +204,9 @@ func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused) (*Resp
 		return r, nil
 	}
 	defer resp.Body.Close()
-	max := b.MaxBytes
-	if max <= 0 {
-		max = 64 << 20
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
-	if err != nil || int64(len(body)) > max {
-		r.Err = fmt.Sprintf("more than %d bytes, or unreadable: %v", max, err)
+	body, err := b.readBody(resp)
+	if err != nil {
+		r.Err = err.Error()
 		return r, nil
 	}
 	r.Status, r.Header, r.Body = resp.StatusCode, resp.Header, body
@@ -236,15 +228,11 @@ func ptr[T any](v T) *T { return &v }
 // get fetches u with the browser's client, following redirects, within
 // MaxBytes.
 func (b *Browser) get(ctx context.Context, u string) ([]byte, error) {
-	client := b.Client
-	if client == nil {
-		client = &http.Client{Timeout: 30 * time.Second}
-	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := client.Do(req)
+	resp, err := b.client().Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -252,6 +240,19 @@ func (b *Browser) get(ctx context.Context, u string) ([]byte, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("%s", resp.Status)
 	}
+	return b.readBody(resp)
+}
+
+// client is the Client, or one with a 30 s timeout.
+func (b *Browser) client() *http.Client {
+	if b.Client != nil {
+		return b.Client
+	}
+	return &http.Client{Timeout: 30 * time.Second}
+}
+
+// readBody reads a response's body, at most MaxBytes (default 64 MiB).
+func (b *Browser) readBody(resp *http.Response) ([]byte, error) {
 	max := b.MaxBytes
 	if max <= 0 {
 		max = 64 << 20

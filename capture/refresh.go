@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
@@ -113,4 +112,4 @@ func compare(key string, old, new []byte, by string) Change {
 	return c
 }
 
-func hexOf(b []byte) string { return strings.ToUpper(fmt.Sprintf("%x", b)) }
+func hexOf(b []byte) string { return webcapture.RawID(b).Hex() }

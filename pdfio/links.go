@@ -16,13 +16,9 @@ type LinkURI struct {
 // LinkURIs returns a page's link annotations with URI actions, in /Annots
 // order. Direct annotations are left out (they cannot be replaced alone).
 func (u *Update) LinkURIs(page webcapture.Ref) ([]LinkURI, error) {
-	o, err := u.Lookup(indirect(page))
+	d, err := u.pageDict(page)
 	if err != nil {
 		return nil, err
-	}
-	d, ok := o.(types.Dict)
-	if !ok {
-		return nil, fmt.Errorf("object %s is not a page", page)
 	}
 	annots := d["Annots"]
 	if r, ok := annots.(types.IndirectRef); ok {
@@ -48,31 +44,17 @@ func (u *Update) LinkURIs(page webcapture.Ref) ([]LinkURI, error) {
 		if s, _ := act["S"].(types.Name); s != "URI" {
 			continue
 		}
-		uri, err := u.textOf(act["URI"])
-		if err != nil {
+		uo := act["URI"]
+		if r, ok := uo.(types.IndirectRef); ok {
+			uo, _ = u.Lookup(r)
+		}
+		uri, ok := rawString(uo)
+		if !ok {
 			continue
 		}
 		out = append(out, LinkURI{Annot: refOf(r), URI: uri})
 	}
 	return out, nil
-}
-
-func (u *Update) textOf(o types.Object) (string, error) {
-	if r, ok := o.(types.IndirectRef); ok {
-		var err error
-		if o, err = u.Lookup(r); err != nil {
-			return "", err
-		}
-	}
-	switch s := o.(type) {
-	case types.StringLiteral:
-		b, err := types.Unescape(string(s))
-		return string(b), err
-	case types.HexLiteral:
-		b, err := s.Bytes()
-		return string(b), err
-	}
-	return "", fmt.Errorf("not a string")
 }
 
 // SetLinkGoTo makes a link annotation go to the named destination dest,

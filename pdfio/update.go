@@ -342,13 +342,9 @@ func copyDict(d types.Dict) types.Dict {
 
 // PageXObject returns the XObject a page's /Resources /XObject names.
 func (u *Update) PageXObject(page webcapture.Ref, name string) (webcapture.Ref, error) {
-	o, err := u.Lookup(indirect(page))
+	d, err := u.pageDict(page)
 	if err != nil {
 		return webcapture.Ref{}, err
-	}
-	d, ok := o.(types.Dict)
-	if !ok {
-		return webcapture.Ref{}, fmt.Errorf("object %s is not a page", page)
 	}
 	res, err := u.dictAt(d["Resources"])
 	if err != nil || res == nil {
@@ -368,13 +364,9 @@ func (u *Update) PageXObject(page webcapture.Ref, name string) (webcapture.Ref, 
 // PageXObjects returns every XObject a page's /Resources /XObject names,
 // by name.
 func (u *Update) PageXObjects(page webcapture.Ref) (map[string]webcapture.Ref, error) {
-	o, err := u.Lookup(indirect(page))
+	d, err := u.pageDict(page)
 	if err != nil {
 		return nil, err
-	}
-	d, ok := o.(types.Dict)
-	if !ok {
-		return nil, fmt.Errorf("object %s is not a page", page)
 	}
 	res, _ := u.dictAt(d["Resources"])
 	xo, _ := u.dictAt(res["XObject"])
@@ -407,6 +399,19 @@ func (u *Update) XObjectUsers(obj webcapture.Ref, pages []webcapture.Ref) int {
 		}
 	}
 	return n
+}
+
+// pageDict returns a page object's dictionary.
+func (u *Update) pageDict(page webcapture.Ref) (types.Dict, error) {
+	o, err := u.Lookup(indirect(page))
+	if err != nil {
+		return nil, err
+	}
+	d, ok := o.(types.Dict)
+	if !ok {
+		return nil, fmt.Errorf("object %s is not a page", page)
+	}
+	return d, nil
 }
 
 func (u *Update) dictAt(o types.Object) (types.Dict, error) {

@@ -157,6 +157,19 @@ func (m *Manifest) Open(u string) (io.ReadCloser, error) {
 	return os.Open(f)
 }
 
+// LoadAuxSource opens what path names: a directory is a MirrorDir, a file
+// a JSON manifest (LoadManifest, PDF profile).
+func LoadAuxSource(path string) (AuxSource, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return MirrorDir(path), nil
+	}
+	return LoadManifest(path, nil)
+}
+
 // MapSource is an AuxSource held in memory, keyed by canonical URL.
 type MapSource map[string][]byte
 

@@ -27,6 +27,25 @@ func (t Text) String() string {
 	return b.String()
 }
 
+// EncodeText makes a text string from UTF-8: ASCII as it is (PDFDocEncoding
+// agrees with ASCII), anything else as UTF-16BE with a byte-order mark.
+func EncodeText(s string) Text {
+	ascii := true
+	for i := 0; i < len(s) && ascii; i++ {
+		ascii = s[i] < 0x80
+	}
+	if ascii {
+		return Text(s)
+	}
+	u := utf16.Encode([]rune(s))
+	b := make([]byte, 2, 2+2*len(u))
+	b[0], b[1] = 0xFE, 0xFF
+	for _, c := range u {
+		b = append(b, byte(c>>8), byte(c))
+	}
+	return Text(b)
+}
+
 // Encoding names the encoding String decodes with: "UTF-16BE", "UTF-8" or
 // "PDFDocEncoding".
 func (t Text) Encoding() string {

@@ -132,7 +132,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		return usagef("audit: --timeout %v: want a positive duration", opts.Timeout)
 	}
 	if opts.Sources != "" {
-		if _, err := loadSources(opts.Sources); err != nil {
+		if _, err := webcapture.LoadAuxSource(opts.Sources); err != nil {
 			return usagef("audit: --sources: %v", err)
 		}
 	}
@@ -258,7 +258,7 @@ func auditFile(path string, p *canon.Profile, password, sources string, timeout 
 	var src webcapture.AuxSource
 	if sources != "" {
 		var err error
-		if src, err = loadSources(sources); err != nil {
+		if src, err = webcapture.LoadAuxSource(sources); err != nil {
 			r.Error = "sources: " + err.Error()
 			return r
 		}
@@ -370,13 +370,3 @@ func newAuditFileCmd(ios *IOStreams) *cobra.Command {
 
 // loadSources opens --sources: a directory is a wget mirror, a file a JSON
 // manifest.
-func loadSources(path string) (webcapture.AuxSource, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if fi.IsDir() {
-		return webcapture.MirrorDir(path), nil
-	}
-	return webcapture.LoadManifest(path, nil)
-}

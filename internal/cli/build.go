@@ -10,10 +10,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/build"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
 )
 
 type buildOptions struct {
@@ -112,7 +112,7 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 		bo.Profile = p
 	}
 	if opts.Sources != "" {
-		src, err := loadSources(opts.Sources)
+		src, err := webcapture.LoadAuxSource(opts.Sources)
 		if err != nil {
 			return &ioError{fmt.Errorf("build: --sources: %w", err)}
 		}
@@ -190,10 +190,8 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 
 func countErrors(d *pdfio.Document, p *canon.Profile) int {
 	n := 0
-	for _, f := range audit.Check(d, audit.Options{Profile: p}) {
-		if f.Severity == audit.Error {
-			n++
-		}
+	for _, c := range errorCounts(d, p) {
+		n += c
 	}
 	return n
 }

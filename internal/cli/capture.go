@@ -109,15 +109,11 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if _, err := os.Stat(opts.Out); err == nil && !opts.Force {
 		return usagef("capture: %s exists: choose another -o, or --force to replace it", opts.Out)
 	}
-	exe, err := capture.FindChromium(opts.Chromium)
-	if err != nil {
-		return &ioError{fmt.Errorf("capture: %w", err)}
-	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	b, err := capture.NewBrowser(ctx, exe)
+	b, err := startBrowser(ctx, "capture", opts.Chromium)
 	if err != nil {
-		return &ioError{fmt.Errorf("capture: %w", err)}
+		return err
 	}
 	defer b.Close()
 	var flags webcapture.Flags
@@ -188,6 +184,20 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	fmt.Fprintf(w, "%s: %d pages captured into %d PDF pages, %d links made internal, %d links skipped\n",
 		displayInput(opts.Out), len(res.Pages), len(d.Pages), res.Links, len(res.Skips))
 	return remaining(w, d, p, opts.Out)
+}
+
+// startBrowser finds and starts Chromium for a command; its errors are
+// I/O errors.
+func startBrowser(ctx context.Context, cmd, chromium string) (*capture.Browser, error) {
+	exe, err := capture.FindChromium(chromium)
+	if err != nil {
+		return nil, &ioError{fmt.Errorf("%s: %w", cmd, err)}
+	}
+	b, err := capture.NewBrowser(ctx, exe)
+	if err != nil {
+		return nil, &ioError{fmt.Errorf("%s: %w", cmd, err)}
+	}
+	return b, nil
 }
 
 // newCaptureProgress shows pages done of pages known (done + queued, at

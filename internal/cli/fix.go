@@ -128,12 +128,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 
 // remaining audits d and reports the errors left, if any.
 func remaining(w io.Writer, d *pdfio.Document, p *canon.Profile, name string) error {
-	count := map[string]int{}
-	for _, f := range audit.Check(d, audit.Options{Profile: p}) {
-		if f.Severity == audit.Error {
-			count[f.Rule]++
-		}
-	}
+	count := errorCounts(d, p)
 	if len(count) == 0 {
 		fmt.Fprintf(w, "%s: audits with no error\n", displayInput(name))
 		return nil
@@ -145,6 +140,17 @@ func remaining(w io.Writer, d *pdfio.Document, p *canon.Profile, name string) er
 	sort.Strings(rules)
 	fmt.Fprintf(w, "%s: errors remain: %s; see webcap audit\n", displayInput(name), strings.Join(rules, ", "))
 	return errFailed
+}
+
+// errorCounts audits d and counts its error findings by rule.
+func errorCounts(d *pdfio.Document, p *canon.Profile) map[string]int {
+	count := map[string]int{}
+	for _, f := range audit.Check(d, audit.Options{Profile: p}) {
+		if f.Severity == audit.Error {
+			count[f.Rule]++
+		}
+	}
+	return count
 }
 
 func where(c repair.Change) string {

@@ -119,7 +119,7 @@ func runID(ctx context.Context, opts *idOptions) error {
 	var aux webcapture.AuxSource
 	var mirror webcapture.MirrorDir
 	if opts.Aux != "" {
-		if aux, err = loadSources(opts.Aux); err != nil {
+		if aux, err = webcapture.LoadAuxSource(opts.Aux); err != nil {
 			return usagef("id: --aux: %v", err)
 		}
 		mirror, _ = aux.(webcapture.MirrorDir)

@@ -81,15 +81,11 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	if err != nil {
 		return &ioError{fmt.Errorf("refresh: %w", err)}
 	}
-	exe, err := capture.FindChromium(opts.Chromium)
-	if err != nil {
-		return &ioError{fmt.Errorf("refresh: %w", err)}
-	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	b, err := capture.NewBrowser(ctx, exe)
+	b, err := startBrowser(ctx, "refresh", opts.Chromium)
 	if err != nil {
-		return &ioError{fmt.Errorf("refresh: %w", err)}
+		return err
 	}
 	defer b.Close()
 	changes, skips, err := capture.Refresh(ctx, b, d, capture.RefreshOptions{TextOnly: opts.TextOnly,

@@ -120,24 +120,31 @@ func TestQPDFAcceptsSamples(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite testdata/capture.pdf from Sample(\"capture\")")
+var update = flag.Bool("update", false, "rewrite the bundled PDFs (testdata/capture.pdf, testdata/build/web.pdf) from their generators")
 
-// The bundled example testdata/capture.pdf (the README's quick start) is
-// Sample("capture"), byte for byte: go test ./internal/pdfbuild -update
-// rewrites it.
+// The bundled PDFs are their generators' output, byte for byte: the
+// README's quick start (Sample("capture")) and the build example's input
+// (Web(false)). go test ./internal/pdfbuild -update rewrites them.
 func TestBundledExampleIsCurrent(t *testing.T) {
-	want, _ := Sample("capture")
-	path := filepath.Join("..", "..", "testdata", "capture.pdf")
-	if *update {
-		if err := os.WriteFile(path, want, 0o644); err != nil {
+	capture, _ := Sample("capture")
+	for _, tc := range []struct {
+		path string
+		want []byte
+	}{
+		{filepath.Join("..", "..", "testdata", "capture.pdf"), capture},
+		{filepath.Join("..", "..", "testdata", "build", "web.pdf"), Web(false)},
+	} {
+		if *update {
+			if err := os.WriteFile(tc.path, tc.want, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := os.ReadFile(tc.path)
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is out of date: go test ./internal/pdfbuild -run BundledExample -update", path)
+		if !bytes.Equal(got, tc.want) {
+			t.Errorf("%s is out of date: go test ./internal/pdfbuild -run BundledExample -update", tc.path)
+		}
 	}
 }
