@@ -46,6 +46,10 @@ type Set struct {
 	Objects  []webcapture.Ref
 	RefCount []int64 // image sets: pages using each image
 	Aux      int     // page sets: auxiliary files hashed into ID
+	// Shared: an image set whose identifier an image set of the input, or
+	// one made earlier from the manifest, already had. Its images joined
+	// that set (Ref), and its URL became one more source of it.
+	Shared bool
 }
 
 // Build reads m's input, adds m's content sets, commands and trees as an
@@ -75,6 +79,24 @@ type builder struct {
 	idsOrder  []string
 	urlsOrder []string
 	claimed   map[webcapture.Ref]string // page or image -> who claims it
+
+	imageSets map[webcapture.ID]*imageDraft // image sets by identifier, the input's and new ones
+	drafts    []*imageDraft                 // new image sets, written after all are known
+	extended  []*imageDraft                 // the input's image sets new images join, in order
+}
+
+// An imageDraft is an image set to write, or one of the input's that new
+// images join.
+type imageDraft struct {
+	ref    webcapture.Ref // the input's set; zero for a new one
+	urls   map[string]bool
+	set    Set
+	d      webcapture.Dict // a new set's dictionary
+	shared []Set           // images from other manifest entries that joined it
+	// for the input's set: what joins it
+	objs   []webcapture.Ref
+	counts []int64
+	si     []webcapture.Dict
 }
 
 func (b *builder) path(p string) string {
@@ -143,6 +165,9 @@ func (b *builder) run() (*Result, error) {
 			return nil, err
 		}
 	}
+	if err := b.writeImageSets(); err != nil {
+		return nil, err
+	}
 	if err := b.trees(); err != nil {
 		return nil, err
 	}
@@ -178,9 +203,22 @@ func (b *builder) existing() error {
 			b.addEntry(t.Name, e.Key, e.KeyRef, refs...)
 		}
 	}
+	b.imageSets = map[webcapture.ID]*imageDraft{}
 	for _, cs := range b.doc.Sets {
 		for _, o := range cs.Objects {
 			b.claimed[o] = fmt.Sprintf("the existing content set %s", cs.Ref)
+		}
+		if cs.IsImageSet() && cs.ID != nil && !cs.Ref.IsZero() {
+			id, ok := cs.ID.ID()
+			if ok && b.imageSets[id] == nil {
+				dr := &imageDraft{ref: cs.Ref, urls: map[string]bool{}}
+				for _, u := range cs.SourceURLs() {
+					if k, err := b.c.String(u); err == nil {
+						dr.urls[k] = true
+					}
+				}
+				b.imageSets[id] = dr
+			}
 		}
 	}
 	return nil
@@ -485,17 +523,95 @@ func (b *builder) imageSet(i int) error {
 			return err
 		}
 	}
-	// R: an integer for one image (ISO 32000-1 Table 354), an array for more.
-	var r webcapture.Object = counts
-	if len(counts) == 1 {
-		r = counts[0]
+	si := sourceInfo(s.URL, s.Redirects, s.Captured, s.Expires)
+	if dr := b.imageSets[set.ID]; dr != nil {
+		// The same image data as a set the file or the manifest already
+		// has: its images join that set (PDF 1.7 §10.9.3: an image set's O
+		// holds every XObject made from one source image), and a new URL
+		// becomes one more source.
+		set.Shared = true
+		var newURL bool
+		if !dr.urls[set.Key] {
+			dr.urls[set.Key], newURL = true, true
+		}
+		if dr.ref.IsZero() {
+			dr.d["O"] = append(dr.d["O"].([]webcapture.Object), objs...)
+			dr.d["R"] = append(dr.d["R"].([]webcapture.Object), counts...)
+			if newURL {
+				dr.d["SI"] = append(dr.d["SI"].([]webcapture.Object), si)
+			}
+		} else {
+			if len(dr.shared) == 0 {
+				b.extended = append(b.extended, dr)
+			}
+			for i, o := range objs {
+				dr.objs, dr.counts = append(dr.objs, o.(webcapture.Ref)), append(dr.counts, counts[i].(int64))
+			}
+			if newURL {
+				dr.si = append(dr.si, si)
+			}
+		}
+		dr.shared = append(dr.shared, set)
+		return nil
 	}
-	d := webcapture.Dict{"S": webcapture.Name("SIS"), "ID": pdfio.HexBytes(set.ID[:]), "O": objs, "R": r,
-		"SI": sourceInfo(s.URL, s.Redirects, s.Captured, s.Expires)}
+	d := webcapture.Dict{"S": webcapture.Name("SIS"), "ID": pdfio.HexBytes(set.ID[:]), "O": objs, "R": counts,
+		"SI": []webcapture.Object{si}}
 	if s.Captured != "" {
 		d["TS"] = webcapture.String(pdfDate(s.Captured))
 	}
-	return b.add(set, d)
+	dr := &imageDraft{urls: map[string]bool{set.Key: true}, set: set, d: d}
+	b.imageSets[set.ID] = dr
+	b.drafts = append(b.drafts, dr)
+	return nil
+}
+
+// writeImageSets writes the new image sets, and the input's image sets
+// that new images joined.
+func (b *builder) writeImageSets() error {
+	for _, dr := range b.extended {
+		if err := b.u.ExtendImageSet(dr.ref, dr.objs, dr.counts, dr.si); err != nil {
+			return err
+		}
+		for _, s := range dr.shared {
+			if err := b.shared(dr.ref, s); err != nil {
+				return err
+			}
+		}
+	}
+	for _, dr := range b.drafts {
+		// R: an integer for one image (ISO 32000-1 Table 354), an array
+		// for more; SI: a dictionary for one source.
+		if r := dr.d["R"].([]webcapture.Object); len(r) == 1 {
+			dr.d["R"] = r[0]
+		}
+		if si := dr.d["SI"].([]webcapture.Object); len(si) == 1 {
+			dr.d["SI"] = si[0]
+		}
+		if err := b.add(dr.set, dr.d); err != nil {
+			return err
+		}
+		ref := b.res.Sets[len(b.res.Sets)-1].Ref
+		for _, s := range dr.shared {
+			if err := b.shared(ref, s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// shared records images that joined the set at ref: their /ID back-links
+// and the URLS entry of their source.
+func (b *builder) shared(ref webcapture.Ref, s Set) error {
+	s.Ref = ref
+	for _, o := range s.Objects {
+		if err := b.u.SetID(o, s.ID.Raw()); err != nil {
+			return err
+		}
+	}
+	b.addEntry("URLS", s.Key, webcapture.Ref{}, ref)
+	b.res.Sets = append(b.res.Sets, s)
+	return nil
 }
 
 // imageObject adds one image XObject to an image set, with its page count.

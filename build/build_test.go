@@ -461,3 +461,70 @@ func TestFormExample(t *testing.T) {
 		t.Errorf("source info: %+v", si)
 	}
 }
+
+// Images made from the same bytes share one image set, whether they come
+// from one manifest or from a later build on its output: the set's O and R
+// grow, each new URL becomes one more source, and IDS keeps one key.
+func TestSharedImageSet(t *testing.T) {
+	b := pdfbuild.New()
+	img := func() pdfbuild.Ref {
+		return b.Add(&pdfbuild.Stream{Dict: pdfbuild.D("Type", pdfbuild.Name("XObject"), "Subtype", pdfbuild.Name("Image"), "Width", 1, "Height", 1,
+			"ColorSpace", pdfbuild.Name("DeviceGray"), "BitsPerComponent", 8), Data: []byte{0x80}})
+	}
+	ims := []pdfbuild.Ref{img(), img(), img()}
+	root, _ := b.PageTree(3, func(i int) pdfbuild.Dict {
+		return pdfbuild.D("Resources", pdfbuild.D("XObject", pdfbuild.D("Im0", ims[i])))
+	})
+	b.Root = b.Add(pdfbuild.D("Type", pdfbuild.Name("Catalog"), "Pages", root))
+	logo := []byte("GIF89a the same bytes under two URLs")
+	m := &Manifest{Input: "three.pdf", InputData: b.Bytes(), ImageSets: []ImageSet{
+		{URL: "http://a.example/logo.gif", Data: logo, Images: []Image{{Page: 1, Name: "Im0"}}},
+		{URL: "http://b.example/copy.gif", Data: logo, Images: []Image{{Page: 2, Name: "Im0"}}},
+	}}
+	res, err := Build(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Sets) != 2 || res.Sets[0].Shared || !res.Sets[1].Shared || res.Sets[0].Ref != res.Sets[1].Ref {
+		t.Fatalf("sets %+v: want the second to join the first", res.Sets)
+	}
+	check := func(file []byte, images, sources int) {
+		t.Helper()
+		d, err := pdfio.ReadBytes(file, "out.pdf", pdfio.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Sets) != 1 || len(d.IDS.Entries) != 1 || len(d.URLS.Entries) != 2 {
+			t.Fatalf("%d sets, %d IDS keys, %d URLS keys; want 1, 1, 2", len(d.Sets), len(d.IDS.Entries), len(d.URLS.Entries))
+		}
+		cs := d.Sets[0]
+		if len(cs.Objects) != images || len(cs.RefCounts) != images || !cs.RefArray || len(cs.Sources) != sources {
+			t.Errorf("set: O %v, R %v, %d sources; want %d images, %d sources", cs.Objects, cs.RefCounts, len(cs.Sources), images, sources)
+		}
+		for _, e := range d.URLS.Entries {
+			if len(e.Sets) != 1 || e.Sets[0].Ref != cs.Ref {
+				t.Errorf("URLS %q -> %v, want the one set", e.Key, e.Sets)
+			}
+		}
+		for _, f := range audit.Check(d, audit.Options{}) {
+			if f.Severity != audit.Info {
+				t.Errorf("audit: %s %s %s: %s", f.Severity, f.Rule, f.Object, f.Message)
+			}
+		}
+		checkTools(t, file, 3)
+	}
+	check(res.Output, 2, 2)
+	// A later build: the same image under a known URL joins the set
+	// without a new source.
+	m2 := &Manifest{Input: "shared.pdf", InputData: res.Output, ImageSets: []ImageSet{
+		{URL: "http://a.example/logo.gif", Data: logo, Images: []Image{{Page: 3, Name: "Im0"}}},
+	}}
+	res2, err := Build(m2, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res2.Sets) != 1 || !res2.Sets[0].Shared || res2.Sets[0].Ref != res.Sets[0].Ref {
+		t.Fatalf("second build: sets %+v", res2.Sets)
+	}
+	check(res2.Output, 3, 2)
+}

@@ -38,6 +38,7 @@ type Result struct {
 	Build *build.Result // the content sets and commands written
 
 	Links int // links between captured pages made internal
+	First int // the number of the first page captured (Append: after the file's pages)
 
 	// How the time went: rendering (the browser, fetching included),
 	// joining the printed pages, and building the structures.
@@ -76,12 +77,12 @@ func (opts Options) withDefaults() Options {
 
 // crawl fetches and renders the starts' pages and the links they lead to,
 // and collects every response by canonical URL.
-func crawl(ctx context.Context, b *Browser, starts []Start, opts Options) (*crawled, error) {
+func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, have map[string]string) (*crawled, error) {
 	c, err := canon.New(opts.Profile)
 	if err != nil {
 		return nil, err
 	}
-	f, skips := NewFrontier(starts, opts.MaxPages, c)
+	f, skips := newFrontier(starts, opts.MaxPages, c, have)
 	res := &Result{Skips: skips}
 	robots := &Robots{Client: b.Client, Agent: opts.Agent}
 	sources := webcapture.MapSource{}
@@ -168,36 +169,138 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options) (*craw
 // PDF, and writes a page set per page, a command per start URL, and the
 // IDS and URLS trees. Identifiers are computed from the bytes fetched.
 func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Result, error) {
+	return capture(ctx, b, nil, "capture.pdf", urls, opts)
+}
+
+// Append captures urls into file, an existing capture (name is used in
+// messages), as Capture does, and adds the pages after the file's last
+// page as an incremental update: the file's bytes are kept as they are.
+// Pages the file already has (by canonical URL) are not fetched again; a
+// link to them becomes an internal link. New content sets, commands and
+// tree entries join the file's; an image with the identifier of an image
+// set the file has joins that set.
+func Append(ctx context.Context, b *Browser, file []byte, name string, urls []string, opts Options) (*Result, error) {
+	return capture(ctx, b, file, name, urls, opts)
+}
+
+func capture(ctx context.Context, b *Browser, file []byte, name string, urls []string, opts Options) (*Result, error) {
 	opts = opts.withDefaults()
 	starts := make([]Start, len(urls))
 	for i, u := range urls {
 		starts[i] = Start{URL: u, Levels: opts.Levels, Flags: opts.Flags}
 	}
-	cr, err := crawl(ctx, b, starts, opts)
+	var have map[string]string
+	var u *pdfio.Update
+	first := 1 // the first new page's number
+	if file != nil {
+		var err error
+		if u, err = pdfio.NewUpdate(file, name, pdfio.Options{}); err != nil {
+			return nil, err
+		}
+		d, err := u.Document()
+		if err != nil {
+			return nil, err
+		}
+		if have, err = pagesHeld(d, opts.Profile); err != nil {
+			return nil, err
+		}
+		first = len(d.Pages) + 1
+	}
+	cr, err := crawl(ctx, b, starts, opts, have)
 	if err != nil {
 		return nil, err
 	}
 	res, items, sources, c := cr.res, cr.items, cr.sources, cr.c
 	if len(res.Pages) == 0 {
-		return nil, fmt.Errorf("capture: no page could be captured (%d skipped)", len(res.Skips))
+		return nil, &NothingError{res.Skips}
 	}
+	res.First = first
 	t0 := time.Now()
-	pdfs := make([][]byte, len(res.Pages))
 	counts := make([]int, len(res.Pages))
-	for i, p := range res.Pages {
-		d, err := pdfio.ReadBytes(p.PDF, p.URL, pdfio.Options{})
-		if err != nil {
-			return nil, fmt.Errorf("capture: the browser's PDF of %s: %w", p.URL, err)
+	var input []byte
+	if u == nil {
+		pdfs := make([][]byte, len(res.Pages))
+		for i, p := range res.Pages {
+			d, err := pdfio.ReadBytes(p.PDF, p.URL, pdfio.Options{})
+			if err != nil {
+				return nil, fmt.Errorf("capture: the browser's PDF of %s: %w", p.URL, err)
+			}
+			pdfs[i], counts[i] = p.PDF, len(d.Pages)
 		}
-		pdfs[i], counts[i] = p.PDF, len(d.Pages)
-	}
-	merged, err := pdfio.Merge(pdfs)
-	if err != nil {
-		return nil, fmt.Errorf("capture: %w", err)
+		if input, err = pdfio.Merge(pdfs); err != nil {
+			return nil, fmt.Errorf("capture: %w", err)
+		}
+	} else {
+		for i, p := range res.Pages {
+			added, err := u.AppendPages(p.PDF, "the browser's PDF of "+p.URL)
+			if err != nil {
+				return nil, fmt.Errorf("capture: %w", err)
+			}
+			counts[i] = len(added)
+		}
+		if input, err = u.Bytes(); err != nil {
+			return nil, fmt.Errorf("capture: %w", err)
+		}
 	}
 	res.Merge = time.Since(t0)
 	t0 = time.Now()
-	m := &build.Manifest{Input: "capture.pdf", InputData: merged, Profile: opts.Profile.Name()}
+	m := manifest(b, starts, res.Pages, items, counts, first, opts)
+	m.Input, m.InputData = name, input
+	br, err := build.Build(m, build.Options{Profile: opts.Profile, Sources: sources})
+	if err != nil {
+		return nil, fmt.Errorf("capture: %w", err)
+	}
+	res.PDF, res.Build = br.Output, br
+	if res.PDF, res.Links, err = internalLinks(br.Output, name, c, nil); err != nil {
+		return nil, fmt.Errorf("capture: internal links: %w", err)
+	}
+	res.Structures = time.Since(t0)
+	return res, nil
+}
+
+// A NothingError says that no page could be captured, and why.
+type NothingError struct {
+	Skips []Skip
+}
+
+func (e *NothingError) Error() string {
+	msg := fmt.Sprintf("capture: no page could be captured (%d skipped)", len(e.Skips))
+	for i, s := range e.Skips {
+		if i == 3 {
+			msg += fmt.Sprintf("; and %d more", len(e.Skips)-3)
+			break
+		}
+		msg += "; " + s.URL + ": " + s.Reason
+	}
+	return msg
+}
+
+// pagesHeld returns the canonical URLs of d's page sets, each with the
+// reason a capture into d does not fetch it again.
+func pagesHeld(d *pdfio.Document, p *canon.Profile) (map[string]string, error) {
+	c, err := canon.New(p)
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]string{}
+	for _, cs := range d.Sets {
+		if !cs.IsPageSet() {
+			continue
+		}
+		for _, u := range cs.SourceURLs() {
+			if k, err := c.String(u); err == nil {
+				have[k] = fmt.Sprintf("already in %s (content set %s); webcap refresh updates it", d.File, cs.Ref)
+			}
+		}
+	}
+	return have, nil
+}
+
+// manifest describes the captured pages for build: a command per start,
+// a page set per page (its pages numbered from first), and an image set
+// for each page that is an image.
+func manifest(b *Browser, starts []Start, pages []*Page, items []Item, counts []int, first int, opts Options) *build.Manifest {
+	m := &build.Manifest{Profile: opts.Profile.Name()}
 	for i, s := range starts {
 		cmdURL := s.URL
 		if !opts.KeepCredentials {
@@ -207,8 +310,8 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 			SameSite: s.Flags&webcapture.SameSite != 0, SamePath: s.Flags&webcapture.SamePath != 0,
 			Settings: &build.Settings{Engines: map[string]map[string]any{EngineName(b): {"PrintBackground": true}}}})
 	}
-	page := 1
-	for i, p := range res.Pages {
+	page := first
+	for i, p := range pages {
 		doc := p.Document
 		url, chain := p.URL, p.Chain
 		if !opts.KeepCredentials {
@@ -235,16 +338,7 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 		}
 		page += counts[i]
 	}
-	br, err := build.Build(m, build.Options{Profile: opts.Profile, Sources: sources})
-	if err != nil {
-		return nil, fmt.Errorf("capture: %w", err)
-	}
-	res.PDF, res.Build = br.Output, br
-	if res.PDF, res.Links, err = internalLinks(br, c); err != nil {
-		return nil, fmt.Errorf("capture: internal links: %w", err)
-	}
-	res.Structures = time.Since(t0)
-	return res, nil
+	return m
 }
 
 func isImage(r *Response) bool {
@@ -281,14 +375,17 @@ func (b *Browser) fetchMissing(ctx context.Context, p *Page, prof *canon.Profile
 	return skips
 }
 
-// internalLinks turns links between captured pages into internal links:
-// each URI action whose URL (without fragment) is a captured page becomes
-// a go-to to a named destination at the top of that page's first page,
-// named by the unique-name rule (the fragment, or "", followed by the
-// escaped page-set ID), and the URI action is kept in /PA. It writes a
-// second incremental update; without such links it returns the file as is.
-func internalLinks(br *build.Result, c *canon.Canonicalizer) ([]byte, int, error) {
-	u, err := pdfio.NewUpdate(br.Output, "capture.pdf", pdfio.Options{})
+// internalLinks turns links to captured pages into internal links: each
+// URI action whose URL (without fragment) is the source of a page set of
+// file becomes a go-to to a named destination at the top of that set's
+// first page, named by the unique-name rule (the fragment, or "", followed
+// by the escaped page-set ID), and the URI action is kept in /PA. Every
+// page's links are looked at, so a capture appended to a file links both
+// ways. Destinations on pages that moved (moved, as refresh replaces
+// pages) follow them. It writes an incremental update; when there is
+// nothing to change it returns file as it is.
+func internalLinks(file []byte, name string, c *canon.Canonicalizer, moved map[webcapture.Ref]webcapture.Ref) ([]byte, int, error) {
+	u, err := pdfio.NewUpdate(file, name, pdfio.Options{})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -301,9 +398,14 @@ func internalLinks(br *build.Result, c *canon.Canonicalizer) ([]byte, int, error
 		id   webcapture.RawID
 	}
 	byKey := map[string]target{}
-	for _, s := range br.Sets {
-		if s.Kind == webcapture.PageSet && len(s.Objects) > 0 {
-			byKey[s.Key] = target{s.Objects[0], s.ID.Raw()}
+	for _, cs := range d.Sets {
+		if !cs.IsPageSet() || cs.ID == nil || len(cs.Objects) == 0 {
+			continue
+		}
+		for _, u := range cs.SourceURLs() {
+			if k, err := c.String(u); err == nil {
+				byKey[k] = target{cs.Objects[0], *cs.ID}
+			}
 		}
 	}
 	dests := map[string]webcapture.Ref{}
@@ -331,10 +433,10 @@ func internalLinks(br *build.Result, c *canon.Canonicalizer) ([]byte, int, error
 			n++
 		}
 	}
-	if n == 0 {
-		return br.Output, 0, nil
+	if n == 0 && len(moved) == 0 {
+		return file, 0, nil
 	}
-	if err := u.SetDests(dests); err != nil {
+	if err := u.SetDests(dests, moved); err != nil {
 		return nil, 0, err
 	}
 	out, err := u.Bytes()

@@ -46,16 +46,23 @@ type Frontier struct {
 	seen     map[string]bool
 	queue    []Item
 	taken    int
+	have     map[string]string // keys not to fetch, with the reason
 }
 
 // NewFrontier queues the starts' URLs. maxPages <= 0 means no limit; c
 // makes the keys (nil: the PDF profile). A start URL that cannot be
 // fetched (not http or https, not absolute, or a duplicate) is skipped.
 func NewFrontier(starts []Start, maxPages int, c *canon.Canonicalizer) (*Frontier, []Skip) {
+	return newFrontier(starts, maxPages, c, nil)
+}
+
+// newFrontier is NewFrontier that never queues the URLs whose keys have
+// holds (the pages a file already has), reporting have's reason instead.
+func newFrontier(starts []Start, maxPages int, c *canon.Canonicalizer, have map[string]string) (*Frontier, []Skip) {
 	if c == nil {
 		c, _ = canon.New(canon.PDF)
 	}
-	f := &Frontier{starts: starts, c: c, maxPages: maxPages, seen: map[string]bool{}}
+	f := &Frontier{starts: starts, c: c, maxPages: maxPages, seen: map[string]bool{}, have: have}
 	var skips []Skip
 	for i, s := range starts {
 		if s.Levels < 1 {
@@ -154,6 +161,10 @@ func (f *Frontier) push(it Item) string {
 	}
 	if f.seen[it.Key] {
 		return "already queued"
+	}
+	if reason, ok := f.have[it.Key]; ok {
+		f.seen[it.Key] = true
+		return reason
 	}
 	f.seen[it.Key] = true
 	f.queue = append(f.queue, it)

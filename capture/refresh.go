@@ -41,7 +41,7 @@ func Refresh(ctx context.Context, b *Browser, d *pdfio.Document, opts RefreshOpt
 	for _, c := range d.Info.Commands {
 		starts = append(starts, Start{URL: c.URL, Levels: int(c.Depth()), Flags: c.FlagsOrDefault()})
 	}
-	cr, err := crawl(ctx, b, starts, o)
+	cr, err := crawl(ctx, b, starts, o, nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -78,13 +78,139 @@ func (u *Update) SetLinkGoTo(annot webcapture.Ref, dest string) error {
 	return nil
 }
 
-// SetDests installs a /Dests name tree: each name goes to the top of a page
-// (a /Fit destination). It replaces the tree that was there.
-func (u *Update) SetDests(dests map[string]webcapture.Ref) error {
-	entries := make([]NameEntry, 0, len(dests))
+// SetDests sets the /Dests name tree: each name in dests goes to the top
+// of a page (a /Fit destination). The tree's other names are kept, except
+// that a destination on a page that moved (a key of moved, as ReplacePages
+// moves them) goes to the page's replacement.
+func (u *Update) SetDests(dests map[string]webcapture.Ref, moved map[webcapture.Ref]webcapture.Ref) error {
+	kept, err := u.treeEntries("Dests")
+	if err != nil {
+		return err
+	}
+	entries := make([]TreeEntry, 0, len(kept)+len(dests))
+	for _, e := range kept {
+		if _, ok := dests[e.Key]; ok {
+			continue
+		}
+		e.Value = u.movedDest(e.Value, moved)
+		entries = append(entries, e)
+	}
 	for name, page := range dests {
 		d := u.Add(types.Array{indirect(page), types.Name("Fit")})
-		entries = append(entries, NameEntry{Key: name, Sets: []webcapture.Ref{refOf(d)}})
+		entries = append(entries, TreeEntry{Key: name, Value: d})
 	}
-	return u.SetNameTree("Dests", entries, TreeShape{})
+	root, err := BuildNameTree(entries, TreeShape{}, u.Alloc)
+	if err != nil {
+		return err
+	}
+	if u.names == nil {
+		if err := u.loadNames(); err != nil {
+			return err
+		}
+	}
+	u.names["Dests"] = root
+	return nil
+}
+
+// movedDest returns a destination (an array, or a dictionary with /D,
+// direct or not) whose page moved as a new object going to the new page;
+// any other value as it is.
+func (u *Update) movedDest(v types.Object, moved map[webcapture.Ref]webcapture.Ref) types.Object {
+	if len(moved) == 0 {
+		return v
+	}
+	o := v
+	if r, ok := v.(types.IndirectRef); ok {
+		o, _ = u.Lookup(r)
+	}
+	switch d := o.(type) {
+	case types.Array:
+		if len(d) > 0 {
+			if p, ok := d[0].(types.IndirectRef); ok {
+				if to, ok := moved[refOf(p)]; ok {
+					a := append(types.Array{indirect(to)}, d[1:]...)
+					return u.Add(a)
+				}
+			}
+		}
+	case types.Dict:
+		if nd := u.movedDest(d["D"], moved); nd != d["D"] {
+			c := copyDict(d)
+			c["D"] = nd
+			return u.Add(c)
+		}
+	}
+	return v
+}
+
+// treeEntries reads the catalog's /Names tree name as raw entries (keys as
+// bytes, values as they are), bounded like the reader's walk: a malformed
+// node is an error, since what is kept must be kept whole.
+func (u *Update) treeEntries(name string) ([]TreeEntry, error) {
+	if u.names == nil {
+		if err := u.loadNames(); err != nil {
+			return nil, err
+		}
+	}
+	root, ok := u.names[name]
+	if !ok {
+		return nil, nil
+	}
+	var out []TreeEntry
+	seen := map[int]bool{}
+	nodes := 0
+	var walk func(o types.Object, depth int) error
+	walk = func(o types.Object, depth int) error {
+		if r, ok := o.(types.IndirectRef); ok {
+			if seen[r.ObjectNumber.Value()] {
+				return fmt.Errorf("the %s tree reaches object %d twice", name, r.ObjectNumber.Value())
+			}
+			seen[r.ObjectNumber.Value()] = true
+		}
+		nodes++
+		if depth > u.opts.MaxTreeDepth || nodes > u.opts.MaxTreeNodes {
+			return fmt.Errorf("the %s tree is deeper than %d or larger than %d nodes", name, u.opts.MaxTreeDepth, u.opts.MaxTreeNodes)
+		}
+		d, err := u.dictAt(o)
+		if err != nil || d == nil {
+			return fmt.Errorf("a node of the %s tree is not a dictionary", name)
+		}
+		if kids, ok := d["Kids"]; ok {
+			k, _ := u.arrayAt(kids)
+			for _, kid := range k {
+				if err := walk(kid, depth+1); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		names, _ := u.arrayAt(d["Names"])
+		for i := 0; i+1 < len(names); i += 2 {
+			ko := names[i]
+			if r, ok := ko.(types.IndirectRef); ok {
+				ko, _ = u.Lookup(r)
+			}
+			key, ok := rawString(ko)
+			if !ok {
+				return fmt.Errorf("a key of the %s tree is %s, not a string", name, typeName(ko))
+			}
+			out = append(out, TreeEntry{Key: key, Value: names[i+1]})
+		}
+		return nil
+	}
+	if err := walk(root, 1); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (u *Update) arrayAt(o types.Object) (types.Array, error) {
+	if r, ok := o.(types.IndirectRef); ok {
+		var err error
+		if o, err = u.Lookup(r); err != nil {
+			return nil, err
+		}
+	}
+	a, _ := o.(types.Array)
+	return a, nil
 }

@@ -134,13 +134,23 @@ type objOffset struct {
 }
 
 func (w *objectWriter) add(o types.Object) types.IndirectRef {
-	num := w.next
+	num := w.reserve()
+	w.put(num, o)
+	return *types.NewIndirectRef(num, 0)
+}
+
+// reserve takes the next object number, for an object put later.
+func (w *objectWriter) reserve() int {
 	w.next++
+	return w.next - 1
+}
+
+// put writes object num (generation 0).
+func (w *objectWriter) put(num int, o types.Object) {
 	w.offs = append(w.offs, objOffset{num, w.buf.Len()})
 	fmt.Fprintf(&w.buf, "%d 0 obj\n", num)
 	if err := appendObject(&w.buf, o); err != nil && w.err == nil {
 		w.err = err
 	}
 	w.buf.WriteString("\nendobj\n")
-	return *types.NewIndirectRef(num, 0)
 }

@@ -29,6 +29,7 @@ type Update struct {
 	namesRef *types.IndirectRef
 
 	catalogEdits types.Dict // catalog entries to set
+	pages        *pageTree  // the page tree, once AppendPages or ReplacePages edit it
 
 	name string
 	opts Options
@@ -119,6 +120,9 @@ func (u *Update) Replace(ref types.IndirectRef, o types.Object) {
 
 // Bytes returns the updated file: the original bytes, then the update.
 func (u *Update) Bytes() ([]byte, error) {
+	if err := u.flushPages(); err != nil {
+		return nil, err
+	}
 	if err := u.flushNames(); err != nil {
 		return nil, err
 	}
@@ -506,5 +510,77 @@ func (u *Update) SetSpiderInfo(v float64, cmds []webcapture.Ref) error {
 		u.catalogEdits = types.Dict{}
 	}
 	u.catalogEdits["SpiderInfo"] = indirect(info)
+	return nil
+}
+
+// ExtendImageSet adds image XObjects, with the number of pages using each,
+// to an image set of the file (to /O and /R, which becomes an array), and
+// sources to its /SI (which becomes an array when it has more than one).
+func (u *Update) ExtendImageSet(set webcapture.Ref, objs []webcapture.Ref, counts []int64, sources []webcapture.Dict) error {
+	d, err := u.dictAt(indirect(set))
+	if err != nil || d == nil {
+		return fmt.Errorf("object %s is not an image set", set)
+	}
+	if len(counts) != len(objs) {
+		return errors.New("pdfio: ExtendImageSet: one count per object")
+	}
+	d = copyDict(d)
+	o, err := u.arrayAt(d["O"])
+	if err != nil {
+		return err
+	}
+	o = append(types.Array{}, o...)
+	for _, r := range objs {
+		o = append(o, indirect(r))
+	}
+	var r types.Array
+	switch v := d["R"].(type) {
+	case types.IndirectRef:
+		x, err := u.Lookup(v)
+		if err != nil {
+			return err
+		}
+		if a, ok := x.(types.Array); ok {
+			r = append(r, a...)
+		} else {
+			r = append(r, x)
+		}
+	case types.Array:
+		r = append(r, v...)
+	case nil:
+	default:
+		r = append(r, v)
+	}
+	for _, c := range counts {
+		r = append(r, types.Integer(c))
+	}
+	d["O"], d["R"] = o, r
+	if len(sources) > 0 {
+		var si types.Array
+		switch v := d["SI"].(type) {
+		case types.Array:
+			si = append(si, v...)
+		case types.IndirectRef:
+			if x, err := u.Lookup(v); err == nil {
+				if a, ok := x.(types.Array); ok {
+					si = append(si, a...)
+					break
+				}
+			}
+			si = append(si, v)
+		case nil:
+		default:
+			si = append(si, v)
+		}
+		for _, s := range sources {
+			t, err := fromModel(s, 0)
+			if err != nil {
+				return err
+			}
+			si = append(si, t)
+		}
+		d["SI"] = si
+	}
+	u.Replace(indirect(set), d)
 	return nil
 }

@@ -100,6 +100,7 @@ type buildSet struct {
 	Images []string `json:"images,omitempty"`
 	R      []int64  `json:"r,omitempty"`
 	Aux    int      `json:"auxFiles,omitempty"`
+	Shared bool     `json:"joined,omitempty"` // the images joined an image set with the same ID
 }
 
 func runBuild(ctx context.Context, opts *buildOptions) error {
@@ -146,7 +147,7 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	}
 	sum := buildSummary{Input: res.Input, Output: opts.Out, Appended: res.Appended, Commands: len(res.Commands)}
 	for _, s := range res.Sets {
-		bs := buildSet{Kind: string(s.Kind), Object: s.Ref.String(), ID: s.ID.String(), URL: s.URL, Key: s.Key, Pages: s.Pages, R: s.RefCount, Aux: s.Aux}
+		bs := buildSet{Kind: string(s.Kind), Object: s.Ref.String(), ID: s.ID.String(), URL: s.URL, Key: s.Key, Pages: s.Pages, R: s.RefCount, Aux: s.Aux, Shared: s.Shared}
 		if s.TextID != nil {
 			bs.TextID = s.TextID.String()
 		}
@@ -179,6 +180,9 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 			}
 		default:
 			fmt.Fprintf(w, "image set %-8s images %-5s ID %s  %s (R %s)", s.Object, fmt.Sprint(len(s.Images)), s.ID, s.Key, strings.Trim(fmt.Sprint(s.R), "[]"))
+			if s.Shared {
+				fmt.Fprint(w, " joined the set with the same ID")
+			}
 		}
 		fmt.Fprintln(w)
 	}

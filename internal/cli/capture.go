@@ -9,6 +9,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/build"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/capture"
 	"github.com/webcap/webcap/pdfio"
@@ -17,6 +18,7 @@ import (
 
 type captureOptions struct {
 	IO              *IOStreams
+	File            string // append: the capture to add to
 	URLs            []string
 	Out             string
 	Levels          int
@@ -67,15 +69,8 @@ written or Chromium cannot be started.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.URLs = args
-			switch {
-			case opts.Out == "":
-				return usagef("capture: say where to write: -o OUT.pdf")
-			case opts.Levels < 1:
-				return usagef("capture: --levels %d: 1 captures the start pages only", opts.Levels)
-			case opts.Jobs < 1:
-				return usagef("capture: --jobs %d: render at least one page at a time", opts.Jobs)
-			case opts.MaxPages < 1:
-				return usagef("capture: --max-pages %d: capture at least one page", opts.MaxPages)
+			if err := checkCapture("capture", opts); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -83,8 +78,14 @@ written or Chromium cannot be started.`,
 			return runCapture(cmd.Context(), opts)
 		},
 	}
+	captureFlags(cmd, opts)
+	return cmd
+}
+
+// captureFlags are capture's and append's flags.
+func captureFlags(cmd *cobra.Command, opts *captureOptions) {
 	f := cmd.Flags()
-	f.StringVarP(&opts.Out, "output", "o", "", "write the capture to `OUT.pdf`")
+	f.StringVarP(&opts.Out, "output", "o", "", "write the result to `OUT.pdf`")
 	f.IntVar(&opts.Levels, "levels", 1, "levels of links followed (1: the start pages only)")
 	f.BoolVar(&opts.SameSite, "same-site", false, "follow links to the start URL's host only")
 	f.BoolVar(&opts.SamePath, "same-path", false, "follow links below the start URL's path only")
@@ -98,20 +99,86 @@ written or Chromium cannot be started.`,
 	f.BoolVar(&opts.KeepCredentials, "keep-credentials", false, "write URLs with user:password@ as they are")
 	f.BoolVar(&opts.Force, "force", false, "replace OUT.pdf if it exists")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
+}
+
+// checkCapture checks capture's and append's flags.
+func checkCapture(name string, opts *captureOptions) error {
+	switch {
+	case opts.Out == "":
+		return usagef("%s: say where to write: -o OUT.pdf", name)
+	case opts.Levels < 1:
+		return usagef("%s: --levels %d: 1 captures the start pages only", name, opts.Levels)
+	case opts.Jobs < 1:
+		return usagef("%s: --jobs %d: render at least one page at a time", name, opts.Jobs)
+	case opts.MaxPages < 1:
+		return usagef("%s: --max-pages %d: capture at least one page", name, opts.MaxPages)
+	}
+	return nil
+}
+
+func newAppendCmd(ios *IOStreams, runF func(context.Context, *captureOptions) error) *cobra.Command {
+	opts := &captureOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "append [flags] FILE URL... -o OUT.pdf",
+		Short: "Capture more web pages into an existing capture (incremental update)",
+		Long: `Capture web pages as webcap capture does and add them after the last page of
+FILE, a capture, as an incremental update: FILE's bytes are kept exactly
+(a signature over them stays valid) and FILE itself is never changed.
+
+Pages FILE already has (by canonical URL, redirects included) are not
+fetched again: they are reported as skipped, and links to them become
+internal links. Links on FILE's pages to the newly captured pages become
+internal links too. The new page sets, commands and IDS/URLS entries join
+FILE's; an image whose identifier an image set of FILE already has joins
+that set instead of making a second one.
+
+The flags are webcap capture's: --levels, --same-site and --same-path apply
+to the new start URLs, which are recorded as new commands in /SpiderInfo.
+
+Exit status: 0 when the result audits with no error, 1 when no page could
+be captured or errors remain, 2 for a usage error, 3 when a file cannot be
+read or written or Chromium cannot be started.`,
+		Example: `  $ webcap append site.pdf https://example.com/about.html -o site2.pdf
+  $ webcap append --levels 2 --same-path site.pdf https://example.com/blog/ -o site2.pdf`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.File, opts.URLs = args[0], args[1:]
+			if err := checkCapture("append", opts); err != nil {
+				return err
+			}
+			if sameFile(opts.Out, opts.File) {
+				return usagef("append: -o %s is FILE: append never changes its input; write to another file", opts.Out)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runCapture(cmd.Context(), opts)
+		},
+	}
+	captureFlags(cmd, opts)
 	return cmd
 }
 
 func runCapture(ctx context.Context, opts *captureOptions) error {
+	name := "capture"
+	var file []byte
+	if opts.File != "" {
+		name = "append"
+		var err error
+		if file, err = os.ReadFile(opts.File); err != nil {
+			return &ioError{fmt.Errorf("append: %w", err)}
+		}
+	}
 	p, err := canon.ParseProfile(opts.Profile)
 	if err != nil {
-		return usagef("capture: --profile %q: want pdf, pdf2 or rfc3986", opts.Profile)
+		return usagef("%s: --profile %q: want pdf, pdf2 or rfc3986", name, opts.Profile)
 	}
 	if _, err := os.Stat(opts.Out); err == nil && !opts.Force {
-		return usagef("capture: %s exists: choose another -o, or --force to replace it", opts.Out)
+		return usagef("%s: %s exists: choose another -o, or --force to replace it", name, opts.Out)
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	b, err := startBrowser(ctx, "capture", opts.Chromium)
+	b, err := startBrowser(ctx, name, opts.Chromium)
 	if err != nil {
 		return err
 	}
@@ -123,9 +190,15 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if opts.SamePath {
 		flags |= webcapture.SamePath
 	}
-	res, err := capture.Capture(ctx, b, opts.URLs, capture.Options{Levels: opts.Levels, Flags: flags, MaxPages: opts.MaxPages,
+	co := capture.Options{Levels: opts.Levels, Flags: flags, MaxPages: opts.MaxPages,
 		PageTimeout: opts.PageTimeout, Jobs: opts.Jobs, Profile: p, IgnoreRobots: opts.IgnoreRobots, KeepCredentials: opts.KeepCredentials,
-		Progress: newCaptureProgress(opts.IO, opts.MaxPages)})
+		Progress: newCaptureProgress(opts.IO, name, opts.MaxPages)}
+	var res *capture.Result
+	if file != nil {
+		res, err = capture.Append(ctx, b, file, opts.File, opts.URLs, co)
+	} else {
+		res, err = capture.Capture(ctx, b, opts.URLs, co)
+	}
 	if err != nil {
 		return err
 	}
@@ -133,11 +206,11 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		fmt.Fprint(opts.IO.ErrOut, "\r\033[K") // the progress bar's line
 	}
 	if err := writeAtomically(opts.Out, res.PDF); err != nil {
-		return &ioError{fmt.Errorf("capture: %w", err)}
+		return &ioError{fmt.Errorf("%s: %w", name, err)}
 	}
 	d, err := pdfio.ReadBytes(res.PDF, opts.Out, pdfio.Options{})
 	if err != nil {
-		return &ioError{fmt.Errorf("capture: reading the result back: %w", err)}
+		return &ioError{fmt.Errorf("%s: reading the result back: %w", name, err)}
 	}
 	if opts.JSON {
 		type page struct {
@@ -158,7 +231,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 			Links  int    `json:"internalLinks"`
 			Errors int    `json:"auditErrors"`
 		}{Output: opts.Out, Links: res.Links, Errors: countErrors(d, p)}
-		for i, s := range res.Build.Sets {
+		for i, s := range pageSets(res) {
 			out.Pages = append(out.Pages, page{URL: s.URL, Chain: res.Pages[i].Chain, Title: res.Pages[i].Title, Pages: s.Pages, ID: s.ID.String()})
 		}
 		for _, s := range res.Skips {
@@ -176,13 +249,25 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	}
 	w := opts.IO.Out
 	for _, s := range res.Build.Sets {
-		fmt.Fprintf(w, "page set  %-8s pages %-6s ID %s  %s\n", s.Ref, pageList(s.Pages), s.ID, s.URL)
+		switch {
+		case s.Kind == webcapture.PageSet:
+			fmt.Fprintf(w, "page set  %-8s pages %-6s ID %s  %s\n", s.Ref, pageList(s.Pages), s.ID, s.URL)
+		case s.Shared:
+			fmt.Fprintf(w, "image set %-8s joined   ID %s  %s (the same image as a set the file has)\n", s.Ref, s.ID, s.URL)
+		default:
+			fmt.Fprintf(w, "image set %-8s          ID %s  %s\n", s.Ref, s.ID, s.URL)
+		}
 	}
 	for _, s := range res.Skips {
 		fmt.Fprintf(w, "skipped   %s: %s\n", s.URL, s.Reason)
 	}
-	fmt.Fprintf(w, "%s: %d pages captured into %d PDF pages, %d links made internal, %d links skipped\n",
-		displayInput(opts.Out), len(res.Pages), len(d.Pages), res.Links, len(res.Skips))
+	if file != nil {
+		fmt.Fprintf(w, "%s: %d pages captured and added to the %d of %s (%d PDF pages now), %d links made internal, %d links skipped\n",
+			displayInput(opts.Out), len(res.Pages), res.First-1, displayInput(opts.File), len(d.Pages), res.Links, len(res.Skips))
+	} else {
+		fmt.Fprintf(w, "%s: %d pages captured into %d PDF pages, %d links made internal, %d links skipped\n",
+			displayInput(opts.Out), len(res.Pages), len(d.Pages), res.Links, len(res.Skips))
+	}
 	return remaining(w, d, p, opts.Out)
 }
 
@@ -203,11 +288,11 @@ func startBrowser(ctx context.Context, cmd, chromium string) (*capture.Browser, 
 // newCaptureProgress shows pages done of pages known (done + queued, at
 // most max) and bytes fetched: a bar on a terminal, a line per page
 // otherwise.
-func newCaptureProgress(ios *IOStreams, max int) func(done, queued int, bytes int64, url string) {
+func newCaptureProgress(ios *IOStreams, name string, max int) func(done, queued int, bytes int64, url string) {
 	f, ok := ios.ErrOut.(*os.File)
 	if !ok || !isTerminal(f) {
 		return func(done, queued int, bytes int64, url string) {
-			fmt.Fprintf(ios.ErrOut, "capture: %d done, %d queued, %s fetched: %s\n", done, queued, sizeOf(bytes), url)
+			fmt.Fprintf(ios.ErrOut, "%s: %d done, %d queued, %s fetched: %s\n", name, done, queued, sizeOf(bytes), url)
 		}
 	}
 	bar := progressbar.NewOptions(max, progressbar.OptionSetWriter(ios.ErrOut), progressbar.OptionShowCount(),
@@ -227,4 +312,16 @@ func sizeOf(n int64) string {
 		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// pageSets returns the page sets a capture wrote, one per page in
+// res.Pages, in order.
+func pageSets(res *capture.Result) []build.Set {
+	var out []build.Set
+	for _, s := range res.Build.Sets {
+		if s.Kind == webcapture.PageSet {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -24,6 +24,9 @@ func TestCaptureCommand(t *testing.T) {
 		{[]string{"capture", "--levels", "0", "http://a/", "-o", out}, 2, "--levels 0"},
 		{[]string{"capture", "--profile", "x", "http://a/", "-o", out}, 2, "--profile"},
 		{[]string{"capture", "--chromium", "/nonexistent/chromium", "http://a/", "-o", out}, 3, "/nonexistent/chromium"},
+		{[]string{"append", "site.pdf"}, 2, "requires at least 2 arg"},
+		{[]string{"append", out, "http://a/", "-o", out}, 2, "append never changes its input"},
+		{[]string{"append", "/nonexistent/site.pdf", "http://a/", "-o", out}, 3, "/nonexistent/site.pdf"},
 	} {
 		ios, _, stdout, stderr := Test()
 		if code := Main(context.Background(), tc.args, ios); code != tc.want || !strings.Contains(stderr.String(), tc.msg) {
@@ -44,6 +47,8 @@ func TestCaptureCommand(t *testing.T) {
 			w.Write([]byte(`<title>One</title><a href="/two">two</a>`))
 		case "/two":
 			w.Write([]byte(two.Load().(string)))
+		case "/three":
+			w.Write([]byte(`<title>Three</title><a href="/two">two</a>`))
 		default:
 			http.NotFound(w, r)
 		}
@@ -65,6 +70,19 @@ func TestCaptureCommand(t *testing.T) {
 	ios, _, stdout, _ = Test()
 	if code := Main(context.Background(), []string{"audit", "--in-process", out}, ios); code != 0 {
 		t.Errorf("audit of the capture: exit %d\n%s", code, stdout)
+	}
+
+	// append: /three is new, /two (its link) is in the file already.
+	out2 := filepath.Join(t.TempDir(), "more.pdf")
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"append", "--levels", "2", out, srv.URL + "/three", "-o", out2}, ios); code != 0 {
+		t.Fatalf("append: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{srv.URL + "/three", "skipped   " + srv.URL + "/two: already in " + out,
+		"1 pages captured and added to the 2 of " + out + " (3 PDF pages now), 1 links made internal", "audits with no error"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("append: stdout lacks %q:\n%s", want, stdout)
+		}
 	}
 
 	// refresh: nothing changed; then the server's second page changes.
