@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -166,6 +167,9 @@ func (b *builder) run() (*Result, error) {
 		}
 	}
 	if err := b.writeImageSets(); err != nil {
+		return nil, err
+	}
+	if err := b.checked(); err != nil {
 		return nil, err
 	}
 	if err := b.trees(); err != nil {
@@ -436,6 +440,9 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 	if s.Command != "" {
 		si["C"] = cmds[s.Command]
 	}
+	if !s.CommandRef.IsZero() {
+		si["C"] = s.CommandRef
+	}
 	d := webcapture.Dict{"S": webcapture.Name("SPS"), "ID": pdfio.HexBytes(set.ID[:]), "O": objs, "SI": si, "CT": webcapture.String(ct)}
 	if s.Captured != "" {
 		d["TS"] = webcapture.String(pdfDate(s.Captured))
@@ -446,7 +453,74 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 	if set.TextID != nil {
 		d["TID"] = pdfio.HexBytes(set.TextID[:])
 	}
+	if !s.Replaces.IsZero() {
+		return b.replace(f, s.Replaces, set, d)
+	}
 	return b.add(set, d)
+}
+
+// replace rewrites a content set of the input as set (d), keeping its
+// object: the trees' entries for its old identifier drop it, and it is
+// entered under its new identifier and its URL.
+func (b *builder) replace(field string, ref webcapture.Ref, set Set, d webcapture.Dict) error {
+	var old *pdfio.ContentSet
+	for _, cs := range b.doc.Sets {
+		if cs.Ref == ref {
+			old = cs
+		}
+	}
+	if old == nil || old.Subtype != set.Kind {
+		return b.m.fail(field, "%s is not a %s content set of %s", ref, set.Kind, b.doc.File)
+	}
+	if err := b.u.ReplaceObject(ref, d); err != nil {
+		return err
+	}
+	// The set's old images leave it: their /ID would name a parent that
+	// no longer holds them. (Old pages left the page tree with ReplacePages.)
+	if old.IsImageSet() {
+		for _, o := range old.Objects {
+			if !slices.Contains(set.Objects, o) {
+				if err := b.u.SetID(o, ""); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, k := range old.IDSKeys {
+		e := b.ids[k]
+		if e == nil {
+			continue
+		}
+		e.Sets = slices.DeleteFunc(e.Sets, func(r webcapture.Ref) bool { return r == ref })
+		if len(e.Sets) == 0 {
+			delete(b.ids, k)
+			b.idsOrder = slices.DeleteFunc(b.idsOrder, func(x string) bool { return x == k })
+		}
+	}
+	set.Ref = ref
+	for _, o := range set.Objects {
+		if err := b.u.SetID(o, set.ID.Raw()); err != nil {
+			return err
+		}
+	}
+	b.addEntry("IDS", string(set.ID[:]), webcapture.Ref{}, ref)
+	b.addEntry("URLS", set.Key, webcapture.Ref{}, ref)
+	b.res.Sets = append(b.res.Sets, set)
+	return nil
+}
+
+// checked stamps the sets found up to date.
+func (b *builder) checked() error {
+	for i, c := range b.m.Checked {
+		var e string
+		if c.Expires != "" {
+			e = pdfDate(c.Expires)
+		}
+		if err := b.u.SetSourceTimes(c.Set, pdfDate(c.Time), e); err != nil {
+			return b.m.fail(fmt.Sprintf("checked[%d]", i), "%v", err)
+		}
+	}
+	return nil
 }
 
 func (b *builder) imageSet(i int) error {
@@ -524,6 +598,17 @@ func (b *builder) imageSet(i int) error {
 		}
 	}
 	si := sourceInfo(s.URL, s.Redirects, s.Captured, s.Expires)
+	if !s.Replaces.IsZero() {
+		var r webcapture.Object = counts
+		if len(counts) == 1 {
+			r = counts[0]
+		}
+		d := webcapture.Dict{"S": webcapture.Name("SIS"), "ID": pdfio.HexBytes(set.ID[:]), "O": objs, "R": r, "SI": si}
+		if s.Captured != "" {
+			d["TS"] = webcapture.String(pdfDate(s.Captured))
+		}
+		return b.replace(f, s.Replaces, set, d)
+	}
 	if dr := b.imageSets[set.ID]; dr != nil {
 		// The same image data as a set the file or the manifest already
 		// has: its images join that set (PDF 1.7 §10.9.3: an image set's O

@@ -36,6 +36,9 @@ type Manifest struct {
 	// InputData, when set, is the input PDF's bytes (Input then only
 	// names it): for programs that build without files.
 	InputData []byte `json:"-"`
+	// Checked, for programs that refresh a capture: content sets of the
+	// input found up to date with their sources.
+	Checked []Checked `json:"-"`
 
 	dir  string // the manifest's directory
 	name string // the manifest's file name, for errors
@@ -79,6 +82,20 @@ type PageSet struct {
 	Command     string     `json:"command,omitempty"`    // the name of the command that fetched it
 
 	Data []byte `json:"-"` // the captured bytes, for programs: overrides source
+	// For programs that refresh a capture: the page set of the input this
+	// one replaces (its object is rewritten, so every reference to it
+	// stays good; its IDS key moves), and the input's command that
+	// fetched it (overrides Command).
+	Replaces   webcapture.Ref `json:"-"`
+	CommandRef webcapture.Ref `json:"-"`
+}
+
+// Checked is a content set of the input found up to date with its sources
+// at a time: its sources' /TS become that time, their /E Expires.
+type Checked struct {
+	Set     webcapture.Ref
+	Time    string // RFC 3339
+	Expires string // RFC 3339, or ""
 }
 
 // An ImageSet is the image XObjects made from one image.
@@ -91,6 +108,9 @@ type ImageSet struct {
 	Images    []Image    `json:"images"`
 
 	Data []byte `json:"-"` // the image's bytes, for programs: overrides source
+	// Replaces, for programs that refresh a capture: the image set of the
+	// input this one replaces, as PageSet.Replaces.
+	Replaces webcapture.Ref `json:"-"`
 }
 
 // An Image names an image XObject: by a page's resource name, or by object number.
@@ -281,7 +301,7 @@ func (m *Manifest) validate() error {
 			}
 		}
 	}
-	if len(m.PageSets)+len(m.ImageSets) == 0 {
+	if len(m.PageSets)+len(m.ImageSets)+len(m.Checked) == 0 {
 		return m.fail("", "no pageSets and no imageSets: nothing to build")
 	}
 	return nil

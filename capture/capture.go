@@ -3,6 +3,7 @@ package capture
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -275,6 +276,35 @@ func (e *NothingError) Error() string {
 	return msg
 }
 
+// pageSet describes a captured page for build: its page set (on n pages
+// from first, fetched by the command named cmd) and, when the page is an
+// image, the image set of the XObject it shows.
+func pageSet(p *Page, first, n int, cmd string, opts Options) (build.PageSet, *build.ImageSet) {
+	doc := p.Document
+	url, chain := p.URL, slices.Clone(p.Chain)
+	if !opts.KeepCredentials {
+		url, _ = StripCredentials(url)
+		for j := range chain {
+			chain[j], _ = StripCredentials(chain[j])
+		}
+	}
+	ps := build.PageSet{Pages: fmt.Sprintf("%d-%d", first, first+n-1), URL: url, Data: doc.Body,
+		ContentType: doc.Header.Get("Content-Type"), Captured: doc.Fetched.Format(time.RFC3339), Title: p.Title, Command: cmd}
+	if len(chain) > 1 {
+		ps.Redirects = [][]string{chain[:len(chain)-1]}
+	}
+	if e, ok := Expiry(doc.Header, doc.Fetched); ok {
+		ps.Expires = e.UTC().Format(time.RFC3339)
+	}
+	if !isImage(doc) {
+		return ps, nil
+	}
+	// A URL that is itself an image: its page shows it as an image
+	// XObject, which gets an image set too (PDF 1.7 Figure 10.2).
+	return ps, &build.ImageSet{URL: url, Redirects: ps.Redirects, Data: doc.Body,
+		Captured: ps.Captured, Expires: ps.Expires, Images: []build.Image{{Page: first, Name: "*"}}}
+}
+
 // pagesHeld returns the canonical URLs of d's page sets, each with the
 // reason a capture into d does not fetch it again.
 func pagesHeld(d *pdfio.Document, p *canon.Profile) (map[string]string, error) {
@@ -312,29 +342,10 @@ func manifest(b *Browser, starts []Start, pages []*Page, items []Item, counts []
 	}
 	page := first
 	for i, p := range pages {
-		doc := p.Document
-		url, chain := p.URL, p.Chain
-		if !opts.KeepCredentials {
-			url, _ = StripCredentials(url)
-			for j := range chain {
-				chain[j], _ = StripCredentials(chain[j])
-			}
-		}
-		ps := build.PageSet{Pages: fmt.Sprintf("%d-%d", page, page+counts[i]-1), URL: url, Data: doc.Body,
-			ContentType: doc.Header.Get("Content-Type"), Captured: doc.Fetched.Format(time.RFC3339), Title: p.Title,
-			Command: "c" + strconv.Itoa(items[i].Command)}
-		if len(chain) > 1 {
-			ps.Redirects = [][]string{chain[:len(chain)-1]}
-		}
-		if e, ok := Expiry(doc.Header, doc.Fetched); ok {
-			ps.Expires = e.UTC().Format(time.RFC3339)
-		}
+		ps, is := pageSet(p, page, counts[i], "c"+strconv.Itoa(items[i].Command), opts)
 		m.PageSets = append(m.PageSets, ps)
-		if isImage(doc) {
-			// A URL that is itself an image: its page shows it as an image
-			// XObject, which gets an image set too (PDF 1.7 Figure 10.2).
-			m.ImageSets = append(m.ImageSets, build.ImageSet{URL: url, Redirects: ps.Redirects, Data: doc.Body,
-				Captured: ps.Captured, Expires: ps.Expires, Images: []build.Image{{Page: page, Name: "*"}}})
+		if is != nil {
+			m.ImageSets = append(m.ImageSets, *is)
 		}
 		page += counts[i]
 	}

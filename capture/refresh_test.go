@@ -1,13 +1,23 @@
 package capture
 
 import (
+	"bytes"
 	"context"
+	"crypto/md5"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // Refresh after the server changes one page's text, one image, and one
@@ -44,18 +54,17 @@ func TestRefresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := pdfio.ReadBytes(res.PDF, "capture.pdf", pdfio.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	status := func(textOnly bool) map[string]string {
 		t.Helper()
-		changes, _, err := Refresh(ctx, b, d, RefreshOptions{Options: Options{IgnoreRobots: true}, TextOnly: textOnly})
+		r, err := Refresh(ctx, b, res.PDF, "capture.pdf", RefreshOptions{Options: Options{IgnoreRobots: true}, TextOnly: textOnly, DryRun: true})
 		if err != nil {
 			t.Fatal(err)
 		}
+		if r.PDF != nil {
+			t.Error("a dry run made a file")
+		}
 		out := map[string]string{}
-		for _, c := range changes {
+		for _, c := range r.Changes {
 			out[c.URL[len(srv.URL):]] = c.Status
 		}
 		return out
@@ -90,4 +99,160 @@ func TestRefresh(t *testing.T) {
 	if got := status(true); got["/m"] != "gone" {
 		t.Errorf("/m answering 404: %v", got)
 	}
+}
+
+// Refresh writes: changed pages are replaced in place (their sets keep
+// their objects and get the new identifiers), a new page is added, the
+// result audits clean, its links are internal, and refreshing it again
+// finds nothing changed but stamps the sources' check time.
+func TestRefreshWrite(t *testing.T) {
+	b := newBrowser(t)
+	var mu sync.Mutex
+	site := map[string]string{
+		"/":          `<html><head><title>Home</title></head><body><img src="/logo.gif"><p>Welcome</p><a href="/t">t</a> <a href="/m">m</a> <a href="/photo.gif">photo</a></body></html>`,
+		"/t":         `<html><body><p>Old text</p><a href="/">home</a></body></html>`,
+		"/m":         `<html><body><p class="a">Same text</p></body></html>`,
+		"/logo.gif":  string(gif),
+		"/photo.gif": string(photo),
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		body, ok := site[r.URL.Path]
+		switch {
+		case !ok:
+			http.NotFound(w, r)
+			return
+		case strings.HasSuffix(r.URL.Path, ".gif"):
+			w.Header().Set("Content-Type", "image/gif")
+		default:
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		}
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	opts := Options{Levels: 2, IgnoreRobots: true}
+	first, err := Capture(ctx, b, []string{srv.URL + "/"}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d0, _ := pdfio.ReadBytes(first.PDF, "capture.pdf", pdfio.Options{})
+	setOf := func(d *pdfio.Document) map[string]*pdfio.ContentSet {
+		out := map[string]*pdfio.ContentSet{}
+		for _, cs := range d.Sets {
+			if cs.IsPageSet() {
+				out[strings.TrimPrefix(cs.Sources[0].URLs.URL, srv.URL)] = cs
+			}
+		}
+		return out
+	}
+	before := setOf(d0)
+
+	mu.Lock()
+	site["/t"] = `<html><body><p>New text</p><a href="/">home</a></body></html>`
+	site["/m"] = `<html><body><p class="b">Same text</p><a href="/n">n</a></body></html>`
+	site["/logo.gif"] = string(photo)
+	site["/photo.gif"] = string(gif)
+	site["/"] = strings.Replace(site["/"], `</body>`, `<a href="/n">n</a></body>`, 1)
+	site["/n"] = `<html><body>new page</body></html>`
+	mu.Unlock()
+	r, err := Refresh(ctx, b, first.PDF, "capture.pdf", RefreshOptions{Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Replaced != 4 || r.Added != 1 || r.Checked != 0 {
+		t.Errorf("replaced %d, added %d, checked %d; want 4, 1, 0: %+v", r.Replaced, r.Added, r.Checked, r.Changes)
+	}
+	if !bytes.HasPrefix(r.PDF, first.PDF) {
+		t.Fatal("the file's bytes are not a prefix of the refreshed file")
+	}
+	d, err := pdfio.ReadBytes(r.PDF, "refreshed.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range audit.Check(d, audit.Options{}) {
+		if f.Severity == audit.Error {
+			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
+		}
+	}
+	after := setOf(d)
+	if len(after) != 5 || len(d.Pages) != len(d0.Pages)+1 {
+		t.Errorf("%d page sets, %d pages; want 5 and %d", len(after), len(d.Pages), len(d0.Pages)+1)
+	}
+	for path, cs := range before {
+		if after[path] == nil || after[path].Ref != cs.Ref {
+			t.Errorf("%s: set %v, want the same object %v", path, after[path], cs.Ref)
+			continue
+		}
+		if bytes.Equal([]byte(*after[path].ID), []byte(*cs.ID)) {
+			t.Errorf("%s: ID unchanged", path)
+		}
+	}
+	// /t's set: its ID is the MD5 of what is served now, and its page
+	// shows the new text.
+	tID := md5.Sum([]byte(site["/t"]))
+	if ts := after["/t"]; ts == nil || string(*ts.ID) != string(tID[:]) {
+		t.Errorf("/t: ID %v, want MD5 of the new page", ts)
+	}
+	if pdftotext, err := exec.LookPath("pdftotext"); err == nil {
+		p := filepath.Join(t.TempDir(), "r.pdf")
+		os.WriteFile(p, r.PDF, 0o644)
+		n := strconv.Itoa(pageNumber(d, after["/t"].Objects[0]))
+		out, err := exec.Command(pdftotext, "-f", n, "-l", n, p, "-").Output()
+		if err != nil || !strings.Contains(string(out), "New text") {
+			t.Errorf("pdftotext of /t's page %s: %v %q", n, err, out)
+		}
+	}
+	checkInternalLinks(t, &Result{PDF: r.PDF, Links: r.Links}, srv.URL)
+	// The photo's image set moved with its page: one image set, the new ID.
+	for _, cs := range d.Sets {
+		if cs.IsImageSet() {
+			if id := md5.Sum(gif); string(*cs.ID) != string(id[:]) || len(cs.Objects) != 1 || pageOfImage(d, cs.Objects[0]) == 0 {
+				t.Errorf("image set %v: ID %s, O %v", cs.Ref, cs.ID.Hex(), cs.Objects)
+			}
+		}
+	}
+
+	// Again, a second later: nothing changed, every source stamped.
+	time.Sleep(1100 * time.Millisecond)
+	r2, err := Refresh(ctx, b, r.PDF, "refreshed.pdf", RefreshOptions{Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Replaced != 0 || r2.Added != 0 || r2.Checked != 5 {
+		t.Errorf("second refresh: replaced %d, added %d, checked %d; want 0, 0, 5: %+v", r2.Replaced, r2.Added, r2.Checked, r2.Changes)
+	}
+	d2, _ := pdfio.ReadBytes(r2.PDF, "again.pdf", pdfio.Options{})
+	for path, cs := range setOf(d2) {
+		old := after[path].Sources[0].Updated
+		if ts := cs.Sources[0].Updated; ts == nil || old == nil || ts.Raw == old.Raw {
+			t.Errorf("%s: source /TS %v, was %v: not stamped", path, ts, old)
+		}
+	}
+	for _, f := range audit.Check(d2, audit.Options{}) {
+		if f.Severity == audit.Error {
+			t.Errorf("audit after the second refresh: %s %s: %s", f.Rule, f.Object, f.Message)
+		}
+	}
+}
+
+func pageNumber(d *pdfio.Document, ref webcapture.Ref) int {
+	for _, p := range d.Pages {
+		if p.Ref == ref {
+			return p.Number
+		}
+	}
+	return 0
+}
+
+// pageOfImage says whether an image XObject is in use by a page: the
+// number of a page whose resources name it, else 0.
+func pageOfImage(d *pdfio.Document, ref webcapture.Ref) int {
+	for _, im := range d.Images {
+		if im.Ref == ref {
+			return 1
+		}
+	}
+	return 0
 }

@@ -313,20 +313,28 @@ func (u *Update) flushNames() error {
 }
 
 // SetID sets the /ID of a page or an image XObject (its parent content
-// set's identifier), keeping everything else, stream data included.
+// set's identifier), keeping everything else, stream data included. An
+// empty id removes /ID.
 func (u *Update) SetID(obj webcapture.Ref, id webcapture.RawID) error {
 	o, err := u.Lookup(indirect(obj))
 	if err != nil {
 		return err
 	}
+	set := func(d types.Dict) {
+		if id == "" {
+			delete(d, "ID")
+		} else {
+			d["ID"] = HexString(string(id))
+		}
+	}
 	switch v := o.(type) {
 	case types.Dict:
 		d := copyDict(v)
-		d["ID"] = HexString(string(id))
+		set(d)
 		u.Replace(indirect(obj), d)
 	case types.StreamDict:
 		v.Dict = copyDict(v.Dict)
-		v.Dict["ID"] = HexString(string(id))
+		set(v.Dict)
 		u.Replace(indirect(obj), v)
 	default:
 		return fmt.Errorf("object %s is %s, not a page or an image", obj, typeName(o))
@@ -580,6 +588,84 @@ func (u *Update) ExtendImageSet(set webcapture.Ref, objs []webcapture.Ref, count
 			si = append(si, t)
 		}
 		d["SI"] = si
+	}
+	u.Replace(indirect(set), d)
+	return nil
+}
+
+// ReplaceObject writes a new version of an existing object, given in the
+// model's generic form (see AddObject).
+func (u *Update) ReplaceObject(ref webcapture.Ref, o webcapture.Object) error {
+	t, err := fromModel(o, 0)
+	if err != nil {
+		return err
+	}
+	u.Replace(indirect(ref), t)
+	return nil
+}
+
+// SetSourceTimes sets /TS (and /E, when expires is not "") of every source
+// information dictionary of a content set, direct or indirect: the set was
+// found up to date with its sources at that time. Dates are PDF dates.
+func (u *Update) SetSourceTimes(set webcapture.Ref, checked, expires string) error {
+	d, err := u.dictAt(indirect(set))
+	if err != nil || d == nil {
+		return fmt.Errorf("object %s is not a content set", set)
+	}
+	stamp := func(si types.Dict) types.Dict {
+		si = copyDict(si)
+		si["TS"] = LiteralString(checked)
+		if expires != "" {
+			si["E"] = LiteralString(expires)
+		}
+		return si
+	}
+	// one returns the new value of an SI element: a direct dictionary is
+	// replaced in place, an indirect one as its own object.
+	one := func(o types.Object) (types.Object, error) {
+		switch v := o.(type) {
+		case types.Dict:
+			return stamp(v), nil
+		case types.IndirectRef:
+			x, err := u.dictAt(v)
+			if err != nil || x == nil {
+				return o, err
+			}
+			u.Replace(v, stamp(x))
+		}
+		return o, nil
+	}
+	d = copyDict(d)
+	switch v := d["SI"].(type) {
+	case types.Array:
+		a := make(types.Array, len(v))
+		for i, e := range v {
+			if a[i], err = one(e); err != nil {
+				return err
+			}
+		}
+		d["SI"] = a
+	case types.IndirectRef:
+		if x, err := u.Lookup(v); err == nil {
+			if arr, ok := x.(types.Array); ok {
+				a := make(types.Array, len(arr))
+				for i, e := range arr {
+					if a[i], err = one(e); err != nil {
+						return err
+					}
+				}
+				u.Replace(v, a)
+				return nil
+			}
+		}
+		if _, err := one(v); err != nil {
+			return err
+		}
+		return nil
+	default:
+		if d["SI"], err = one(v); err != nil {
+			return err
+		}
 	}
 	u.Replace(indirect(set), d)
 	return nil

@@ -87,8 +87,8 @@ func TestCaptureCommand(t *testing.T) {
 
 	// refresh: nothing changed; then the server's second page changes.
 	ios, _, stdout, stderr = Test()
-	if code := Main(context.Background(), []string{"refresh", out}, ios); code != 2 || !strings.Contains(stderr.String(), "only --dry-run") {
-		t.Errorf("refresh without --dry-run: exit %d, %s", code, stderr)
+	if code := Main(context.Background(), []string{"refresh", out}, ios); code != 2 || !strings.Contains(stderr.String(), "say where to write") {
+		t.Errorf("refresh without -o: exit %d, %s", code, stderr)
 	}
 	ios, _, stdout, stderr = Test()
 	if code := Main(context.Background(), []string{"refresh", "--dry-run", out}, ios); code != 0 || !strings.Contains(stdout.String(), "2 pages compared (by ID), 0 differ") {
@@ -98,5 +98,16 @@ func TestCaptureCommand(t *testing.T) {
 	ios, _, stdout, stderr = Test()
 	if code := Main(context.Background(), []string{"refresh", "--dry-run", "--text-only", out}, ios); code != 1 || !strings.Contains(stdout.String(), "changed   "+srv.URL+"/two") {
 		t.Errorf("refresh after a change: exit %d\n%s%s", code, stdout, stderr)
+	}
+	refreshed := filepath.Join(t.TempDir(), "refreshed.pdf")
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"refresh", out, "-o", refreshed}, ios); code != 0 ||
+		!strings.Contains(stdout.String(), "2 pages compared (by ID): 1 replaced, 0 added, 1 unchanged (checked), 0 gone (kept); 1 links made internal") ||
+		!strings.Contains(stdout.String(), "audits with no error") {
+		t.Errorf("refresh writing: exit %d\n%s%s", code, stdout, stderr)
+	}
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"refresh", "--dry-run", refreshed}, ios); code != 0 || !strings.Contains(stdout.String(), "2 pages compared (by ID), 0 differ") {
+		t.Errorf("refresh of the refreshed file: exit %d\n%s%s", code, stdout, stderr)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,6 +16,8 @@ import (
 type refreshOptions struct {
 	IO          *IOStreams
 	File        string
+	Out         string
+	Force       bool
 	DryRun      bool
 	TextOnly    bool
 	JSON        bool
@@ -29,8 +32,8 @@ type refreshOptions struct {
 func newRefreshCmd(ios *IOStreams, runF func(context.Context, *refreshOptions) error) *cobra.Command {
 	opts := &refreshOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "refresh --dry-run [flags] FILE",
-		Short: "Re-run a capture's commands and report which pages changed",
+		Use:   "refresh [flags] FILE -o OUT.pdf",
+		Short: "Re-run a capture's commands, report which pages changed, and replace them",
 		Long: `Re-run the commands stored in FILE's /SpiderInfo (their URLs, levels and
 flags), and compare each page set with what its source gives now, by
 canonical URL: unchanged, changed, new (linked now, not in the file) or gone
@@ -39,19 +42,31 @@ which change with any byte of the page or of its images; --text-only
 compares the text identifiers (TID) instead, as Acrobat's "compare only
 page text" does.
 
-This version reports only (--dry-run is required): replacing the changed
-pages in the file comes next.
+Then write OUT.pdf: FILE's bytes, then an incremental update in which each
+changed page set's pages are replaced by the new capture (the set keeps its
+object, and gets the new identifier, text identifier, title and times), new
+pages are added at the end with their page sets, the sources of unchanged
+sets get the time they were checked (/TS) and their new expiry (/E), and
+links to the pages become internal links. Gone pages are kept as they are.
+FILE itself is never changed. --dry-run reports without writing.
 
-Exit status: 0 when nothing changed, 1 when something changed, is new or
-gone, 2 for a usage error, 3 when the file cannot be read or Chromium
-cannot be started.`,
-		Example: `  $ webcap refresh --dry-run capture.pdf
-  $ webcap refresh --dry-run --text-only --json capture.pdf`,
+Exit status: 0 when OUT.pdf is written and audits with no error (with
+--dry-run: when nothing changed), 1 when errors remain (with --dry-run:
+when something changed, is new or gone), 2 for a usage error, 3 when a
+file cannot be read or written or Chromium cannot be started.`,
+		Example: `  $ webcap refresh capture.pdf -o refreshed.pdf
+  $ webcap refresh --text-only capture.pdf -o refreshed.pdf
+  $ webcap refresh --dry-run --json capture.pdf`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.File = args[0]
-			if !opts.DryRun {
-				return usagef("refresh: only --dry-run is available yet: it reports what changed without writing")
+			switch {
+			case !opts.DryRun && opts.Out == "":
+				return usagef("refresh: say where to write: -o OUT.pdf (or --dry-run to report only)")
+			case opts.DryRun && opts.Out != "":
+				return usagef("refresh: --dry-run writes nothing: drop -o %s", opts.Out)
+			case opts.Out != "" && sameFile(opts.Out, opts.File):
+				return usagef("refresh: -o %s is FILE: refresh never changes its input; write to another file", opts.Out)
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -60,6 +75,8 @@ cannot be started.`,
 		},
 	}
 	f := cmd.Flags()
+	f.StringVarP(&opts.Out, "output", "o", "", "write the refreshed capture to `OUT.pdf`")
+	f.BoolVar(&opts.Force, "force", false, "replace OUT.pdf if it exists")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "report what changed, write nothing")
 	f.BoolVar(&opts.TextOnly, "text-only", false, "compare only the pages' text (TID)")
 	f.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
@@ -77,7 +94,12 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	if err != nil {
 		return usagef("refresh: --profile %q: want pdf, pdf2 or rfc3986", opts.Profile)
 	}
-	d, err := pdfio.Open(opts.File, pdfio.Options{})
+	if opts.Out != "" && !opts.Force {
+		if _, err := os.Stat(opts.Out); err == nil {
+			return usagef("refresh: %s exists: choose another -o, or --force to replace it", opts.Out)
+		}
+	}
+	file, err := os.ReadFile(opts.File)
 	if err != nil {
 		return &ioError{fmt.Errorf("refresh: %w", err)}
 	}
@@ -88,36 +110,73 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 		return err
 	}
 	defer b.Close()
-	changes, skips, err := capture.Refresh(ctx, b, d, capture.RefreshOptions{TextOnly: opts.TextOnly,
-		Options: capture.Options{Profile: p, MaxPages: opts.MaxPages, PageTimeout: opts.PageTimeout, IgnoreRobots: opts.Robots}})
+	res, err := capture.Refresh(ctx, b, file, opts.File, capture.RefreshOptions{TextOnly: opts.TextOnly, DryRun: opts.DryRun,
+		Options: capture.Options{Profile: p, MaxPages: opts.MaxPages, PageTimeout: opts.PageTimeout, IgnoreRobots: opts.Robots,
+			Progress: newCaptureProgress(opts.IO, "refresh", opts.MaxPages)}})
 	if err != nil {
 		return fmt.Errorf("refresh: %w", err)
 	}
-	different := 0
-	for _, c := range changes {
+	if f, ok := opts.IO.ErrOut.(*os.File); ok && isTerminal(f) {
+		fmt.Fprint(opts.IO.ErrOut, "\r\033[K") // the progress bar's line
+	}
+	different, gone := 0, 0
+	for _, c := range res.Changes {
 		if c.Status != "unchanged" {
 			different++
 		}
+		if c.Status == "gone" {
+			gone++
+		}
 	}
+	var d *pdfio.Document
+	if !opts.DryRun {
+		if err := writeAtomically(opts.Out, res.PDF); err != nil {
+			return &ioError{fmt.Errorf("refresh: %w", err)}
+		}
+		if d, err = pdfio.ReadBytes(res.PDF, opts.Out, pdfio.Options{}); err != nil {
+			return &ioError{fmt.Errorf("refresh: reading the result back: %w", err)}
+		}
+	}
+	by := map[bool]string{false: "by ID", true: "by text"}[opts.TextOnly]
 	if opts.JSON {
+		out := struct {
+			File     string           `json:"file"`
+			Output   string           `json:"output,omitempty"`
+			Changes  []capture.Change `json:"pages"`
+			Skips    []capture.Skip   `json:"skipped"`
+			Replaced int              `json:"replaced"`
+			Added    int              `json:"added"`
+			Checked  int              `json:"checked"`
+			Links    int              `json:"internalLinks"`
+			Errors   int              `json:"auditErrors"`
+		}{File: opts.File, Output: opts.Out, Changes: res.Changes, Skips: res.Skips, Replaced: res.Replaced, Added: res.Added,
+			Checked: res.Checked, Links: res.Links}
+		if d != nil {
+			out.Errors = countErrors(d, p)
+		}
 		e := json.NewEncoder(opts.IO.Out)
 		e.SetIndent("", "  ")
-		if err := e.Encode(struct {
-			File    string           `json:"file"`
-			Changes []capture.Change `json:"pages"`
-			Skips   []capture.Skip   `json:"skipped"`
-		}{opts.File, changes, skips}); err != nil {
+		if err := e.Encode(out); err != nil {
 			return &ioError{err}
 		}
-	} else {
-		for _, c := range changes {
-			fmt.Fprintf(opts.IO.Out, "%-9s %s\n", c.Status, c.URL)
+		if (opts.DryRun && different > 0) || out.Errors > 0 {
+			return errFailed
 		}
-		fmt.Fprintf(opts.IO.Out, "%s: %d pages compared (%s), %d differ (dry run: nothing written)\n",
-			displayInput(opts.File), len(changes), map[bool]string{false: "by ID", true: "by text"}[opts.TextOnly], different)
+		return nil
 	}
-	if different > 0 {
-		return errFailed
+	w := opts.IO.Out
+	for _, c := range res.Changes {
+		fmt.Fprintf(w, "%-9s %s\n", c.Status, c.URL)
 	}
-	return nil
+	if opts.DryRun {
+		fmt.Fprintf(w, "%s: %d pages compared (%s), %d differ (dry run: nothing written)\n",
+			displayInput(opts.File), len(res.Changes), by, different)
+		if different > 0 {
+			return errFailed
+		}
+		return nil
+	}
+	fmt.Fprintf(w, "%s: %d pages compared (%s): %d replaced, %d added, %d unchanged (checked), %d gone (kept); %d links made internal\n",
+		displayInput(opts.Out), len(res.Changes), by, res.Replaced, res.Added, res.Checked, gone, res.Links)
+	return remaining(w, d, p, opts.Out)
 }
