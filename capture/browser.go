@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -108,7 +109,22 @@ type Page struct {
 }
 
 // Render loads u in a new tab, waits for it to load, and prints it.
-func (b *Browser) Render(ctx context.Context, u string) (*Page, error) {
+func (b *Browser) Render(ctx context.Context, u string) (*Page, error) { return b.render(ctx, u, nil) }
+
+// A Post is a form's data, sent by POST.
+type Post struct {
+	Data []byte
+	Type string // its content type; "": application/x-www-form-urlencoded
+}
+
+// RenderPost is Render for a form submitted by POST to u: the page's first
+// request is sent as a POST of post's data (what the server answers, a
+// redirect included, is then loaded as usual).
+func (b *Browser) RenderPost(ctx context.Context, u string, post Post) (*Page, error) {
+	return b.render(ctx, u, &post)
+}
+
+func (b *Browser) render(ctx context.Context, u string, post *Post) (*Page, error) {
 	tab, cancel := chromedp.NewContext(b.ctx)
 	defer cancel()
 	stop := context.AfterFunc(ctx, cancel)
@@ -124,13 +140,19 @@ func (b *Browser) Render(ctx context.Context, u string) (*Page, error) {
 	p := &Page{Requested: u}
 	var mu sync.Mutex
 	var mainFrame cdp.FrameID
+	first := true
 	go func() {
 		for ev, err := range events {
 			if err != nil {
 				return
 			}
+			var send *Post
+			if first && post != nil && ev.ResourceType == network.ResourceTypeDocument {
+				send = post // the navigation itself: the form's submission
+			}
+			first = false
 			go func(ev fetch.EventRequestPaused) {
-				r, params := b.fetch(tab, ev)
+				r, params := b.fetch(tab, ev, send)
 				mu.Lock()
 				if ev.ResourceType == network.ResourceTypeDocument && (mainFrame == "" || ev.FrameID == mainFrame) {
 					mainFrame, r.MainDoc = ev.FrameID, true
@@ -183,12 +205,25 @@ func (b *Browser) Render(ctx context.Context, u string) (*Page, error) {
 }
 
 // fetch does one paused request with Go's client, without following
-// redirects (the browser follows them, and each is recorded).
-func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused) (*Response, *fetch.FulfillRequestParams) {
+// redirects (the browser follows them, and each is recorded). The
+// request's body is the browser's, or post's when given.
+func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused, post *Post) (*Response, *fetch.FulfillRequestParams) {
 	r := &Response{URL: ev.Request.URL, Type: string(ev.ResourceType), Fetched: time.Now().UTC()}
 	c := *b.client()
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	req, err := http.NewRequestWithContext(ctx, ev.Request.Method, ev.Request.URL, nil)
+	method := ev.Request.Method
+	var sent []byte
+	for _, e := range ev.Request.PostDataEntries {
+		sent = append(sent, e.Bytes...)
+	}
+	if post != nil {
+		method, sent = http.MethodPost, post.Data
+	}
+	var rd io.Reader
+	if sent != nil {
+		rd = bytes.NewReader(sent)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, ev.Request.URL, rd)
 	if err != nil {
 		r.Err = err.Error()
 		return r, nil
@@ -197,6 +232,13 @@ func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused) (*Resp
 		if s, ok := v.(string); ok && !strings.EqualFold(k, "Accept-Encoding") {
 			req.Header.Set(k, s)
 		}
+	}
+	if post != nil {
+		ct := post.Type
+		if ct == "" {
+			ct = "application/x-www-form-urlencoded"
+		}
+		req.Header.Set("Content-Type", ct)
 	}
 	resp, err := c.Do(req)
 	if err != nil {

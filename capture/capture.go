@@ -123,7 +123,11 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, have m
 				defer wg.Done()
 				pctx, cancel := context.WithTimeout(ctx, opts.PageTimeout)
 				defer cancel()
-				pages[k], errs[k] = b.Render(pctx, it.URL)
+				if s := starts[it.Command]; it.Level == 1 && s.Flags&webcapture.Submit != 0 && s.Post != nil {
+					pages[k], errs[k] = b.RenderPost(pctx, it.URL, Post{s.Post, s.PostType})
+				} else {
+					pages[k], errs[k] = b.Render(pctx, it.URL)
+				}
 				if errs[k] != nil && pctx.Err() != nil && ctx.Err() == nil {
 					errs[k] = fmt.Errorf("took longer than %v (the page time limit)", opts.PageTimeout)
 				}
@@ -170,7 +174,22 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, have m
 // PDF, and writes a page set per page, a command per start URL, and the
 // IDS and URLS trees. Identifiers are computed from the bytes fetched.
 func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Result, error) {
-	return capture(ctx, b, nil, "capture.pdf", urls, opts)
+	return capture(ctx, b, nil, "capture.pdf", starts(urls, opts), opts)
+}
+
+// CaptureStarts is Capture for commands of their own (levels, flags, a
+// form's submission each).
+func CaptureStarts(ctx context.Context, b *Browser, starts []Start, opts Options) (*Result, error) {
+	return capture(ctx, b, nil, "capture.pdf", starts, opts)
+}
+
+func starts(urls []string, opts Options) []Start {
+	opts = opts.withDefaults()
+	out := make([]Start, len(urls))
+	for i, u := range urls {
+		out[i] = Start{URL: u, Levels: opts.Levels, Flags: opts.Flags}
+	}
+	return out
 }
 
 // Append captures urls into file, an existing capture (name is used in
@@ -181,15 +200,16 @@ func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Res
 // tree entries join the file's; an image with the identifier of an image
 // set the file has joins that set.
 func Append(ctx context.Context, b *Browser, file []byte, name string, urls []string, opts Options) (*Result, error) {
-	return capture(ctx, b, file, name, urls, opts)
+	return capture(ctx, b, file, name, starts(urls, opts), opts)
 }
 
-func capture(ctx context.Context, b *Browser, file []byte, name string, urls []string, opts Options) (*Result, error) {
+// AppendStarts is Append for commands of their own.
+func AppendStarts(ctx context.Context, b *Browser, file []byte, name string, starts []Start, opts Options) (*Result, error) {
+	return capture(ctx, b, file, name, starts, opts)
+}
+
+func capture(ctx context.Context, b *Browser, file []byte, name string, starts []Start, opts Options) (*Result, error) {
 	opts = opts.withDefaults()
-	starts := make([]Start, len(urls))
-	for i, u := range urls {
-		starts[i] = Start{URL: u, Levels: opts.Levels, Flags: opts.Flags}
-	}
 	var have map[string]string
 	var u *pdfio.Update
 	first := 1 // the first new page's number
@@ -336,13 +356,23 @@ func manifest(b *Browser, starts []Start, pages []*Page, items []Item, counts []
 		if !opts.KeepCredentials {
 			cmdURL, _ = StripCredentials(cmdURL)
 		}
-		m.Commands = append(m.Commands, build.Command{Name: "c" + strconv.Itoa(i), URL: cmdURL, Levels: ptr(int64(s.Levels)),
-			SameSite: s.Flags&webcapture.SameSite != 0, SamePath: s.Flags&webcapture.SamePath != 0,
-			Settings: &build.Settings{Engines: map[string]map[string]any{EngineName(b): {"PrintBackground": true}}}})
+		c := build.Command{Name: "c" + strconv.Itoa(i), URL: cmdURL, Levels: ptr(int64(s.Levels)),
+			SameSite: s.Flags&webcapture.SameSite != 0, SamePath: s.Flags&webcapture.SamePath != 0, Submit: s.Flags&webcapture.Submit != 0,
+			Settings: &build.Settings{Engines: map[string]map[string]any{EngineName(b): {"PrintBackground": true}}}}
+		if c.Submit && s.Post != nil {
+			c.Post = ptr(string(s.Post))
+			if c.ContentType = s.PostType; c.ContentType == "" {
+				c.ContentType = "application/x-www-form-urlencoded"
+			}
+		}
+		m.Commands = append(m.Commands, c)
 	}
 	page := first
 	for i, p := range pages {
 		ps, is := pageSet(p, page, counts[i], "c"+strconv.Itoa(items[i].Command), opts)
+		if s := starts[items[i].Command]; items[i].Level == 1 && s.Flags&webcapture.Submit != 0 {
+			ps.Submission = map[bool]string{true: "post", false: "get"}[s.Post != nil]
+		}
 		m.PageSets = append(m.PageSets, ps)
 		if is != nil {
 			m.ImageSets = append(m.ImageSets, *is)

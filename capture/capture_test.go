@@ -5,12 +5,16 @@ import (
 	"context"
 	"crypto/md5"
 	"encoding/json"
+	"fmt"
+	"html"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -429,5 +433,80 @@ func TestAppend(t *testing.T) {
 	if _, err := Append(ctx, b, res.PDF, "appended.pdf", []string{srv.URL + "/site/a.html"}, Options{}); err == nil ||
 		!strings.Contains(err.Error(), "already in appended.pdf") {
 		t.Errorf("appending a page the file has: %v", err)
+	}
+}
+
+// A form submitted by POST (answered with a redirect to the results) and
+// one by GET: the commands record the submission (F Submit, P, CT), the
+// page sets' sources say how they were reached (S 2 and 1), the server
+// gets the data, and refresh re-submits the form.
+func TestCaptureForm(t *testing.T) {
+	b := newBrowser(t)
+	var mu sync.Mutex
+	var posted []string
+	mux := http.NewServeMux()
+	mux.HandleFunc("/search", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			http.Error(w, "POST only", http.StatusMethodNotAllowed)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		posted = append(posted, r.Header.Get("Content-Type")+" "+string(body))
+		mu.Unlock()
+		http.Redirect(w, r, "/results?"+string(body), http.StatusSeeOther)
+	})
+	mux.HandleFunc("/results", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, "<title>Results</title><p>Results for %s</p>", html.EscapeString(r.URL.Query().Get("q")))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	ctx := context.Background()
+	starts := []Start{
+		{URL: srv.URL + "/search", Levels: 1, Flags: webcapture.Submit, Post: []byte("q=web+capture")},
+		{URL: srv.URL + "/results?q=by+get", Levels: 1, Flags: webcapture.Submit},
+	}
+	res, err := CaptureStarts(ctx, b, starts, Options{IgnoreRobots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(posted) != 1 || posted[0] != "application/x-www-form-urlencoded q=web+capture" {
+		t.Errorf("the server got %q, want one form POST", posted)
+	}
+	if len(res.Pages) != 2 || !strings.Contains(res.Pages[0].URL, "/results?q=web+capture") || len(res.Pages[0].Chain) != 2 {
+		t.Fatalf("pages %+v", res.Pages)
+	}
+	d, err := pdfio.ReadBytes(res.PDF, "form.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range audit.Check(d, audit.Options{}) {
+		if f.Severity == audit.Error {
+			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
+		}
+	}
+	c := d.Info.Commands[0]
+	if c.FlagsOrDefault()&webcapture.Submit == 0 || c.PostData == nil || string(*c.PostData) != "q=web+capture" ||
+		c.ContentType == nil || *c.ContentType != "application/x-www-form-urlencoded" {
+		t.Errorf("POST command: %+v", c)
+	}
+	if c := d.Info.Commands[1]; c.FlagsOrDefault()&webcapture.Submit == 0 || c.PostData != nil {
+		t.Errorf("GET command: %+v", c)
+	}
+	want := map[string]webcapture.Submission{"/results?q=web+capture": webcapture.SubmitPOST, "/results?q=by+get": webcapture.SubmitGET}
+	for _, cs := range d.Sets {
+		si := cs.Sources[0]
+		if w, ok := want[strings.TrimPrefix(si.URLs.URL, srv.URL)]; !ok || si.SubmissionOrDefault() != w {
+			t.Errorf("%s: submission %v, want %v", si.URLs.URL, si.SubmissionOrDefault(), w)
+		}
+	}
+	// Refresh submits the form again, from the command.
+	r, err := Refresh(ctx, b, res.PDF, "form.pdf", RefreshOptions{Options: Options{IgnoreRobots: true}, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(posted) != 2 || len(r.Changes) != 2 || r.Changes[0].Status != "unchanged" || r.Changes[1].Status != "unchanged" {
+		t.Errorf("refresh: posted %q, changes %+v", posted, r.Changes)
 	}
 }

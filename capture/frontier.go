@@ -18,7 +18,12 @@ import (
 type Start struct {
 	URL    string
 	Levels int
-	Flags  webcapture.Flags
+	Flags  webcapture.Flags // with Submit, the initial URL is a form submission
+	// Post, with the Submit flag, is the form's data sent by POST, of
+	// content type PostType (default application/x-www-form-urlencoded);
+	// nil submits by GET (the data is in URL's query).
+	Post     []byte
+	PostType string
 }
 
 // An Item is a URL to fetch.

@@ -50,24 +50,24 @@ func TestFrontier(t *testing.T) {
 		wantOrder []string
 		wantSkip  []string // substrings, each of some skip
 	}{
-		{"level 1", []Start{{start, 1, 0}}, 0, []string{"1 " + start}, []string{"one.html: level 2: the command follows 1"}},
-		{"level 2 any site", []Start{{start, 2, 0}}, 0,
+		{"level 1", []Start{{URL: start, Levels: 1, Flags: 0}}, 0, []string{"1 " + start}, []string{"one.html: level 2: the command follows 1"}},
+		{"level 2 any site", []Start{{URL: start, Levels: 2, Flags: 0}}, 0,
 			[]string{"1 " + start, "2 http://example.com/a/one.html", "2 http://example.com/a/two.html", "2 http://example.com/b/out.html", "2 http://other.example/x"},
 			[]string{"mailto:me@example.com: not http or https"}},
-		{"level 3 same site", []Start{{start, 3, webcapture.SameSite}}, 0,
+		{"level 3 same site", []Start{{URL: start, Levels: 3, Flags: webcapture.SameSite}}, 0,
 			[]string{"1 " + start, "2 http://example.com/a/one.html", "2 http://example.com/a/two.html", "2 http://example.com/b/out.html",
 				"3 http://example.com/a/deep/three.html", "3 http://example.com/b/more.html"},
 			[]string{"http://other.example/x: outside the command's scope (SameSite of http://example.com/a/index.html)"}},
-		{"level 4 same path", []Start{{start, 4, webcapture.SamePath}}, 0,
+		{"level 4 same path", []Start{{URL: start, Levels: 4, Flags: webcapture.SamePath}}, 0,
 			[]string{"1 " + start, "2 http://example.com/a/one.html", "2 http://example.com/a/two.html",
 				"3 http://example.com/a/deep/three.html", "4 http://example.com/a/deep/four.html"},
 			[]string{"http://example.com/b/out.html: outside the command's scope (SamePath"}},
-		{"max pages", []Start{{start, 4, 0}}, 3,
+		{"max pages", []Start{{URL: start, Levels: 4, Flags: 0}}, 3,
 			[]string{"1 " + start, "2 http://example.com/a/one.html", "2 http://example.com/a/two.html"}, nil},
-		{"two commands", []Start{{start, 1, 0}, {"http://other.example/x", 2, webcapture.SameSite}, {start + "#again", 1, 0}}, 0,
+		{"two commands", []Start{{URL: start, Levels: 1, Flags: 0}, {URL: "http://other.example/x", Levels: 2, Flags: webcapture.SameSite}, {URL: start + "#again", Levels: 1, Flags: 0}}, 0,
 			[]string{"1 " + start, "1 http://other.example/x", "2 http://other.example/y"},
 			[]string{"http://example.com/a/index.html#again: already queued"}},
-		{"bad starts", []Start{{"ftp://example.com/", 1, 0}, {"/relative", 1, 0}, {start, 0, 0}}, 0, nil,
+		{"bad starts", []Start{{URL: "ftp://example.com/", Levels: 1, Flags: 0}, {URL: "/relative", Levels: 1, Flags: 0}, {URL: start, Levels: 0, Flags: 0}}, 0, nil,
 			[]string{"ftp://example.com/: not http or https", "/relative: not an absolute URL", "levels 0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -90,7 +90,7 @@ func TestFrontier(t *testing.T) {
 
 // A page reached by redirection is not fetched again through a link.
 func TestFrontierFetched(t *testing.T) {
-	f, _ := NewFrontier([]Start{{"http://example.com/old", 2, 0}}, 0, nil)
+	f, _ := NewFrontier([]Start{{URL: "http://example.com/old", Levels: 2, Flags: 0}}, 0, nil)
 	it, _ := f.Next()
 	f.Fetched("http://example.com/new")
 	f.Links(it, "http://example.com/new", []string{"/new", "/other"})

@@ -68,7 +68,14 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 	o := opts.Options.withDefaults()
 	var starts []Start
 	for _, c := range d.Info.Commands {
-		starts = append(starts, Start{URL: c.URL, Levels: int(c.Depth()), Flags: c.FlagsOrDefault()})
+		s := Start{URL: c.URL, Levels: int(c.Depth()), Flags: c.FlagsOrDefault()}
+		if c.PostData != nil {
+			s.Post = *c.PostData
+			if c.ContentType != nil {
+				s.PostType = *c.ContentType
+			}
+		}
+		starts = append(starts, s)
 	}
 	cr, err := crawl(ctx, b, starts, o, nil)
 	if err != nil {
@@ -214,6 +221,9 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 			cmd := cr.items[n.page].Command
 			ps, is := pageSet(p, number[t.refs[0]], len(t.refs), "", o)
 			ps.CommandRef = d.Info.Commands[cmd].Ref
+			if s := starts[cmd]; cr.items[n.page].Level == 1 && s.Flags&webcapture.Submit != 0 {
+				ps.Submission = map[bool]string{true: "post", false: "get"}[s.Post != nil]
+			}
 			if t.set != nil {
 				ps.Replaces = t.set.Ref
 			}

@@ -34,6 +34,9 @@ type captureOptions struct {
 	KeepCredentials bool
 	Force           bool
 	JSON            bool
+	Submit          bool
+	Post            string
+	PostType        string
 }
 
 func newCaptureCmd(ios *IOStreams, runF func(context.Context, *captureOptions) error) *cobra.Command {
@@ -53,9 +56,11 @@ only to http and https, within --same-site (the start URL's host) or
 robots.txt forbids unless --ignore-robots. --max-pages bounds the pages,
 --page-timeout each page (a slower one is skipped and reported), and
 --timeout the whole capture: when it is reached, what was captured is
-written and the rest reported. User information in URLs is left out of the PDF unless
---keep-credentials. Chromium is Debian's chromium package, found on PATH, or
---chromium.
+written and the rest reported. --post DATA submits DATA to each start URL
+by POST, as a form would (--submit: the start URLs are GET form
+submissions); the command records it, so refresh submits it again. User
+information in URLs is left out of the PDF unless --keep-credentials.
+Chromium is Debian's chromium package, found on PATH, or --chromium.
 
 Every request is fetched by webcap itself and handed to the browser, so the
 identifiers are computed from exactly the bytes rendered.
@@ -65,7 +70,8 @@ be captured or errors remain, 2 for a usage error, 3 when a file cannot be
 written or Chromium cannot be started.`,
 		Example: `  $ webcap capture https://example.com/ -o example.pdf
   $ webcap capture --levels 2 --same-path https://example.com/docs/ -o docs.pdf
-  $ webcap capture --max-pages 20 --timeout 2m --json https://a.example/ https://b.example/ -o two.pdf`,
+  $ webcap capture --max-pages 20 --timeout 2m --json https://a.example/ https://b.example/ -o two.pdf
+  $ webcap capture --post 'q=web+capture' https://example.com/search -o results.pdf`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.URLs = args
@@ -97,6 +103,9 @@ func captureFlags(cmd *cobra.Command, opts *captureOptions) {
 	f.StringVar(&opts.Chromium, "chromium", "", "the Chromium executable (default: chromium on PATH)")
 	f.BoolVar(&opts.IgnoreRobots, "ignore-robots", false, "fetch pages robots.txt forbids")
 	f.BoolVar(&opts.KeepCredentials, "keep-credentials", false, "write URLs with user:password@ as they are")
+	f.BoolVar(&opts.Submit, "submit", false, "the start URLs are form submissions by GET (the data in their query)")
+	f.StringVar(&opts.Post, "post", "", "submit `DATA` to each start URL by POST, as a form (recorded in the command)")
+	f.StringVar(&opts.PostType, "post-type", "application/x-www-form-urlencoded", "the content type of --post's data")
 	f.BoolVar(&opts.Force, "force", false, "replace OUT.pdf if it exists")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
 }
@@ -112,6 +121,8 @@ func checkCapture(name string, opts *captureOptions) error {
 		return usagef("%s: --jobs %d: render at least one page at a time", name, opts.Jobs)
 	case opts.MaxPages < 1:
 		return usagef("%s: --max-pages %d: capture at least one page", name, opts.MaxPages)
+	case opts.PostType != "" && !isASCIIText(opts.PostType):
+		return usagef("%s: --post-type %q is not ASCII", name, opts.PostType)
 	}
 	return nil
 }
@@ -193,11 +204,22 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	co := capture.Options{Levels: opts.Levels, Flags: flags, MaxPages: opts.MaxPages,
 		PageTimeout: opts.PageTimeout, Jobs: opts.Jobs, Profile: p, IgnoreRobots: opts.IgnoreRobots, KeepCredentials: opts.KeepCredentials,
 		Progress: newCaptureProgress(opts.IO, name, opts.MaxPages)}
+	if opts.Submit || opts.Post != "" {
+		flags |= webcapture.Submit
+	}
+	starts := make([]capture.Start, len(opts.URLs))
+	for i, u := range opts.URLs {
+		starts[i] = capture.Start{URL: u, Levels: opts.Levels, Flags: flags}
+		if opts.Post != "" {
+			starts[i].Post, starts[i].PostType = []byte(opts.Post), opts.PostType
+		}
+	}
+	co.Flags = flags
 	var res *capture.Result
 	if file != nil {
-		res, err = capture.Append(ctx, b, file, opts.File, opts.URLs, co)
+		res, err = capture.AppendStarts(ctx, b, file, opts.File, starts, co)
 	} else {
-		res, err = capture.Capture(ctx, b, opts.URLs, co)
+		res, err = capture.CaptureStarts(ctx, b, starts, co)
 	}
 	if err != nil {
 		return err
@@ -324,4 +346,13 @@ func pageSets(res *capture.Result) []build.Set {
 		}
 	}
 	return out
+}
+
+func isASCIIText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }

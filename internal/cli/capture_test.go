@@ -47,6 +47,13 @@ func TestCaptureCommand(t *testing.T) {
 			w.Write([]byte(`<title>One</title><a href="/two">two</a>`))
 		case "/two":
 			w.Write([]byte(two.Load().(string)))
+		case "/form":
+			if r.Method == http.MethodPost {
+				r.ParseForm()
+				w.Write([]byte(`<title>Posted</title>` + r.PostForm.Get("q")))
+				return
+			}
+			http.Error(w, "POST only", http.StatusMethodNotAllowed)
 		case "/three":
 			w.Write([]byte(`<title>Three</title><a href="/two">two</a>`))
 		default:
@@ -83,6 +90,18 @@ func TestCaptureCommand(t *testing.T) {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("append: stdout lacks %q:\n%s", want, stdout)
 		}
+	}
+
+	// a form submitted by POST.
+	ios, _, stdout, stderr = Test()
+	posted := filepath.Join(t.TempDir(), "posted.pdf")
+	if code := Main(context.Background(), []string{"capture", "--json", "--post", "q=hello", srv.URL + "/form", "-o", posted}, ios); code != 0 ||
+		!strings.Contains(stdout.String(), `"title": "Posted"`) {
+		t.Errorf("capture --post: exit %d\n%s%s", code, stdout, stderr)
+	}
+	ios, _, stdout, _ = Test()
+	if code := Main(context.Background(), []string{"info", posted}, ios); code != 0 || !strings.Contains(stdout.String(), "POST (7 bytes, application/x-www-form-urlencoded)") || !strings.Contains(stdout.String(), "submission POST") {
+		t.Errorf("info of the form capture: exit %d\n%s", code, stdout)
 	}
 
 	// refresh: nothing changed; then the server's second page changes.
