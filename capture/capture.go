@@ -2,6 +2,7 @@ package capture
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -128,7 +129,11 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, have m
 				} else {
 					pages[k], errs[k] = b.Render(pctx, it.URL)
 				}
-				if errs[k] != nil && pctx.Err() != nil && ctx.Err() == nil {
+				switch {
+				case errs[k] == nil:
+				case ctx.Err() != nil:
+					errs[k] = errors.New("the capture's time limit was reached while it was being fetched")
+				case pctx.Err() != nil:
 					errs[k] = fmt.Errorf("took longer than %v (the page time limit)", opts.PageTimeout)
 				}
 			}()

@@ -4,21 +4,18 @@ import (
 	"bytes"
 	"context"
 	"crypto/md5"
-	"encoding/json"
 	"fmt"
 	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/internal/pdfcheck"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -133,21 +130,7 @@ func TestCapture(t *testing.T) {
 	}
 	t.Logf("%d links made internal", res.Links)
 	checkInternalLinks(t, res, srv.URL)
-	// pdftoppm renders every page.
-	if pdftoppm, err := exec.LookPath("pdftoppm"); err == nil {
-		dir := t.TempDir()
-		in := filepath.Join(dir, "capture.pdf")
-		os.WriteFile(in, res.PDF, 0o644)
-		if out, err := exec.Command(pdftoppm, "-r", "20", "-png", in, filepath.Join(dir, "p")).CombinedOutput(); err != nil {
-			t.Errorf("pdftoppm: %v\n%s", err, out)
-		}
-		pngs, _ := filepath.Glob(filepath.Join(dir, "p*.png"))
-		if len(pngs) != len(d.Pages) {
-			t.Errorf("pdftoppm rendered %d of %d pages", len(pngs), len(d.Pages))
-		}
-	} else {
-		t.Log("pdftoppm not installed: rendering not checked")
-	}
+	pdfcheck.Render(t, res.PDF, len(d.Pages))
 	// The image URL: a page set and an image set with one ID, under one
 	// IDS key and one URLS key whose value is an array of both.
 	photoID := md5.Sum(photo)
@@ -191,99 +174,10 @@ func TestCapture(t *testing.T) {
 	}
 }
 
-// checkInternalLinks reads every link of the capture back with qpdf's
-// JSON: a GoTo action's named destination must lead to the first page of
-// the page set its /PA URI names.
-func checkInternalLinks(t *testing.T, res *Result, base string) {
+func checkInternalLinks(t *testing.T, res *Result, _ string) {
 	t.Helper()
-	qpdf, err := exec.LookPath("qpdf")
-	if err != nil {
-		t.Log("qpdf not installed: internal links not checked")
-		return
-	}
-	dir := t.TempDir()
-	in := filepath.Join(dir, "c.pdf")
-	os.WriteFile(in, res.PDF, 0o644)
-	out, err := exec.Command(qpdf, "--check", in).CombinedOutput()
-	if err != nil || strings.Contains(string(out), "WARNING") {
-		t.Errorf("qpdf --check: %v\n%s", err, out)
-	}
-	d, err := pdfio.ReadBytes(res.PDF, "c.pdf", pdfio.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	firstPage := map[string]string{}
-	for _, cs := range d.Sets {
-		if cs.IsPageSet() {
-			for _, u := range cs.SourceURLs() {
-				firstPage[u] = cs.Objects[0].String()
-			}
-		}
-	}
-	js, err := exec.Command(qpdf, "--json=2", "--json-key=qpdf", in).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Qpdf []json.RawMessage `json:"qpdf"`
-	}
-	if err := json.Unmarshal(js, &doc); err != nil || len(doc.Qpdf) < 2 {
-		t.Fatalf("qpdf json: %v", err)
-	}
-	var objs map[string]struct {
-		Value any `json:"value"`
-	}
-	json.Unmarshal(doc.Qpdf[1], &objs)
-	obj := func(ref string) map[string]any {
-		m, _ := objs["obj:"+ref].Value.(map[string]any)
-		return m
-	}
-	// The /Dests tree (one leaf in this small capture): name -> page.
-	dest := map[string]string{}
-	for _, o := range objs {
-		m, _ := o.Value.(map[string]any)
-		if d, ok := m["/Dests"].(string); ok {
-			names, _ := obj(d)["/Names"].([]any)
-			for i := 0; i+1 < len(names); i += 2 {
-				arr, _ := objs["obj:"+names[i+1].(string)].Value.([]any)
-				if len(arr) == 2 && arr[1] == "/Fit" {
-					dest[names[i].(string)] = arr[0].(string)
-				}
-			}
-		}
-	}
-	checked := 0
-	for _, o := range objs {
-		m, _ := o.Value.(map[string]any)
-		a, _ := m["/A"].(map[string]any)
-		pa, _ := m["/PA"].(map[string]any)
-		if m["/Subtype"] != "/Link" || a["/S"] != "/GoTo" {
-			continue
-		}
-		uri, _ := pa["/URI"].(string)
-		target, _, _ := strings.Cut(strings.TrimPrefix(uri, "u:"), "#")
-		name, _ := a["/D"].(string)
-		if got, want := dest[name], firstPage[target]; got == "" || got != want {
-			t.Errorf("link to %s goes to %q, want %s (its page set's first page)", uri, got, want)
-		}
-		checked++
-	}
-	if checked < res.Links {
-		t.Errorf("%d GoTo links with /PA found, %d made", checked, res.Links)
-	}
-	u, err := pdfio.NewUpdate(res.PDF, "c.pdf", pdfio.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// After the update no link to a captured page is left as a URI action.
-	for _, p := range d.Pages {
-		links, _ := u.LinkURIs(p.Ref)
-		for _, l := range links {
-			target, _, _ := strings.Cut(l.URI, "#")
-			if _, captured := firstPage[target]; captured {
-				t.Errorf("page %d: link to captured %s is still a URI action", p.Number, l.URI)
-			}
-		}
+	if n := pdfcheck.InternalLinks(t, res.PDF); n < res.Links {
+		t.Errorf("%d GoTo links with /PA found, %d made", n, res.Links)
 	}
 }
 
@@ -508,5 +402,57 @@ func TestCaptureForm(t *testing.T) {
 	}
 	if len(posted) != 2 || len(r.Changes) != 2 || r.Changes[0].Status != "unchanged" || r.Changes[1].Status != "unchanged" {
 		t.Errorf("refresh: posted %q, changes %+v", posted, r.Changes)
+	}
+}
+
+// When the capture's own time is up, what was captured is kept and the
+// rest is reported, both the pages being fetched and those still queued.
+func TestCaptureTimeLimit(t *testing.T) {
+	b := newBrowser(t)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<title>Home</title><a href="/s1">1</a> <a href="/s2">2</a> <a href="/s3">3</a>`))
+	})
+	for _, p := range []string{"/s1", "/s2", "/s3"} {
+		mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-time.After(20 * time.Second):
+			case <-r.Context().Done():
+			}
+		})
+	}
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	defer cancel()
+	t0 := time.Now()
+	res, err := Capture(ctx, b, []string{srv.URL + "/"}, Options{Levels: 2, IgnoreRobots: true, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(t0); took > 8*time.Second {
+		t.Errorf("the capture took %v with a 4 s limit", took)
+	}
+	if len(res.Pages) != 1 || res.PDF == nil {
+		t.Fatalf("%d pages captured, want the home page", len(res.Pages))
+	}
+	reasons := map[string]string{}
+	for _, s := range res.Skips {
+		reasons[strings.TrimPrefix(s.URL, srv.URL)] = s.Reason
+	}
+	for _, p := range []string{"/s1", "/s2", "/s3"} {
+		if !strings.Contains(reasons[p], "the capture's time limit was reached") {
+			t.Errorf("%s: skipped for %q, want the capture's time limit", p, reasons[p])
+		}
+	}
+	d, err := pdfio.ReadBytes(res.PDF, "partial.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range audit.Check(d, audit.Options{}) {
+		if f.Severity == audit.Error {
+			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
+		}
 	}
 }
