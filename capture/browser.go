@@ -178,6 +178,13 @@ func (b *Browser) render(ctx context.Context, u string, post *Post) (*Page, erro
 	if err != nil {
 		return nil, err
 	}
+	// Chromium prints a named destination for each element a link of the
+	// page points to: link every element with an id or a name (from a
+	// hidden element, which prints nothing), so that links from other
+	// pages can go to it.
+	if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](anchorsJS)); err != nil {
+		return nil, fmt.Errorf("marking %s's anchors: %w", u, err)
+	}
 	pdf, err := chromedp.Run(tab, chromedp.PrintToPDF(func(pp *page.PrintToPDFParams) { pp.PrintBackground = ptr(true) }))
 	if err != nil {
 		return nil, fmt.Errorf("printing %s: %w", u, err)
@@ -203,6 +210,25 @@ func (b *Browser) render(ctx context.Context, u string, post *Post) (*Page, erro
 	}
 	return p, nil
 }
+
+// anchorsJS adds a hidden link to every element with an id, and every
+// <a name>, at the end of the body.
+const anchorsJS = `(() => {
+	if (!document.body) return false;
+	const box = document.createElement("div");
+	box.style.display = "none";
+	const seen = new Set();
+	for (const e of document.querySelectorAll("[id], a[name]")) {
+		const n = e.id || e.getAttribute("name");
+		if (!n || seen.has(n)) continue;
+		seen.add(n);
+		const a = document.createElement("a");
+		a.href = "#" + encodeURIComponent(n);
+		box.appendChild(a);
+	}
+	document.body.appendChild(box);
+	return true;
+})()`
 
 // fetch does one paused request with Go's client, without following
 // redirects (the browser follows them, and each is recorded). The

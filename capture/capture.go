@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -243,26 +244,30 @@ func capture(ctx context.Context, b *Browser, file []byte, name string, starts [
 	res.First = first
 	t0 := time.Now()
 	counts := make([]int, len(res.Pages))
+	printed := make([]printedPage, len(res.Pages))
+	page := first
+	for i, p := range res.Pages {
+		pr, err := pdfio.ReadPrinted(p.PDF, "the browser's PDF of "+p.URL)
+		if err != nil {
+			return nil, fmt.Errorf("capture: %w", err)
+		}
+		counts[i], printed[i] = pr.Pages, printedPage{page, pr.Pages, pr.Dests}
+		page += pr.Pages
+	}
 	var input []byte
 	if u == nil {
 		pdfs := make([][]byte, len(res.Pages))
 		for i, p := range res.Pages {
-			d, err := pdfio.ReadBytes(p.PDF, p.URL, pdfio.Options{})
-			if err != nil {
-				return nil, fmt.Errorf("capture: the browser's PDF of %s: %w", p.URL, err)
-			}
-			pdfs[i], counts[i] = p.PDF, len(d.Pages)
+			pdfs[i] = p.PDF
 		}
 		if input, err = pdfio.Merge(pdfs); err != nil {
 			return nil, fmt.Errorf("capture: %w", err)
 		}
 	} else {
-		for i, p := range res.Pages {
-			added, err := u.AppendPages(p.PDF, "the browser's PDF of "+p.URL)
-			if err != nil {
+		for _, p := range res.Pages {
+			if _, err := u.AppendPages(p.PDF, "the browser's PDF of "+p.URL); err != nil {
 				return nil, fmt.Errorf("capture: %w", err)
 			}
-			counts[i] = len(added)
 		}
 		if input, err = u.Bytes(); err != nil {
 			return nil, fmt.Errorf("capture: %w", err)
@@ -277,7 +282,7 @@ func capture(ctx context.Context, b *Browser, file []byte, name string, starts [
 		return nil, fmt.Errorf("capture: %w", err)
 	}
 	res.PDF, res.Build = br.Output, br
-	if res.PDF, res.Links, err = internalLinks(br.Output, name, c, nil); err != nil {
+	if res.PDF, res.Links, err = internalLinks(br.Output, name, c, nil, printed, u == nil); err != nil {
 		return nil, fmt.Errorf("capture: internal links: %w", err)
 	}
 	res.Structures = time.Since(t0)
@@ -421,16 +426,38 @@ func (b *Browser) fetchMissing(ctx context.Context, p *Page, prof *canon.Profile
 	return skips
 }
 
-// internalLinks turns links to captured pages into internal links: each
-// URI action whose URL (without fragment) is the source of a page set of
-// file becomes a go-to to a named destination at the top of that set's
-// first page, named by the unique-name rule (the fragment, or "", followed
-// by the escaped page-set ID), and the URI action is kept in /PA. Every
-// page's links are looked at, so a capture appended to a file links both
-// ways. Destinations on pages that moved (moved, as refresh replaces
-// pages) follow them. It writes an incremental update; when there is
-// nothing to change it returns file as it is.
-func internalLinks(file []byte, name string, c *canon.Canonicalizer, moved map[webcapture.Ref]webcapture.Ref) ([]byte, int, error) {
+// A printedPage is where a captured page's printed pages went, and the
+// named destinations the browser made on them (its anchors).
+type printedPage struct {
+	First, Pages int // the first page's number, and how many
+	Dests        []pdfio.PrintedDest
+}
+
+// anchorName is an anchor's original name for a destination: a URL
+// fragment, as the browser serializes it both in links and in the names
+// of the destinations it prints, percent-decoded.
+func anchorName(frag string) string {
+	if s, err := url.PathUnescape(frag); err == nil {
+		return s
+	}
+	return frag
+}
+
+// internalLinks turns links to captured pages into internal links, and
+// gives the anchors of the pages just printed (printed) their unique
+// names, following the unique-name rule: an anchor's destination is named
+// by its original name (the fragment) followed by the escaped page-set ID,
+// the links of a page to its own anchors go to those names, and each URI
+// action whose URL is the source of a page set of file becomes a go-to
+// to the destination of its fragment in that set (its top when the page
+// has no such anchor, or no fragment is given), the URI action kept in
+// /PA. Every page's links are looked at, so a capture appended to a file
+// links both ways. Destinations on pages that moved (moved, as refresh
+// replaces pages) follow them. dropCatalog removes the catalog's /Dests
+// dictionary, whose names (the browser's, merged) the tree replaces. It
+// writes an incremental update; when there is nothing to change it
+// returns file as it is.
+func internalLinks(file []byte, name string, c *canon.Canonicalizer, moved map[webcapture.Ref]webcapture.Ref, printed []printedPage, dropCatalog bool) ([]byte, int, error) {
 	u, err := pdfio.NewUpdate(file, name, pdfio.Options{})
 	if err != nil {
 		return nil, 0, err
@@ -454,8 +481,36 @@ func internalLinks(file []byte, name string, c *canon.Canonicalizer, moved map[w
 			}
 		}
 	}
-	dests := map[string]webcapture.Ref{}
+	known, err := u.DestNames()
+	if err != nil {
+		return nil, 0, err
+	}
+	dests := map[string]pdfio.Dest{}
 	n := 0
+	for _, pp := range printed {
+		if pp.First < 1 || pp.First+pp.Pages-1 > len(d.Pages) || d.Pages[pp.First-1].ID == nil {
+			continue
+		}
+		id := *d.Pages[pp.First-1].ID
+		own := map[string]bool{}
+		for _, pd := range pp.Dests {
+			own[pd.Name] = true
+			dests[webcapture.DestinationName(anchorName(pd.Name), id)] = pdfio.Dest{Page: d.Pages[pp.First-1+pd.Page].Ref, View: pd.View}
+		}
+		for k := range pp.Pages {
+			links, err := u.LinkDests(d.Pages[pp.First-1+k].Ref)
+			if err != nil {
+				return nil, 0, err
+			}
+			for _, l := range links {
+				if own[l.Name] {
+					if err := u.SetLinkDest(l.Annot, webcapture.DestinationName(anchorName(l.Name), id)); err != nil {
+						return nil, 0, err
+					}
+				}
+			}
+		}
+	}
 	for _, p := range d.Pages {
 		links, err := u.LinkURIs(p.Ref)
 		if err != nil {
@@ -471,16 +526,25 @@ func internalLinks(file []byte, name string, c *canon.Canonicalizer, moved map[w
 			if !ok {
 				continue
 			}
-			name := webcapture.DestinationName(frag, t.id)
-			dests[name] = t.page
-			if err := u.SetLinkGoTo(l.Annot, name); err != nil {
+			dn := webcapture.DestinationName(anchorName(frag), t.id)
+			if _, ok := dests[dn]; !ok && !known[dn] {
+				// No such anchor: the top of the set's first page.
+				dn = webcapture.DestinationName("", t.id)
+				if !known[dn] {
+					dests[dn] = pdfio.Dest{Page: t.page}
+				}
+			}
+			if err := u.SetLinkGoTo(l.Annot, dn); err != nil {
 				return nil, 0, err
 			}
 			n++
 		}
 	}
-	if n == 0 && len(moved) == 0 {
+	if n == 0 && len(moved) == 0 && len(dests) == 0 {
 		return file, 0, nil
+	}
+	if dropCatalog {
+		u.DropCatalogDests()
 	}
 	if err := u.SetDests(dests, moved); err != nil {
 		return nil, 0, err

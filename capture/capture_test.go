@@ -456,3 +456,83 @@ func TestCaptureTimeLimit(t *testing.T) {
 		}
 	}
 }
+
+// Anchors: each page's anchors become named destinations under unique
+// names (the anchor's name, then the escaped page-set ID), at the place
+// the browser printed them; a link to a page's anchor goes there, a link
+// to an anchor the page lacks goes to the page's top, and a page's links
+// to its own anchors follow the renaming.
+func TestCaptureAnchors(t *testing.T) {
+	b := newBrowser(t)
+	filler := strings.Repeat("<p>filler line</p>", 80) // pushes what follows to a second page
+	site := map[string]string{
+		"/one": `<title>One</title><a href="#sec">down</a>` + filler + `<h2 id="sec">Section</h2><a href="/two#part">two's part</a>`,
+		"/two": `<title>Two</title><p id="top">top</p>` + filler + `<p id="part">Part</p><a href="/one#sec">one's section</a> <a href="/one#nowhere">nowhere</a>`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(site[r.URL.Path]))
+	}))
+	defer srv.Close()
+	res, err := Capture(context.Background(), b, []string{srv.URL + "/one"}, Options{Levels: 2, IgnoreRobots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := pdfio.ReadBytes(res.PDF, "anchors.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := map[string]*pdfio.ContentSet{}
+	for _, cs := range d.Sets {
+		sets[strings.TrimPrefix(cs.Sources[0].URLs.URL, srv.URL)] = cs
+	}
+	one, two := sets["/one"], sets["/two"]
+	if one == nil || two == nil || len(one.Objects) < 2 || len(two.Objects) < 2 {
+		t.Fatalf("sets %v: want two sets of two pages or more", sets)
+	}
+	u, err := pdfio.NewUpdate(res.PDF, "anchors.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The named destinations, read back through qpdf's view of the file,
+	// checked by pdfcheck; here the names and pages.
+	want := map[string]webcapture.Ref{
+		webcapture.DestinationName("sec", *one.ID):  one.Objects[len(one.Objects)-1],
+		webcapture.DestinationName("part", *two.ID): two.Objects[len(two.Objects)-1],
+		webcapture.DestinationName("top", *two.ID):  two.Objects[0],
+		webcapture.DestinationName("", *one.ID):     one.Objects[0], // for #nowhere
+	}
+	got := destsOf(t, res.PDF)
+	for name, page := range want {
+		if got[name] != page {
+			t.Errorf("destination %q: page %v, want %v", name, got[name], page)
+		}
+	}
+	// The link on /one to its own section now names the unique name.
+	links, _ := u.LinkDests(one.Objects[0])
+	if len(links) != 1 || links[0].Name != webcapture.DestinationName("sec", *one.ID) {
+		t.Errorf("/one's link to #sec: %+v", links)
+	}
+	// The catalog's last version drops the browser's merged /Dests
+	// dictionary (whose names collide between pages).
+	at := bytes.LastIndex(res.PDF, []byte("/Type /Catalog"))
+	start := bytes.LastIndex(res.PDF[:at], []byte(" obj"))
+	if cat := res.PDF[start:at]; !bytes.Contains(cat, []byte("/Dests null")) {
+		t.Errorf("the catalog keeps the browser's /Dests dictionary: %s", cat)
+	}
+	checkInternalLinks(t, res, srv.URL)
+}
+
+// destsOf reads a file's /Names /Dests tree: name -> page.
+func destsOf(t *testing.T, pdf []byte) map[string]webcapture.Ref {
+	t.Helper()
+	u, err := pdfio.NewUpdate(pdf, "dests.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := u.DestPages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

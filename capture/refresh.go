@@ -205,6 +205,7 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 	if err != nil {
 		return nil, fmt.Errorf("refresh: %w", err)
 	}
+	var printed []printedPage
 	if len(todo) > 0 {
 		// build numbers pages: read where the new ones are.
 		nd, err := pdfio.ReadBytes(input, name, pdfio.Options{})
@@ -218,6 +219,11 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 		for _, t := range todo {
 			n := now[t.key]
 			p := cr.res.Pages[n.page]
+			pr, err := pdfio.ReadPrinted(p.PDF, "the browser's PDF of "+p.URL)
+			if err != nil {
+				return nil, fmt.Errorf("refresh: %w", err)
+			}
+			printed = append(printed, printedPage{number[t.refs[0]], len(t.refs), pr.Dests})
 			cmd := cr.items[n.page].Command
 			ps, is := pageSet(p, number[t.refs[0]], len(t.refs), "", o)
 			ps.CommandRef = d.Info.Commands[cmd].Ref
@@ -241,7 +247,7 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 	if err != nil {
 		return nil, fmt.Errorf("refresh: %w", err)
 	}
-	if res.PDF, res.Links, err = internalLinks(br.Output, name, cr.c, moved); err != nil {
+	if res.PDF, res.Links, err = internalLinks(br.Output, name, cr.c, moved, printed, false); err != nil {
 		return nil, fmt.Errorf("refresh: internal links: %w", err)
 	}
 	return res, nil

@@ -16,18 +16,34 @@ type LinkURI struct {
 // LinkURIs returns a page's link annotations with URI actions, in /Annots
 // order. Direct annotations are left out (they cannot be replaced alone).
 func (u *Update) LinkURIs(page webcapture.Ref) ([]LinkURI, error) {
+	var out []LinkURI
+	err := u.eachLink(page, func(r types.IndirectRef, ad types.Dict) {
+		act, _ := u.dictAt(ad["A"])
+		if s, _ := act["S"].(types.Name); s != "URI" {
+			return
+		}
+		uo := act["URI"]
+		if r, ok := uo.(types.IndirectRef); ok {
+			uo, _ = u.Lookup(r)
+		}
+		if uri, ok := rawString(uo); ok {
+			out = append(out, LinkURI{Annot: refOf(r), URI: uri})
+		}
+	})
+	return out, err
+}
+
+// eachLink calls f with each indirect link annotation of a page, in
+// /Annots order.
+func (u *Update) eachLink(page webcapture.Ref, f func(types.IndirectRef, types.Dict)) error {
 	d, err := u.pageDict(page)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	annots := d["Annots"]
-	if r, ok := annots.(types.IndirectRef); ok {
-		if annots, err = u.Lookup(r); err != nil {
-			return nil, err
-		}
+	arr, err := u.arrayAt(d["Annots"])
+	if err != nil {
+		return err
 	}
-	arr, _ := annots.(types.Array)
-	var out []LinkURI
 	for _, a := range arr {
 		r, ok := a.(types.IndirectRef)
 		if !ok {
@@ -37,24 +53,11 @@ func (u *Update) LinkURIs(page webcapture.Ref) ([]LinkURI, error) {
 		if err != nil || ad == nil {
 			continue
 		}
-		if st, _ := ad["Subtype"].(types.Name); st != "Link" {
-			continue
+		if st, _ := ad["Subtype"].(types.Name); st == "Link" {
+			f(r, ad)
 		}
-		act, _ := u.dictAt(ad["A"])
-		if s, _ := act["S"].(types.Name); s != "URI" {
-			continue
-		}
-		uo := act["URI"]
-		if r, ok := uo.(types.IndirectRef); ok {
-			uo, _ = u.Lookup(r)
-		}
-		uri, ok := rawString(uo)
-		if !ok {
-			continue
-		}
-		out = append(out, LinkURI{Annot: refOf(r), URI: uri})
 	}
-	return out, nil
+	return nil
 }
 
 // SetLinkGoTo makes a link annotation go to the named destination dest,
@@ -78,11 +81,11 @@ func (u *Update) SetLinkGoTo(annot webcapture.Ref, dest string) error {
 	return nil
 }
 
-// SetDests sets the /Dests name tree: each name in dests goes to the top
-// of a page (a /Fit destination). The tree's other names are kept, except
+// SetDests sets the /Dests name tree: each name in dests goes to its page
+// and view. The tree's other names are kept, except
 // that a destination on a page that moved (a key of moved, as ReplacePages
 // moves them) goes to the page's replacement.
-func (u *Update) SetDests(dests map[string]webcapture.Ref, moved map[webcapture.Ref]webcapture.Ref) error {
+func (u *Update) SetDests(dests map[string]Dest, moved map[webcapture.Ref]webcapture.Ref) error {
 	kept, err := u.treeEntries("Dests")
 	if err != nil {
 		return err
@@ -95,9 +98,12 @@ func (u *Update) SetDests(dests map[string]webcapture.Ref, moved map[webcapture.
 		e.Value = u.movedDest(e.Value, moved)
 		entries = append(entries, e)
 	}
-	for name, page := range dests {
-		d := u.Add(types.Array{indirect(page), types.Name("Fit")})
-		entries = append(entries, TreeEntry{Key: name, Value: d})
+	for name, dest := range dests {
+		a := types.Array{indirect(dest.Page), types.Name("Fit")}
+		if dest.View.XYZ {
+			a = types.Array{indirect(dest.Page), types.Name("XYZ"), types.Float(dest.View.Left), types.Float(dest.View.Top), nil}
+		}
+		entries = append(entries, TreeEntry{Key: name, Value: u.Add(a)})
 	}
 	root, err := BuildNameTree(entries, TreeShape{}, u.Alloc)
 	if err != nil {
@@ -213,4 +219,43 @@ func (u *Update) arrayAt(o types.Object) (types.Array, error) {
 	}
 	a, _ := o.(types.Array)
 	return a, nil
+}
+
+// DestNames returns the names of the /Names /Dests tree.
+func (u *Update) DestNames() (map[string]bool, error) {
+	es, err := u.treeEntries("Dests")
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(es))
+	for _, e := range es {
+		out[e.Key] = true
+	}
+	return out, nil
+}
+
+// DestPages returns the /Names /Dests tree's names with the page each
+// goes to (names whose value is not an array or /D dictionary starting
+// with a page reference are left out).
+func (u *Update) DestPages() (map[string]webcapture.Ref, error) {
+	es, err := u.treeEntries("Dests")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]webcapture.Ref{}
+	for _, e := range es {
+		v := e.Value
+		if r, ok := v.(types.IndirectRef); ok {
+			v, _ = u.Lookup(r)
+		}
+		if d, ok := v.(types.Dict); ok {
+			v = d["D"]
+		}
+		if a, ok := v.(types.Array); ok && len(a) > 0 {
+			if p, ok := a[0].(types.IndirectRef); ok {
+				out[e.Key] = refOf(p)
+			}
+		}
+	}
+	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,10 +37,14 @@ func InternalLinks(t testing.TB, pdf []byte) int {
 		t.Fatal(err)
 	}
 	firstPage := map[string]string{}
+	setPages := map[string][]string{}
 	for _, cs := range d.Sets {
 		if cs.IsPageSet() {
 			for _, u := range cs.SourceURLs() {
 				firstPage[u] = cs.Objects[0].String()
+				for _, o := range cs.Objects {
+					setPages[u] = append(setPages[u], o.String())
+				}
 			}
 		}
 	}
@@ -61,18 +66,30 @@ func InternalLinks(t testing.TB, pdf []byte) int {
 		m, _ := objs["obj:"+ref].Value.(map[string]any)
 		return m
 	}
-	// The /Dests tree (one leaf in this small capture): name -> page.
+	// The /Dests tree: name -> page.
 	dest := map[string]string{}
+	var walk func(ref string, depth int)
+	walk = func(ref string, depth int) {
+		node := obj(ref)
+		if depth > 16 || node == nil {
+			return
+		}
+		kids, _ := node["/Kids"].([]any)
+		for _, k := range kids {
+			walk(k.(string), depth+1)
+		}
+		names, _ := node["/Names"].([]any)
+		for i := 0; i+1 < len(names); i += 2 {
+			arr, _ := objs["obj:"+names[i+1].(string)].Value.([]any)
+			if len(arr) >= 2 && (arr[1] == "/Fit" || arr[1] == "/XYZ") {
+				dest[names[i].(string)] = arr[0].(string)
+			}
+		}
+	}
 	for _, o := range objs {
 		m, _ := o.Value.(map[string]any)
-		if d, ok := m["/Dests"].(string); ok {
-			names, _ := obj(d)["/Names"].([]any)
-			for i := 0; i+1 < len(names); i += 2 {
-				arr, _ := objs["obj:"+names[i+1].(string)].Value.([]any)
-				if len(arr) == 2 && arr[1] == "/Fit" {
-					dest[names[i].(string)] = arr[0].(string)
-				}
-			}
+		if d, ok := m["/Dests"].(string); ok && m["/Type"] != "/Catalog" {
+			walk(d, 0)
 		}
 	}
 	checked := 0
@@ -84,10 +101,16 @@ func InternalLinks(t testing.TB, pdf []byte) int {
 			continue
 		}
 		uri, _ := pa["/URI"].(string)
-		target, _, _ := strings.Cut(strings.TrimPrefix(uri, "u:"), "#")
+		target, frag, _ := strings.Cut(strings.TrimPrefix(uri, "u:"), "#")
 		name, _ := a["/D"].(string)
-		if got, want := dest[name], firstPage[target]; got == "" || got != want {
-			t.Errorf("link to %s goes to %q, want %s (its page set's first page)", uri, got, want)
+		got := dest[name]
+		switch {
+		case got == "":
+			t.Errorf("link to %s goes to %q, which is no destination of the /Dests tree", uri, name)
+		case frag == "" && got != firstPage[target]:
+			t.Errorf("link to %s goes to %s, want %s (its page set's first page)", uri, got, firstPage[target])
+		case !slices.Contains(setPages[target], got):
+			t.Errorf("link to %s goes to %s, which is not a page of its page set %v", uri, got, setPages[target])
 		}
 		checked++
 	}
