@@ -48,6 +48,8 @@ type Browser struct {
 
 	ctx    context.Context
 	cancel context.CancelFunc
+	mu     sync.Mutex
+	idle   []*tab
 }
 
 // NewBrowser starts Chromium (execPath, see FindChromium) with the flags
@@ -124,74 +126,145 @@ func (b *Browser) RenderPost(ctx context.Context, u string, post Post) (*Page, e
 	return b.render(ctx, u, &post)
 }
 
-func (b *Browser) render(ctx context.Context, u string, post *Post) (*Page, error) {
-	tab, cancel := chromedp.NewContext(b.ctx)
-	defer cancel()
-	stop := context.AfterFunc(ctx, cancel)
-	defer stop()
-	if err := chromedp.Do(tab); err != nil {
+// A tab is a browser tab that renders one page after another: opening a
+// tab and enabling request interception costs more than loading a small
+// page, so tabs are kept (Browser.idle) and reused.
+type tab struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	cur    *rendering // the page being rendered; nil between pages
+}
+
+// rendering is the state of one page's rendering in a tab.
+type rendering struct {
+	p         *Page
+	post      *Post // the form to send with the first document request
+	started   bool  // a request was seen
+	mainFrame cdp.FrameID
+}
+
+// newTab opens a tab with every request paused (Fetch.enable) and served
+// by webcap, for whichever page it renders.
+func (b *Browser) newTab() (*tab, error) {
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	if err := chromedp.Do(ctx); err != nil {
+		cancel()
 		return nil, err
 	}
-	t := chromedp.FromContext(tab).Target
-	events := chromedp.Events(tab, fetch.RequestPaused)
-	if _, err := cdp.Call(tab, t, fetch.Enable, fetch.EnableParams{}); err != nil {
+	t := &tab{ctx: ctx, cancel: cancel}
+	target := chromedp.FromContext(ctx).Target
+	events := chromedp.Events(ctx, fetch.RequestPaused)
+	if _, err := cdp.Call(ctx, target, fetch.Enable, fetch.EnableParams{}); err != nil {
+		cancel()
 		return nil, fmt.Errorf("enabling request interception: %w", err)
 	}
-	p := &Page{Requested: u}
-	var mu sync.Mutex
-	var mainFrame cdp.FrameID
-	first := true
 	go func() {
 		for ev, err := range events {
 			if err != nil {
 				return
 			}
+			t.mu.Lock()
+			r := t.cur
 			var send *Post
-			if first && post != nil && ev.ResourceType == network.ResourceTypeDocument {
-				send = post // the navigation itself: the form's submission
-			}
-			first = false
-			go func(ev fetch.EventRequestPaused) {
-				r, params := b.fetch(tab, ev, send)
-				mu.Lock()
-				if ev.ResourceType == network.ResourceTypeDocument && (mainFrame == "" || ev.FrameID == mainFrame) {
-					mainFrame, r.MainDoc = ev.FrameID, true
+			if r != nil {
+				if !r.started && r.post != nil && ev.ResourceType == network.ResourceTypeDocument {
+					send = r.post // the navigation itself: the form's submission
 				}
-				p.Responses = append(p.Responses, r)
-				mu.Unlock()
+				r.started = true
+			}
+			t.mu.Unlock()
+			go func(ev fetch.EventRequestPaused) {
+				if r == nil {
+					// Between pages (the blank page, a late request of the
+					// page before): nothing is fetched.
+					cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
+					return
+				}
+				resp, params := b.fetch(ctx, ev, send)
+				t.mu.Lock()
+				if t.cur == r {
+					if ev.ResourceType == network.ResourceTypeDocument && (r.mainFrame == "" || ev.FrameID == r.mainFrame) {
+						r.mainFrame, resp.MainDoc = ev.FrameID, true
+					}
+					r.p.Responses = append(r.p.Responses, resp)
+				}
+				t.mu.Unlock()
 				if params != nil {
-					cdp.Call(tab, t, fetch.FulfillRequest, *params)
+					cdp.Call(ctx, target, fetch.FulfillRequest, *params)
 				} else {
-					cdp.Call(tab, t, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonFailed})
+					cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonFailed})
 				}
 			}(ev)
 		}
 	}()
-	if err := chromedp.Do(tab, chromedp.Navigate(u)); err != nil {
+	return t, nil
+}
+
+// takeTab returns an idle tab, or a new one.
+func (b *Browser) takeTab() (*tab, error) {
+	b.mu.Lock()
+	if n := len(b.idle); n > 0 {
+		t := b.idle[n-1]
+		b.idle = b.idle[:n-1]
+		b.mu.Unlock()
+		return t, nil
+	}
+	b.mu.Unlock()
+	return b.newTab()
+}
+
+// putTab makes a tab idle once it shows a blank page (so that nothing of
+// the page before can reach the next one), or closes it.
+func (b *Browser) putTab(t *tab) {
+	t.mu.Lock()
+	t.cur = nil
+	t.mu.Unlock()
+	ctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil || b.ctx.Err() != nil {
+		t.cancel()
+		return
+	}
+	b.mu.Lock()
+	b.idle = append(b.idle, t)
+	b.mu.Unlock()
+}
+
+func (b *Browser) render(ctx context.Context, u string, post *Post) (*Page, error) {
+	t, err := b.takeTab()
+	if err != nil {
+		return nil, err
+	}
+	p := &Page{Requested: u}
+	r := &rendering{p: p, post: post}
+	t.mu.Lock()
+	t.cur = r
+	t.mu.Unlock()
+	// The page's time: ctx ends the page's actions, not the tab.
+	rctx, rcancel := context.WithCancel(t.ctx)
+	stop := context.AfterFunc(ctx, rcancel)
+	defer func() {
+		stop()
+		rcancel()
+		b.putTab(t)
+	}()
+	if err := chromedp.Do(rctx, chromedp.Navigate(u)); err != nil {
 		return nil, fmt.Errorf("loading %s: %w", u, err)
 	}
-	title, err := chromedp.Run(tab, chromedp.Title())
+	// One round trip: the title, the links, and the anchors marked.
+	info, err := chromedp.Run(rctx, chromedp.Evaluate[pageInfo](pageJS))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading %s: %w", u, err)
 	}
-	links, err := chromedp.Run(tab, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("a[href]"), a => a.href)`))
-	if err != nil {
-		return nil, err
-	}
-	// Chromium prints a named destination for each element a link of the
-	// page points to: link every element with an id or a name (from a
-	// hidden element, which prints nothing), so that links from other
-	// pages can go to it.
-	if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](anchorsJS)); err != nil {
-		return nil, fmt.Errorf("marking %s's anchors: %w", u, err)
-	}
-	pdf, err := chromedp.Run(tab, chromedp.PrintToPDF(func(pp *page.PrintToPDFParams) { pp.PrintBackground = ptr(true) }))
+	pdf, err := chromedp.Run(rctx, chromedp.PrintToPDF(func(pp *page.PrintToPDFParams) { pp.PrintBackground = ptr(true) }))
 	if err != nil {
 		return nil, fmt.Errorf("printing %s: %w", u, err)
 	}
-	p.Title, p.Links, p.PDF = title, links, pdf
-	mu.Lock()
-	defer mu.Unlock()
+	p.Title, p.Links, p.PDF = info.Title, info.Links, pdf
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.cur = nil // late requests no longer belong to this page
 	for _, r := range p.Responses {
 		if !r.MainDoc {
 			continue
@@ -211,10 +284,20 @@ func (b *Browser) render(ctx context.Context, u string, post *Post) (*Page, erro
 	return p, nil
 }
 
-// anchorsJS adds a hidden link to every element with an id, and every
-// <a name>, at the end of the body.
-const anchorsJS = `(() => {
-	if (!document.body) return false;
+type pageInfo struct {
+	Title string   `json:"title"`
+	Links []string `json:"links"`
+}
+
+// pageJS returns the page's title and its links (every <a href>,
+// absolute, in document order), then marks its anchors: Chromium prints
+// a named destination for each element a link of the page points to, so
+// a hidden element (which prints nothing) gets a link to every element
+// with an id and every <a name>, and links from other pages can go to
+// them.
+const pageJS = `(() => {
+	const info = {title: document.title, links: Array.from(document.querySelectorAll("a[href]"), a => a.href)};
+	if (!document.body) return info;
 	const box = document.createElement("div");
 	box.style.display = "none";
 	const seen = new Set();
@@ -223,11 +306,11 @@ const anchorsJS = `(() => {
 		if (!n || seen.has(n)) continue;
 		seen.add(n);
 		const a = document.createElement("a");
-		a.href = "#" + encodeURIComponent(n);
+		a.href = "#" + n;
 		box.appendChild(a);
 	}
 	document.body.appendChild(box);
-	return true;
+	return info;
 })()`
 
 // fetch does one paused request with Go's client, without following
