@@ -295,7 +295,7 @@ type NothingError struct {
 }
 
 func (e *NothingError) Error() string {
-	msg := fmt.Sprintf("capture: no page could be captured (%d skipped)", len(e.Skips))
+	msg := fmt.Sprintf("no page could be captured (%d skipped)", len(e.Skips))
 	for i, s := range e.Skips {
 		if i == 3 {
 			msg += fmt.Sprintf("; and %d more", len(e.Skips)-3)

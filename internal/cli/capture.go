@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -221,6 +222,10 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	} else {
 		res, err = capture.CaptureStarts(ctx, b, starts, co)
 	}
+	var nothing *capture.NothingError
+	if errors.As(err, &nothing) {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -284,11 +289,12 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		fmt.Fprintf(w, "skipped   %s: %s\n", s.URL, s.Reason)
 	}
 	if file != nil {
-		fmt.Fprintf(w, "%s: %d pages captured and added to the %d of %s (%d PDF pages now), %d links made internal, %d links skipped\n",
-			displayInput(opts.Out), len(res.Pages), res.First-1, displayInput(opts.File), len(d.Pages), res.Links, len(res.Skips))
+		fmt.Fprintf(w, "%s: %s captured and added after the %s of %s (%s now), %s made internal, %s skipped\n",
+			displayInput(opts.Out), plural(len(res.Pages), "page"), plural(res.First-1, "page"), displayInput(opts.File),
+			plural(len(d.Pages), "PDF page"), plural(res.Links, "link"), plural(len(res.Skips), "link"))
 	} else {
-		fmt.Fprintf(w, "%s: %d pages captured into %d PDF pages, %d links made internal, %d links skipped\n",
-			displayInput(opts.Out), len(res.Pages), len(d.Pages), res.Links, len(res.Skips))
+		fmt.Fprintf(w, "%s: %s captured into %s, %s made internal, %s skipped\n",
+			displayInput(opts.Out), plural(len(res.Pages), "page"), plural(len(d.Pages), "PDF page"), plural(res.Links, "link"), plural(len(res.Skips), "link"))
 	}
 	return remaining(w, d, p, opts.Out)
 }

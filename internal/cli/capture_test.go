@@ -86,10 +86,16 @@ func TestCaptureCommand(t *testing.T) {
 		t.Fatalf("append: exit %d\n%s%s", code, stdout, stderr)
 	}
 	for _, want := range []string{srv.URL + "/three", "skipped   " + srv.URL + "/two: already in " + out,
-		"1 pages captured and added to the 2 of " + out + " (3 PDF pages now), 1 links made internal", "audits with no error"} {
+		"1 page captured and added after the 2 pages of " + out + " (3 PDF pages now), 1 link made internal", "audits with no error"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("append: stdout lacks %q:\n%s", want, stdout)
 		}
+	}
+
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"append", out, srv.URL + "/two", "-o", filepath.Join(t.TempDir(), "none.pdf")}, ios); code != 1 ||
+		!strings.Contains(stderr.String(), "append: no page could be captured (1 skipped); "+srv.URL+"/two: already in "+out) {
+		t.Errorf("append of a page the file has: exit %d\n%s%s", code, stdout, stderr)
 	}
 
 	// a form submitted by POST.
@@ -121,7 +127,7 @@ func TestCaptureCommand(t *testing.T) {
 	refreshed := filepath.Join(t.TempDir(), "refreshed.pdf")
 	ios, _, stdout, stderr = Test()
 	if code := Main(context.Background(), []string{"refresh", out, "-o", refreshed}, ios); code != 0 ||
-		!strings.Contains(stdout.String(), "2 pages compared (by ID): 1 replaced, 0 added, 1 unchanged (checked), 0 gone (kept); 1 links made internal") ||
+		!strings.Contains(stdout.String(), "2 pages compared (by ID): 1 replaced, 0 added, 1 unchanged (checked), 0 gone (kept); 1 link made internal") ||
 		!strings.Contains(stdout.String(), "audits with no error") {
 		t.Errorf("refresh writing: exit %d\n%s%s", code, stdout, stderr)
 	}

@@ -169,14 +169,14 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 		fmt.Fprintf(w, "%-9s %s\n", c.Status, c.URL)
 	}
 	if opts.DryRun {
-		fmt.Fprintf(w, "%s: %d pages compared (%s), %d differ (dry run: nothing written)\n",
-			displayInput(opts.File), len(res.Changes), by, different)
+		fmt.Fprintf(w, "%s: %s compared (%s), %d differ (dry run: nothing written)\n",
+			displayInput(opts.File), plural(len(res.Changes), "page"), by, different)
 		if different > 0 {
 			return errFailed
 		}
 		return nil
 	}
-	fmt.Fprintf(w, "%s: %d pages compared (%s): %d replaced, %d added, %d unchanged (checked), %d gone (kept); %d links made internal\n",
-		displayInput(opts.Out), len(res.Changes), by, res.Replaced, res.Added, res.Checked, gone, res.Links)
+	fmt.Fprintf(w, "%s: %s compared (%s): %d replaced, %d added, %d unchanged (checked), %d gone (kept); %s made internal\n",
+		displayInput(opts.Out), plural(len(res.Changes), "page"), by, res.Replaced, res.Added, res.Checked, gone, plural(res.Links, "link"))
 	return remaining(w, d, p, opts.Out)
 }
