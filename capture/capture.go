@@ -22,6 +22,7 @@ type Options struct {
 	Levels          int              // levels of links followed (1: the start pages only); 0 means 1
 	Flags           webcapture.Flags // SameSite, SamePath
 	MaxPages        int              // pages fetched at most; 0: 100
+	MaxBytes        int64            // bytes fetched at most (no page is started past it); 0: 100 MiB
 	PageTimeout     time.Duration    // per page, fetching and rendering; 0: 30 s
 	Jobs            int              // pages rendered at once, in parallel tabs; 0: 2
 	Profile         *canon.Profile   // URLS keys; nil: PDF
@@ -62,6 +63,9 @@ func (opts Options) withDefaults() Options {
 	}
 	if opts.MaxPages <= 0 {
 		opts.MaxPages = 100
+	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = 100 << 20
 	}
 	if opts.Jobs <= 0 {
 		opts.Jobs = 2
@@ -104,6 +108,10 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, have m
 				// The capture's time is up: keep what was captured, and
 				// say what was not.
 				res.Skips = append(res.Skips, Skip{it.URL, "the capture's time limit was reached"})
+				continue
+			}
+			if fetched >= opts.MaxBytes {
+				res.Skips = append(res.Skips, Skip{it.URL, fmt.Sprintf("the capture's byte limit was reached (%d bytes fetched, the limit is %d)", fetched, opts.MaxBytes)})
 				continue
 			}
 			if !opts.IgnoreRobots && !robots.Allowed(ctx, it.URL) {
@@ -163,7 +171,8 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, have m
 			}
 			if isHTML(p.Document) {
 				res.Skips = append(res.Skips, f.Links(it, p.URL, p.Links)...)
-				res.Skips = append(res.Skips, b.fetchMissing(ctx, p, opts.Profile, sources)...)
+				skips, n := b.fetchMissing(ctx, p, opts.Profile, sources)
+				res.Skips, fetched = append(res.Skips, skips...), fetched+n
 			}
 			res.Pages = append(res.Pages, p)
 			items = append(items, it)
@@ -405,13 +414,14 @@ func isHTML(r *Response) bool {
 // hidden frames), so that the page's identifier covers every file it
 // references. What cannot be fetched is returned as skips; the page set is
 // then refused by build, naming them.
-func (b *Browser) fetchMissing(ctx context.Context, p *Page, prof *canon.Profile, sources webcapture.MapSource) []Skip {
+func (b *Browser) fetchMissing(ctx context.Context, p *Page, prof *canon.Profile, sources webcapture.MapSource) ([]Skip, int64) {
 	r, err := webcapture.PageSetID(p.Document.Body, webcapture.PageSetOptions{URL: p.URL,
 		ContentType: p.Document.Header.Get("Content-Type"), Aux: sources, Profile: prof})
 	if err != nil || r.Complete {
-		return nil
+		return nil, 0
 	}
 	var skips []Skip
+	var n int64
 	for _, a := range r.Aux {
 		if a.Found || a.URL == "" {
 			continue
@@ -422,8 +432,9 @@ func (b *Browser) fetchMissing(ctx context.Context, p *Page, prof *canon.Profile
 			continue
 		}
 		sources[a.URL] = body
+		n += int64(len(body))
 	}
-	return skips
+	return skips, n
 }
 
 // A printedPage is where a captured page's printed pages went, and the

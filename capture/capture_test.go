@@ -222,6 +222,20 @@ func TestCaptureSlowPage(t *testing.T) {
 	if err != nil || len(res.Pages) != 1 {
 		t.Errorf("MaxPages 1: %v, %d pages", err, len(res.Pages))
 	}
+	// MaxBytes: no page is started once the limit is reached.
+	res, err = Capture(context.Background(), b, []string{srv.URL + "/"}, Options{Levels: 2, MaxBytes: 10, IgnoreRobots: true})
+	if err != nil || len(res.Pages) != 1 {
+		t.Fatalf("MaxBytes 10: %v, %d pages", err, len(res.Pages))
+	}
+	limited := 0
+	for _, s := range res.Skips {
+		if strings.Contains(s.Reason, "byte limit was reached") {
+			limited++
+		}
+	}
+	if limited != 2 {
+		t.Errorf("MaxBytes 10: %d pages skipped for the byte limit, want 2 (slow, fast): %+v", limited, res.Skips)
+	}
 }
 
 // A start URL with a user and password: neither is written into the PDF,

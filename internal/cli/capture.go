@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -26,6 +28,7 @@ type captureOptions struct {
 	SameSite        bool
 	SamePath        bool
 	MaxPages        int
+	MaxBytes        byteSize
 	Timeout         time.Duration
 	PageTimeout     time.Duration
 	Jobs            int
@@ -55,6 +58,7 @@ Links are followed breadth-first up to --levels (1: the start pages only),
 only to http and https, within --same-site (the start URL's host) or
 --same-path (its scheme, host and path up to the last /), and never to what
 robots.txt forbids unless --ignore-robots. --max-pages bounds the pages,
+--max-bytes the bytes fetched (no page is started past it),
 --page-timeout each page (a slower one is skipped and reported), and
 --timeout the whole capture: when it is reached, what was captured is
 written and the rest reported. --post DATA submits DATA to each start URL
@@ -97,6 +101,8 @@ func captureFlags(cmd *cobra.Command, opts *captureOptions) {
 	f.BoolVar(&opts.SameSite, "same-site", false, "follow links to the start URL's host only")
 	f.BoolVar(&opts.SamePath, "same-path", false, "follow links below the start URL's path only")
 	f.IntVar(&opts.MaxPages, "max-pages", 50, "capture at most `N` pages")
+	opts.MaxBytes = 100 << 20
+	f.Var(&opts.MaxBytes, "max-bytes", "start no page once `N` bytes are fetched (k, M, G)")
 	f.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "stop capturing after `D` and write what was captured")
 	f.IntVar(&opts.Jobs, "jobs", 2, "render `N` pages at once, in parallel browser tabs")
 	f.DurationVar(&opts.PageTimeout, "page-timeout", 30*time.Second, "skip a page that takes longer than `D` to fetch and render")
@@ -202,7 +208,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if opts.SamePath {
 		flags |= webcapture.SamePath
 	}
-	co := capture.Options{Levels: opts.Levels, Flags: flags, MaxPages: opts.MaxPages,
+	co := capture.Options{Levels: opts.Levels, Flags: flags, MaxPages: opts.MaxPages, MaxBytes: int64(opts.MaxBytes),
 		PageTimeout: opts.PageTimeout, Jobs: opts.Jobs, Profile: p, IgnoreRobots: opts.IgnoreRobots, KeepCredentials: opts.KeepCredentials,
 		Progress: newCaptureProgress(opts.IO, name, opts.MaxPages)}
 	if opts.Submit || opts.Post != "" {
@@ -362,3 +368,46 @@ func isASCIIText(s string) bool {
 	}
 	return true
 }
+
+// byteSize is a flag of a number of bytes: 1048576, 500k, 100M, 2G (k, M,
+// G: 1024, 1024², 1024³; a trailing B or iB is allowed).
+type byteSize int64
+
+func (s *byteSize) String() string {
+	switch n := int64(*s); {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%dG", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dM", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dk", n>>10)
+	default:
+		return strconv.FormatInt(n, 10)
+	}
+}
+
+func (s *byteSize) Set(v string) error {
+	t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(v), "B"), "i")
+	mult := int64(1)
+	if t != "" {
+		switch t[len(t)-1] {
+		case 'k', 'K':
+			mult = 1 << 10
+		case 'M':
+			mult = 1 << 20
+		case 'G':
+			mult = 1 << 30
+		}
+		if mult > 1 {
+			t = t[:len(t)-1]
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return fmt.Errorf("%q is not a size: give bytes, or a number with k, M or G", v)
+	}
+	*s = byteSize(n * mult)
+	return nil
+}
+
+func (s *byteSize) Type() string { return "size" }

@@ -136,3 +136,27 @@ func TestCaptureCommand(t *testing.T) {
 		t.Errorf("refresh of the refreshed file: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+func TestByteSize(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+		str  string
+	}{
+		{"1048576", 1 << 20, "1M"}, {"500k", 500 << 10, "500k"}, {"100M", 100 << 20, "100M"}, {"2G", 2 << 30, "2G"},
+		{"100MB", 100 << 20, "100M"}, {"100MiB", 100 << 20, "100M"}, {"1500", 1500, "1500"}, {"3K", 3 << 10, "3k"},
+		{"", 0, ""}, {"0", 0, ""}, {"-5M", 0, ""}, {"ten", 0, ""}, {"5T", 0, ""}, {"9999999999G", 0, ""},
+	} {
+		var s byteSize
+		err := s.Set(tc.in)
+		if tc.want == 0 {
+			if err == nil {
+				t.Errorf("%q: %d, want an error", tc.in, s)
+			}
+			continue
+		}
+		if err != nil || int64(s) != tc.want || s.String() != tc.str {
+			t.Errorf("%q: %d %q %v, want %d %q", tc.in, s, s.String(), err, tc.want, tc.str)
+		}
+	}
+}

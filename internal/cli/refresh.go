@@ -24,6 +24,7 @@ type refreshOptions struct {
 	Profile     string
 	Chromium    string
 	MaxPages    int
+	MaxBytes    byteSize
 	Timeout     time.Duration
 	PageTimeout time.Duration
 	Robots      bool
@@ -83,6 +84,8 @@ file cannot be read or written or Chromium cannot be started.`,
 	f.StringVar(&opts.Profile, "profile", "pdf", "canonicalization of URLs: pdf, pdf2 or rfc3986")
 	f.StringVar(&opts.Chromium, "chromium", "", "the Chromium executable (default: chromium on PATH)")
 	f.IntVar(&opts.MaxPages, "max-pages", 100, "fetch at most `N` pages")
+	opts.MaxBytes = 100 << 20
+	f.Var(&opts.MaxBytes, "max-bytes", "start no page once `N` bytes are fetched (k, M, G)")
 	f.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "stop fetching after `D`")
 	f.DurationVar(&opts.PageTimeout, "page-timeout", 30*time.Second, "skip a page that takes longer than `D`")
 	f.BoolVar(&opts.Robots, "ignore-robots", false, "fetch pages robots.txt forbids")
@@ -111,7 +114,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	}
 	defer b.Close()
 	res, err := capture.Refresh(ctx, b, file, opts.File, capture.RefreshOptions{TextOnly: opts.TextOnly, DryRun: opts.DryRun,
-		Options: capture.Options{Profile: p, MaxPages: opts.MaxPages, PageTimeout: opts.PageTimeout, IgnoreRobots: opts.Robots,
+		Options: capture.Options{Profile: p, MaxPages: opts.MaxPages, MaxBytes: int64(opts.MaxBytes), PageTimeout: opts.PageTimeout, IgnoreRobots: opts.Robots,
 			Progress: newCaptureProgress(opts.IO, "refresh", opts.MaxPages)}})
 	if err != nil {
 		return fmt.Errorf("refresh: %w", err)
