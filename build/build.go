@@ -497,16 +497,7 @@ func (b *builder) replace(field string, ref webcapture.Ref, set Set, d webcaptur
 			b.idsOrder = slices.DeleteFunc(b.idsOrder, func(x string) bool { return x == k })
 		}
 	}
-	set.Ref = ref
-	for _, o := range set.Objects {
-		if err := b.u.SetID(o, set.ID.Raw()); err != nil {
-			return err
-		}
-	}
-	b.addEntry("IDS", string(set.ID[:]), webcapture.Ref{}, ref)
-	b.addEntry("URLS", set.Key, webcapture.Ref{}, ref)
-	b.res.Sets = append(b.res.Sets, set)
-	return nil
+	return b.enter(set, ref, true)
 }
 
 // checked stamps the sets found up to date.
@@ -688,14 +679,23 @@ func (b *builder) writeImageSets() error {
 // shared records images that joined the set at ref: their /ID back-links
 // and the URLS entry of their source.
 func (b *builder) shared(ref webcapture.Ref, s Set) error {
-	s.Ref = ref
-	for _, o := range s.Objects {
-		if err := b.u.SetID(o, s.ID.Raw()); err != nil {
+	return b.enter(s, ref, false)
+}
+
+// enter records a set written at ref: its objects' /ID back-links, its
+// tree entries (IDS too when ids) and its place in the result.
+func (b *builder) enter(set Set, ref webcapture.Ref, ids bool) error {
+	set.Ref = ref
+	for _, o := range set.Objects {
+		if err := b.u.SetID(o, set.ID.Raw()); err != nil {
 			return err
 		}
 	}
-	b.addEntry("URLS", s.Key, webcapture.Ref{}, ref)
-	b.res.Sets = append(b.res.Sets, s)
+	if ids {
+		b.addEntry("IDS", string(set.ID[:]), webcapture.Ref{}, ref)
+	}
+	b.addEntry("URLS", set.Key, webcapture.Ref{}, ref)
+	b.res.Sets = append(b.res.Sets, set)
 	return nil
 }
 
@@ -716,16 +716,7 @@ func (b *builder) add(set Set, d webcapture.Dict) error {
 	if err != nil {
 		return err
 	}
-	set.Ref = ref
-	for _, o := range set.Objects {
-		if err := b.u.SetID(o, set.ID.Raw()); err != nil {
-			return err
-		}
-	}
-	b.addEntry("IDS", string(set.ID[:]), webcapture.Ref{}, ref)
-	b.addEntry("URLS", set.Key, webcapture.Ref{}, ref)
-	b.res.Sets = append(b.res.Sets, set)
-	return nil
+	return b.enter(set, ref, true)
 }
 
 func (b *builder) trees() error {

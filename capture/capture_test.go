@@ -108,11 +108,7 @@ func TestCapture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range audit.Check(d, audit.Options{}) {
-		if f.Severity == audit.Error {
-			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
-		}
-	}
+	noAuditErrors(t, d)
 	if d.Info == nil || len(d.Info.Commands) == 0 {
 		t.Fatal("no SpiderInfo command")
 	}
@@ -129,7 +125,7 @@ func TestCapture(t *testing.T) {
 		t.Error("no link was made internal")
 	}
 	t.Logf("%d links made internal", res.Links)
-	checkInternalLinks(t, res, srv.URL)
+	checkInternalLinks(t, res)
 	pdfcheck.Render(t, res.PDF, len(d.Pages))
 	// The image URL: a page set and an image set with one ID, under one
 	// IDS key and one URLS key whose value is an array of both.
@@ -174,7 +170,8 @@ func TestCapture(t *testing.T) {
 	}
 }
 
-func checkInternalLinks(t *testing.T, res *Result, _ string) {
+// checkInternalLinks checks the capture's links with pdfcheck.InternalLinks.
+func checkInternalLinks(t *testing.T, res *Result) {
 	t.Helper()
 	if n := pdfcheck.InternalLinks(t, res.PDF); n < res.Links {
 		t.Errorf("%d GoTo links with /PA found, %d made", n, res.Links)
@@ -313,11 +310,7 @@ func TestAppend(t *testing.T) {
 			t.Errorf("page %d is %v, was %v", i+1, d.Pages[i].Ref, p.Ref)
 		}
 	}
-	for _, f := range audit.Check(d, audit.Options{}) {
-		if f.Severity == audit.Error {
-			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
-		}
-	}
+	noAuditErrors(t, d)
 	if len(d.Info.Commands) != 5 {
 		t.Errorf("%d commands, want the file's 2 and 3 new", len(d.Info.Commands))
 	}
@@ -333,7 +326,7 @@ func TestAppend(t *testing.T) {
 	}
 	// Old a.html links to the new index.html, and the new index.html to
 	// the old a.html: both internal now.
-	checkInternalLinks(t, res, srv.URL)
+	checkInternalLinks(t, res)
 	if res.Links < 2 {
 		t.Errorf("%d links made internal, want at least a.html -> index.html and back", res.Links)
 	}
@@ -389,11 +382,7 @@ func TestCaptureForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range audit.Check(d, audit.Options{}) {
-		if f.Severity == audit.Error {
-			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
-		}
-	}
+	noAuditErrors(t, d)
 	c := d.Info.Commands[0]
 	if c.FlagsOrDefault()&webcapture.Submit == 0 || c.PostData == nil || string(*c.PostData) != "q=web+capture" ||
 		c.ContentType == nil || *c.ContentType != "application/x-www-form-urlencoded" {
@@ -464,11 +453,7 @@ func TestCaptureTimeLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range audit.Check(d, audit.Options{}) {
-		if f.Severity == audit.Error {
-			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
-		}
-	}
+	noAuditErrors(t, d)
 }
 
 // Anchors: each page's anchors become named destinations under unique
@@ -534,7 +519,7 @@ func TestCaptureAnchors(t *testing.T) {
 	if cat := res.PDF[start:at]; !bytes.Contains(cat, []byte("/Dests null")) {
 		t.Errorf("the catalog keeps the browser's /Dests dictionary: %s", cat)
 	}
-	checkInternalLinks(t, res, srv.URL)
+	checkInternalLinks(t, res)
 }
 
 // destsOf reads a file's /Names /Dests tree: name -> page.
@@ -549,4 +534,14 @@ func destsOf(t *testing.T, pdf []byte) map[string]webcapture.Ref {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// noAuditErrors fails the test for each error the auditor finds in d.
+func noAuditErrors(t *testing.T, d *pdfio.Document) {
+	t.Helper()
+	for _, f := range audit.Check(d, audit.Options{}) {
+		if f.Severity == audit.Error {
+			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
+		}
+	}
 }

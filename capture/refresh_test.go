@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -171,11 +170,7 @@ func TestRefreshWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range audit.Check(d, audit.Options{}) {
-		if f.Severity == audit.Error {
-			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
-		}
-	}
+	noAuditErrors(t, d)
 	after := setOf(d)
 	if len(after) != 5 || len(d.Pages) != len(d0.Pages)+1 {
 		t.Errorf("%d page sets, %d pages; want 5 and %d", len(after), len(d.Pages), len(d0.Pages)+1)
@@ -204,7 +199,7 @@ func TestRefreshWrite(t *testing.T) {
 			t.Errorf("pdftotext of /t's page %s: %v %q", n, err, out)
 		}
 	}
-	checkInternalLinks(t, &Result{PDF: r.PDF, Links: r.Links}, srv.URL)
+	checkInternalLinks(t, &Result{PDF: r.PDF, Links: r.Links})
 	// The photo's image set moved with its page: one image set, the new ID.
 	for _, cs := range d.Sets {
 		if cs.IsImageSet() {
@@ -230,11 +225,7 @@ func TestRefreshWrite(t *testing.T) {
 			t.Errorf("%s: source /TS %v, was %v: not stamped", path, ts, old)
 		}
 	}
-	for _, f := range audit.Check(d2, audit.Options{}) {
-		if f.Severity == audit.Error {
-			t.Errorf("audit after the second refresh: %s %s: %s", f.Rule, f.Object, f.Message)
-		}
-	}
+	noAuditErrors(t, d2)
 }
 
 func pageNumber(d *pdfio.Document, ref webcapture.Ref) int {

@@ -210,16 +210,7 @@ func (u *Update) treeEntries(name string) ([]TreeEntry, error) {
 	return out, nil
 }
 
-func (u *Update) arrayAt(o types.Object) (types.Array, error) {
-	if r, ok := o.(types.IndirectRef); ok {
-		var err error
-		if o, err = u.Lookup(r); err != nil {
-			return nil, err
-		}
-	}
-	a, _ := o.(types.Array)
-	return a, nil
-}
+func (u *Update) arrayAt(o types.Object) (types.Array, error) { return resolveAs[types.Array](u, o) }
 
 // DestNames returns the names of the /Names /Dests tree.
 func (u *Update) DestNames() (map[string]bool, error) {

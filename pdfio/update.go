@@ -426,15 +426,20 @@ func (u *Update) pageDict(page webcapture.Ref) (types.Dict, error) {
 	return d, nil
 }
 
-func (u *Update) dictAt(o types.Object) (types.Dict, error) {
+func (u *Update) dictAt(o types.Object) (types.Dict, error) { return resolveAs[types.Dict](u, o) }
+
+// resolveAs returns o, or the object it refers to, as a T; the zero T
+// when it is something else.
+func resolveAs[T types.Object](u *Update, o types.Object) (T, error) {
+	var zero T
 	if r, ok := o.(types.IndirectRef); ok {
 		var err error
 		if o, err = u.Lookup(r); err != nil {
-			return nil, err
+			return zero, err
 		}
 	}
-	d, _ := o.(types.Dict)
-	return d, nil
+	v, _ := o.(T)
+	return v, nil
 }
 
 // AddObject appends a new object given in the model's generic form
