@@ -1,6 +1,7 @@
 package pdfio
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -106,4 +107,52 @@ func TestRealWorldEncryptedNeedsPassword(t *testing.T) {
 		t.Fatal("opened without its password")
 	}
 	t.Logf("without a password: %v", err)
+}
+
+// Printed pages append to every real file webcap can write to: the pages
+// are added after the file's own, its bytes are kept, and qpdf accepts the
+// result.
+func TestRealWorldAppendPages(t *testing.T) {
+	dir := sharedtest.Dir(t, "realworld")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
+	printed := printedFile()
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			orig, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			u, err := NewUpdate(orig, name, Options{})
+			if err != nil {
+				t.Skipf("not writable: %v", err) // encrypted, or damaged beyond an update
+			}
+			before, err := u.Document()
+			if err != nil {
+				t.Fatal(err)
+			}
+			added, err := u.AppendPages(printed, "printed.pdf")
+			if err != nil {
+				if len(before.Defects) > 0 {
+					t.Skipf("a damaged file: %v", err)
+				}
+				t.Fatal(err)
+			}
+			out, err := u.Bytes()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(out, orig) {
+				t.Fatal("the file's bytes changed")
+			}
+			d, err := ReadBytes(out, name, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(before.Pages); len(d.Pages) != n+2 || d.Pages[n].Ref != added[0] || d.Pages[n+1].Ref != added[1] {
+				t.Fatalf("%d pages, want %d then the 2 added", len(d.Pages), n)
+			}
+			checkQPDF(t, out, len(d.Pages))
+		})
+	}
 }
