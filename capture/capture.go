@@ -256,7 +256,7 @@ func capture(ctx context.Context, b *Browser, file []byte, name string, starts [
 	printed := make([]printedPage, len(res.Pages))
 	page := first
 	for i, p := range res.Pages {
-		pr, err := pdfio.ReadPrinted(p.PDF, "the browser's PDF of "+p.URL)
+		pr, err := pdfio.ReadPrinted(p.PDF, "the browser's PDF of "+p.URL, pdfio.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("capture: %w", err)
 		}

@@ -219,7 +219,7 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 		for _, t := range todo {
 			n := now[t.key]
 			p := cr.res.Pages[n.page]
-			pr, err := pdfio.ReadPrinted(p.PDF, "the browser's PDF of "+p.URL)
+			pr, err := pdfio.ReadPrinted(p.PDF, "the browser's PDF of "+p.URL, pdfio.Options{})
 			if err != nil {
 				return nil, fmt.Errorf("refresh: %w", err)
 			}

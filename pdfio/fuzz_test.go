@@ -45,3 +45,42 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendPages: printed pages appended to any file either fail with an
+// error or give a file that reads with the pages added; the printed file
+// read with ReadPrinted never panics either.
+func FuzzAppendPages(f *testing.F) {
+	for _, name := range pb.Samples() {
+		b, _ := pb.Sample(name)
+		f.Add(b)
+	}
+	orig, _ := nestedFile()
+	f.Add(orig)
+	f.Add(printedFile())
+	printed := printedFile()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ReadPrinted(data, "fuzz.pdf", Options{Timeout: 5 * time.Second})
+		u, err := NewUpdate(data, "fuzz.pdf", Options{Timeout: 5 * time.Second, MaxTreeNodes: 10000})
+		if err != nil {
+			return
+		}
+		d, err := u.Document()
+		if err != nil {
+			return
+		}
+		if _, err := u.AppendPages(printed, "printed.pdf"); err != nil {
+			return
+		}
+		out, err := u.Bytes()
+		if err != nil {
+			return
+		}
+		d2, err := ReadBytes(out, "out.pdf", Options{Timeout: 5 * time.Second, MaxTreeNodes: 10000})
+		if err != nil {
+			t.Fatalf("the appended file does not read: %v", err)
+		}
+		if len(d.Defects) == 0 && len(d2.Pages) != len(d.Pages)+2 {
+			t.Fatalf("%d pages after appending 2 to %d", len(d2.Pages), len(d.Pages))
+		}
+	})
+}

@@ -67,6 +67,9 @@ func (u *Update) loadPages() (*pageTree, error) {
 		if depth >= maxPageDepth {
 			return fmt.Errorf("the page tree is deeper than %d levels", maxPageDepth)
 		}
+		if typ, ok := d["Type"].(types.Name); (ok && typ != "Pages") || num == u.Root().ObjectNumber.Value() {
+			return fmt.Errorf("page tree node %d is not a /Pages node", num)
+		}
 		ko := kids
 		if r, ok := kids.(types.IndirectRef); ok {
 			if ko, err = u.Lookup(r); err != nil {

@@ -85,7 +85,72 @@ func lastStartXRef(b []byte) (int64, error) {
 	if len(f) == 0 {
 		return 0, errors.New("startxref without an offset")
 	}
-	return strconv.ParseInt(string(f[0]), 10, 64)
+	off, err := strconv.ParseInt(string(f[0]), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("startxref %q is not an offset", f[0])
+	}
+	// An update's /Prev must reach the file's cross-reference data: a table
+	// ("xref") or a stream object ("N G obj") at that offset.
+	if off < 0 || off >= int64(len(b)) || !xrefAt(b[off:]) {
+		return 0, fmt.Errorf("the cross-reference data is damaged (startxref %d points at no cross-reference section), and readers would not find an update: rewrite the file first (e.g. qpdf in.pdf out.pdf)", off)
+	}
+	return off, nil
+}
+
+// xrefTable reports whether b holds a whole cross-reference table after
+// its "xref" keyword: subsections (a header "first count", then count
+// entries "offset generation n|f") up to "trailer".
+func xrefTable(b []byte) bool {
+	var field []byte
+	next := func() bool {
+		b = bytes.TrimLeft(b, "\x00\t\n\f\r ")
+		i := bytes.IndexAny(b, "\x00\t\n\f\r ")
+		if i < 0 {
+			i = len(b)
+		}
+		field, b = b[:i], b[i:]
+		return len(field) > 0
+	}
+	isInt := func() bool {
+		_, err := strconv.Atoi(string(field))
+		return err == nil
+	}
+	for sections := 0; ; sections++ {
+		if !next() {
+			return false
+		}
+		if bytes.HasPrefix(field, []byte("trailer")) {
+			return sections > 0
+		}
+		if !isInt() || !next() || !isInt() {
+			return false
+		}
+		count, _ := strconv.Atoi(string(field))
+		if count < 0 || count > 1<<24 {
+			return false
+		}
+		for range count {
+			if !next() || !isInt() || !next() || !isInt() || !next() || (string(field) != "n" && string(field) != "f") {
+				return false
+			}
+		}
+	}
+}
+
+// xrefAt reports whether b starts (after white space) with a
+// cross-reference table (with a subsection) or an indirect object.
+func xrefAt(b []byte) bool {
+	b = bytes.TrimLeft(b, "\x00\t\n\f\r ")
+	if bytes.HasPrefix(b, []byte("xref")) {
+		return xrefTable(b[4:])
+	}
+	f := bytes.Fields(b[:min(len(b), 64)])
+	if len(f) < 3 || string(f[2]) != "obj" && !bytes.HasPrefix(f[2], []byte("obj")) {
+		return false
+	}
+	_, e1 := strconv.Atoi(string(f[0]))
+	_, e2 := strconv.Atoi(string(f[1]))
+	return e1 == nil && e2 == nil
 }
 
 // Lookup returns the object a reference names (parsed, resolved once).
@@ -129,6 +194,9 @@ func (u *Update) Bytes() ([]byte, error) {
 	u.names = nil
 	if u.objs.err != nil {
 		return nil, u.objs.err
+	}
+	if len(u.objs.offs) == 0 {
+		return u.orig, nil // nothing changed: no update (an empty section would be invalid)
 	}
 	var out bytes.Buffer
 	out.Grow(len(u.orig) + u.objs.buf.Len() + 64*len(u.objs.offs) + 256)
