@@ -134,7 +134,12 @@ type tab struct {
 	cancel context.CancelFunc
 	mu     sync.Mutex
 	cur    *rendering // the page being rendered; nil between pages
+	uses   int        // pages rendered
 }
+
+// maxTabUses is how many pages a tab renders before it is closed, so that
+// a long crawl does not grow one renderer's memory without end.
+const maxTabUses = 50
 
 // rendering is the state of one page's rendering in a tab.
 type rendering struct {
@@ -175,9 +180,10 @@ func (b *Browser) newTab() (*tab, error) {
 			}
 			t.mu.Unlock()
 			go func(ev fetch.EventRequestPaused) {
-				if r == nil {
+				if r == nil || favicon(ev) {
 					// Between pages (the blank page, a late request of the
-					// page before): nothing is fetched.
+					// page before), or the tab's icon, which no page
+					// shows: nothing is fetched.
 					cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
 					return
 				}
@@ -201,6 +207,12 @@ func (b *Browser) newTab() (*tab, error) {
 	return t, nil
 }
 
+// favicon reports whether a request is the browser's own for a site's
+// icon (of resource type Other; an <img> of it would be an Image).
+func favicon(ev fetch.EventRequestPaused) bool {
+	return ev.ResourceType == network.ResourceTypeOther && strings.HasSuffix(strings.ToLower(strings.SplitN(ev.Request.URL, "?", 2)[0]), "favicon.ico")
+}
+
 // takeTab returns an idle tab, or a new one.
 func (b *Browser) takeTab() (*tab, error) {
 	b.mu.Lock()
@@ -219,7 +231,13 @@ func (b *Browser) takeTab() (*tab, error) {
 func (b *Browser) putTab(t *tab) {
 	t.mu.Lock()
 	t.cur = nil
+	t.uses++
+	worn := t.uses >= maxTabUses
 	t.mu.Unlock()
+	if worn {
+		t.cancel()
+		return
+	}
 	ctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil || b.ctx.Err() != nil {

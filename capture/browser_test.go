@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -108,4 +111,40 @@ func equal(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// A reused tab keeps pages apart: each page's responses are its own, and
+// one tab serves page after page.
+func TestRenderReusesTabs(t *testing.T) {
+	b := newBrowser(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".gif") {
+			w.Header().Set("Content-Type", "image/gif")
+			w.Write(gif)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<title>%s</title><img src="%s.gif">`, r.URL.Path, r.URL.Path)
+	}))
+	defer srv.Close()
+	for i := range 6 {
+		path := fmt.Sprintf("/p%d", i)
+		p, err := b.Render(context.Background(), srv.URL+path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range p.Responses {
+			got = append(got, strings.TrimPrefix(r.URL, srv.URL))
+		}
+		if want := []string{path, path + ".gif"}; !slices.Equal(got, want) || p.Title != path {
+			t.Errorf("page %s: responses %q, title %q; want %q", path, got, p.Title, want)
+		}
+	}
+	b.mu.Lock()
+	idle := len(b.idle)
+	b.mu.Unlock()
+	if idle != 1 {
+		t.Errorf("%d idle tabs after rendering one page at a time, want 1", idle)
+	}
 }
