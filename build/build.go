@@ -81,23 +81,23 @@ type builder struct {
 	urlsOrder []string
 	claimed   map[webcapture.Ref]string // page or image -> who claims it
 
-	imageSets map[webcapture.ID]*imageDraft // image sets by identifier, the input's and new ones
-	drafts    []*imageDraft                 // new image sets, written after all are known
-	extended  []*imageDraft                 // the input's image sets new images join, in order
+	sets      map[webcapture.Ref]*pdfio.ContentSet // the input's sets by object
+	imageSets map[webcapture.ID]*imageDraft        // image sets by identifier, the input's and new ones
+	drafts    []*imageDraft                        // new image sets, written after all are known
+	extended  []*imageDraft                        // the input's image sets new images join, in order
 }
 
 // An imageDraft is an image set to write, or one of the input's that new
-// images join.
+// images join: the images and sources it gets.
 type imageDraft struct {
-	ref    webcapture.Ref // the input's set; zero for a new one
-	urls   map[string]bool
-	set    Set
-	d      webcapture.Dict // a new set's dictionary
-	shared []Set           // images from other manifest entries that joined it
-	// for the input's set: what joins it
-	objs   []webcapture.Ref
-	counts []int64
-	si     []webcapture.Dict
+	ref      webcapture.Ref  // the input's set; zero for a new one
+	urls     map[string]bool // URLS keys of its sources
+	set      Set             // a new set: the manifest entry that made it
+	captured string          // a new set: its TS
+	objs     []webcapture.Ref
+	counts   []int64
+	si       []webcapture.Dict
+	shared   []Set // manifest entries whose images joined it
 }
 
 func (b *builder) path(p string) string {
@@ -208,7 +208,11 @@ func (b *builder) existing() error {
 		}
 	}
 	b.imageSets = map[webcapture.ID]*imageDraft{}
+	b.sets = map[webcapture.Ref]*pdfio.ContentSet{}
 	for _, cs := range b.doc.Sets {
+		if !cs.Ref.IsZero() {
+			b.sets[cs.Ref] = cs
+		}
 		for _, o := range cs.Objects {
 			b.claimed[o] = fmt.Sprintf("the existing content set %s", cs.Ref)
 		}
@@ -463,12 +467,7 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 // object: the trees' entries for its old identifier drop it, and it is
 // entered under its new identifier and its URL.
 func (b *builder) replace(field string, ref webcapture.Ref, set Set, d webcapture.Dict) error {
-	var old *pdfio.ContentSet
-	for _, cs := range b.doc.Sets {
-		if cs.Ref == ref {
-			old = cs
-		}
-	}
+	old := b.sets[ref]
 	if old == nil || old.Subtype != set.Kind {
 		return b.m.fail(field, "%s is not a %s content set of %s", ref, set.Kind, b.doc.File)
 	}
@@ -531,7 +530,6 @@ func (b *builder) imageSet(i int) error {
 	for _, im := range b.doc.Images {
 		images[im.Ref] = true
 	}
-	var objs, counts []webcapture.Object
 	for j, im := range s.Images {
 		g := fmt.Sprintf("%s.images[%d]", f, j)
 		var ref webcapture.Ref
@@ -568,7 +566,7 @@ func (b *builder) imageSet(i int) error {
 				return b.m.fail(g, "page %d uses no image XObject", im.Page)
 			}
 			for _, n := range names {
-				if err := b.imageObject(g, all[n], pages, &set, &objs, &counts); err != nil {
+				if err := b.imageObject(g, all[n], pages, &set); err != nil {
 					return err
 				}
 			}
@@ -584,61 +582,65 @@ func (b *builder) imageSet(i int) error {
 				return b.m.fail(g, "/%s on page %d is object %s, which is not an image XObject", im.Name, im.Page, ref)
 			}
 		}
-		if err := b.imageObject(g, ref, pages, &set, &objs, &counts); err != nil {
+		if err := b.imageObject(g, ref, pages, &set); err != nil {
 			return err
 		}
 	}
 	si := sourceInfo(s.URL, s.Redirects, s.Captured, s.Expires)
 	if !s.Replaces.IsZero() {
-		var r webcapture.Object = counts
-		if len(counts) == 1 {
-			r = counts[0]
-		}
-		d := webcapture.Dict{"S": webcapture.Name("SIS"), "ID": pdfio.HexBytes(set.ID[:]), "O": objs, "R": r, "SI": si}
-		if s.Captured != "" {
-			d["TS"] = webcapture.String(pdfDate(s.Captured))
-		}
-		return b.replace(f, s.Replaces, set, d)
+		return b.replace(f, s.Replaces, set, imageSetDict(set.ID, set.Objects, set.RefCount, []webcapture.Dict{si}, s.Captured))
 	}
-	if dr := b.imageSets[set.ID]; dr != nil {
+	dr := b.imageSets[set.ID]
+	if dr == nil {
+		dr = &imageDraft{urls: map[string]bool{}, set: set, captured: s.Captured}
+		b.imageSets[set.ID] = dr
+		b.drafts = append(b.drafts, dr)
+	} else {
 		// The same image data as a set the file or the manifest already
 		// has: its images join that set (PDF 1.7 §10.9.3: an image set's O
 		// holds every XObject made from one source image), and a new URL
 		// becomes one more source.
 		set.Shared = true
-		var newURL bool
-		if !dr.urls[set.Key] {
-			dr.urls[set.Key], newURL = true, true
-		}
-		if dr.ref.IsZero() {
-			dr.d["O"] = append(dr.d["O"].([]webcapture.Object), objs...)
-			dr.d["R"] = append(dr.d["R"].([]webcapture.Object), counts...)
-			if newURL {
-				dr.d["SI"] = append(dr.d["SI"].([]webcapture.Object), si)
-			}
-		} else {
-			if len(dr.shared) == 0 {
-				b.extended = append(b.extended, dr)
-			}
-			for i, o := range objs {
-				dr.objs, dr.counts = append(dr.objs, o.(webcapture.Ref)), append(dr.counts, counts[i].(int64))
-			}
-			if newURL {
-				dr.si = append(dr.si, si)
-			}
+		if !dr.ref.IsZero() && len(dr.objs) == 0 {
+			b.extended = append(b.extended, dr)
 		}
 		dr.shared = append(dr.shared, set)
-		return nil
 	}
-	d := webcapture.Dict{"S": webcapture.Name("SIS"), "ID": pdfio.HexBytes(set.ID[:]), "O": objs, "R": counts,
-		"SI": []webcapture.Object{si}}
-	if s.Captured != "" {
-		d["TS"] = webcapture.String(pdfDate(s.Captured))
+	dr.objs, dr.counts = append(dr.objs, set.Objects...), append(dr.counts, set.RefCount...)
+	if !dr.urls[set.Key] {
+		dr.urls[set.Key] = true
+		dr.si = append(dr.si, si)
 	}
-	dr := &imageDraft{urls: map[string]bool{set.Key: true}, set: set, d: d}
-	b.imageSets[set.ID] = dr
-	b.drafts = append(b.drafts, dr)
 	return nil
+}
+
+// imageSetDict makes an image set's dictionary. R is an integer for one
+// image (ISO 32000-1 Table 354), an array for more; SI a dictionary for
+// one source, an array for more.
+func imageSetDict(id webcapture.ID, objs []webcapture.Ref, counts []int64, sources []webcapture.Dict, captured string) webcapture.Dict {
+	o := make([]webcapture.Object, len(objs))
+	for i, r := range objs {
+		o[i] = r
+	}
+	r := make([]webcapture.Object, len(counts))
+	for i, c := range counts {
+		r[i] = c
+	}
+	si := make([]webcapture.Object, len(sources))
+	for i, d := range sources {
+		si[i] = d
+	}
+	d := webcapture.Dict{"S": webcapture.Name("SIS"), "ID": pdfio.HexBytes(id[:]), "O": o, "R": r, "SI": si}
+	if len(r) == 1 {
+		d["R"] = r[0]
+	}
+	if len(si) == 1 {
+		d["SI"] = si[0]
+	}
+	if captured != "" {
+		d["TS"] = webcapture.String(pdfDate(captured))
+	}
+	return d
 }
 
 // writeImageSets writes the new image sets, and the input's image sets
@@ -648,38 +650,34 @@ func (b *builder) writeImageSets() error {
 		if err := b.u.ExtendImageSet(dr.ref, dr.objs, dr.counts, dr.si); err != nil {
 			return err
 		}
-		for _, s := range dr.shared {
-			if err := b.shared(dr.ref, s); err != nil {
-				return err
-			}
+		if err := b.enterShared(dr); err != nil {
+			return err
 		}
 	}
 	for _, dr := range b.drafts {
-		// R: an integer for one image (ISO 32000-1 Table 354), an array
-		// for more; SI: a dictionary for one source.
-		if r := dr.d["R"].([]webcapture.Object); len(r) == 1 {
-			dr.d["R"] = r[0]
-		}
-		if si := dr.d["SI"].([]webcapture.Object); len(si) == 1 {
-			dr.d["SI"] = si[0]
-		}
-		if err := b.add(dr.set, dr.d); err != nil {
+		ref, err := b.u.AddObject(imageSetDict(dr.set.ID, dr.objs, dr.counts, dr.si, dr.captured))
+		if err != nil {
 			return err
 		}
-		ref := b.res.Sets[len(b.res.Sets)-1].Ref
-		for _, s := range dr.shared {
-			if err := b.shared(ref, s); err != nil {
-				return err
-			}
+		dr.ref = ref
+		if err := b.enter(dr.set, ref, true); err != nil {
+			return err
+		}
+		if err := b.enterShared(dr); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// shared records images that joined the set at ref: their /ID back-links
-// and the URLS entry of their source.
-func (b *builder) shared(ref webcapture.Ref, s Set) error {
-	return b.enter(s, ref, false)
+// enterShared records the manifest entries whose images joined a set.
+func (b *builder) enterShared(dr *imageDraft) error {
+	for _, s := range dr.shared {
+		if err := b.enter(s, dr.ref, false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // enter records a set written at ref: its objects' /ID back-links, its
@@ -700,12 +698,11 @@ func (b *builder) enter(set Set, ref webcapture.Ref, ids bool) error {
 }
 
 // imageObject adds one image XObject to an image set, with its page count.
-func (b *builder) imageObject(field string, ref webcapture.Ref, pages []webcapture.Ref, set *Set, objs, counts *[]webcapture.Object) error {
+func (b *builder) imageObject(field string, ref webcapture.Ref, pages []webcapture.Ref, set *Set) error {
 	if err := b.claim(field, ref, fmt.Sprintf("image object %s", ref)); err != nil {
 		return err
 	}
 	n := int64(b.u.XObjectUsers(ref, pages))
-	*objs, *counts = append(*objs, ref), append(*counts, n)
 	set.Objects, set.RefCount = append(set.Objects, ref), append(set.RefCount, n)
 	return nil
 }

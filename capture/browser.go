@@ -116,8 +116,12 @@ func (b *Browser) Render(ctx context.Context, u string) (*Page, error) { return 
 // A Post is a form's data, sent by POST.
 type Post struct {
 	Data []byte
-	Type string // its content type; "": application/x-www-form-urlencoded
+	Type string // its content type; "": DefaultPostType
 }
+
+// DefaultPostType is a form's content type (HTML's default enctype, and
+// the default of a command's /CT).
+const DefaultPostType = "application/x-www-form-urlencoded"
 
 // RenderPost is Render for a form submitted by POST to u: the page's first
 // request is sent as a POST of post's data (what the server answers, a
@@ -363,7 +367,7 @@ func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused, post *
 	if post != nil {
 		ct := post.Type
 		if ct == "" {
-			ct = "application/x-www-form-urlencoded"
+			ct = DefaultPostType
 		}
 		req.Header.Set("Content-Type", ct)
 	}

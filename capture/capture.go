@@ -252,15 +252,20 @@ func capture(ctx context.Context, b *Browser, file []byte, name string, starts [
 	}
 	res.First = first
 	t0 := time.Now()
-	counts := make([]int, len(res.Pages))
+	// Where each page's printed pages go, and the anchors on them.
 	printed := make([]printedPage, len(res.Pages))
 	page := first
 	for i, p := range res.Pages {
-		pr, err := pdfio.ReadPrinted(p.PDF, "the browser's PDF of "+p.URL, pdfio.Options{})
+		var pr *pdfio.Printed
+		if u == nil {
+			pr, err = pdfio.ReadPrinted(p.PDF, "the browser's PDF of "+p.URL, pdfio.Options{})
+		} else {
+			_, pr, err = u.AppendPages(p.PDF, "the browser's PDF of "+p.URL)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("capture: %w", err)
 		}
-		counts[i], printed[i] = pr.Pages, printedPage{page, pr.Pages, pr.Dests}
+		printed[i] = printedPage{page, pr.Pages, pr.Dests}
 		page += pr.Pages
 	}
 	var input []byte
@@ -269,22 +274,16 @@ func capture(ctx context.Context, b *Browser, file []byte, name string, starts [
 		for i, p := range res.Pages {
 			pdfs[i] = p.PDF
 		}
-		if input, err = pdfio.Merge(pdfs); err != nil {
-			return nil, fmt.Errorf("capture: %w", err)
-		}
+		input, err = pdfio.Merge(pdfs)
 	} else {
-		for _, p := range res.Pages {
-			if _, err := u.AppendPages(p.PDF, "the browser's PDF of "+p.URL); err != nil {
-				return nil, fmt.Errorf("capture: %w", err)
-			}
-		}
-		if input, err = u.Bytes(); err != nil {
-			return nil, fmt.Errorf("capture: %w", err)
-		}
+		input, err = u.Bytes()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("capture: %w", err)
 	}
 	res.Merge = time.Since(t0)
 	t0 = time.Now()
-	m := manifest(b, starts, res.Pages, items, counts, first, opts)
+	m := manifest(b, starts, res.Pages, items, printed, opts)
 	m.Input, m.InputData = name, input
 	br, err := build.Build(m, build.Options{Profile: opts.Profile, Sources: sources})
 	if err != nil {
@@ -315,10 +314,11 @@ func (e *NothingError) Error() string {
 	return msg
 }
 
-// pageSet describes a captured page for build: its page set (on n pages
-// from first, fetched by the command named cmd) and, when the page is an
-// image, the image set of the XObject it shows.
-func pageSet(p *Page, first, n int, cmd string, opts Options) (build.PageSet, *build.ImageSet) {
+// pageSet describes a captured page for build: its page set (on the pages
+// pp says; a form submission when it is its command's submitted URL) and,
+// when the page is an image, the image set of the XObject it shows. The
+// caller names the command.
+func pageSet(p *Page, it Item, s Start, pp printedPage, opts Options) (build.PageSet, *build.ImageSet) {
 	doc := p.Document
 	url, chain := p.URL, slices.Clone(p.Chain)
 	if !opts.KeepCredentials {
@@ -327,8 +327,11 @@ func pageSet(p *Page, first, n int, cmd string, opts Options) (build.PageSet, *b
 			chain[j], _ = StripCredentials(chain[j])
 		}
 	}
-	ps := build.PageSet{Pages: fmt.Sprintf("%d-%d", first, first+n-1), URL: url, Data: doc.Body,
-		ContentType: doc.Header.Get("Content-Type"), Captured: doc.Fetched.Format(time.RFC3339), Title: p.Title, Command: cmd}
+	ps := build.PageSet{Pages: fmt.Sprintf("%d-%d", pp.First, pp.First+pp.Pages-1), URL: url, Data: doc.Body,
+		ContentType: doc.Header.Get("Content-Type"), Captured: doc.Fetched.Format(time.RFC3339), Title: p.Title}
+	if it.Level == 1 && s.Flags&webcapture.Submit != 0 {
+		ps.Submission = map[bool]string{true: "post", false: "get"}[s.Post != nil]
+	}
 	if len(chain) > 1 {
 		ps.Redirects = [][]string{chain[:len(chain)-1]}
 	}
@@ -341,7 +344,7 @@ func pageSet(p *Page, first, n int, cmd string, opts Options) (build.PageSet, *b
 	// A URL that is itself an image: its page shows it as an image
 	// XObject, which gets an image set too (PDF 1.7 Figure 10.2).
 	return ps, &build.ImageSet{URL: url, Redirects: ps.Redirects, Data: doc.Body,
-		Captured: ps.Captured, Expires: ps.Expires, Images: []build.Image{{Page: first, Name: "*"}}}
+		Captured: ps.Captured, Expires: ps.Expires, Images: []build.Image{{Page: pp.First, Name: "*"}}}
 }
 
 // pagesHeld returns the canonical URLs of d's page sets, each with the
@@ -368,7 +371,7 @@ func pagesHeld(d *pdfio.Document, p *canon.Profile) (map[string]string, error) {
 // manifest describes the captured pages for build: a command per start,
 // a page set per page (its pages numbered from first), and an image set
 // for each page that is an image.
-func manifest(b *Browser, starts []Start, pages []*Page, items []Item, counts []int, first int, opts Options) *build.Manifest {
+func manifest(b *Browser, starts []Start, pages []*Page, items []Item, printed []printedPage, opts Options) *build.Manifest {
 	m := &build.Manifest{Profile: opts.Profile.Name()}
 	for i, s := range starts {
 		cmdURL := s.URL
@@ -381,22 +384,19 @@ func manifest(b *Browser, starts []Start, pages []*Page, items []Item, counts []
 		if c.Submit && s.Post != nil {
 			c.Post = ptr(string(s.Post))
 			if c.ContentType = s.PostType; c.ContentType == "" {
-				c.ContentType = "application/x-www-form-urlencoded"
+				c.ContentType = DefaultPostType
 			}
 		}
 		m.Commands = append(m.Commands, c)
 	}
-	page := first
 	for i, p := range pages {
-		ps, is := pageSet(p, page, counts[i], "c"+strconv.Itoa(items[i].Command), opts)
-		if s := starts[items[i].Command]; items[i].Level == 1 && s.Flags&webcapture.Submit != 0 {
-			ps.Submission = map[bool]string{true: "post", false: "get"}[s.Post != nil]
-		}
+		it := items[i]
+		ps, is := pageSet(p, it, starts[it.Command], printed[i], opts)
+		ps.Command = "c" + strconv.Itoa(it.Command)
 		m.PageSets = append(m.PageSets, ps)
 		if is != nil {
 			m.ImageSets = append(m.ImageSets, *is)
 		}
-		page += counts[i]
 	}
 	return m
 }

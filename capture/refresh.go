@@ -160,6 +160,7 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 	type placed struct {
 		key   string
 		refs  []webcapture.Ref
+		dests []pdfio.PrintedDest
 		set   *pdfio.ContentSet // the set replaced; nil for a new page
 		image *pdfio.ContentSet // the image set replaced, for an image page
 	}
@@ -182,65 +183,58 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 			res.Checked++
 		case "changed":
 			p := cr.res.Pages[n.page]
-			refs, err := u.ReplacePages(w.set.Objects, p.PDF, "the browser's PDF of "+p.URL)
+			refs, pr, err := u.ReplacePages(w.set.Objects, p.PDF, "the browser's PDF of "+p.URL)
 			if err != nil {
 				return nil, fmt.Errorf("refresh: %w", err)
 			}
 			for _, old := range w.set.Objects {
 				moved[old] = refs[0]
 			}
-			todo = append(todo, placed{c.URL, refs, w.set, images[c.URL]})
+			todo = append(todo, placed{c.URL, refs, pr.Dests, w.set, images[c.URL]})
 			res.Replaced++
 		case "new":
 			p := cr.res.Pages[n.page]
-			refs, err := u.AppendPages(p.PDF, "the browser's PDF of "+p.URL)
+			refs, pr, err := u.AppendPages(p.PDF, "the browser's PDF of "+p.URL)
 			if err != nil {
 				return nil, fmt.Errorf("refresh: %w", err)
 			}
-			todo = append(todo, placed{key: c.URL, refs: refs})
+			todo = append(todo, placed{key: c.URL, refs: refs, dests: pr.Dests})
 			res.Added++
+		}
+	}
+	// build numbers pages: where the new ones are now.
+	number := map[webcapture.Ref]int{}
+	if len(todo) > 0 {
+		order, err := u.Pages()
+		if err != nil {
+			return nil, fmt.Errorf("refresh: %w", err)
+		}
+		for i, r := range order {
+			number[r] = i + 1
+		}
+	}
+	var printed []printedPage
+	for _, t := range todo {
+		n := now[t.key]
+		p, it := cr.res.Pages[n.page], cr.items[n.page]
+		pp := printedPage{number[t.refs[0]], len(t.refs), t.dests}
+		printed = append(printed, pp)
+		ps, is := pageSet(p, it, starts[it.Command], pp, o)
+		ps.CommandRef = d.Info.Commands[it.Command].Ref
+		if t.set != nil {
+			ps.Replaces = t.set.Ref
+		}
+		m.PageSets = append(m.PageSets, ps)
+		if is != nil {
+			if t.image != nil {
+				is.Replaces = t.image.Ref
+			}
+			m.ImageSets = append(m.ImageSets, *is)
 		}
 	}
 	input, err := u.Bytes()
 	if err != nil {
 		return nil, fmt.Errorf("refresh: %w", err)
-	}
-	var printed []printedPage
-	if len(todo) > 0 {
-		// build numbers pages: read where the new ones are.
-		nd, err := pdfio.ReadBytes(input, name, pdfio.Options{})
-		if err != nil {
-			return nil, fmt.Errorf("refresh: %w", err)
-		}
-		number := map[webcapture.Ref]int{}
-		for _, pg := range nd.Pages {
-			number[pg.Ref] = pg.Number
-		}
-		for _, t := range todo {
-			n := now[t.key]
-			p := cr.res.Pages[n.page]
-			pr, err := pdfio.ReadPrinted(p.PDF, "the browser's PDF of "+p.URL, pdfio.Options{})
-			if err != nil {
-				return nil, fmt.Errorf("refresh: %w", err)
-			}
-			printed = append(printed, printedPage{number[t.refs[0]], len(t.refs), pr.Dests})
-			cmd := cr.items[n.page].Command
-			ps, is := pageSet(p, number[t.refs[0]], len(t.refs), "", o)
-			ps.CommandRef = d.Info.Commands[cmd].Ref
-			if s := starts[cmd]; cr.items[n.page].Level == 1 && s.Flags&webcapture.Submit != 0 {
-				ps.Submission = map[bool]string{true: "post", false: "get"}[s.Post != nil]
-			}
-			if t.set != nil {
-				ps.Replaces = t.set.Ref
-			}
-			m.PageSets = append(m.PageSets, ps)
-			if is != nil {
-				if t.image != nil {
-					is.Replaces = t.image.Ref
-				}
-				m.ImageSets = append(m.ImageSets, *is)
-			}
-		}
 	}
 	m.Input, m.InputData = name, input
 	br, err := build.Build(m, build.Options{Profile: o.Profile, Sources: cr.sources})

@@ -68,7 +68,7 @@ func FuzzAppendPages(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := u.AppendPages(printed, "printed.pdf"); err != nil {
+		if _, _, err := u.AppendPages(printed, "printed.pdf"); err != nil {
 			return
 		}
 		out, err := u.Bytes()

@@ -108,15 +108,16 @@ func (u *Update) loadPages() (*pageTree, error) {
 
 // AppendPages copies the pages of src, a PDF file (such as the pages a
 // browser printed), after the file's last page, with everything they use,
-// and returns the new pages' references. src is only read.
-func (u *Update) AppendPages(src []byte, name string) ([]webcapture.Ref, error) {
+// and returns the new pages' references and what ReadPrinted reads of src
+// (its named destinations: they are not copied). src is only read.
+func (u *Update) AppendPages(src []byte, name string) ([]webcapture.Ref, *Printed, error) {
 	t, err := u.loadPages()
 	if err != nil {
-		return nil, &Error{File: u.name, Op: "append pages", Err: err}
+		return nil, nil, &Error{File: u.name, Op: "append pages", Err: err}
 	}
-	refs, err := u.copyPages(src, name)
+	refs, pr, err := u.copyPages(src, name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	root := t.nodes[t.root]
 	root.kids = append(root.kids, refs...)
@@ -126,29 +127,29 @@ func (u *Update) AppendPages(src []byte, name string) ([]webcapture.Ref, error) 
 		t.parent[r.ObjectNumber.Value()] = t.root
 		out[i] = refOf(r)
 	}
-	return out, nil
+	return out, pr, nil
 }
 
 // ReplacePages puts the pages of src where the pages old were: the first
 // of them takes old[0]'s place in its parent's /Kids, the other old pages
 // leave the tree (their objects stay in the file, unreachable). It returns
-// the new pages' references.
-func (u *Update) ReplacePages(old []webcapture.Ref, src []byte, name string) ([]webcapture.Ref, error) {
+// the new pages' references and what ReadPrinted reads of src.
+func (u *Update) ReplacePages(old []webcapture.Ref, src []byte, name string) ([]webcapture.Ref, *Printed, error) {
 	t, err := u.loadPages()
 	if err != nil {
-		return nil, &Error{File: u.name, Op: "replace pages", Err: err}
+		return nil, nil, &Error{File: u.name, Op: "replace pages", Err: err}
 	}
 	if len(old) == 0 {
-		return nil, errors.New("pdfio: no page to replace")
+		return nil, nil, errors.New("pdfio: no page to replace")
 	}
 	for _, o := range old {
 		if _, ok := t.parent[o.Num]; !ok || t.nodes[o.Num] != nil {
-			return nil, &Error{File: u.name, Op: "replace pages", Err: fmt.Errorf("object %s is not a page of the page tree", o)}
+			return nil, nil, &Error{File: u.name, Op: "replace pages", Err: fmt.Errorf("object %s is not a page of the page tree", o)}
 		}
 	}
-	refs, err := u.copyPages(src, name)
+	refs, pr, err := u.copyPages(src, name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i, o := range old {
 		p := t.nodes[t.parent[o.Num]]
@@ -168,6 +169,28 @@ func (u *Update) ReplacePages(old []webcapture.Ref, src []byte, name string) ([]
 	for i, r := range refs {
 		out[i] = refOf(r)
 	}
+	return out, pr, nil
+}
+
+// Pages returns the file's pages in order as the update has them so far
+// (with what AppendPages and ReplacePages did), without writing anything.
+func (u *Update) Pages() ([]webcapture.Ref, error) {
+	t, err := u.loadPages()
+	if err != nil {
+		return nil, &Error{File: u.name, Op: "read pages", Err: err}
+	}
+	var out []webcapture.Ref
+	var walk func(num int)
+	walk = func(num int) {
+		for _, k := range t.nodes[num].kids {
+			if n := k.ObjectNumber.Value(); t.nodes[n] != nil {
+				walk(n)
+			} else {
+				out = append(out, refOf(k))
+			}
+		}
+	}
+	walk(t.root)
 	return out, nil
 }
 
@@ -260,9 +283,9 @@ const maxCopiedObjects = 1 << 20
 // known then); other objects at once. A reference to a page of src
 // becomes a reference to its copy; one to src's other page tree nodes or
 // its catalog becomes null, so nothing else of src comes along.
-func (u *Update) copyPages(src []byte, name string) ([]types.IndirectRef, error) {
-	fail := func(err error) ([]types.IndirectRef, error) {
-		return nil, &Error{File: name, Op: "copy pages", Err: err}
+func (u *Update) copyPages(src []byte, name string) ([]types.IndirectRef, *Printed, error) {
+	fail := func(err error) ([]types.IndirectRef, *Printed, error) {
+		return nil, nil, &Error{File: name, Op: "copy pages", Err: err}
 	}
 	sctx, err := parse(bytes.NewReader(src), u.opts)
 	if err != nil {
@@ -276,6 +299,10 @@ func (u *Update) copyPages(src []byte, name string) ([]types.IndirectRef, error)
 		c.skip[sctx.XRefTable.Root.ObjectNumber.Value()] = true
 	}
 	pages, err := c.srcPages()
+	if err != nil {
+		return fail(err)
+	}
+	pr, err := c.printed(pages)
 	if err != nil {
 		return fail(err)
 	}
@@ -311,7 +338,7 @@ func (u *Update) copyPages(src []byte, name string) ([]types.IndirectRef, error)
 		}
 		u.objs.put(c.mapped[from], cp)
 	}
-	return refs, nil
+	return refs, pr, nil
 }
 
 type pageCopier struct {

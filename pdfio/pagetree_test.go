@@ -79,7 +79,7 @@ func TestAppendPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	added, err := u.AppendPages(printedFile(), "printed.pdf")
+	added, _, err := u.AppendPages(printedFile(), "printed.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,11 @@ func TestReplacePages(t *testing.T) {
 			for _, i := range tc.replace {
 				rep = append(rep, old[i])
 			}
-			added, err := u.ReplacePages(rep, printedFile(), "printed.pdf")
+			added, _, err := u.ReplacePages(rep, printedFile(), "printed.pdf")
+			if err != nil {
+				t.Fatal(err)
+			}
+			order, err := u.Pages()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -174,6 +178,9 @@ func TestReplacePages(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Fatalf("pages %v, want %v", got, want)
 			}
+			if !slices.Equal(order, want) {
+				t.Errorf("Update.Pages before writing: %v, want %v", order, want)
+			}
 			checkQPDF(t, out, len(want))
 		})
 	}
@@ -186,13 +193,13 @@ func TestPageEditErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pe *Error
-	if _, err := u.AppendPages([]byte("not a pdf"), "printed.pdf"); !errors.As(err, &pe) || pe.File != "printed.pdf" {
+	if _, _, err := u.AppendPages([]byte("not a pdf"), "printed.pdf"); !errors.As(err, &pe) || pe.File != "printed.pdf" {
 		t.Errorf("garbage: %v, want an *Error naming printed.pdf", err)
 	}
-	if _, err := u.ReplacePages([]webcapture.Ref{{Num: 1}}, printedFile(), "printed.pdf"); err == nil {
+	if _, _, err := u.ReplacePages([]webcapture.Ref{{Num: 1}}, printedFile(), "printed.pdf"); err == nil {
 		t.Error("replacing the page tree's root: no error")
 	}
-	if _, err := u.ReplacePages(nil, printedFile(), "printed.pdf"); err == nil {
+	if _, _, err := u.ReplacePages(nil, printedFile(), "printed.pdf"); err == nil {
 		t.Error("replacing no page: no error")
 	}
 	// After the failures the file is still whole.

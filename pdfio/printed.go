@@ -49,19 +49,28 @@ func ReadPrinted(pdf []byte, name string, opts Options) (*Printed, error) {
 	if err != nil {
 		return nil, &Error{File: name, Op: "read", Err: err}
 	}
+	pr, err := c.printed(pages)
+	if err != nil {
+		return nil, &Error{File: name, Op: "read", Err: err}
+	}
+	return pr, nil
+}
+
+// printed reads what Printed holds from a parsed file with these pages.
+func (c *pageCopier) printed(pages []srcPage) (*Printed, error) {
 	index := map[int]int{}
 	for i, p := range pages {
 		index[p.num] = i
 	}
 	out := &Printed{Pages: len(pages)}
-	cat, err := c.dict(*ctx.XRefTable.Root)
+	cat, err := c.dict(*c.src.XRefTable.Root)
 	if err != nil {
-		return nil, &Error{File: name, Op: "read", Err: err}
+		return nil, err
 	}
 	dests := cat["Dests"]
 	if r, ok := dests.(types.IndirectRef); ok {
 		if dests, err = c.lookup(r.ObjectNumber.Value()); err != nil {
-			return nil, &Error{File: name, Op: "read", Err: err}
+			return nil, err
 		}
 	}
 	dd, _ := dests.(types.Dict)

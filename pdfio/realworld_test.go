@@ -131,7 +131,7 @@ func TestRealWorldAppendPages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			added, err := u.AppendPages(printed, "printed.pdf")
+			added, _, err := u.AppendPages(printed, "printed.pdf")
 			if err != nil {
 				if len(before.Defects) > 0 {
 					t.Skipf("a damaged file: %v", err)

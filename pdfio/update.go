@@ -606,52 +606,25 @@ func (u *Update) ExtendImageSet(set webcapture.Ref, objs []webcapture.Ref, count
 		return errors.New("pdfio: ExtendImageSet: one count per object")
 	}
 	d = copyDict(d)
-	o, err := u.arrayAt(d["O"])
+	o, _, err := u.elements(d["O"])
 	if err != nil {
 		return err
 	}
-	o = append(types.Array{}, o...)
 	for _, r := range objs {
 		o = append(o, indirect(r))
 	}
-	var r types.Array
-	switch v := d["R"].(type) {
-	case types.IndirectRef:
-		x, err := u.Lookup(v)
-		if err != nil {
-			return err
-		}
-		if a, ok := x.(types.Array); ok {
-			r = append(r, a...)
-		} else {
-			r = append(r, x)
-		}
-	case types.Array:
-		r = append(r, v...)
-	case nil:
-	default:
-		r = append(r, v)
+	r, _, err := u.elements(d["R"])
+	if err != nil {
+		return err
 	}
 	for _, c := range counts {
 		r = append(r, types.Integer(c))
 	}
 	d["O"], d["R"] = o, r
 	if len(sources) > 0 {
-		var si types.Array
-		switch v := d["SI"].(type) {
-		case types.Array:
-			si = append(si, v...)
-		case types.IndirectRef:
-			if x, err := u.Lookup(v); err == nil {
-				if a, ok := x.(types.Array); ok {
-					si = append(si, a...)
-					break
-				}
-			}
-			si = append(si, v)
-		case nil:
-		default:
-			si = append(si, v)
+		si, _, err := u.elements(d["SI"])
+		if err != nil {
+			return err
 		}
 		for _, s := range sources {
 			t, err := fromModel(s, 0)
@@ -664,6 +637,26 @@ func (u *Update) ExtendImageSet(set webcapture.Ref, objs []webcapture.Ref, count
 	}
 	u.Replace(indirect(set), d)
 	return nil
+}
+
+// elements returns the elements of an array, direct or indirect (a copy,
+// and true), or a one-element list of any other value (as it is: a
+// reference stays a reference); none for nil.
+func (u *Update) elements(o types.Object) (types.Array, bool, error) {
+	v := o
+	if r, ok := o.(types.IndirectRef); ok {
+		var err error
+		if v, err = u.Lookup(r); err != nil {
+			return nil, false, err
+		}
+	}
+	switch a := v.(type) {
+	case types.Array:
+		return append(types.Array{}, a...), true, nil
+	case nil:
+		return nil, false, nil
+	}
+	return types.Array{o}, false, nil
 }
 
 // ReplaceObject writes a new version of an existing object, given in the
@@ -685,60 +678,43 @@ func (u *Update) SetSourceTimes(set webcapture.Ref, checked, expires string) err
 	if err != nil || d == nil {
 		return fmt.Errorf("object %s is not a content set", set)
 	}
-	stamp := func(si types.Dict) types.Dict {
+	sources, isArray, err := u.elements(d["SI"])
+	if err != nil {
+		return err
+	}
+	// A direct dictionary is stamped where it is, an indirect one as its
+	// own object.
+	for i, o := range sources {
+		si, err := u.dictAt(o)
+		if err != nil || si == nil {
+			continue
+		}
 		si = copyDict(si)
 		si["TS"] = LiteralString(checked)
 		if expires != "" {
 			si["E"] = LiteralString(expires)
 		}
-		return si
-	}
-	// one returns the new value of an SI element: a direct dictionary is
-	// replaced in place, an indirect one as its own object.
-	one := func(o types.Object) (types.Object, error) {
-		switch v := o.(type) {
-		case types.Dict:
-			return stamp(v), nil
-		case types.IndirectRef:
-			x, err := u.dictAt(v)
-			if err != nil || x == nil {
-				return o, err
-			}
-			u.Replace(v, stamp(x))
+		if r, ok := o.(types.IndirectRef); ok {
+			u.Replace(r, si)
+		} else {
+			sources[i] = si
 		}
-		return o, nil
 	}
-	d = copyDict(d)
 	switch v := d["SI"].(type) {
-	case types.Array:
-		a := make(types.Array, len(v))
-		for i, e := range v {
-			if a[i], err = one(e); err != nil {
-				return err
-			}
-		}
-		d["SI"] = a
 	case types.IndirectRef:
-		if x, err := u.Lookup(v); err == nil {
-			if arr, ok := x.(types.Array); ok {
-				a := make(types.Array, len(arr))
-				for i, e := range arr {
-					if a[i], err = one(e); err != nil {
-						return err
-					}
-				}
-				u.Replace(v, a)
-				return nil
-			}
+		if isArray {
+			u.Replace(v, sources)
 		}
-		if _, err := one(v); err != nil {
-			return err
-		}
-		return nil
+		return nil // an indirect dictionary: replaced above
+	case types.Array:
+		d = copyDict(d)
+		d["SI"] = sources
 	default:
-		if d["SI"], err = one(v); err != nil {
-			return err
+		if len(sources) == 0 {
+			return nil
 		}
+		d = copyDict(d)
+		d["SI"] = sources[0]
 	}
 	u.Replace(indirect(set), d)
 	return nil

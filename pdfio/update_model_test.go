@@ -187,3 +187,56 @@ func TestMerge(t *testing.T) {
 		t.Error("merging garbage")
 	}
 }
+
+// SetSourceTimes stamps every source of a set, whatever form SI has:
+// direct, indirect, an array of either, an indirect array.
+func TestSetSourceTimes(t *testing.T) {
+	for _, form := range []string{"direct", "indirect", "array", "indirect array"} {
+		t.Run(form, func(t *testing.T) {
+			b := pb.New()
+			root, pages := b.PageTree(1, nil)
+			si1 := pb.D("AU", pb.Lit("http://a.example/"), "TS", pb.Lit("D:20200101000000Z"))
+			si2 := pb.D("AU", pb.Lit("http://b.example/"))
+			var si any
+			switch form {
+			case "direct":
+				si = si1
+			case "indirect":
+				si = b.Add(si1)
+			case "array":
+				si = pb.Array{si1, b.Add(si2)}
+			case "indirect array":
+				si = b.Add(pb.Array{b.Add(si1), si2})
+			}
+			set := b.Add(pb.D("S", pb.Name("SPS"), "ID", pb.Hex("00112233445566778899AABBCCDDEEFF"), "O", pb.Array{pages[0]}, "SI", si))
+			b.Root = b.Add(pb.D("Type", pb.Name("Catalog"), "Pages", root,
+				"Names", pb.D("IDS", pb.D("Names", pb.Array{pb.Hex("00112233445566778899AABBCCDDEEFF"), set}))))
+			orig := b.Bytes()
+			u, err := NewUpdate(orig, "in.pdf", Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := u.SetSourceTimes(webcapture.Ref{Num: int(set)}, "D:20261121120000Z", "D:20261122120000Z"); err != nil {
+				t.Fatal(err)
+			}
+			out, err := u.Bytes()
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := ReadBytes(out, "out.pdf", Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs := d.Sets[0]
+			want := map[string]int{"direct": 1, "indirect": 1, "array": 2, "indirect array": 2}[form]
+			if len(cs.Sources) != want {
+				t.Fatalf("%d sources, want %d", len(cs.Sources), want)
+			}
+			for _, s := range cs.Sources {
+				if s.Updated == nil || s.Updated.Raw != "D:20261121120000Z" || s.Expires == nil || s.Expires.Raw != "D:20261122120000Z" {
+					t.Errorf("%s: TS %v, E %v", s.URLs.URL, s.Updated, s.Expires)
+				}
+			}
+		})
+	}
+}

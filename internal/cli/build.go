@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -160,10 +159,8 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	}
 	if opts.JSON {
 		sum.Errors = countErrors(d, res.Profile)
-		e := json.NewEncoder(opts.IO.Out)
-		e.SetIndent("", "  ")
-		if err := e.Encode(sum); err != nil {
-			return &ioError{err}
+		if err := writeJSON(opts.IO.Out, sum); err != nil {
+			return err
 		}
 		if sum.Errors > 0 {
 			return errFailed

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -112,7 +113,7 @@ func captureFlags(cmd *cobra.Command, opts *captureOptions) {
 	f.BoolVar(&opts.KeepCredentials, "keep-credentials", false, "write URLs with user:password@ as they are")
 	f.BoolVar(&opts.Submit, "submit", false, "the start URLs are form submissions by GET (the data in their query)")
 	f.StringVar(&opts.Post, "post", "", "submit `DATA` to each start URL by POST, as a form (recorded in the command)")
-	f.StringVar(&opts.PostType, "post-type", "application/x-www-form-urlencoded", "the content type of --post's data")
+	f.StringVar(&opts.PostType, "post-type", capture.DefaultPostType, "the content type of --post's data")
 	f.BoolVar(&opts.Force, "force", false, "replace OUT.pdf if it exists")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
 }
@@ -235,9 +236,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if err != nil {
 		return err
 	}
-	if f, ok := opts.IO.ErrOut.(*os.File); ok && isTerminal(f) {
-		fmt.Fprint(opts.IO.ErrOut, "\r\033[K") // the progress bar's line
-	}
+	clearProgress(opts.IO)
 	if err := writeAtomically(opts.Out, res.PDF); err != nil {
 		return &ioError{fmt.Errorf("%s: %w", name, err)}
 	}
@@ -270,10 +269,8 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		for _, s := range res.Skips {
 			out.Skips = append(out.Skips, skip{s.URL, s.Reason})
 		}
-		e := json.NewEncoder(opts.IO.Out)
-		e.SetIndent("", "  ")
-		if err := e.Encode(out); err != nil {
-			return &ioError{err}
+		if err := writeJSON(opts.IO.Out, out); err != nil {
+			return err
 		}
 		if out.Errors > 0 {
 			return errFailed
@@ -336,6 +333,23 @@ func newCaptureProgress(ios *IOStreams, name string, max int) func(done, queued 
 		bar.Describe(fmt.Sprintf("capturing (%s)", sizeOf(bytes)))
 		_ = bar.Set(done)
 	}
+}
+
+// clearProgress erases the progress bar's line, on a terminal.
+func clearProgress(ios *IOStreams) {
+	if f, ok := ios.ErrOut.(*os.File); ok && isTerminal(f) {
+		fmt.Fprint(ios.ErrOut, "\r\033[K")
+	}
+}
+
+// writeJSON writes v as indented JSON, a summary's form.
+func writeJSON(w io.Writer, v any) error {
+	e := json.NewEncoder(w)
+	e.SetIndent("", "  ")
+	if err := e.Encode(v); err != nil {
+		return &ioError{err}
+	}
+	return nil
 }
 
 func sizeOf(n int64) string {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"time"
@@ -119,9 +118,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	if err != nil {
 		return fmt.Errorf("refresh: %w", err)
 	}
-	if f, ok := opts.IO.ErrOut.(*os.File); ok && isTerminal(f) {
-		fmt.Fprint(opts.IO.ErrOut, "\r\033[K") // the progress bar's line
-	}
+	clearProgress(opts.IO)
 	different, gone := 0, 0
 	for _, c := range res.Changes {
 		if c.Status != "unchanged" {
@@ -157,10 +154,8 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 		if d != nil {
 			out.Errors = countErrors(d, p)
 		}
-		e := json.NewEncoder(opts.IO.Out)
-		e.SetIndent("", "  ")
-		if err := e.Encode(out); err != nil {
-			return &ioError{err}
+		if err := writeJSON(opts.IO.Out, out); err != nil {
+			return err
 		}
 		if (opts.DryRun && different > 0) || out.Errors > 0 {
 			return errFailed
