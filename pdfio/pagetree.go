@@ -33,8 +33,72 @@ type pageNode struct {
 	dirty bool
 }
 
-// loadPages reads the page tree once: every kid must be an indirect
-// reference (PDF 1.7 §3.6.2), with a depth bound and cycle detection.
+// walkPages walks a page tree, root first, as editing and copying need
+// it: every kid an indirect reference (PDF 1.7 §3.6.2), every node a
+// /Pages dictionary other than the catalog, no object reached twice, no
+// deeper than maxPageDepth. node is called with each intermediate node
+// and its kids, before them; page with each page and the nodes above it,
+// the root first.
+func walkPages(root types.Object, catalog int, lookup func(types.IndirectRef) (types.Object, error),
+	node func(ref types.IndirectRef, d types.Dict, kids []types.IndirectRef), page func(ref types.IndirectRef, d types.Dict, above []types.Dict)) error {
+	seen := map[int]bool{}
+	var walk func(ref types.IndirectRef, above []types.Dict) error
+	walk = func(ref types.IndirectRef, above []types.Dict) error {
+		num := ref.ObjectNumber.Value()
+		if seen[num] {
+			return fmt.Errorf("the page tree reaches object %d twice", num)
+		}
+		seen[num] = true
+		o, err := lookup(ref)
+		if err != nil {
+			return err
+		}
+		d, ok := o.(types.Dict)
+		if !ok {
+			return fmt.Errorf("page tree object %d is not a dictionary", num)
+		}
+		kids, hasKids := d["Kids"]
+		if typ, _ := d["Type"].(types.Name); typ == "Page" || !hasKids {
+			page(ref, d, above)
+			return nil
+		}
+		if len(above) >= maxPageDepth {
+			return fmt.Errorf("the page tree is deeper than %d levels", maxPageDepth)
+		}
+		if typ, ok := d["Type"].(types.Name); (ok && typ != "Pages") || num == catalog {
+			return fmt.Errorf("page tree node %d is not a /Pages node", num)
+		}
+		if r, ok := kids.(types.IndirectRef); ok {
+			if kids, err = lookup(r); err != nil {
+				return err
+			}
+		}
+		arr, ok := kids.(types.Array)
+		if !ok {
+			return fmt.Errorf("page tree node %d: /Kids is not an array", num)
+		}
+		refs := make([]types.IndirectRef, len(arr))
+		for i, k := range arr {
+			if refs[i], ok = k.(types.IndirectRef); !ok {
+				return fmt.Errorf("page tree node %d: /Kids[%d] is a direct object", num, i)
+			}
+		}
+		node(ref, d, refs)
+		for _, k := range refs {
+			if err := walk(k, append(above, d)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	rootRef, ok := root.(types.IndirectRef)
+	if !ok {
+		return errors.New("the catalog's /Pages is not an indirect reference")
+	}
+	return walk(rootRef, nil)
+}
+
+// loadPages reads the page tree once, for editing.
 func (u *Update) loadPages() (*pageTree, error) {
 	if u.pages != nil {
 		return u.pages, nil
@@ -43,60 +107,20 @@ func (u *Update) loadPages() (*pageTree, error) {
 	if err != nil || cat == nil {
 		return nil, errors.New("the catalog is not a dictionary")
 	}
-	rootRef, ok := cat["Pages"].(types.IndirectRef)
-	if !ok {
-		return nil, errors.New("the catalog's /Pages is not an indirect reference")
-	}
+	rootRef, _ := cat["Pages"].(types.IndirectRef)
 	t := &pageTree{root: rootRef.ObjectNumber.Value(), nodes: map[int]*pageNode{}, parent: map[int]int{},
-		newPgs: map[int]types.Dict{}, refs: map[int]types.IndirectRef{}}
-	var walk func(ref types.IndirectRef, depth int) error
-	walk = func(ref types.IndirectRef, depth int) error {
-		num := ref.ObjectNumber.Value()
-		if _, seen := t.refs[num]; seen {
-			return fmt.Errorf("the page tree reaches object %d twice", num)
-		}
-		t.refs[num] = ref
-		d, err := u.dictAt(ref)
-		if err != nil || d == nil {
-			return fmt.Errorf("page tree object %d is not a dictionary", num)
-		}
-		kids, hasKids := d["Kids"]
-		if typ, _ := d["Type"].(types.Name); typ == "Page" || !hasKids {
-			return nil
-		}
-		if depth >= maxPageDepth {
-			return fmt.Errorf("the page tree is deeper than %d levels", maxPageDepth)
-		}
-		if typ, ok := d["Type"].(types.Name); (ok && typ != "Pages") || num == u.Root().ObjectNumber.Value() {
-			return fmt.Errorf("page tree node %d is not a /Pages node", num)
-		}
-		ko := kids
-		if r, ok := kids.(types.IndirectRef); ok {
-			if ko, err = u.Lookup(r); err != nil {
-				return err
+		newPgs: map[int]types.Dict{}, refs: map[int]types.IndirectRef{rootRef.ObjectNumber.Value(): rootRef}}
+	err = walkPages(cat["Pages"], u.Root().ObjectNumber.Value(), u.Lookup,
+		func(ref types.IndirectRef, d types.Dict, kids []types.IndirectRef) {
+			num := ref.ObjectNumber.Value()
+			t.nodes[num] = &pageNode{dict: d, kids: kids}
+			t.order = append(t.order, num)
+			for _, k := range kids {
+				t.parent[k.ObjectNumber.Value()] = num
+				t.refs[k.ObjectNumber.Value()] = k
 			}
-		}
-		arr, ok := ko.(types.Array)
-		if !ok {
-			return fmt.Errorf("page tree node %d: /Kids is not an array", num)
-		}
-		n := &pageNode{dict: d}
-		t.nodes[num] = n
-		t.order = append(t.order, num)
-		for i, k := range arr {
-			kr, ok := k.(types.IndirectRef)
-			if !ok {
-				return fmt.Errorf("page tree node %d: /Kids[%d] is a direct object, which cannot be edited", num, i)
-			}
-			n.kids = append(n.kids, kr)
-			t.parent[kr.ObjectNumber.Value()] = num
-			if err := walk(kr, depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if err := walk(rootRef, 0); err != nil {
+		}, func(types.IndirectRef, types.Dict, []types.Dict) {})
+	if err != nil {
 		return nil, err
 	}
 	if t.nodes[t.root] == nil {
@@ -357,59 +381,32 @@ type srcPage struct {
 // srcPages lists src's pages in order, each with the attributes it
 // inherits made its own.
 func (c *pageCopier) srcPages() ([]srcPage, error) {
-	cat, err := c.dict(*c.src.XRefTable.Root)
+	root := *c.src.XRefTable.Root
+	cat, err := c.dict(root)
 	if err != nil {
 		return nil, err
 	}
 	var out []srcPage
-	seen := map[int]bool{}
-	var walk func(o types.Object, inherited types.Dict, depth int) error
-	walk = func(o types.Object, inherited types.Dict, depth int) error {
-		ref, ok := o.(types.IndirectRef)
-		if !ok {
-			return errors.New("a page tree kid is a direct object")
-		}
-		num := ref.ObjectNumber.Value()
-		if seen[num] || depth > maxPageDepth {
-			return fmt.Errorf("the page tree reaches object %d twice, or is deeper than %d", num, maxPageDepth)
-		}
-		seen[num] = true
-		d, err := c.dict(ref)
-		if err != nil {
-			return err
-		}
-		kids, hasKids := d["Kids"]
-		if typ, _ := d["Type"].(types.Name); typ == "Page" || !hasKids {
+	lookup := func(r types.IndirectRef) (types.Object, error) { return c.lookup(r.ObjectNumber.Value()) }
+	err = walkPages(cat["Pages"], root.ObjectNumber.Value(), lookup,
+		func(ref types.IndirectRef, _ types.Dict, _ []types.IndirectRef) {
+			c.skip[ref.ObjectNumber.Value()] = true
+		},
+		func(ref types.IndirectRef, d types.Dict, above []types.Dict) {
 			p := copyDict(d)
 			for _, k := range inheritable {
-				if _, has := p[k]; !has && inherited[k] != nil {
-					p[k] = inherited[k]
+				for i := len(above) - 1; i >= 0; i-- {
+					if _, has := p[k]; has {
+						break
+					}
+					if v, ok := above[i][k]; ok {
+						p[k] = v
+					}
 				}
 			}
-			out = append(out, srcPage{num, p})
-			return nil
-		}
-		c.skip[num] = true
-		inh := copyDict(inherited)
-		for _, k := range inheritable {
-			if v, ok := d[k]; ok {
-				inh[k] = v
-			}
-		}
-		if r, ok := kids.(types.IndirectRef); ok {
-			if kids, err = c.lookup(r.ObjectNumber.Value()); err != nil {
-				return err
-			}
-		}
-		arr, _ := kids.(types.Array)
-		for _, k := range arr {
-			if err := walk(k, inh, depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if err := walk(cat["Pages"], types.Dict{}, 0); err != nil {
+			out = append(out, srcPage{ref.ObjectNumber.Value(), p})
+		})
+	if err != nil {
 		return nil, err
 	}
 	if len(out) == 0 {
