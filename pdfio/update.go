@@ -138,7 +138,8 @@ func xrefTable(b []byte) bool {
 }
 
 // xrefAt reports whether b starts (after white space) with a
-// cross-reference table (with a subsection) or an indirect object.
+// cross-reference table (whole, up to its trailer) or a cross-reference
+// stream object.
 func xrefAt(b []byte) bool {
 	b = bytes.TrimLeft(b, "\x00\t\n\f\r ")
 	if bytes.HasPrefix(b, []byte("xref")) {
@@ -150,7 +151,12 @@ func xrefAt(b []byte) bool {
 	}
 	_, e1 := strconv.Atoi(string(f[0]))
 	_, e2 := strconv.Atoi(string(f[1]))
-	return e1 == nil && e2 == nil
+	// A cross-reference stream says so in its dictionary, before its data.
+	head := b[:min(len(b), 4096)]
+	if i := bytes.Index(head, []byte("stream")); i >= 0 {
+		head = head[:i]
+	}
+	return e1 == nil && e2 == nil && bytes.Contains(head, []byte("/XRef"))
 }
 
 // Lookup returns the object a reference names (parsed, resolved once).
