@@ -2,6 +2,7 @@ package pdfio
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -145,18 +146,125 @@ func xrefAt(b []byte) bool {
 	if bytes.HasPrefix(b, []byte("xref")) {
 		return xrefTable(b[4:])
 	}
-	f := bytes.Fields(b[:min(len(b), 64)])
-	if len(f) < 3 || string(f[2]) != "obj" && !bytes.HasPrefix(f[2], []byte("obj")) {
+	return xrefStream(b)
+}
+
+// xrefStream reports whether b starts with an indirect object "N G obj"
+// whose value is a stream with a dictionary of /Type /XRef. The dictionary
+// is parsed whole, however long it is (a merged file's /Index can run to
+// many kilobytes).
+func xrefStream(b []byte) bool {
+	for range 2 { // the object number and generation
+		n := 0
+		for n < len(b) && b[n] >= '0' && b[n] <= '9' {
+			n++
+		}
+		if n == 0 || n > 10 {
+			return false
+		}
+		b = skipSpace(b[n:])
+	}
+	if !bytes.HasPrefix(b, []byte("obj")) {
 		return false
 	}
-	_, e1 := strconv.Atoi(string(f[0]))
-	_, e2 := strconv.Atoi(string(f[1]))
-	// A cross-reference stream says so in its dictionary, before its data.
-	head := b[:min(len(b), 4096)]
-	if i := bytes.Index(head, []byte("stream")); i >= 0 {
-		head = head[:i]
+	b = skipSpace(b[3:])
+	end := dictEnd(b)
+	if end < 0 || !bytes.HasPrefix(skipSpace(b[end:]), []byte("stream")) {
+		return false
 	}
-	return e1 == nil && e2 == nil && bytes.Contains(head, []byte("/XRef"))
+	text := string(b[:end])
+	o, err := model.ParseObjectContext(context.Background(), &text, 0)
+	d, ok := o.(types.Dict)
+	if err != nil || !ok {
+		return false
+	}
+	t := d.NameEntry("Type")
+	return t != nil && *t == "XRef"
+}
+
+// skipSpace skips PDF white space and comments (PDF 1.7 §3.1.1).
+func skipSpace(b []byte) []byte {
+	for len(b) > 0 {
+		switch b[0] {
+		case 0, '\t', '\n', '\f', '\r', ' ':
+			b = b[1:]
+		case '%':
+			i := bytes.IndexAny(b, "\r\n")
+			if i < 0 {
+				return nil
+			}
+			b = b[i:]
+		default:
+			return b
+		}
+	}
+	return b
+}
+
+// maxDictDepth bounds the nesting dictEnd follows, as the parser bounds
+// its recursion.
+const maxDictDepth = 100
+
+// dictEnd returns the length of the dictionary b starts with, up to and
+// including its closing ">>", or -1 when b does not start with a whole
+// dictionary. It follows nested dictionaries and skips what can hold
+// delimiters without being one: literal strings (balanced parentheses,
+// backslash escapes), hexadecimal strings and comments.
+func dictEnd(b []byte) int {
+	if !bytes.HasPrefix(b, []byte("<<")) {
+		return -1
+	}
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '<':
+			if i+1 < len(b) && b[i+1] == '<' {
+				if depth++; depth > maxDictDepth {
+					return -1
+				}
+				i++
+				continue
+			}
+			j := bytes.IndexByte(b[i:], '>')
+			if j < 0 {
+				return -1
+			}
+			i += j
+		case '>':
+			if i+1 >= len(b) || b[i+1] != '>' {
+				return -1
+			}
+			i++
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		case '(':
+			n := 0
+			for ; i < len(b); i++ {
+				switch b[i] {
+				case '\\':
+					i++
+				case '(':
+					n++
+				case ')':
+					n--
+				}
+				if n == 0 {
+					break
+				}
+			}
+			if n != 0 {
+				return -1
+			}
+		case '%':
+			j := bytes.IndexAny(b[i:], "\r\n")
+			if j < 0 {
+				return -1
+			}
+			i += j
+		}
+	}
+	return -1
 }
 
 // Lookup returns the object a reference names (parsed, resolved once).

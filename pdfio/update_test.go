@@ -222,3 +222,89 @@ func TestUpdateGrowsLinearly(t *testing.T) {
 		}
 	}
 }
+
+func TestXRefAt(t *testing.T) {
+	long := "<</Type/XRef/Size 9000/W[1 3 1]/Index[" + strings.Repeat("17 1 ", 2000) + "]/Length 0>>"
+	for _, tc := range []struct {
+		name string
+		at   string
+		want bool
+	}{
+		{"table", "xref\n0 1\n0000000000 65535 f \ntrailer\n<<>>", true},
+		{"table cut short", "xref\n0 2\n0000000000 65535 f \ntrailer\n<<>>", false},
+		{"stream", "5 0 obj\n<</Type/XRef/Size 6/W[1 2 1]/Length 0>>\nstream\n", true},
+		// A merged file's dictionary runs far past any fixed window.
+		{"stream with a long dictionary", "5 0 obj\n" + long + "\nstream\n", true},
+		{"type last, after nested dictionaries", "5 0 obj <</DecodeParms<</Columns 5/Predictor 12>>/ID[<AB> <CD>]/Type /XRef>>stream\n", true},
+		{"comment before the dictionary", "5 0 obj % the xref\n<</Type/XRef>>\nstream\n", true},
+		{"an ordinary object", "5 0 obj\n<</Type/Page>>\nendobj\n", false},
+		{"XRef only in a string", "5 0 obj\n<</Title(/Type/XRef)/Length 0>>\nstream\n", false},
+		{"XRef in a string with an escaped paren", "5 0 obj\n<</T(\\) /Type/XRef)/Length 0>>\nstream\n", false},
+		{"XRef in a comment", "5 0 obj\n<</Length 0 % /Type/XRef\n>>\nstream\n", false},
+		{"no stream", "5 0 obj\n<</Type/XRef/Length 0>>\nendobj\n", false},
+		{"unclosed dictionary", "5 0 obj\n<</Type/XRef/Length 0\nstream\n", false},
+		{"not an object", "trailer <</Type/XRef>>", false},
+		{"deep nesting", "5 0 obj\n" + strings.Repeat("<<", 10000), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := xrefAt([]byte(tc.at)); got != tc.want {
+				t.Errorf("xrefAt(%.60q) = %v, want %v", tc.at, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestUpdateLongXRefDictionary: a cross-reference stream whose dictionary
+// is kilobytes long (a long /Index, as pdfcpu's merge of many printed pages
+// writes, or an update of many scattered objects) must be found, and the
+// file updated again (a capture of 16 pages or more failed when the check
+// read only the object's first 4 KB).
+func TestUpdateLongXRefDictionary(t *testing.T) {
+	const pages = 1500
+	orig := plain(pages, true)
+	d, err := ReadBytes(orig, "orig.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := NewUpdate(orig, "orig.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every other page changes: the update's /Index has a pair for each.
+	for i := 0; i < len(d.Pages); i += 2 {
+		ref := *types.NewIndirectRef(d.Pages[i].Ref.Num, d.Pages[i].Ref.Gen)
+		o, err := u.Lookup(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.Replace(ref, o)
+	}
+	once, err := u.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, err := lastStartXRef(once)
+	if err != nil {
+		t.Fatalf("the update's own cross-reference stream is not found: %v", err)
+	}
+	if i := bytes.Index(once[off:], []byte("stream")); i < 4096 {
+		t.Fatalf("the cross-reference dictionary is %d bytes: the test wants one past 4 KB", i)
+	}
+	u, err = NewUpdate(once, "once.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := u.Lookup(u.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Replace(u.Root(), cat)
+	twice, err := u.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(twice, once) {
+		t.Error("the second update changed the first one's bytes")
+	}
+	checkQPDF(t, twice, pages)
+}
