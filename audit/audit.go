@@ -55,6 +55,7 @@ func Check(d *pdfio.Document, opts Options) []Finding {
 	a.sets()
 	a.members()
 	a.urls()
+	a.redirectDuplicates()
 	a.sources()
 	sort.SliceStable(a.out, func(i, j int) bool { return a.out[i].Severity > a.out[j].Severity })
 	return a.out

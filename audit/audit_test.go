@@ -310,6 +310,10 @@ func TestEachRule(t *testing.T) {
 				*d = out
 			}
 		}}, nil},
+		{"WC-CS-REDIRECT-DUPLICATE", dupSpec([]pageSet{
+			{au: alias(about, []string{oldPage, about}), keys: []string{about}},
+			{au: pb.Lit(about), keys: []string{about}},
+		}, new([]pb.Ref)), nil},
 		{"WC-URLS-CANONICAL", spec{urls: func(b *pb.Builder, kv []pb.KV) []pb.KV { kv[0].Key = "HTTP://www.example.com:80/"; return kv }}, nil},
 		{"WC-URLS-NONASCII", spec{spsSI: set("AU", pb.Lit(home+"caf\xe9")), urls: func(b *pb.Builder, kv []pb.KV) []pb.KV { kv[0].Key = home + "caf\xe9"; return kv }}, []string{"WC-URL-NONASCII"}},
 		{"WC-URLS-SOURCE", spec{urls: func(b *pb.Builder, kv []pb.KV) []pb.KV { kv[0].Key = "http://www.example.com/other"; return kv }}, nil},

@@ -86,6 +86,7 @@ var Rules = []Rule{
 	{"WC-PARENT", Error, "ISO 32000-1 §14.10.6", "a page or image whose /ID finds no content set through IDS whose /O holds it"},
 	{"WC-MEMBER-TWICE", Error, "ISO 32000-1 §14.10.6", "a page or image in the /O of more than one content set"},
 	{"WC-MEMBER-ID", Warning, "ISO 32000-1 §14.10.6", "a member of a content set whose /ID is missing or differs from the set's"},
+	{"WC-CS-REDIRECT-DUPLICATE", Error, "ISO 32000-1 §14.10.5.1, Table 356", "two content sets of one subtype and one /ID that hold one fetched resource: a URL of one is in a redirect chain of the other, or one URLS key holds both (keep one set with every URL in its alias chains)"},
 	{"WC-URLS-CANONICAL", Error, "PDF 1.7 §10.9.2 URL Strings", "a URLS key that is not in canonical form"},
 	{"WC-URLS-NONASCII", Warning, "realworld README; spec digest severity policy", "a URLS key that differs from its canonical form only by raw non-ASCII bytes"},
 	{"WC-URLS-SOURCE", Warning, "spec digest §6", "a URLS key that names none of its content set's source URLs"},
