@@ -41,9 +41,11 @@ type Set struct {
 	Ref      webcapture.Ref
 	ID       webcapture.ID
 	TextID   *webcapture.ID
-	URL      string // the source URL
-	Key      string // its URLS key (canonical)
-	Pages    []int  // page sets: the pages
+	URL      string   // the source URL
+	Key      string   // its URLS key (canonical)
+	Aliases  []string // the URLS keys of the URLs that redirected to URL
+	Missing  int      // page sets: auxiliary files missing from ID (PageSet.Partial)
+	Pages    []int    // page sets: the pages
 	Objects  []webcapture.Ref
 	RefCount []int64 // image sets: pages using each image
 	Aux      int     // page sets: auxiliary files hashed into ID
@@ -403,12 +405,15 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 		ct = http.DetectContentType(data)
 	}
 	set := Set{Kind: webcapture.PageSet, URL: s.URL, Key: key}
+	if set.Aliases, err = b.aliases(f, key, s.Redirects); err != nil {
+		return err
+	}
 	if strings.HasPrefix(strings.ToLower(ct), "text/html") {
 		r, err := webcapture.PageSetID(data, webcapture.PageSetOptions{URL: s.URL, ContentType: ct, Aux: b.src, AuxEncoding: aux, Profile: b.c.Profile()})
 		if err != nil {
 			return b.m.fail(f, "%v", err)
 		}
-		if !r.Complete {
+		if !r.Complete && !s.Partial {
 			var missing []string
 			for _, a := range r.Aux {
 				if !a.Found {
@@ -419,6 +424,11 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 				len(missing), len(r.Aux), s.URL, strings.Join(truncate(missing, 3), ", "))
 		}
 		set.ID, set.Aux = r.ID, len(r.Aux)
+		for _, a := range r.Aux {
+			if !a.Found {
+				set.Missing++
+			}
+		}
 	} else {
 		set.ID, _ = webcapture.ImageSetID(bytes.NewReader(data))
 	}
@@ -521,6 +531,9 @@ func (b *builder) imageSet(i int) error {
 		return err
 	}
 	set := Set{Kind: webcapture.ImageSet, URL: s.URL, Key: key}
+	if set.Aliases, err = b.aliases(f, key, s.Redirects); err != nil {
+		return err
+	}
 	set.ID, _ = webcapture.ImageSetID(bytes.NewReader(data))
 	pages := make([]webcapture.Ref, len(b.doc.Pages))
 	for j, p := range b.doc.Pages {
@@ -693,8 +706,32 @@ func (b *builder) enter(set Set, ref webcapture.Ref, ids bool) error {
 		b.addEntry("IDS", string(set.ID[:]), webcapture.Ref{}, ref)
 	}
 	b.addEntry("URLS", set.Key, webcapture.Ref{}, ref)
+	for _, k := range set.Aliases {
+		b.addEntry("URLS", k, webcapture.Ref{}, ref)
+	}
 	b.res.Sets = append(b.res.Sets, set)
 	return nil
+}
+
+// aliases returns the URLS keys of the URLs of a set's redirect chains,
+// each once and none equal to key (the set's URL's): every URL that led
+// to the source finds the set (PDF 1.7 §10.9.4, URL alias dictionaries).
+func (b *builder) aliases(field, key string, chains [][]string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{key: true}
+	for i, ch := range chains {
+		for j, u := range ch {
+			k, err := b.c.String(u)
+			if err != nil {
+				return nil, b.m.fail(fmt.Sprintf("%s.redirects[%d][%d]", field, i, j), "cannot be a URLS key: %v", err)
+			}
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out, nil
 }
 
 // imageObject adds one image XObject to an image set, with its page count.

@@ -2,6 +2,7 @@ package build
 
 import (
 	"bytes"
+	"crypto/md5"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -125,8 +127,17 @@ func checkManifest(t *testing.T, m *Manifest, d *pdfio.Document) {
 	if !reflect.DeepEqual(sets, want) {
 		t.Errorf("sets:\n got %+v\nwant %+v", sets, want)
 	}
-	if len(d.IDS.Entries) != 3 || len(d.URLS.Entries) != 3 {
-		t.Errorf("IDS %d entries, URLS %d: want 3 each", len(d.IDS.Entries), len(d.URLS.Entries))
+	// URLS: the three sets' URLs, and http://example.com, which
+	// redirected to the home page and finds it too.
+	urls := map[string][]webcapture.Ref{}
+	for _, e := range d.URLS.Entries {
+		for _, cs := range e.Sets {
+			urls[e.Key] = append(urls[e.Key], cs.Ref)
+		}
+	}
+	if len(d.IDS.Entries) != 3 || len(d.URLS.Entries) != 4 || !slices.Equal(urls["http://example.com"], urls["http://www.example.com/"]) ||
+		len(urls["http://example.com"]) != 1 {
+		t.Errorf("IDS %d entries, URLS %v: want 3 IDS keys, and 4 URLS keys with http://example.com for the home page's set", len(d.IDS.Entries), urls)
 	}
 	for _, p := range d.Pages {
 		if p.ID == nil {
@@ -205,8 +216,8 @@ func TestBuildOnBuilt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Sets) != 3 || len(d.IDS.Entries) != 3 || len(d.URLS.Entries) != 3 {
-		t.Errorf("after two builds: %d sets, %d IDS keys, %d URLS keys; want 3 each", len(d.Sets), len(d.IDS.Entries), len(d.URLS.Entries))
+	if len(d.Sets) != 3 || len(d.IDS.Entries) != 3 || len(d.URLS.Entries) != 4 {
+		t.Errorf("after two builds: %d sets, %d IDS keys, %d URLS keys; want 3, 3 and 4 (the redirect's URL)", len(d.Sets), len(d.IDS.Entries), len(d.URLS.Entries))
 	}
 	if d.Info.Version.Value != 1.0 || len(d.Info.Commands) != 2 || d.Info.Commands[1].URL != "http://www.example.com/docs/notes.txt" {
 		t.Errorf("SpiderInfo after two builds: version %v, commands %+v", d.Info.Version, d.Info.Commands)
@@ -527,4 +538,58 @@ func TestSharedImageSet(t *testing.T) {
 		t.Fatalf("second build: sets %+v", res2.Sets)
 	}
 	check(res2.Output, 3, 2)
+}
+
+// A page reached through two redirect chains is one set: its source's URL
+// alias dictionary holds both chains, and every URL of them is a URLS key
+// of the set. A page set whose auxiliary files are missing is refused,
+// unless Partial (a capture that reports them).
+func TestRedirectChainsAndPartial(t *testing.T) {
+	b := pdfbuild.New()
+	root, _ := b.PageTree(2, nil)
+	b.Root = b.Add(pdfbuild.D("Type", pdfbuild.Name("Catalog"), "Pages", root))
+	page := []byte(`<html><body><img src="gone.gif"><p>About</p></body></html>`)
+	m := &Manifest{Input: "two.pdf", InputData: b.Bytes(), PageSets: []PageSet{
+		{Pages: "1", URL: "http://h.example/about.html", ContentType: "text/html", Data: page,
+			Redirects: [][]string{{"http://h.example/old-page"}, {"http://h.example/r1", "HTTP://H.example:80/r2", "http://h.example/old-page"}}},
+	}}
+	if _, err := Build(m, Options{}); err == nil || !strings.Contains(err.Error(), "auxiliary files") {
+		t.Fatalf("a page set without its image: %v, want it refused", err)
+	}
+	m.PageSets[0].Partial = true
+	res, err := Build(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := res.Sets[0]
+	if want := []string{"http://h.example/old-page", "http://h.example/r1", "http://h.example/r2"}; !slices.Equal(set.Aliases, want) || set.Missing != 1 {
+		t.Errorf("aliases %q, missing %d; want %q, 1", set.Aliases, set.Missing, want)
+	}
+	d, err := pdfio.ReadBytes(res.Output, "out.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, e := range d.URLS.Entries {
+		if len(e.Sets) != 1 || e.Sets[0].Ref != set.Ref {
+			t.Errorf("URLS %q: %d sets", e.Key, len(e.Sets))
+		}
+		keys = append(keys, e.Key)
+	}
+	if want := []string{"http://h.example/about.html", "http://h.example/old-page", "http://h.example/r1", "http://h.example/r2"}; !slices.Equal(keys, want) {
+		t.Errorf("URLS keys %q, want %q", keys, want)
+	}
+	au := d.Sets[0].Sources[0].URLs
+	if !au.Alias || len(au.Chains) != 2 || !slices.Equal(au.Chains[1], []string{"http://h.example/r1", "HTTP://H.example:80/r2", "http://h.example/old-page", "http://h.example/about.html"}) {
+		t.Errorf("alias dictionary %+v", au)
+	}
+	if id := md5.Sum(page); set.ID != webcapture.ID(id) {
+		t.Errorf("ID %s, want the MD5 of the page alone (its image is missing)", set.ID)
+	}
+	for _, f := range audit.Check(d, audit.Options{}) {
+		if f.Severity == audit.Error {
+			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
+		}
+	}
+	checkTools(t, res.Output, 2)
 }

@@ -82,6 +82,11 @@ type PageSet struct {
 	Command     string     `json:"command,omitempty"`    // the name of the command that fetched it
 
 	Data []byte `json:"-"` // the captured bytes, for programs: overrides source
+	// Partial, for programs that capture: the page's identifier covers the
+	// auxiliary files found, and the ones missing (which the program could
+	// not or must not fetch, and reports) are left out, instead of the set
+	// being refused.
+	Partial bool `json:"-"`
 	// For programs that refresh a capture: the page set of the input this
 	// one replaces (its object is rewritten, so every reference to it
 	// stays good; its IDS key moves), and the input's command that
@@ -471,6 +476,12 @@ func settingValue(v any, path string, depth int) (webcapture.Object, error) {
 	case string:
 		return webcapture.String(v), nil
 	case bool:
+		return v, nil
+	case int:
+		return int64(v), nil
+	case int64:
+		return v, nil
+	case float64: // from programs; JSON numbers come as json.Number
 		return v, nil
 	case json.Number:
 		if i, err := v.Int64(); err == nil {

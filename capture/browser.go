@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -14,9 +15,11 @@ import (
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -37,81 +40,216 @@ func FindChromium(path string) (string, error) {
 	return "", ErrNoChromium
 }
 
-// A Browser renders pages with headless Chromium. Every request the page
-// makes is fetched by Go (Client), not by the browser, and handed to the
-// browser: so the bytes recorded are exactly the bytes rendered, redirects
-// are seen one by one, and the limits are ours.
-type Browser struct {
-	Client   *http.Client // fetches every request; nil: a client with a 30 s timeout
-	MaxBytes int64        // per response; 0: 64 MiB
-	Version  string       // the browser's version, as it reports it ("156.0.8078.79")
-
-	ctx    context.Context
-	cancel context.CancelFunc
-	mu     sync.Mutex
-	idle   []*tab
+// BrowserOptions say how Chromium runs.
+type BrowserOptions struct {
+	// NoSandbox runs Chromium without its sandbox. It is always so when
+	// webcap runs as root, where Chromium refuses to start with it.
+	NoSandbox bool
+	// RestartEvery restarts Chromium after this many pages (between
+	// pages), so that a long crawl's memory stays bounded; 0: 200.
+	RestartEvery int
 }
 
-// NewBrowser starts Chromium (execPath, see FindChromium) with the flags
-// that work without a sandbox or a network (no GPU, no first-run, no
-// background networking, no component updates, no sync).
-func NewBrowser(ctx context.Context, execPath string) (*Browser, error) {
+// DefaultRestartEvery is how many pages Chromium renders before a restart.
+const DefaultRestartEvery = 200
+
+// A Browser renders pages with headless Chromium. Every request the page
+// makes is fetched by Go, not by the browser, and handed to the browser:
+// so the bytes recorded are exactly the bytes rendered, redirects are seen
+// one by one, conditional requests never reach the server, and the limits
+// (addresses, sizes, methods) are ours.
+type Browser struct {
+	// Client fetches every request when it is set (tests); nil: each
+	// capture makes one that connects only where its AddressPolicy allows.
+	Client   *http.Client
+	MaxBytes int64  // per response; 0: 64 MiB
+	Version  string // the browser's version, as it reports it ("156.0.8078.79")
+	// Notes are what a user should know about how the browser runs (it
+	// runs without its sandbox, ...), each to be said once.
+	Notes []string
+
+	exe     string
+	opts    BrowserOptions
+	sandbox bool
+	parent  context.Context
+
+	ctx      context.Context
+	cancel   context.CancelFunc
+	mu       sync.Mutex
+	idle     []*tab
+	rendered int // pages rendered since Chromium started
+}
+
+// NewBrowser starts Chromium (execPath, see FindChromium) headless, with
+// its sandbox unless opts or root say otherwise, and without what needs a
+// GPU or a network of its own (first-run, background networking, component
+// updates, sync).
+func NewBrowser(ctx context.Context, execPath string, opts BrowserOptions) (*Browser, error) {
+	if opts.RestartEvery <= 0 {
+		opts.RestartEvery = DefaultRestartEvery
+	}
+	b := &Browser{exe: execPath, opts: opts, parent: ctx, sandbox: !opts.NoSandbox, Version: "unknown"}
+	if b.sandbox && os.Geteuid() == 0 {
+		b.sandbox = false
+		b.Notes = append(b.Notes, "running as root: Chromium runs without its sandbox (run webcap as another user to keep it)")
+	}
+	if err := b.start(); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Sandboxed reports whether Chromium runs with its sandbox.
+func (b *Browser) Sandboxed() bool { return b.sandbox }
+
+func (b *Browser) start() error {
 	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(execPath), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.ExecPath(b.exe), chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
 	}
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	if !b.sandbox {
+		opts = append(opts, chromedp.NoSandbox)
+	}
+	actx, acancel := chromedp.NewExecAllocator(b.parent, opts...)
 	bctx, bcancel := chromedp.NewContext(actx)
 	// Start the browser now, so that a missing or broken executable is
 	// reported here.
 	if err := chromedp.Do(bctx); err != nil {
 		bcancel()
 		acancel()
-		return nil, fmt.Errorf("starting %s: %w", execPath, err)
+		if b.sandbox {
+			return fmt.Errorf("starting %s: %w (if its sandbox cannot run here, --no-sandbox runs it without)", b.exe, err)
+		}
+		return fmt.Errorf("starting %s: %w", b.exe, err)
 	}
-	br := &Browser{ctx: bctx, cancel: func() { bcancel(); acancel() }, Version: "unknown"}
+	b.ctx, b.cancel = bctx, func() { bcancel(); acancel() }
 	if v, err := cdp.Call(bctx, chromedp.FromContext(bctx).Browser, cdpbrowser.GetVersion, cdp.Empty{}); err == nil {
 		// "HeadlessChrome/156.0.8078.79": the version, which may not hold ':'.
 		_, ver, _ := strings.Cut(v.Product, "/")
 		if ver = strings.ReplaceAll(ver, ":", "."); ver != "" {
-			br.Version = ver
+			b.Version = ver
 		}
 	}
-	return br, nil
+	return nil
 }
 
 // Close stops the browser.
-func (b *Browser) Close() { b.cancel() }
+func (b *Browser) Close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.idle = nil
+	b.cancel()
+}
+
+// restartIfWorn restarts Chromium once it has rendered RestartEvery pages.
+// It must be called between pages (no page rendering).
+func (b *Browser) restartIfWorn() error {
+	b.mu.Lock()
+	worn := b.rendered >= b.opts.RestartEvery
+	if worn {
+		b.idle, b.rendered = nil, 0
+		b.cancel()
+	}
+	b.mu.Unlock()
+	if !worn {
+		return nil
+	}
+	return b.start()
+}
 
 // A Response is one response as Go fetched it.
 type Response struct {
 	URL      string
 	Type     string // the browser's resource type: Document, Image, Stylesheet, ...
+	Method   string
 	Status   int
 	Header   http.Header
 	Body     []byte
 	Fetched  time.Time
-	MainDoc  bool // a document of the page's own frame (not an iframe)
-	Redirect bool // a 3xx with a Location
-	Err      string
+	MainDoc  bool        // a document of the page's own frame (not an iframe)
+	Redirect bool        // a 3xx with a Location
+	Err      *FetchError // why there is no usable response; nil when there is one
 }
+
+// Usable reports whether r is a whole 200 response, whose body can be
+// hashed: identifiers are computed over nothing else.
+func (r *Response) Usable() bool { return r.Err == nil && r.Status == http.StatusOK }
 
 // A Page is a rendered page.
 type Page struct {
 	Requested string
-	URL       string      // the final URL, after redirects
-	Chain     []string    // the URLs that redirected, in order, then URL; nil without redirects
+	URL       string // the final URL, after redirects
+	// Chains are the redirect chains that led to URL, each the URLs that
+	// redirected, in order, then URL. A page reached by several chains
+	// (two URLs that redirect to it) has one chain for each.
+	Chains    [][]string
 	Document  *Response   // the final document
 	Responses []*Response // every response, in the order they were fetched
 	Title     string
 	Links     []string // every <a href>, absolute, in document order
 	PDF       []byte
+	// Missing are the auxiliary files the page references that could not
+	// or must not be fetched: its identifier leaves them out.
+	Missing []Skip
 }
 
-// Render loads u in a new tab, waits for it to load, and prints it.
-func (b *Browser) Render(ctx context.Context, u string) (*Page, error) { return b.render(ctx, u, nil) }
+// URLs returns every URL that leads to the page: its chains' URLs, each
+// once, then URL.
+func (p *Page) URLs() []string {
+	var out []string
+	seen := map[string]bool{p.URL: true}
+	for _, c := range p.Chains {
+		for _, u := range c {
+			if !seen[u] {
+				seen[u] = true
+				out = append(out, u)
+			}
+		}
+	}
+	return append(out, p.URL)
+}
+
+// RenderOptions say how one page is loaded and printed.
+type RenderOptions struct {
+	// Post, when set, sends the page's first request as a POST of a
+	// form's data (what the server answers, a redirect included, is then
+	// loaded as usual).
+	Post *Post
+	// Media is the CSS media type the page is printed with: "print"
+	// (default, as Chromium prints) or "screen".
+	Media string
+	// IdleQuiet is how long the page must fetch nothing to count as done
+	// loading, after its load event and its lazy content; 0: 500 ms.
+	// IdleMax bounds the wait; 0: 10 s.
+	IdleQuiet, IdleMax time.Duration
+	// Client fetches the page's requests; nil: Browser.Client, or a client
+	// that may connect to the URL's own kind of address (AddressPolicy).
+	Client *http.Client
+	// GETOnly refuses every request that is not a GET or a HEAD (a dry
+	// run sends nothing that could change anything).
+	GETOnly bool
+}
+
+// The defaults of RenderOptions.
+const (
+	DefaultIdleQuiet = 500 * time.Millisecond
+	DefaultIdleMax   = 10 * time.Second
+)
+
+func (o RenderOptions) withDefaults() RenderOptions {
+	if o.Media == "" {
+		o.Media = "print"
+	}
+	if o.IdleQuiet <= 0 {
+		o.IdleQuiet = DefaultIdleQuiet
+	}
+	if o.IdleMax <= 0 {
+		o.IdleMax = DefaultIdleMax
+	}
+	return o
+}
 
 // A Post is a form's data, sent by POST.
 type Post struct {
@@ -123,11 +261,17 @@ type Post struct {
 // the default of a command's /CT).
 const DefaultPostType = "application/x-www-form-urlencoded"
 
-// RenderPost is Render for a form submitted by POST to u: the page's first
-// request is sent as a POST of post's data (what the server answers, a
-// redirect included, is then loaded as usual).
-func (b *Browser) RenderPost(ctx context.Context, u string, post Post) (*Page, error) {
-	return b.render(ctx, u, &post)
+// Render loads u in a tab, waits until it is done (its load event, its
+// lazy content, a quiet network, its fonts and images), and prints it.
+func (b *Browser) Render(ctx context.Context, u string, opts RenderOptions) (*Page, error) {
+	opts = opts.withDefaults()
+	if opts.Client == nil {
+		opts.Client = b.Client
+	}
+	if opts.Client == nil {
+		opts.Client = NewClient(AddressPolicy{Allow: StartClasses(ctx, nil, []string{u})}, 30*time.Second)
+	}
+	return b.render(ctx, u, opts)
 }
 
 // A tab is a browser tab that renders one page after another: opening a
@@ -148,13 +292,16 @@ const maxTabUses = 50
 // rendering is the state of one page's rendering in a tab.
 type rendering struct {
 	p         *Page
-	post      *Post // the form to send with the first document request
-	started   bool  // a request was seen
+	opts      RenderOptions
+	started   bool // a request was seen
 	mainFrame cdp.FrameID
+	inflight  int       // requests being fetched
+	last      time.Time // when a request last started or ended
 }
 
-// newTab opens a tab with every request paused (Fetch.enable) and served
-// by webcap, for whichever page it renders.
+// newTab opens a tab with the browser's cache off, service workers
+// bypassed, and every request paused (Fetch.enable) and served by webcap,
+// for whichever page it renders.
 func (b *Browser) newTab() (*tab, error) {
 	ctx, cancel := chromedp.NewContext(b.ctx)
 	if err := chromedp.Do(ctx); err != nil {
@@ -164,6 +311,20 @@ func (b *Browser) newTab() (*tab, error) {
 	t := &tab{ctx: ctx, cancel: cancel}
 	target := chromedp.FromContext(ctx).Target
 	events := chromedp.Events(ctx, fetch.RequestPaused)
+	// No cache: a cached response would make the browser send validators
+	// (and render what it kept, not what the server sends now).
+	if _, err := cdp.Call(ctx, target, network.Enable, network.EnableParams{MaxTotalBufferSize: ptr[int64](0)}); err != nil {
+		cancel()
+		return nil, fmt.Errorf("enabling the network domain: %w", err)
+	}
+	if _, err := cdp.Call(ctx, target, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+		cancel()
+		return nil, fmt.Errorf("disabling the browser's cache: %w", err)
+	}
+	if _, err := cdp.Call(ctx, target, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
+		cancel()
+		return nil, fmt.Errorf("bypassing service workers: %w", err)
+	}
 	if _, err := cdp.Call(ctx, target, fetch.Enable, fetch.EnableParams{}); err != nil {
 		cancel()
 		return nil, fmt.Errorf("enabling request interception: %w", err)
@@ -175,40 +336,56 @@ func (b *Browser) newTab() (*tab, error) {
 			}
 			t.mu.Lock()
 			r := t.cur
-			var send *Post
+			var post *Post
 			if r != nil {
-				if !r.started && r.post != nil && ev.ResourceType == network.ResourceTypeDocument {
-					send = r.post // the navigation itself: the form's submission
+				if !r.started && r.opts.Post != nil && ev.ResourceType == network.ResourceTypeDocument {
+					post = r.opts.Post // the navigation itself: the form's submission
 				}
 				r.started = true
+				r.inflight++
+				r.last = time.Now()
 			}
 			t.mu.Unlock()
-			go func(ev fetch.EventRequestPaused) {
-				if r == nil || favicon(ev) {
-					// Between pages (the blank page, a late request of the
-					// page before), or the tab's icon, which no page
-					// shows: nothing is fetched.
-					cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
-					return
-				}
-				resp, params := b.fetch(ctx, ev, send)
-				t.mu.Lock()
-				if t.cur == r {
-					if ev.ResourceType == network.ResourceTypeDocument && (r.mainFrame == "" || ev.FrameID == r.mainFrame) {
-						r.mainFrame, resp.MainDoc = ev.FrameID, true
-					}
-					r.p.Responses = append(r.p.Responses, resp)
-				}
-				t.mu.Unlock()
-				if params != nil {
-					cdp.Call(ctx, target, fetch.FulfillRequest, *params)
-				} else {
-					cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonFailed})
-				}
-			}(ev)
+			go t.serve(ctx, b, target, r, ev, post)
 		}
 	}()
 	return t, nil
+}
+
+// serve fetches one paused request for the page being rendered (r), and
+// fulfills or fails it.
+func (t *tab) serve(ctx context.Context, b *Browser, target *chromedp.Target, r *rendering, ev fetch.EventRequestPaused, post *Post) {
+	if r == nil {
+		// Between pages (the blank page, a late request of the page
+		// before): nothing is fetched.
+		cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
+		return
+	}
+	defer func() {
+		t.mu.Lock()
+		r.inflight--
+		r.last = time.Now()
+		t.mu.Unlock()
+	}()
+	if favicon(ev) {
+		// The tab's icon, which no page shows: not fetched.
+		cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
+		return
+	}
+	resp, params := b.fetch(ctx, ev, post, r.opts)
+	t.mu.Lock()
+	if t.cur == r {
+		if ev.ResourceType == network.ResourceTypeDocument && (r.mainFrame == "" || ev.FrameID == r.mainFrame) {
+			r.mainFrame, resp.MainDoc = ev.FrameID, true
+		}
+		r.p.Responses = append(r.p.Responses, resp)
+	}
+	t.mu.Unlock()
+	if params != nil {
+		cdp.Call(ctx, target, fetch.FulfillRequest, *params)
+	} else {
+		cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonFailed})
+	}
 }
 
 // favicon reports whether a request is the browser's own for a site's
@@ -223,9 +400,11 @@ func (b *Browser) takeTab() (*tab, error) {
 	if n := len(b.idle); n > 0 {
 		t := b.idle[n-1]
 		b.idle = b.idle[:n-1]
+		b.rendered++
 		b.mu.Unlock()
 		return t, nil
 	}
+	b.rendered++
 	b.mu.Unlock()
 	return b.newTab()
 }
@@ -253,13 +432,13 @@ func (b *Browser) putTab(t *tab) {
 	b.mu.Unlock()
 }
 
-func (b *Browser) render(ctx context.Context, u string, post *Post) (*Page, error) {
+func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (*Page, error) {
 	t, err := b.takeTab()
 	if err != nil {
 		return nil, err
 	}
 	p := &Page{Requested: u}
-	r := &rendering{p: p, post: post}
+	r := &rendering{p: p, opts: opts}
 	t.mu.Lock()
 	t.cur = r
 	t.mu.Unlock()
@@ -271,7 +450,22 @@ func (b *Browser) render(ctx context.Context, u string, post *Post) (*Page, erro
 		rcancel()
 		b.putTab(t)
 	}()
+	target := chromedp.FromContext(t.ctx).Target
+	media := opts.Media
+	if media == "print" {
+		media = "" // printing uses print media already
+	}
+	if _, err := cdp.Call(rctx, target, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: media}); err != nil {
+		return nil, fmt.Errorf("loading %s: setting the media type: %w", u, err)
+	}
 	if err := chromedp.Do(rctx, chromedp.Navigate(u)); err != nil {
+		if fe := t.documentError(r); fe != nil {
+			// The browser only says net::ERR_FAILED: the cause is ours.
+			return nil, fmt.Errorf("loading %s: %w", u, fe)
+		}
+		return nil, fmt.Errorf("loading %s: %w", u, err)
+	}
+	if err := b.settle(rctx, t, r); err != nil {
 		return nil, fmt.Errorf("loading %s: %w", u, err)
 	}
 	// One round trip: the title, the links, and the anchors marked.
@@ -279,7 +473,7 @@ func (b *Browser) render(ctx context.Context, u string, post *Post) (*Page, erro
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", u, err)
 	}
-	pdf, err := chromedp.Run(rctx, chromedp.PrintToPDF(func(pp *page.PrintToPDFParams) { pp.PrintBackground = ptr(true) }))
+	pdf, err := chromedp.Run(rctx, chromedp.PrintToPDF(func(pp *page.PrintToPDFParams) { printSettings.apply(pp) }))
 	if err != nil {
 		return nil, fmt.Errorf("printing %s: %w", u, err)
 	}
@@ -287,12 +481,13 @@ func (b *Browser) render(ctx context.Context, u string, post *Post) (*Page, erro
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.cur = nil // late requests no longer belong to this page
+	var chain []string
 	for _, r := range p.Responses {
 		if !r.MainDoc {
 			continue
 		}
 		if r.Redirect {
-			p.Chain = append(p.Chain, r.URL)
+			chain = append(chain, r.URL)
 			continue
 		}
 		p.Document, p.URL = r, r.URL
@@ -300,11 +495,88 @@ func (b *Browser) render(ctx context.Context, u string, post *Post) (*Page, erro
 	if p.Document == nil {
 		return nil, fmt.Errorf("loading %s: no document was fetched", u)
 	}
-	if p.Chain != nil {
-		p.Chain = append(p.Chain, p.URL)
+	if chain != nil {
+		p.Chains = [][]string{append(chain, p.URL)}
 	}
 	return p, nil
 }
+
+// documentError is why the page's document could not be fetched: the
+// error of the last document response of its frame, if it has one.
+func (t *tab) documentError(r *rendering) *FetchError {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i := len(r.p.Responses) - 1; i >= 0; i-- {
+		if resp := r.p.Responses[i]; resp.MainDoc {
+			return resp.Err
+		}
+	}
+	return nil
+}
+
+// settle waits until the page is done: lazy content asked for (loading
+// made eager, the page scrolled through for loaders that wait to be
+// seen), then no request for IdleQuiet (at most IdleMax), then its fonts
+// and images ready. It is what Browsertrix and Gotenberg wait for.
+func (b *Browser) settle(ctx context.Context, t *tab, r *rendering) error {
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](lazyJS, awaitPromise)); err != nil {
+		return fmt.Errorf("loading lazy content: %w", err)
+	}
+	deadline := time.Now().Add(r.opts.IdleMax)
+	tick := time.NewTicker(r.opts.IdleQuiet / 5)
+	defer tick.Stop()
+	for {
+		t.mu.Lock()
+		quiet := r.inflight == 0 && time.Since(r.last) >= r.opts.IdleQuiet
+		t.mu.Unlock()
+		if quiet || time.Now().After(deadline) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(readyJS, r.opts.IdleMax.Milliseconds()), awaitPromise)); err != nil {
+		return fmt.Errorf("waiting for fonts and images: %w", err)
+	}
+	return nil
+}
+
+func awaitPromise(p *runtime.EvaluateParams) { p.AwaitPromise = ptr(true) }
+
+// lazyJS asks for a page's lazy content: images and frames that load when
+// seen (loading="lazy") load now, and the page is scrolled through, a
+// screen at a time (at most 100), for scripts that load content as it
+// comes into view; then back to the top.
+const lazyJS = `(async () => {
+	for (const e of document.querySelectorAll('img[loading="lazy"], iframe[loading="lazy"]')) e.loading = "eager";
+	const step = Math.max(window.innerHeight, 100);
+	const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+	for (let y = 0, n = 0; n < 100 && y < document.documentElement.scrollHeight; y += step, n++) {
+		window.scrollTo(0, y);
+		await frame();
+	}
+	window.scrollTo(0, 0);
+	await frame();
+	return true;
+})()`
+
+// readyJS waits for the page's fonts, and for every image to be loaded
+// (or to have failed) and decoded, at most %d milliseconds (an image that
+// never loads, such as a lazy one that is not displayed, does not hold
+// the page up).
+const readyJS = `(async () => {
+	const ready = (async () => {
+		if (document.fonts) await document.fonts.ready;
+		await Promise.all(Array.from(document.images, img =>
+			img.complete ? (img.decode ? img.decode().catch(() => {}) : null)
+				: new Promise(r => { img.addEventListener("load", r, {once: true}); img.addEventListener("error", r, {once: true}); })));
+	})();
+	await Promise.race([ready, new Promise(r => setTimeout(r, %d))]);
+	return true;
+})()`
 
 type pageInfo struct {
 	Title string   `json:"title"`
@@ -335,34 +607,45 @@ const pageJS = `(() => {
 	return info;
 })()`
 
+// conditional are the request headers that make a request conditional or
+// partial: a 304 or 206 answer carries no whole body to record, so they
+// are never forwarded (the browser's cache is off too).
+var conditional = []string{"If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"}
+
 // fetch does one paused request with Go's client, without following
 // redirects (the browser follows them, and each is recorded). The
-// request's body is the browser's, or post's when given.
-func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused, post *Post) (*Response, *fetch.FulfillRequestParams) {
-	r := &Response{URL: ev.Request.URL, Type: string(ev.ResourceType), Fetched: time.Now().UTC()}
-	c := *b.client()
-	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	method := ev.Request.Method
+// request's body is the browser's, or post's when given. A 304 or 206
+// answer, a refused method or address, or a failure is the response's
+// Err, and the browser's request fails.
+func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused, post *Post, opts RenderOptions) (*Response, *fetch.FulfillRequestParams) {
+	r := &Response{URL: ev.Request.URL, Type: string(ev.ResourceType), Method: ev.Request.Method, Fetched: time.Now().UTC()}
 	var sent []byte
 	for _, e := range ev.Request.PostDataEntries {
 		sent = append(sent, e.Bytes...)
 	}
 	if post != nil {
-		method, sent = http.MethodPost, post.Data
+		r.Method, sent = http.MethodPost, post.Data
+	}
+	if opts.GETOnly && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		r.Err = &FetchError{URL: r.URL, Kind: Blocked, Err: fmt.Errorf("a %s request: a dry run sends only GET and HEAD requests", r.Method)}
+		return r, nil
 	}
 	var rd io.Reader
 	if sent != nil {
 		rd = bytes.NewReader(sent)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, ev.Request.URL, rd)
+	req, err := http.NewRequestWithContext(ctx, r.Method, ev.Request.URL, rd)
 	if err != nil {
-		r.Err = err.Error()
+		r.Err = ClassifyFetch(r.URL, err)
 		return r, nil
 	}
 	for k, v := range ev.Request.Headers {
 		if s, ok := v.(string); ok && !strings.EqualFold(k, "Accept-Encoding") {
 			req.Header.Set(k, s)
 		}
+	}
+	for _, h := range conditional {
+		req.Header.Del(h)
 	}
 	if post != nil {
 		ct := post.Type
@@ -371,18 +654,24 @@ func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused, post *
 		}
 		req.Header.Set("Content-Type", ct)
 	}
+	c := *opts.Client
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	resp, err := c.Do(req)
 	if err != nil {
-		r.Err = err.Error()
+		r.Err = ClassifyFetch(r.URL, err)
 		return r, nil
 	}
 	defer resp.Body.Close()
-	body, err := b.readBody(resp)
-	if err != nil {
-		r.Err = err.Error()
+	body, fe := b.readBody(r.URL, resp)
+	if fe != nil {
+		r.Err = fe
 		return r, nil
 	}
 	r.Status, r.Header, r.Body = resp.StatusCode, resp.Header, body
+	if resp.StatusCode == http.StatusNotModified || resp.StatusCode == http.StatusPartialContent {
+		r.Err = StatusError(r.URL, resp.StatusCode, http.StatusText(resp.StatusCode))
+		return r, nil
+	}
 	r.Redirect = resp.StatusCode >= 300 && resp.StatusCode < 400 && resp.Header.Get("Location") != ""
 	var hs []*fetch.HeaderEntry
 	for k, vs := range resp.Header {
@@ -398,41 +687,36 @@ func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused, post *
 
 func ptr[T any](v T) *T { return &v }
 
-// get fetches u with the browser's client, following redirects, within
-// MaxBytes.
-func (b *Browser) get(ctx context.Context, u string) ([]byte, error) {
+// get fetches u with client, following redirects (each to where client
+// may connect), within MaxBytes. Only a 200 answer is a body.
+func (b *Browser) get(ctx context.Context, client *http.Client, u string) ([]byte, *FetchError) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return nil, err
+		return nil, ClassifyFetch(u, err)
 	}
-	resp, err := b.client().Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, ClassifyFetch(u, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s", resp.Status)
+		return nil, StatusError(u, resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
-	return b.readBody(resp)
-}
-
-// client is the Client, or one with a 30 s timeout.
-func (b *Browser) client() *http.Client {
-	if b.Client != nil {
-		return b.Client
-	}
-	return &http.Client{Timeout: 30 * time.Second}
+	return b.readBody(u, resp)
 }
 
 // readBody reads a response's body, at most MaxBytes (default 64 MiB).
-func (b *Browser) readBody(resp *http.Response) ([]byte, error) {
+func (b *Browser) readBody(u string, resp *http.Response) ([]byte, *FetchError) {
 	max := b.MaxBytes
 	if max <= 0 {
 		max = 64 << 20
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
-	if err == nil && int64(len(body)) > max {
-		err = fmt.Errorf("more than %d bytes", max)
+	if err != nil {
+		return nil, ClassifyFetch(u, err)
 	}
-	return body, err
+	if int64(len(body)) > max {
+		return nil, &FetchError{URL: u, Kind: TooLarge, Err: fmt.Errorf("more than %d bytes", max)}
+	}
+	return body, nil
 }

@@ -23,12 +23,19 @@ func newBrowser(t testing.TB) *Browser {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	b, err := NewBrowser(ctx, path)
+	b, err := NewBrowser(ctx, path, BrowserOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(b.Close)
 	return b
+}
+
+// testOptions are opts with a short quiet time for pages to settle: the
+// test pages fetch nothing late, and wait for their images anyway.
+func testOptions(opts Options) Options {
+	opts.IdleQuiet = 50 * time.Millisecond
+	return opts
 }
 
 var gif = []byte("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;")
@@ -55,15 +62,15 @@ func TestRender(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	p, err := b.Render(ctx, srv.URL+"/start")
+	p, err := b.Render(ctx, srv.URL+"/start", RenderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p.URL != srv.URL+"/a/index.html" {
 		t.Errorf("URL %s", p.URL)
 	}
-	if want := []string{srv.URL + "/start", srv.URL + "/a/", srv.URL + "/a/index.html"}; !equal(p.Chain, want) {
-		t.Errorf("chain %v, want %v", p.Chain, want)
+	if want := []string{srv.URL + "/start", srv.URL + "/a/", srv.URL + "/a/index.html"}; len(p.Chains) != 1 || !equal(p.Chains[0], want) {
+		t.Errorf("chains %v, want [%v]", p.Chains, want)
 	}
 	if !bytes.Equal(p.Document.Body, []byte(index)) {
 		t.Errorf("document bytes differ from what was served (a charset decoded?):\n%q", p.Document.Body)
@@ -129,7 +136,7 @@ func TestRenderReusesTabs(t *testing.T) {
 	defer srv.Close()
 	for i := range 6 {
 		path := fmt.Sprintf("/p%d", i)
-		p, err := b.Render(context.Background(), srv.URL+path)
+		p, err := b.Render(context.Background(), srv.URL+path, RenderOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -29,9 +30,22 @@ type Options struct {
 	IgnoreRobots    bool             // fetch what robots.txt forbids
 	Agent           string           // the user agent robots.txt rules are matched against; "": webcap
 	KeepCredentials bool             // write URLs with user information as they are
+	// Allow are the kinds of address (loopback, private, ...) webcap may
+	// connect to besides public ones. A capture also allows the kinds its
+	// start URLs are (capturing http://127.0.0.1:8080/ is asked for);
+	// refresh allows only these, since it replays URLs from a file.
+	Allow AddressClass
+	// Media, IdleQuiet and IdleMax say how pages are loaded and printed
+	// (RenderOptions).
+	Media              string
+	IdleQuiet, IdleMax time.Duration
 	// Progress, when set, is called after each page with the pages done,
 	// the pages queued and the bytes fetched so far.
 	Progress func(done, queued int, bytes int64, url string)
+
+	// pageContext, when set (tests), makes a page's context instead of
+	// the PageTimeout: a test ends a page's time when it chooses.
+	pageContext func(ctx context.Context, url string) (context.Context, context.CancelFunc)
 }
 
 // A Result is a capture.
@@ -43,11 +57,20 @@ type Result struct {
 
 	Links int // links between captured pages made internal
 	First int // the number of the first page captured (Append: after the file's pages)
+	// Stopped is why the capture stopped before its end: ErrTimeLimit,
+	// the interrupt that cancelled its context, or a browser that could
+	// not be restarted; nil when it ran to its end. What was captured
+	// before is in the result.
+	Stopped error
 
 	// How the time went: rendering (the browser, fetching included),
 	// joining the printed pages, and building the structures.
 	Render, Merge, Structures time.Duration
 }
+
+// ErrTimeLimit is the cause a capture's context is given when its time is
+// up (context.WithTimeoutCause): what was captured is kept.
+var ErrTimeLimit = errors.New("the capture's time limit was reached")
 
 // crawled is what crawl found.
 type crawled struct {
@@ -79,46 +102,66 @@ func (opts Options) withDefaults() Options {
 	if opts.Profile == nil {
 		opts.Profile = canon.PDF
 	}
+	opts.Media = renderDefaults(opts).Media
 	return opts
 }
 
+// renderDefaults are the RenderOptions opts give, defaults filled in.
+func renderDefaults(opts Options) RenderOptions {
+	return RenderOptions{Media: opts.Media, IdleQuiet: opts.IdleQuiet, IdleMax: opts.IdleMax}.withDefaults()
+}
+
+// crawlSpec is what a crawl is asked to do besides its starts.
+type crawlSpec struct {
+	have    map[string]string // canonical URLs not to fetch, with the reason (append)
+	allow   AddressClass      // the kinds of address it may connect to
+	getOnly bool              // only GET and HEAD requests (a dry run)
+	revisit func(f *Frontier) // queues more URLs once the links run out (refresh)
+}
+
+// crawler is one crawl's state.
+type crawler struct {
+	b       *Browser
+	opts    Options
+	starts  []Start
+	f       *Frontier
+	c       *canon.Canonicalizer
+	render  RenderOptions
+	res     *Result
+	items   []Item
+	sources webcapture.MapSource
+	byURL   map[string]int // a captured page, by the canonical form of every URL that led to it
+	fetched int64
+}
+
 // crawl fetches and renders the starts' pages and the links they lead to,
-// and collects every response by canonical URL.
-func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, have map[string]string) (*crawled, error) {
+// and collects every whole (200) response by canonical URL.
+func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, spec crawlSpec) (*crawled, error) {
 	c, err := canon.New(opts.Profile)
 	if err != nil {
 		return nil, err
 	}
-	f, skips := newFrontier(starts, opts.MaxPages, c, have)
-	res := &Result{Skips: skips}
-	robots := &Robots{Client: b.Client, Agent: opts.Agent}
-	sources := webcapture.MapSource{}
-	var items []Item
-	var fetched int64
+	f, skips := newFrontier(starts, opts.MaxPages, c, spec.have)
+	client := b.Client
+	if client == nil {
+		client = NewClient(AddressPolicy{Allow: spec.allow}, 30*time.Second)
+	}
+	render := renderDefaults(opts)
+	render.Client, render.GETOnly = client, spec.getOnly
+	cr := &crawler{b: b, opts: opts, starts: starts, f: f, c: c, render: render,
+		res: &Result{Skips: skips}, sources: webcapture.MapSource{}, byURL: map[string]int{}}
+	robots := &Robots{Client: client, Agent: opts.Agent}
+	revisited := spec.revisit == nil
 	for {
-		// Take up to Jobs URLs, render them in parallel tabs, then handle
-		// them in queue order, so the result does not depend on timing.
-		var batch []Item
-		for len(batch) < opts.Jobs {
-			it, ok := f.Next()
-			if !ok {
-				break
-			}
-			if ctx.Err() != nil {
-				// The capture's time is up: keep what was captured, and
-				// say what was not.
-				res.Skips = append(res.Skips, Skip{it.URL, "the capture's time limit was reached"})
-				continue
-			}
-			if fetched >= opts.MaxBytes {
-				res.Skips = append(res.Skips, Skip{it.URL, fmt.Sprintf("the capture's byte limit was reached (%d bytes fetched, the limit is %d)", fetched, opts.MaxBytes)})
-				continue
-			}
-			if !opts.IgnoreRobots && !robots.Allowed(ctx, it.URL) {
-				res.Skips = append(res.Skips, Skip{it.URL, "robots.txt forbids it (--ignore-robots to fetch it anyway)"})
-				continue
-			}
-			batch = append(batch, it)
+		if err := b.restartIfWorn(); err != nil {
+			cr.stop(fmt.Errorf("restarting Chromium: %w", err))
+		}
+		batch := cr.batch(ctx, robots)
+		if len(batch) == 0 && !revisited {
+			// The links have run out: the URLs to look at on their own.
+			revisited = true
+			spec.revisit(f)
+			batch = cr.batch(ctx, robots)
 		}
 		if len(batch) == 0 {
 			break // the queue is empty, or MaxPages were taken
@@ -128,60 +171,190 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, have m
 		t0 := time.Now()
 		var wg sync.WaitGroup
 		for k, it := range batch {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				pctx, cancel := context.WithTimeout(ctx, opts.PageTimeout)
-				defer cancel()
-				if s := starts[it.Command]; it.Level == 1 && s.Flags&webcapture.Submit != 0 && s.Post != nil {
-					pages[k], errs[k] = b.RenderPost(pctx, it.URL, Post{s.Post, s.PostType})
-				} else {
-					pages[k], errs[k] = b.Render(pctx, it.URL)
-				}
-				switch {
-				case errs[k] == nil:
-				case ctx.Err() != nil:
-					errs[k] = errors.New("the capture's time limit was reached while it was being fetched")
-				case pctx.Err() != nil:
-					errs[k] = fmt.Errorf("took longer than %v (the page time limit)", opts.PageTimeout)
-				}
-			}()
+			wg.Go(func() { pages[k], errs[k] = cr.fetchPage(ctx, it) })
 		}
 		wg.Wait()
-		res.Render += time.Since(t0)
+		cr.res.Render += time.Since(t0)
+		// Handled in queue order, so the result does not depend on timing.
 		for k, it := range batch {
-			p, err := pages[k], errs[k]
-			if err == nil && p.Document.Status >= 400 {
-				err = fmt.Errorf("the server answered %d", p.Document.Status)
-			}
-			if err != nil {
-				res.Skips = append(res.Skips, Skip{it.URL, err.Error()})
-				continue
-			}
-			for _, u := range p.Chain {
-				f.Fetched(u)
-			}
-			for _, r := range p.Responses {
-				fetched += int64(len(r.Body))
-				if r.Err == "" && !r.Redirect {
-					if k, err := c.String(r.URL); err == nil {
-						sources[k] = r.Body
-					}
-				}
-			}
-			if isHTML(p.Document) {
-				res.Skips = append(res.Skips, f.Links(it, p.URL, p.Links)...)
-				skips, n := b.fetchMissing(ctx, p, opts.Profile, sources)
-				res.Skips, fetched = append(res.Skips, skips...), fetched+n
-			}
-			res.Pages = append(res.Pages, p)
-			items = append(items, it)
-			if opts.Progress != nil {
-				opts.Progress(len(res.Pages), f.Pending(), fetched, p.URL)
+			cr.handle(ctx, it, pages[k], errs[k])
+		}
+	}
+	if cr.res.Stopped == nil && ctx.Err() != nil {
+		cr.res.Stopped = context.Cause(ctx)
+	}
+	cr.res.Skips = append(cr.res.Skips, f.Rest()...)
+	return &crawled{cr.res, cr.items, cr.sources, c}, nil
+}
+
+// stop ends the crawl for err: the URLs still queued are skipped.
+func (cr *crawler) stop(err error) {
+	if cr.res.Stopped == nil {
+		cr.res.Stopped = err
+	}
+}
+
+// batch takes up to Jobs URLs to render in parallel tabs, skipping those
+// past the capture's limits or forbidden by robots.txt.
+func (cr *crawler) batch(ctx context.Context, robots *Robots) []Item {
+	var batch []Item
+	for len(batch) < cr.opts.Jobs {
+		it, ok := cr.f.Next()
+		if !ok {
+			break
+		}
+		if ctx.Err() != nil {
+			cr.stop(context.Cause(ctx))
+		}
+		switch {
+		case cr.res.Stopped != nil:
+			// The capture's time is up, or it was interrupted: keep what
+			// was captured, and say what was not.
+			cr.res.Skips = append(cr.res.Skips, stopSkip(it.URL, cr.res.Stopped))
+		case cr.fetched >= cr.opts.MaxBytes:
+			cr.res.Skips = append(cr.res.Skips, skip(it.URL, SkipByteLimit, "the capture's byte limit was reached (%d bytes fetched, the limit is %d)", cr.fetched, cr.opts.MaxBytes))
+		case !cr.opts.IgnoreRobots && !robots.Allowed(ctx, it.URL):
+			cr.res.Skips = append(cr.res.Skips, skip(it.URL, SkipRobots, "robots.txt forbids it (--ignore-robots to fetch it anyway)"))
+		default:
+			batch = append(batch, it)
+		}
+	}
+	return batch
+}
+
+// stopSkip is the Skip of a URL not fetched because the capture stopped
+// for err.
+func stopSkip(u string, err error) Skip {
+	if errors.Is(err, ErrTimeLimit) {
+		return skip(u, SkipTimeLimit, "%v", err)
+	}
+	if errors.Is(err, context.Canceled) {
+		return skip(u, SkipInterrupted, "the capture was interrupted (%v)", err)
+	}
+	return skip(u, SkipRender, "the capture stopped: %v", err)
+}
+
+// fetchPage renders one URL within the page time limit.
+func (cr *crawler) fetchPage(ctx context.Context, it Item) (*Page, error) {
+	pageContext := cr.opts.pageContext
+	if pageContext == nil {
+		pageContext = func(ctx context.Context, _ string) (context.Context, context.CancelFunc) {
+			return context.WithTimeout(ctx, cr.opts.PageTimeout)
+		}
+	}
+	pctx, cancel := pageContext(ctx, it.URL)
+	defer cancel()
+	ro := cr.render
+	if s := cr.starts[it.Command]; it.Level == 1 && !it.Revisit && s.Flags&webcapture.Submit != 0 && s.Post != nil {
+		ro.Post = &Post{s.Post, s.PostType}
+	}
+	p, err := cr.b.render(pctx, it.URL, ro)
+	switch {
+	case err == nil:
+		return p, nil
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case pctx.Err() != nil:
+		return nil, pageTimeout(cr.opts.PageTimeout)
+	}
+	return nil, err
+}
+
+// pageTimeout is a page that took longer than the page time limit.
+type pageTimeout time.Duration
+
+func (d pageTimeout) Error() string {
+	return fmt.Sprintf("took longer than %v (the page time limit)", time.Duration(d))
+}
+
+// handle takes one rendered page (or why it failed) into the result.
+func (cr *crawler) handle(ctx context.Context, it Item, p *Page, err error) {
+	res := cr.res
+	if err == nil {
+		err = documentError(p)
+	}
+	if err != nil {
+		res.Skips = append(res.Skips, cr.skipOf(ctx, it.URL, err))
+		return
+	}
+	for _, r := range p.Responses {
+		cr.fetched += int64(len(r.Body))
+		if r.Usable() && !r.Redirect {
+			if k, err := cr.c.String(r.URL); err == nil {
+				cr.sources[k] = r.Body
 			}
 		}
 	}
-	return &crawled{res, items, sources, c}, nil
+	urls := p.URLs()
+	for _, u := range urls {
+		cr.f.Fetched(u)
+	}
+	key, err := cr.c.String(p.URL)
+	if err != nil {
+		res.Skips = append(res.Skips, skip(p.URL, SkipURL, "cannot be canonicalized: %v", err))
+		return
+	}
+	if i, ok := cr.byURL[key]; ok {
+		// One fetched resource, one content set: this URL led to a page
+		// captured already, whose redirect chains it joins.
+		q := res.Pages[i]
+		for _, ch := range p.Chains {
+			if !slices.ContainsFunc(q.Chains, func(c []string) bool { return slices.Equal(c, ch) }) {
+				q.Chains = append(q.Chains, ch)
+			}
+		}
+		cr.index(urls, i)
+		return
+	}
+	cr.index(urls, len(res.Pages))
+	if isHTML(p.Document) {
+		if !it.Revisit {
+			res.Skips = append(res.Skips, cr.f.Links(it, p.URL, p.Links)...)
+		}
+		cr.fetchMissing(ctx, p)
+	}
+	res.Pages = append(res.Pages, p)
+	cr.items = append(cr.items, it)
+	if cr.opts.Progress != nil {
+		cr.opts.Progress(len(res.Pages), cr.f.Pending(), cr.fetched, p.URL)
+	}
+}
+
+// index records that urls lead to page i.
+func (cr *crawler) index(urls []string, i int) {
+	for _, u := range urls {
+		if k, err := cr.c.String(u); err == nil {
+			cr.byURL[k] = i
+		}
+	}
+}
+
+// documentError says why a rendered page's document cannot be captured:
+// only a whole 200 answer can.
+func documentError(p *Page) error {
+	d := p.Document
+	switch {
+	case d.Err != nil:
+		return d.Err
+	case d.Status != http.StatusOK:
+		return StatusError(d.URL, d.Status, http.StatusText(d.Status))
+	}
+	return nil
+}
+
+// skipOf says why u was not captured, from the error fetching or
+// rendering it: a fetch failure by its kind.
+func (cr *crawler) skipOf(ctx context.Context, u string, err error) Skip {
+	var fe *FetchError
+	switch {
+	case ctx.Err() != nil:
+		return stopSkip(u, context.Cause(ctx))
+	case errors.As(err, &fe):
+		return Skip{URL: u, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status}
+	case errors.As(err, new(pageTimeout)):
+		return skip(u, SkipPageTimeout, "%v", err)
+	}
+	return skip(u, SkipRender, "%v", err)
 }
 
 // Capture fetches the urls and the links they lead to (breadth-first, as
@@ -242,13 +415,19 @@ func capture(ctx context.Context, b *Browser, file []byte, name string, starts [
 		}
 		first = len(d.Pages) + 1
 	}
-	cr, err := crawl(ctx, b, starts, opts, have)
+	urls := make([]string, len(starts))
+	for i, s := range starts {
+		urls[i] = s.URL
+	}
+	// The kinds of address the start URLs are were asked for.
+	allow := opts.Allow | StartClasses(ctx, nil, urls)
+	cr, err := crawl(ctx, b, starts, opts, crawlSpec{have: have, allow: allow})
 	if err != nil {
 		return nil, err
 	}
 	res, items, sources, c := cr.res, cr.items, cr.sources, cr.c
 	if len(res.Pages) == 0 {
-		return nil, &NothingError{res.Skips}
+		return nil, &NothingError{res.Skips, res.Stopped}
 	}
 	res.First = first
 	t0 := time.Now()
@@ -299,8 +478,11 @@ func capture(ctx context.Context, b *Browser, file []byte, name string, starts [
 
 // A NothingError says that no page could be captured, and why.
 type NothingError struct {
-	Skips []Skip
+	Skips   []Skip
+	Stopped error // why the capture stopped early, if it did (Result.Stopped)
 }
+
+func (e *NothingError) Unwrap() error { return e.Stopped }
 
 func (e *NothingError) Error() string {
 	msg := fmt.Sprintf("no page could be captured (%d skipped)", len(e.Skips))
@@ -317,23 +499,29 @@ func (e *NothingError) Error() string {
 // pageSet describes a captured page for build: its page set (on the pages
 // pp says; a form submission when it is its command's submitted URL) and,
 // when the page is an image, the image set of the XObject it shows. The
-// caller names the command.
+// caller names the command. Every redirect chain that led to the page is
+// in its source's URL alias dictionary, and each of its URLs is a URLS key
+// of the set.
 func pageSet(p *Page, it Item, s Start, pp printedPage, opts Options) (build.PageSet, *build.ImageSet) {
 	doc := p.Document
-	url, chain := p.URL, slices.Clone(p.Chain)
+	url := p.URL
+	var chains [][]string
+	for _, ch := range p.Chains {
+		chains = append(chains, slices.Clone(ch[:len(ch)-1]))
+	}
 	if !opts.KeepCredentials {
 		url, _ = StripCredentials(url)
-		for j := range chain {
-			chain[j], _ = StripCredentials(chain[j])
+		for _, ch := range chains {
+			for j := range ch {
+				ch[j], _ = StripCredentials(ch[j])
+			}
 		}
 	}
-	ps := build.PageSet{Pages: fmt.Sprintf("%d-%d", pp.First, pp.First+pp.Pages-1), URL: url, Data: doc.Body,
-		ContentType: doc.Header.Get("Content-Type"), Captured: doc.Fetched.Format(time.RFC3339), Title: p.Title}
-	if it.Level == 1 && s.Flags&webcapture.Submit != 0 {
+	ps := build.PageSet{Pages: fmt.Sprintf("%d-%d", pp.First, pp.First+pp.Pages-1), URL: url, Data: doc.Body, Redirects: chains,
+		ContentType: doc.Header.Get("Content-Type"), Captured: doc.Fetched.Format(time.RFC3339), Title: p.Title,
+		Partial: len(p.Missing) > 0}
+	if it.Level == 1 && !it.Revisit && s.Flags&webcapture.Submit != 0 {
 		ps.Submission = map[bool]string{true: "post", false: "get"}[s.Post != nil]
-	}
-	if len(chain) > 1 {
-		ps.Redirects = [][]string{chain[:len(chain)-1]}
 	}
 	if e, ok := Expiry(doc.Header, doc.Fetched); ok {
 		ps.Expires = e.UTC().Format(time.RFC3339)
@@ -380,7 +568,7 @@ func manifest(b *Browser, starts []Start, pages []*Page, items []Item, printed [
 		}
 		c := build.Command{Name: "c" + strconv.Itoa(i), URL: cmdURL, Levels: ptr(int64(s.Levels)),
 			SameSite: s.Flags&webcapture.SameSite != 0, SamePath: s.Flags&webcapture.SamePath != 0, Submit: s.Flags&webcapture.Submit != 0,
-			Settings: &build.Settings{Engines: map[string]map[string]any{EngineName(b): {"PrintBackground": true}}}}
+			Settings: settings(b, opts)}
 		if c.Submit && s.Post != nil {
 			c.Post = ptr(string(s.Post))
 			if c.ContentType = s.PostType; c.ContentType == "" {
@@ -410,31 +598,33 @@ func isHTML(r *Response) bool {
 }
 
 // fetchMissing fetches the auxiliary files the page references but the
-// browser did not load (srcset candidates it did not choose, lazy images,
-// hidden frames), so that the page's identifier covers every file it
-// references. What cannot be fetched is returned as skips; the page set is
-// then refused by build, naming them.
-func (b *Browser) fetchMissing(ctx context.Context, p *Page, prof *canon.Profile, sources webcapture.MapSource) ([]Skip, int64) {
+// browser did not load (srcset candidates it did not choose, hidden
+// frames), so that the page's identifier covers every file it references.
+// What cannot or must not be fetched (not http or https, an address the
+// capture may not reach, an answer that is not 200) is recorded in the
+// page's Missing: its identifier leaves it out, and the crawl goes on.
+func (cr *crawler) fetchMissing(ctx context.Context, p *Page) {
 	r, err := webcapture.PageSetID(p.Document.Body, webcapture.PageSetOptions{URL: p.URL,
-		ContentType: p.Document.Header.Get("Content-Type"), Aux: sources, Profile: prof})
+		ContentType: p.Document.Header.Get("Content-Type"), Aux: cr.sources, Profile: cr.opts.Profile})
 	if err != nil || r.Complete {
-		return nil, 0
+		return
 	}
-	var skips []Skip
-	var n int64
 	for _, a := range r.Aux {
-		if a.Found || a.URL == "" {
+		switch {
+		case a.Found:
+			continue
+		case a.URL == "":
+			p.Missing = append(p.Missing, skip(a.First.Raw, SkipURL, "%s", a.Err))
 			continue
 		}
-		body, err := b.get(ctx, a.URL)
-		if err != nil {
-			skips = append(skips, Skip{a.URL, "an auxiliary file of " + p.URL + " cannot be fetched: " + err.Error()})
+		body, fe := cr.b.get(ctx, cr.render.Client, a.URL)
+		if fe != nil {
+			p.Missing = append(p.Missing, Skip{URL: a.URL, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status})
 			continue
 		}
-		sources[a.URL] = body
-		n += int64(len(body))
+		cr.sources[a.URL] = body
+		cr.fetched += int64(len(body))
 	}
-	return skips, n
 }
 
 // A printedPage is where a captured page's printed pages went, and the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/md5"
+	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -71,7 +72,7 @@ func TestCapture(t *testing.T) {
 	srv := testSite(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	res, err := Capture(ctx, b, []string{srv.URL + "/"}, Options{Levels: 3, Flags: webcapture.SamePath})
+	res, err := Capture(ctx, b, []string{srv.URL + "/"}, testOptions(Options{Levels: 3, Flags: webcapture.SamePath}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,16 +192,31 @@ func TestCaptureSlowPage(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte(`<title>Fast</title>`))
 	})
+	// The slow page answers only when its request is cancelled; its time
+	// is up (as the page time limit would say) once it has been asked for.
+	asked := make(chan struct{}, 1)
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-time.After(10 * time.Second):
-		case <-r.Context().Done():
-		}
-		w.Write([]byte(`<title>Slow</title>`))
+		asked <- struct{}{}
+		<-r.Context().Done()
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	res, err := Capture(context.Background(), b, []string{srv.URL + "/"}, Options{Levels: 2, PageTimeout: time.Second, IgnoreRobots: true})
+	opts := testOptions(Options{Levels: 2, IgnoreRobots: true})
+	opts.pageContext = func(ctx context.Context, u string) (context.Context, context.CancelFunc) {
+		if !strings.HasSuffix(u, "/slow") {
+			return context.WithCancel(ctx)
+		}
+		pctx, cancel := context.WithCancelCause(ctx)
+		go func() {
+			select {
+			case <-asked:
+				cancel(context.DeadlineExceeded)
+			case <-pctx.Done():
+			}
+		}()
+		return pctx, func() { cancel(nil) }
+	}
+	res, err := Capture(context.Background(), b, []string{srv.URL + "/"}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,12 +231,12 @@ func TestCaptureSlowPage(t *testing.T) {
 		t.Errorf("the slow page is not skipped for its time: %+v", res.Skips)
 	}
 	// --max-pages stops the crawl with links still queued.
-	res, err = Capture(context.Background(), b, []string{srv.URL + "/"}, Options{Levels: 2, MaxPages: 1, IgnoreRobots: true})
+	res, err = Capture(context.Background(), b, []string{srv.URL + "/"}, testOptions(Options{Levels: 2, MaxPages: 1, IgnoreRobots: true}))
 	if err != nil || len(res.Pages) != 1 {
 		t.Errorf("MaxPages 1: %v, %d pages", err, len(res.Pages))
 	}
 	// MaxBytes: no page is started once the limit is reached.
-	res, err = Capture(context.Background(), b, []string{srv.URL + "/"}, Options{Levels: 2, MaxBytes: 10, IgnoreRobots: true})
+	res, err = Capture(context.Background(), b, []string{srv.URL + "/"}, testOptions(Options{Levels: 2, MaxBytes: 10, IgnoreRobots: true}))
 	if err != nil || len(res.Pages) != 1 {
 		t.Fatalf("MaxBytes 10: %v, %d pages", err, len(res.Pages))
 	}
@@ -246,7 +262,7 @@ func TestCaptureCredentials(t *testing.T) {
 	defer srv.Close()
 	u := strings.Replace(srv.URL, "http://", "http://alice:s3cret@", 1) + "/"
 	for _, keep := range []bool{false, true} {
-		res, err := Capture(context.Background(), b, []string{u}, Options{IgnoreRobots: true, KeepCredentials: keep})
+		res, err := Capture(context.Background(), b, []string{u}, testOptions(Options{IgnoreRobots: true, KeepCredentials: keep}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -265,7 +281,7 @@ func TestAppend(t *testing.T) {
 	srv := testSite(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	first, err := Capture(ctx, b, []string{srv.URL + "/site/a.html", srv.URL + "/site/photo.gif"}, Options{})
+	first, err := Capture(ctx, b, []string{srv.URL + "/site/a.html", srv.URL + "/site/photo.gif"}, testOptions(Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +290,7 @@ func TestAppend(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := Append(ctx, b, first.PDF, "first.pdf", []string{srv.URL + "/site/index.html", srv.URL + "/site/photo-copy.gif", srv.URL + "/site/a.html"},
-		Options{Levels: 2, Flags: webcapture.SamePath})
+		testOptions(Options{Levels: 2, Flags: webcapture.SamePath}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +347,7 @@ func TestAppend(t *testing.T) {
 		t.Errorf("%d links made internal, want at least a.html -> index.html and back", res.Links)
 	}
 	// Appending only what the file has captures nothing.
-	if _, err := Append(ctx, b, res.PDF, "appended.pdf", []string{srv.URL + "/site/a.html"}, Options{}); err == nil ||
+	if _, err := Append(ctx, b, res.PDF, "appended.pdf", []string{srv.URL + "/site/a.html"}, testOptions(Options{})); err == nil ||
 		!strings.Contains(err.Error(), "already in appended.pdf") {
 		t.Errorf("appending a page the file has: %v", err)
 	}
@@ -368,14 +384,14 @@ func TestCaptureForm(t *testing.T) {
 		{URL: srv.URL + "/search", Levels: 1, Flags: webcapture.Submit, Post: []byte("q=web+capture")},
 		{URL: srv.URL + "/results?q=by+get", Levels: 1, Flags: webcapture.Submit},
 	}
-	res, err := CaptureStarts(ctx, b, starts, Options{IgnoreRobots: true})
+	res, err := CaptureStarts(ctx, b, starts, testOptions(Options{IgnoreRobots: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(posted) != 1 || posted[0] != "application/x-www-form-urlencoded q=web+capture" {
 		t.Errorf("the server got %q, want one form POST", posted)
 	}
-	if len(res.Pages) != 2 || !strings.Contains(res.Pages[0].URL, "/results?q=web+capture") || len(res.Pages[0].Chain) != 2 {
+	if len(res.Pages) != 2 || !strings.Contains(res.Pages[0].URL, "/results?q=web+capture") || len(res.Pages[0].Chains) != 1 || len(res.Pages[0].Chains[0]) != 2 {
 		t.Fatalf("pages %+v", res.Pages)
 	}
 	d, err := pdfio.ReadBytes(res.PDF, "form.pdf", pdfio.Options{})
@@ -398,13 +414,38 @@ func TestCaptureForm(t *testing.T) {
 			t.Errorf("%s: submission %v, want %v", si.URLs.URL, si.SubmissionOrDefault(), w)
 		}
 	}
-	// Refresh submits the form again, from the command.
-	r, err := Refresh(ctx, b, res.PDF, "form.pdf", RefreshOptions{Options: Options{IgnoreRobots: true}, DryRun: true})
-	if err != nil {
-		t.Fatal(err)
+	// A refresh of a file from someone else resubmits no form unless told
+	// to, and a dry run never sends a POST; asked to, refresh submits the
+	// form again from the command.
+	status := func(opts RefreshOptions) map[string]string {
+		t.Helper()
+		opts.Options = testOptions(Options{IgnoreRobots: true, Allow: Loopback})
+		r, err := Refresh(ctx, b, res.PDF, "form.pdf", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, c := range r.Changes {
+			out[strings.TrimPrefix(c.URL, srv.URL)] = c.Status
+		}
+		return out
 	}
-	if len(posted) != 2 || len(r.Changes) != 2 || r.Changes[0].Status != "unchanged" || r.Changes[1].Status != "unchanged" {
-		t.Errorf("refresh: posted %q, changes %+v", posted, r.Changes)
+	for _, tc := range []struct {
+		opts       RefreshOptions
+		post, get  string
+		postedNows int
+	}{
+		{RefreshOptions{DryRun: true}, "unchecked", "unchecked", 1},
+		{RefreshOptions{DryRun: true, Resubmit: true}, "unchecked", "unchanged", 1},
+		{RefreshOptions{Resubmit: true}, "unchanged", "unchanged", 2},
+	} {
+		got := status(tc.opts)
+		mu.Lock()
+		n := len(posted)
+		mu.Unlock()
+		if got["/results?q=web+capture"] != tc.post || got["/results?q=by+get"] != tc.get || n != tc.postedNows {
+			t.Errorf("refresh %+v: %v, %d POSTs; want POST form %s, GET form %s, %d POSTs", tc.opts, got, n, tc.post, tc.get, tc.postedNows)
+		}
 	}
 }
 
@@ -417,25 +458,31 @@ func TestCaptureTimeLimit(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte(`<title>Home</title><a href="/s1">1</a> <a href="/s2">2</a> <a href="/s3">3</a>`))
 	})
+	// The capture's time is up once both tabs wait for a slow page.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	var asked sync.WaitGroup
+	asked.Add(2)
 	for _, p := range []string{"/s1", "/s2", "/s3"} {
 		mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
-			select {
-			case <-time.After(20 * time.Second):
-			case <-r.Context().Done():
+			if p != "/s3" {
+				asked.Done()
 			}
+			<-r.Context().Done()
 		})
 	}
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
-	defer cancel()
-	t0 := time.Now()
-	res, err := Capture(ctx, b, []string{srv.URL + "/"}, Options{Levels: 2, IgnoreRobots: true, Jobs: 2})
+	go func() {
+		asked.Wait()
+		cancel(ErrTimeLimit)
+	}()
+	res, err := Capture(ctx, b, []string{srv.URL + "/"}, testOptions(Options{Levels: 2, IgnoreRobots: true, Jobs: 2}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(t0); took > 8*time.Second {
-		t.Errorf("the capture took %v with a 4 s limit", took)
+	if !errors.Is(res.Stopped, ErrTimeLimit) {
+		t.Errorf("Stopped = %v, want the time limit", res.Stopped)
 	}
 	if len(res.Pages) != 1 || res.PDF == nil {
 		t.Fatalf("%d pages captured, want the home page", len(res.Pages))
@@ -473,7 +520,7 @@ func TestCaptureAnchors(t *testing.T) {
 		w.Write([]byte(site[r.URL.Path]))
 	}))
 	defer srv.Close()
-	res, err := Capture(context.Background(), b, []string{srv.URL + "/one"}, Options{Levels: 2, IgnoreRobots: true})
+	res, err := Capture(context.Background(), b, []string{srv.URL + "/one"}, testOptions(Options{Levels: 2, IgnoreRobots: true}))
 	if err != nil {
 		t.Fatal(err)
 	}

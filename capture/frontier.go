@@ -6,6 +6,7 @@ package capture
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/webcap/webcap/canon"
@@ -24,6 +25,9 @@ type Start struct {
 	// nil submits by GET (the data is in URL's query).
 	Post     []byte
 	PostType string
+	// NotReplayed, when set, is why the command is not run (refresh does
+	// not resubmit a form unless told to): its URL is skipped.
+	NotReplayed string
 }
 
 // An Item is a URL to fetch.
@@ -33,12 +37,41 @@ type Item struct {
 	Command int    // index of the Start that reached it
 	Level   int    // 1 for a Start's URL, n+1 for a link on a level-n page
 	Parent  string // the page that linked to it; "" for a Start
+	// Revisit: queued by Revisit, to be fetched on its own (by GET, its
+	// links not followed).
+	Revisit bool
 }
 
-// A Skip is a link a capture does not follow, and why.
+// A Skip is a URL a capture did not capture, and why.
 type Skip struct {
 	URL    string `json:"url"`
 	Reason string `json:"reason"`
+	// Kind is the reason as one word, for grouping and for programs: one
+	// of the Skip* kinds, or a fetch failure's (FetchErrorKind.String:
+	// refused, dns, tls, timeout, http, ...).
+	Kind   string `json:"kind"`
+	Status int    `json:"status,omitempty"` // the HTTP status, for kind http
+}
+
+// The kinds of Skip that are not fetch failures.
+const (
+	SkipLevel       = "level"        // deeper than the command's levels
+	SkipScope       = "scope"        // outside the command's SameSite/SamePath scope
+	SkipURL         = "url"          // not an http or https URL, or not one that parses or canonicalizes
+	SkipHeld        = "held"         // the file already has the page (append)
+	SkipRobots      = "robots"       // robots.txt forbids it
+	SkipPageLimit   = "page-limit"   // MaxPages were captured
+	SkipByteLimit   = "byte-limit"   // MaxBytes were fetched
+	SkipTimeLimit   = "time-limit"   // the capture's time limit was reached
+	SkipInterrupted = "interrupted"  // the capture was interrupted
+	SkipPageTimeout = "page-timeout" // the page took longer than PageTimeout
+	SkipRender      = "render"       // the browser could not load, read or print it
+	SkipNotReplayed = "not-replayed" // refresh: a command it does not replay (a form submission)
+	SkipDuplicate   = "duplicate"    // a start URL given twice
+)
+
+func skip(u, kind, format string, args ...any) Skip {
+	return Skip{URL: u, Reason: fmt.Sprintf(format, args...), Kind: kind}
 }
 
 // A Frontier is a capture's queue: breadth-first over the commands' link
@@ -52,6 +85,7 @@ type Frontier struct {
 	queue    []Item
 	taken    int
 	have     map[string]string // keys not to fetch, with the reason
+	reported map[string]bool   // links reported as skipped, by URL
 }
 
 // NewFrontier queues the starts' URLs. maxPages <= 0 means no limit; c
@@ -67,15 +101,22 @@ func newFrontier(starts []Start, maxPages int, c *canon.Canonicalizer, have map[
 	if c == nil {
 		c, _ = canon.New(canon.PDF)
 	}
-	f := &Frontier{starts: starts, c: c, maxPages: maxPages, seen: map[string]bool{}, have: have}
+	f := &Frontier{starts: starts, c: c, maxPages: maxPages, seen: map[string]bool{}, have: have, reported: map[string]bool{}}
 	var skips []Skip
 	for i, s := range starts {
-		if s.Levels < 1 {
-			skips = append(skips, Skip{s.URL, fmt.Sprintf("levels %d: a command follows at least its initial URL (1)", s.Levels)})
+		switch {
+		case s.NotReplayed != "":
+			skips = append(skips, skip(s.URL, SkipNotReplayed, "%s", s.NotReplayed))
+			continue
+		case s.Levels < 1:
+			skips = append(skips, skip(s.URL, SkipLevel, "levels %d: a command follows at least its initial URL (1)", s.Levels))
 			continue
 		}
-		if reason := f.push(Item{URL: s.URL, Command: i, Level: 1}); reason != "" {
-			skips = append(skips, Skip{s.URL, reason})
+		if sk, ok := f.push(Item{URL: s.URL, Command: i, Level: 1}); !ok {
+			if sk.Kind == "" {
+				sk = skip(s.URL, SkipDuplicate, "already queued")
+			}
+			skips = append(skips, sk)
 		}
 	}
 	return f, skips
@@ -100,11 +141,34 @@ func (f *Frontier) Pending() int { return len(f.queue) }
 func (f *Frontier) Taken() int { return f.taken }
 
 // Fetched records that a URL was reached by redirection from a queued
-// one, so that a link to it is not fetched again.
+// one, so that a link to it is not fetched again, and takes it out of the
+// queue if it was queued.
 func (f *Frontier) Fetched(u string) {
-	if k, err := f.key(u); err == nil {
-		f.seen[k] = true
+	k, err := f.key(u)
+	if err != nil {
+		return
 	}
+	f.seen[k] = true
+	f.queue = slices.DeleteFunc(f.queue, func(it Item) bool { return it.Key == k })
+}
+
+// Revisit queues a URL of command cmd to be fetched on its own, after the
+// links already queued, following none of its links (refresh checks the
+// pages a file holds that the crawl did not reach). A URL queued or
+// fetched already is not queued again.
+func (f *Frontier) Revisit(u string, cmd int) {
+	f.push(Item{URL: u, Command: cmd, Level: f.starts[cmd].Levels, Revisit: true})
+}
+
+// Rest takes the URLs still queued when MaxPages were taken, and says
+// why they are not fetched.
+func (f *Frontier) Rest() []Skip {
+	var out []Skip
+	for _, it := range f.queue {
+		out = append(out, skip(it.URL, SkipPageLimit, "the capture's page limit was reached (%d pages)", f.maxPages))
+	}
+	f.queue = nil
+	return out
 }
 
 // Links queues the links of a fetched page: each href resolved against
@@ -114,66 +178,75 @@ func (f *Frontier) Fetched(u string) {
 func (f *Frontier) Links(from Item, base string, hrefs []string) []Skip {
 	b, err := url.Parse(base)
 	if err != nil {
-		return []Skip{{base, "the page's base URL does not parse: " + err.Error()}}
+		return []Skip{skip(base, SkipURL, "the page's base URL does not parse: %v", err)}
 	}
 	start := f.starts[from.Command]
 	var skips []Skip
 	for _, h := range hrefs {
 		r, err := url.Parse(strings.TrimSpace(h))
 		if err != nil {
-			skips = append(skips, Skip{h, "does not parse: " + err.Error()})
+			skips = append(skips, skip(h, SkipURL, "does not parse: %v", err))
 			continue
 		}
 		abs := b.ResolveReference(r)
 		abs.Fragment, abs.RawFragment = "", ""
 		u := abs.String()
+		key, _ := f.key(u)
+		var sk Skip
 		switch {
 		case abs.Scheme != "http" && abs.Scheme != "https":
 			if abs.Scheme != "" {
-				skips = append(skips, Skip{u, "not http or https"})
+				sk = skip(u, SkipURL, "not http or https")
+			}
+		case key != "" && f.seen[key]:
+			// Queued or fetched already: nothing to say.
+		case from.Level+1 > start.Levels:
+			sk = skip(u, SkipLevel, "level %d: the command follows %d", from.Level+1, start.Levels)
+		case !webcapture.InScope(start.URL, u, start.Flags):
+			sk = skip(u, SkipScope, "outside the command's scope (%v of %s)", start.Flags&(webcapture.SameSite|webcapture.SamePath), start.URL)
+		default:
+			if sk, ok := f.push(Item{URL: u, Command: from.Command, Level: from.Level + 1, Parent: from.URL}); !ok && sk.Kind != "" {
+				skips = append(skips, sk)
 			}
 			continue
-		case from.Level+1 > start.Levels:
-			skips = append(skips, Skip{u, fmt.Sprintf("level %d: the command follows %d", from.Level+1, start.Levels)})
-			continue
-		case !webcapture.InScope(start.URL, u, start.Flags):
-			skips = append(skips, Skip{u, fmt.Sprintf("outside the command's scope (%v of %s)", start.Flags&(webcapture.SameSite|webcapture.SamePath), start.URL)})
-			continue
 		}
-		if reason := f.push(Item{URL: u, Command: from.Command, Level: from.Level + 1, Parent: from.URL}); reason != "" && reason != "already queued" {
-			skips = append(skips, Skip{u, reason})
+		// A link is reported once, however many pages have it.
+		if sk.Kind != "" && !f.reported[u] {
+			f.reported[u] = true
+			skips = append(skips, sk)
 		}
 	}
 	return skips
 }
 
-func (f *Frontier) push(it Item) string {
+// push queues it. When it is not queued, it says why; a URL already
+// queued or fetched is not queued again, and the Skip is then zero.
+func (f *Frontier) push(it Item) (Skip, bool) {
 	u, err := url.Parse(it.URL)
 	switch {
 	case err != nil:
-		return "does not parse: " + err.Error()
+		return skip(it.URL, SkipURL, "does not parse: %v", err), false
 	case !u.IsAbs():
-		return "not an absolute URL"
+		return skip(it.URL, SkipURL, "not an absolute URL"), false
 	case u.Scheme != "http" && u.Scheme != "https":
-		return "not http or https"
+		return skip(it.URL, SkipURL, "not http or https"), false
 	case u.Host == "":
-		return "no host"
+		return skip(it.URL, SkipURL, "no host"), false
 	}
 	u.Fragment, u.RawFragment = "", ""
 	it.URL = u.String()
 	if it.Key, err = f.key(it.URL); err != nil {
-		return "cannot be canonicalized: " + err.Error()
+		return skip(it.URL, SkipURL, "cannot be canonicalized: %v", err), false
 	}
 	if f.seen[it.Key] {
-		return "already queued"
-	}
-	if reason, ok := f.have[it.Key]; ok {
-		f.seen[it.Key] = true
-		return reason
+		return Skip{}, false
 	}
 	f.seen[it.Key] = true
+	if reason, ok := f.have[it.Key]; ok {
+		return skip(it.URL, SkipHeld, "%s", reason), false
+	}
 	f.queue = append(f.queue, it)
-	return ""
+	return Skip{}, true
 }
 
 func (f *Frontier) key(u string) (string, error) { return f.c.String(u) }

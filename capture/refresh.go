@@ -4,21 +4,51 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"sort"
 	"time"
 
 	"github.com/webcap/webcap/build"
+	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
 )
 
-// A Change is what refresh found for one source URL.
+// A Change is what refresh found for one page set (by its source's final
+// URL), or for a page captured now that the file does not have.
 type Change struct {
 	URL    string `json:"url"`
-	Status string `json:"status"` // unchanged, changed, new, gone
+	Status string `json:"status"` // one of the Status* values
 	Old    string `json:"oldId,omitempty"`
 	New    string `json:"newId,omitempty"`
 	By     string `json:"comparedBy,omitempty"` // ID, or TID with TextOnly
+	// Reason says why a page is gone, unreachable or unchecked.
+	Reason string `json:"reason,omitempty"`
+	Kind   string `json:"kind,omitempty"` // the Skip kind behind Reason
+}
+
+// What refresh found for a page.
+const (
+	StatusUnchanged   = "unchanged"   // the source gives what the set holds
+	StatusChanged     = "changed"     // the source gives something else
+	StatusNew         = "new"         // captured now, not in the file
+	StatusGone        = "gone"        // the server says it is gone (404, 410)
+	StatusUnreachable = "unreachable" // it could not be fetched: refused, DNS, TLS, time-out, an error status
+	StatusUnchecked   = "unchecked"   // not fetched: a limit, robots.txt, a form not resubmitted
+)
+
+// Differs reports whether a status is anything but unchanged: the page is
+// not known to be what the file holds.
+func (c Change) Differs() bool { return c.Status != StatusUnchanged }
+
+// A Replay is one of the file's commands, and whether refresh runs it.
+type Replay struct {
+	URL      string `json:"url"`
+	Method   string `json:"method"` // GET or POST
+	Levels   int    `json:"levels"`
+	Flags    string `json:"flags,omitempty"`
+	Replayed bool   `json:"replayed"`
+	Reason   string `json:"reason,omitempty"` // why it is not replayed
 }
 
 // RefreshOptions control Refresh.
@@ -28,31 +58,63 @@ type RefreshOptions struct {
 	// identifiers: Acrobat's "compare only page text". A set without a
 	// TID is compared by ID.
 	TextOnly bool
-	// DryRun reports without making the refreshed file.
+	// DryRun reports without making the refreshed file. It sends no
+	// request with a body and no method but GET and HEAD, so it never
+	// resubmits a form by POST (nor lets a page's scripts send one).
 	DryRun bool
+	// Resubmit replays the commands that are form submissions (their
+	// data is the file's: someone else's, when the file is). Without it
+	// they are not run and their pages are unchecked.
+	Resubmit bool
 }
 
 // A RefreshResult is what Refresh found and, unless DryRun, made.
 type RefreshResult struct {
-	Changes []Change // by URL
-	Skips   []Skip   // what the crawl did not fetch, and why
-	// PDF is the refreshed file (nil with DryRun): the input's bytes, then
-	// an incremental update in which each changed page set's pages are
-	// replaced by the new capture (the set keeps its object; its ID, TID,
-	// title and times are the new ones), new pages are added at the end
-	// with their page sets, the sources of unchanged sets get the time
-	// they were checked (/TS) and their new expiry (/E), and links follow.
-	// Gone sets are left as they are.
+	Commands []Replay // the file's commands, in order
+	Changes  []Change // by URL
+	Skips    []Skip   // what the crawl did not fetch, and why
+	Stopped  error    // why the crawl stopped early (Result.Stopped), or nil
+	// PDF is the refreshed file: the input's bytes, then an incremental
+	// update in which each changed page set's pages are replaced by the
+	// new capture (the set keeps its object; its ID, TID, title and
+	// times are the new ones), new pages are added at the end with their
+	// page sets, the sources of unchanged sets get the time they were
+	// checked (/TS) and their new expiry (/E), and links follow. Gone,
+	// unreachable and unchecked sets are left as they are. PDF is nil
+	// with DryRun, and when no page could be checked (nothing to write).
 	PDF                      []byte
 	Replaced, Added, Checked int
 	Links                    int // links made internal
 }
 
+// Count returns how many changes have each status.
+func (r *RefreshResult) Count() map[string]int {
+	n := map[string]int{}
+	for _, c := range r.Changes {
+		n[c.Status]++
+	}
+	return n
+}
+
+// held is a page set of the file, as refresh compares it.
+type held struct {
+	set     *pdfio.ContentSet
+	id, tid []byte
+	cmd     int    // the command that fetched it (its source's /C), -1 if none is known
+	noCheck string // why it is not fetched on its own (a form's result), or ""
+}
+
 // Refresh re-runs the commands stored in file's /SpiderInfo (name is used
-// in messages) and compares each page set with what the source gives now,
-// by canonical URL: unchanged, changed, new (captured now, not in the
-// file) or gone (in the file, not captured now). Unless opts.DryRun, it
-// then writes the refreshed file (RefreshResult.PDF).
+// in messages) and compares each page set with what its source gives now,
+// by canonical URL (a set's URL, or any URL of its redirect chains):
+// unchanged or changed; new (captured now, not in the file); gone (the
+// server answers 404 or 410); unreachable (the fetch failed: refused,
+// DNS, TLS, a time-out, another error status) or unchecked (not fetched:
+// a limit, robots.txt, a form submission not resubmitted). A page set
+// the crawl did not reach is fetched on its own, so that gone means the
+// server said so. Nothing is fetched but from the kinds of address
+// opts.Allow names besides public ones. Unless opts.DryRun, it then
+// writes the refreshed file (RefreshResult.PDF).
 func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts RefreshOptions) (*RefreshResult, error) {
 	u, err := pdfio.NewUpdate(file, name, pdfio.Options{})
 	if err != nil {
@@ -66,31 +128,79 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 		return nil, fmt.Errorf("%s: no /SpiderInfo commands to re-run", d.File)
 	}
 	o := opts.Options.withDefaults()
-	var starts []Start
-	for _, c := range d.Info.Commands {
-		s := Start{URL: c.URL, Levels: int(c.Depth()), Flags: c.FlagsOrDefault()}
-		if c.PostData != nil {
-			s.Post = *c.PostData
-			if c.ContentType != nil {
-				s.PostType = *c.ContentType
-			}
-		}
-		starts = append(starts, s)
+	starts, replays := replayed(d.Info.Commands, opts)
+	res := &RefreshResult{Commands: replays}
+	cmdIndex := map[webcapture.Ref]int{}
+	for i, c := range d.Info.Commands {
+		cmdIndex[c.Ref] = i
 	}
-	cr, err := crawl(ctx, b, starts, o, nil)
+	c, err := canon.New(o.Profile)
 	if err != nil {
 		return nil, err
 	}
-	type ids struct {
-		id, tid []byte
-		page    int // index in cr.res.Pages
-	}
-	now := map[string]ids{}
-	for i, p := range cr.res.Pages {
-		key, err := cr.c.String(p.URL)
-		if err != nil {
+	// The file's page sets, by the canonical form of each URL that leads
+	// to them; images sets by their URLs.
+	was := map[string]*held{}
+	var order []string // was's keys of the sets' own URLs, in file order
+	images := map[string]*pdfio.ContentSet{}
+	for _, cs := range d.Sets {
+		if cs.ID == nil || cs.Ref.IsZero() {
 			continue
 		}
+		for _, si := range cs.Sources {
+			key, err := c.String(si.URLs.URL)
+			if err != nil {
+				continue
+			}
+			if cs.IsImageSet() {
+				images[key] = cs
+				continue
+			}
+			if !cs.IsPageSet() {
+				continue
+			}
+			h := &held{set: cs, id: []byte(*cs.ID), cmd: -1}
+			if cs.TextID != nil {
+				h.tid = []byte(*cs.TextID)
+			}
+			if si.Command != nil {
+				if i, ok := cmdIndex[*si.Command]; ok {
+					h.cmd = i
+				}
+			}
+			if si.SubmissionOrDefault() != webcapture.NotSubmitted {
+				h.noCheck = "the result of a form submission: only its command can fetch it again"
+			}
+			if _, ok := was[key]; !ok {
+				order = append(order, key)
+			}
+			was[key] = h
+			for _, u := range si.URLs.All() {
+				if k, err := c.String(u); err == nil && was[k] == nil {
+					was[k] = h
+				}
+			}
+		}
+	}
+	// The sets the crawl does not reach are fetched on their own, by GET,
+	// under the command that fetched them (the first when none is known),
+	// unless that command is not replayed.
+	revisit := func(f *Frontier) {
+		for _, key := range order {
+			h := was[key]
+			cmd := max(h.cmd, 0)
+			if h.noCheck == "" && starts[cmd].NotReplayed == "" {
+				f.Revisit(h.set.Sources[0].URLs.URL, cmd)
+			}
+		}
+	}
+	cr, err := crawl(ctx, b, starts, o, crawlSpec{allow: o.Allow, getOnly: opts.DryRun, revisit: revisit})
+	if err != nil {
+		return nil, err
+	}
+	res.Skips, res.Stopped = cr.res.Skips, cr.res.Stopped
+	now := map[string]found{} // by the canonical form of each URL that led to the page
+	for i, p := range cr.res.Pages {
 		ct := p.Document.Header.Get("Content-Type")
 		var id webcapture.ID
 		if isHTML(p.Document) {
@@ -103,60 +213,129 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 			id, _ = webcapture.ImageSetID(bytes.NewReader(p.Document.Body))
 		}
 		tid, _ := webcapture.TextID(p.Document.Body, ct)
-		now[key] = ids{id[:], tid[:], i}
-	}
-	type held struct {
-		ids
-		set *pdfio.ContentSet
-	}
-	was := map[string]held{}
-	images := map[string]*pdfio.ContentSet{} // image sets by source URL
-	for _, cs := range d.Sets {
-		if cs.ID == nil || cs.Ref.IsZero() {
-			continue
-		}
-		for _, si := range cs.Sources {
-			key, err := cr.c.String(si.URLs.URL)
-			if err != nil {
-				continue
+		for _, u := range p.URLs() {
+			if k, err := c.String(u); err == nil {
+				now[k] = found{id[:], tid[:], i}
 			}
-			if cs.IsImageSet() {
-				images[key] = cs
-				continue
-			}
-			if !cs.IsPageSet() {
-				continue
-			}
-			v := held{ids{id: []byte(*cs.ID)}, cs}
-			if cs.TextID != nil {
-				v.tid = []byte(*cs.TextID)
-			}
-			was[key] = v
 		}
 	}
-	res := &RefreshResult{Skips: cr.res.Skips}
-	for key, w := range was {
+	skipped := map[string]Skip{}
+	for _, s := range cr.res.Skips {
+		if k, err := c.String(s.URL); err == nil {
+			if _, ok := skipped[k]; !ok {
+				skipped[k] = s
+			}
+		}
+	}
+	compared := map[int]bool{} // pages compared with a set of the file
+	for _, key := range order {
+		h := was[key]
+		ch := Change{URL: key, Old: hexOf(h.id)}
 		n, ok := now[key]
 		switch {
-		case !ok:
-			res.Changes = append(res.Changes, Change{URL: key, Status: "gone", Old: hexOf(w.id)})
-		case opts.TextOnly && w.tid != nil:
-			res.Changes = append(res.Changes, compare(key, w.tid, n.tid, "TID"))
+		case ok:
+			compared[n.page] = true
+			if opts.TextOnly && h.tid != nil {
+				ch = compare(key, h.tid, n.tid, "TID")
+			} else {
+				ch = compare(key, h.id, n.id, "ID")
+			}
+		case h.noCheck != "":
+			ch.Status, ch.Reason, ch.Kind = StatusUnchecked, h.noCheck, SkipNotReplayed
 		default:
-			res.Changes = append(res.Changes, compare(key, w.id, n.id, "ID"))
+			s, ok := skipped[key]
+			if !ok {
+				s = skip(key, SkipNotReplayed, "not fetched: its command is not replayed")
+				if h.cmd >= 0 && starts[h.cmd].NotReplayed == "" {
+					s = skip(key, SkipRender, "not reached")
+				}
+			}
+			ch.Status, ch.Reason, ch.Kind = skipStatus(s), s.Reason, s.Kind
 		}
+		res.Changes = append(res.Changes, ch)
 	}
-	for key, n := range now {
-		if _, ok := was[key]; !ok {
-			res.Changes = append(res.Changes, Change{URL: key, Status: "new", New: hexOf(n.id)})
+	for i, p := range cr.res.Pages {
+		if compared[i] {
+			continue
 		}
+		key, err := c.String(p.URL)
+		if err != nil {
+			continue
+		}
+		res.Changes = append(res.Changes, Change{URL: key, Status: StatusNew, New: hexOf(now[key].id)})
 	}
 	sort.Slice(res.Changes, func(i, j int) bool { return res.Changes[i].URL < res.Changes[j].URL })
-	if opts.DryRun {
+	if opts.DryRun || len(cr.res.Pages) == 0 {
 		return res, nil
 	}
+	return res, refreshWrite(u, d, name, res, cr, was, now, images, starts, o)
+}
 
-	// Put the new pages in place, then describe their sets for build.
+// found is a page captured now, as refresh compares it.
+type found struct {
+	id, tid []byte
+	page    int // index in the crawl's pages
+}
+
+// skipStatus is the status of a page set whose URL the crawl skipped: gone
+// when the server says so, unreachable when it could not be fetched,
+// unchecked when it was not fetched.
+func skipStatus(s Skip) string {
+	switch s.Kind {
+	case SkipLevel, SkipScope, SkipURL, SkipHeld, SkipRobots, SkipPageLimit, SkipByteLimit, SkipTimeLimit, SkipInterrupted, SkipNotReplayed:
+		return StatusUnchecked
+	case HTTPStatus.String():
+		if s.Status == http.StatusNotFound || s.Status == http.StatusGone {
+			return StatusGone
+		}
+	}
+	return StatusUnreachable
+}
+
+// replayed makes the crawl's starts from a file's commands, and says which
+// run: a form submission only with Resubmit, and by POST never in a dry
+// run.
+func replayed(cmds []*webcapture.Command, opts RefreshOptions) ([]Start, []Replay) {
+	starts := make([]Start, len(cmds))
+	replays := make([]Replay, len(cmds))
+	for i, c := range cmds {
+		s := Start{URL: c.URL, Levels: int(c.Depth()), Flags: c.FlagsOrDefault()}
+		r := Replay{URL: c.URL, Method: http.MethodGet, Levels: s.Levels, Replayed: true}
+		if f := s.Flags & (webcapture.SameSite | webcapture.SamePath | webcapture.Submit); f != 0 {
+			r.Flags = f.String()
+		}
+		if c.PostData != nil {
+			s.Post, r.Method = *c.PostData, http.MethodPost
+			if c.ContentType != nil {
+				s.PostType = *c.ContentType
+			}
+		}
+		switch {
+		case c.PostData != nil && opts.DryRun:
+			s.NotReplayed = "a form submission by POST: a dry run sends no request with a body"
+		case (c.PostData != nil || s.Flags&webcapture.Submit != 0) && !opts.Resubmit:
+			s.NotReplayed = "a form submission: its data is resubmitted only when asked (--resubmit)"
+		}
+		r.Replayed, r.Reason = s.NotReplayed == "", s.NotReplayed
+		starts[i], replays[i] = s, r
+	}
+	return starts, replays
+}
+
+func compare(key string, old, new []byte, by string) Change {
+	c := Change{URL: key, Status: StatusUnchanged, Old: hexOf(old), New: hexOf(new), By: by}
+	if !bytes.Equal(old, new) {
+		c.Status = StatusChanged
+	}
+	return c
+}
+
+func hexOf(b []byte) string { return webcapture.RawID(b).Hex() }
+
+// refreshWrite makes the refreshed file (res.PDF): it puts the new pages
+// in place, then describes their sets for build.
+func refreshWrite(u *pdfio.Update, d *pdfio.Document, name string, res *RefreshResult, cr *crawled, was map[string]*held,
+	now map[string]found, images map[string]*pdfio.ContentSet, starts []Start, o Options) error {
 	type placed struct {
 		key   string
 		refs  []webcapture.Ref
@@ -168,11 +347,10 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 	m := &build.Manifest{Profile: o.Profile.Name()}
 	moved := map[webcapture.Ref]webcapture.Ref{}
 	for _, c := range res.Changes {
-		w, n := was[c.URL], now[c.URL]
 		switch c.Status {
-		case "unchanged":
-			doc := cr.res.Pages[n.page].Document
-			ck := build.Checked{Set: w.set.Ref, Time: doc.Fetched.Format(time.RFC3339)}
+		case StatusUnchanged:
+			doc := cr.res.Pages[now[c.URL].page].Document
+			ck := build.Checked{Set: was[c.URL].set.Ref, Time: doc.Fetched.Format(time.RFC3339)}
 			if e, ok := Expiry(doc.Header, doc.Fetched); ok {
 				ck.Expires = e.UTC().Format(time.RFC3339)
 			}
@@ -181,22 +359,22 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 				m.Checked = append(m.Checked, build.Checked{Set: is.Ref, Time: ck.Time, Expires: ck.Expires})
 			}
 			res.Checked++
-		case "changed":
-			p := cr.res.Pages[n.page]
+		case StatusChanged:
+			w, p := was[c.URL], cr.res.Pages[now[c.URL].page]
 			refs, pr, err := u.ReplacePages(w.set.Objects, p.PDF, "the browser's PDF of "+p.URL)
 			if err != nil {
-				return nil, fmt.Errorf("refresh: %w", err)
+				return fmt.Errorf("refresh: %w", err)
 			}
 			for _, old := range w.set.Objects {
 				moved[old] = refs[0]
 			}
 			todo = append(todo, placed{c.URL, refs, pr.Dests, w.set, images[c.URL]})
 			res.Replaced++
-		case "new":
-			p := cr.res.Pages[n.page]
+		case StatusNew:
+			p := cr.res.Pages[now[c.URL].page]
 			refs, pr, err := u.AppendPages(p.PDF, "the browser's PDF of "+p.URL)
 			if err != nil {
-				return nil, fmt.Errorf("refresh: %w", err)
+				return fmt.Errorf("refresh: %w", err)
 			}
 			todo = append(todo, placed{key: c.URL, refs: refs, dests: pr.Dests})
 			res.Added++
@@ -207,7 +385,7 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 	if len(todo) > 0 {
 		order, err := u.Pages()
 		if err != nil {
-			return nil, fmt.Errorf("refresh: %w", err)
+			return fmt.Errorf("refresh: %w", err)
 		}
 		for i, r := range order {
 			number[r] = i + 1
@@ -215,8 +393,8 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 	}
 	var printed []printedPage
 	for _, t := range todo {
-		n := now[t.key]
-		p, it := cr.res.Pages[n.page], cr.items[n.page]
+		i := now[t.key].page
+		p, it := cr.res.Pages[i], cr.items[i]
 		pp := printedPage{number[t.refs[0]], len(t.refs), t.dests}
 		printed = append(printed, pp)
 		ps, is := pageSet(p, it, starts[it.Command], pp, o)
@@ -234,25 +412,15 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 	}
 	input, err := u.Bytes()
 	if err != nil {
-		return nil, fmt.Errorf("refresh: %w", err)
+		return fmt.Errorf("refresh: %w", err)
 	}
 	m.Input, m.InputData = name, input
 	br, err := build.Build(m, build.Options{Profile: o.Profile, Sources: cr.sources})
 	if err != nil {
-		return nil, fmt.Errorf("refresh: %w", err)
+		return fmt.Errorf("refresh: %w", err)
 	}
 	if res.PDF, res.Links, err = internalLinks(br.Output, name, cr.c, moved, printed, false); err != nil {
-		return nil, fmt.Errorf("refresh: internal links: %w", err)
+		return fmt.Errorf("refresh: internal links: %w", err)
 	}
-	return res, nil
+	return nil
 }
-
-func compare(key string, old, new []byte, by string) Change {
-	c := Change{URL: key, Status: "unchanged", Old: hexOf(old), New: hexOf(new), By: by}
-	if !bytes.Equal(old, new) {
-		c.Status = "changed"
-	}
-	return c
-}
-
-func hexOf(b []byte) string { return webcapture.RawID(b).Hex() }

@@ -49,13 +49,13 @@ func TestRefresh(t *testing.T) {
 	}))
 	defer srv.Close()
 	ctx := context.Background()
-	res, err := Capture(ctx, b, []string{srv.URL + "/"}, Options{Levels: 2, IgnoreRobots: true})
+	res, err := Capture(ctx, b, []string{srv.URL + "/"}, testOptions(Options{Levels: 2, IgnoreRobots: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	status := func(textOnly bool) map[string]string {
 		t.Helper()
-		r, err := Refresh(ctx, b, res.PDF, "capture.pdf", RefreshOptions{Options: Options{IgnoreRobots: true}, TextOnly: textOnly, DryRun: true})
+		r, err := Refresh(ctx, b, res.PDF, "capture.pdf", RefreshOptions{Options: testOptions(Options{IgnoreRobots: true, Allow: Loopback}), TextOnly: textOnly, DryRun: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +131,7 @@ func TestRefreshWrite(t *testing.T) {
 	}))
 	defer srv.Close()
 	ctx := context.Background()
-	opts := Options{Levels: 2, IgnoreRobots: true}
+	opts := testOptions(Options{Levels: 2, IgnoreRobots: true, Allow: Loopback})
 	first, err := Capture(ctx, b, []string{srv.URL + "/"}, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -5,13 +5,12 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
 
 	"github.com/webcap/webcap/internal/cli"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := cli.Signals(context.Background())
 	code := cli.Main(ctx, os.Args[1:], cli.System())
 	stop()
 	os.Exit(code)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/webcap/webcap/build"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/capture"
@@ -39,9 +40,14 @@ type captureOptions struct {
 	KeepCredentials bool
 	Force           bool
 	JSON            bool
+	Verbose         bool
 	Submit          bool
 	Post            string
 	PostType        string
+	AllowPrivate    bool
+	Media           string
+	NoSandbox       bool
+	WaitIdle        time.Duration
 }
 
 func newCaptureCmd(ios *IOStreams, runF func(context.Context, *captureOptions) error) *cobra.Command {
@@ -62,18 +68,31 @@ robots.txt forbids unless --ignore-robots. --max-pages bounds the pages,
 --max-bytes the bytes fetched (no page is started past it),
 --page-timeout each page (a slower one is skipped and reported), and
 --timeout the whole capture: when it is reached, what was captured is
-written and the rest reported. --post DATA submits DATA to each start URL
-by POST, as a form would (--submit: the start URLs are GET form
-submissions); the command records it, so refresh submits it again. User
-information in URLs is left out of the PDF unless --keep-credentials.
-Chromium is Debian's chromium package, found on PATH, or --chromium.
+written and the rest reported; so is Ctrl-C, which then exits 130.
+--post DATA submits DATA to each start URL by POST, as a form would
+(--submit: the start URLs are GET form submissions); the command records
+it, so refresh can submit it again. User information in URLs is left out
+of the PDF unless --keep-credentials. Chromium is Debian's chromium package,
+found on PATH, or --chromium; it runs with its sandbox unless webcap runs
+as root (or --no-sandbox).
 
 Every request is fetched by webcap itself and handed to the browser, so the
-identifiers are computed from exactly the bytes rendered.
+identifiers are computed from exactly the bytes rendered: whole 200
+answers only (the browser's cache is off and no conditional request is
+sent). A page is printed once it is done: its load event, its lazy images
+(loaded eagerly, the page scrolled through), a quiet network, its fonts.
+Each fetched resource is one content set: every URL that redirected to a
+page is in its URL alias chain and finds it in the URLS tree. Only http and
+https are fetched, and only from public addresses, unless a start URL is
+itself a loopback or private address (then such addresses are allowed) or
+--allow-private. An auxiliary file that cannot or must not be fetched is
+left out of its page's identifier and reported; the crawl goes on.
+Skipped links are summarised by reason (--verbose lists each).
 
 Exit status: 0 when the capture audits with no error, 1 when no page could
 be captured or errors remain, 2 for a usage error, 3 when a file cannot be
-written or Chromium cannot be started.`,
+written or Chromium cannot be started, 130 when interrupted (what was
+captured before is written).`,
 		Example: `  $ webcap capture https://example.com/ -o example.pdf
   $ webcap capture --levels 2 --same-path https://example.com/docs/ -o docs.pdf
   $ webcap capture --max-pages 20 --timeout 2m --json https://a.example/ https://b.example/ -o two.pdf
@@ -115,7 +134,25 @@ func captureFlags(cmd *cobra.Command, opts *captureOptions) {
 	f.StringVar(&opts.Post, "post", "", "submit `DATA` to each start URL by POST, as a form (recorded in the command)")
 	f.StringVar(&opts.PostType, "post-type", capture.DefaultPostType, "the content type of --post's data")
 	f.BoolVar(&opts.Force, "force", false, "replace OUT.pdf if it exists")
-	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
+	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON (every skipped URL included)")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "list every skipped URL, not a line per reason")
+	browserFlags(f, &opts.AllowPrivate, &opts.Media, &opts.NoSandbox, &opts.WaitIdle)
+}
+
+// browserFlags are the flags of every command that fetches pages.
+func browserFlags(f *pflag.FlagSet, allowPrivate *bool, media *string, noSandbox *bool, waitIdle *time.Duration) {
+	f.BoolVar(allowPrivate, "allow-private", false, "fetch from loopback, private and link-local addresses too (and cloud metadata ones)")
+	f.StringVar(media, "media", "print", "print pages with CSS media `print` or screen")
+	f.BoolVar(noSandbox, "no-sandbox", false, "run Chromium without its sandbox (it always is as root)")
+	f.DurationVar(waitIdle, "wait-idle", capture.DefaultIdleQuiet, "print a page once it has fetched nothing for `D` (at most 10s after its load)")
+}
+
+// allowed is what --allow-private allows.
+func allowed(allowPrivate bool) capture.AddressClass {
+	if allowPrivate {
+		return capture.Loopback | capture.Private | capture.LinkLocal | capture.Metadata
+	}
+	return 0
 }
 
 // checkCapture checks capture's and append's flags.
@@ -131,6 +168,10 @@ func checkCapture(name string, opts *captureOptions) error {
 		return usagef("%s: --max-pages %d: capture at least one page", name, opts.MaxPages)
 	case opts.PostType != "" && !isASCIIText(opts.PostType):
 		return usagef("%s: --post-type %q is not ASCII", name, opts.PostType)
+	case opts.Media != "print" && opts.Media != "screen":
+		return usagef("%s: --media %q: want print or screen", name, opts.Media)
+	case opts.WaitIdle <= 0 || opts.WaitIdle > capture.DefaultIdleMax:
+		return usagef("%s: --wait-idle %v: give a time above 0 and up to %v", name, opts.WaitIdle, capture.DefaultIdleMax)
 	}
 	return nil
 }
@@ -165,9 +206,6 @@ read or written or Chromium cannot be started.`,
 			if err := checkCapture("append", opts); err != nil {
 				return err
 			}
-			if sameFile(opts.Out, opts.File) {
-				return usagef("append: -o %s is FILE: append never changes its input; write to another file", opts.Out)
-			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -180,24 +218,26 @@ read or written or Chromium cannot be started.`,
 
 func runCapture(ctx context.Context, opts *captureOptions) error {
 	name := "capture"
-	var file []byte
 	if opts.File != "" {
 		name = "append"
-		var err error
-		if file, err = os.ReadFile(opts.File); err != nil {
-			return &ioError{fmt.Errorf("append: %w", err)}
-		}
 	}
 	p, err := canon.ParseProfile(opts.Profile)
 	if err != nil {
 		return usagef("%s: --profile %q: want pdf, pdf2 or rfc3986", name, opts.Profile)
 	}
-	if _, err := os.Stat(opts.Out); err == nil && !opts.Force {
-		return usagef("%s: %s exists: choose another -o, or --force to replace it", name, opts.Out)
+	// Before anything is fetched: a crawl is not lost to a bad -o.
+	if err := checkOutput(name, opts.Out, opts.Force, opts.File); err != nil {
+		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	var file []byte
+	if opts.File != "" {
+		if file, err = os.ReadFile(opts.File); err != nil {
+			return &ioError{fmt.Errorf("append: %w", err)}
+		}
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, opts.Timeout, capture.ErrTimeLimit)
 	defer cancel()
-	b, err := startBrowser(ctx, name, opts.Chromium)
+	b, err := startBrowser(ctx, opts.IO, name, opts.Chromium, opts.NoSandbox)
 	if err != nil {
 		return err
 	}
@@ -209,12 +249,12 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if opts.SamePath {
 		flags |= webcapture.SamePath
 	}
-	co := capture.Options{Levels: opts.Levels, Flags: flags, MaxPages: opts.MaxPages, MaxBytes: int64(opts.MaxBytes),
-		PageTimeout: opts.PageTimeout, Jobs: opts.Jobs, Profile: p, IgnoreRobots: opts.IgnoreRobots, KeepCredentials: opts.KeepCredentials,
-		Progress: newCaptureProgress(opts.IO, name, opts.MaxPages)}
 	if opts.Submit || opts.Post != "" {
 		flags |= webcapture.Submit
 	}
+	co := capture.Options{Levels: opts.Levels, Flags: flags, MaxPages: opts.MaxPages, MaxBytes: int64(opts.MaxBytes),
+		PageTimeout: opts.PageTimeout, Jobs: opts.Jobs, Profile: p, IgnoreRobots: opts.IgnoreRobots, KeepCredentials: opts.KeepCredentials,
+		Allow: allowed(opts.AllowPrivate), Media: opts.Media, IdleQuiet: opts.WaitIdle, Progress: newCaptureProgress(opts.IO, name, opts.MaxPages)}
 	starts := make([]capture.Start, len(opts.URLs))
 	for i, u := range opts.URLs {
 		starts[i] = capture.Start{URL: u, Levels: opts.Levels, Flags: flags}
@@ -222,21 +262,21 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 			starts[i].Post, starts[i].PostType = []byte(opts.Post), opts.PostType
 		}
 	}
-	co.Flags = flags
 	var res *capture.Result
 	if file != nil {
 		res, err = capture.AppendStarts(ctx, b, file, opts.File, starts, co)
 	} else {
 		res, err = capture.CaptureStarts(ctx, b, starts, co)
 	}
+	clearProgress(opts.IO)
 	var nothing *capture.NothingError
 	if errors.As(err, &nothing) {
+		writeSkips(opts.IO.ErrOut, nothing.Skips, opts.Verbose)
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if err != nil {
 		return err
 	}
-	clearProgress(opts.IO)
 	if err := writeAtomically(opts.Out, res.PDF); err != nil {
 		return &ioError{fmt.Errorf("%s: %w", name, err)}
 	}
@@ -245,38 +285,74 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		return &ioError{fmt.Errorf("%s: reading the result back: %w", name, err)}
 	}
 	if opts.JSON {
-		type page struct {
-			URL   string   `json:"url"`
-			Chain []string `json:"redirects,omitempty"`
-			Title string   `json:"title"`
-			Pages []int    `json:"pages"`
-			ID    string   `json:"id"`
-		}
-		type skip struct {
-			URL    string `json:"url"`
-			Reason string `json:"reason"`
-		}
-		out := struct {
-			Output string `json:"output"`
-			Pages  []page `json:"captured"`
-			Skips  []skip `json:"skipped"`
-			Links  int    `json:"internalLinks"`
-			Errors int    `json:"auditErrors"`
-		}{Output: opts.Out, Links: res.Links, Errors: countErrors(d, p)}
-		for i, s := range pageSets(res) {
-			out.Pages = append(out.Pages, page{URL: s.URL, Chain: res.Pages[i].Chain, Title: res.Pages[i].Title, Pages: s.Pages, ID: s.ID.String()})
-		}
-		for _, s := range res.Skips {
-			out.Skips = append(out.Skips, skip{s.URL, s.Reason})
-		}
-		if err := writeJSON(opts.IO.Out, out); err != nil {
-			return err
-		}
-		if out.Errors > 0 {
-			return errFailed
-		}
-		return nil
+		err = captureJSON(opts, res, d, p)
+	} else {
+		err = captureText(opts, res, d, p, file != nil)
 	}
+	if err == nil || errors.Is(err, errFailed) {
+		if stop := stopped(opts.IO, name, res.Stopped, opts.Out, len(res.Pages)); stop != nil {
+			return stop
+		}
+	}
+	return err
+}
+
+// stopped reports a crawl that stopped before its end, once what it
+// captured is written: a time limit is said, an interrupt is the error.
+func stopped(ios *IOStreams, name string, why error, out string, pages int) error {
+	var in *interrupted
+	switch {
+	case why == nil:
+		return nil
+	case errors.As(why, &in):
+		fmt.Fprintf(ios.ErrOut, "%s: %v: the %s captured before it are in %s\n", name, in, plural(pages, "page"), displayInput(out))
+		return &interrupted{in.sig, true}
+	}
+	fmt.Fprintf(ios.ErrOut, "%s: stopped early: %v; the %s captured before are in %s\n", name, why, plural(pages, "page"), displayInput(out))
+	return nil
+}
+
+// captureJSON prints a capture's summary as JSON.
+func captureJSON(opts *captureOptions, res *capture.Result, d *pdfio.Document, p *canon.Profile) error {
+	type page struct {
+		URL     string         `json:"url"`
+		Chains  [][]string     `json:"redirects,omitempty"`
+		Title   string         `json:"title"`
+		Pages   []int          `json:"pages"`
+		ID      string         `json:"id"`
+		Missing []capture.Skip `json:"missing,omitempty"`
+	}
+	out := struct {
+		Output  string         `json:"output"`
+		Pages   []page         `json:"captured"`
+		Skips   []capture.Skip `json:"skipped"`
+		Links   int            `json:"internalLinks"`
+		Errors  int            `json:"auditErrors"`
+		Stopped string         `json:"stopped,omitempty"`
+	}{Output: opts.Out, Links: res.Links, Errors: countErrors(d, p), Skips: res.Skips}
+	if out.Skips == nil {
+		out.Skips = []capture.Skip{}
+	}
+	if res.Stopped != nil {
+		out.Stopped = res.Stopped.Error()
+	}
+	for i, s := range pageSets(res) {
+		rp := res.Pages[i]
+		out.Pages = append(out.Pages, page{URL: s.URL, Chains: rp.Chains, Title: rp.Title, Pages: s.Pages, ID: s.ID.String(), Missing: rp.Missing})
+	}
+	if err := writeJSON(opts.IO.Out, out); err != nil {
+		return err
+	}
+	if out.Errors > 0 {
+		return errFailed
+	}
+	return nil
+}
+
+// captureText prints a capture's summary: a line per set written, the
+// auxiliary files left out of identifiers, the skipped URLs by reason, the
+// totals, and what the audit of the result finds.
+func captureText(opts *captureOptions, res *capture.Result, d *pdfio.Document, p *canon.Profile, appended bool) error {
 	w := opts.IO.Out
 	for _, s := range res.Build.Sets {
 		switch {
@@ -287,31 +363,40 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		default:
 			fmt.Fprintf(w, "image set %-8s          ID %s  %s\n", s.Ref, s.ID, s.URL)
 		}
+		for _, a := range s.Aliases {
+			fmt.Fprintf(w, "          %-8s                                             also %s (redirects to it)\n", "", a)
+		}
 	}
-	for _, s := range res.Skips {
-		fmt.Fprintf(w, "skipped   %s: %s\n", s.URL, s.Reason)
+	for _, pg := range res.Pages {
+		for _, m := range pg.Missing {
+			fmt.Fprintf(w, "left out  %s: %s (an auxiliary file of %s; its identifier does not cover it)\n", m.URL, m.Reason, pg.URL)
+		}
 	}
-	if file != nil {
+	writeSkips(w, res.Skips, opts.Verbose)
+	if appended {
 		fmt.Fprintf(w, "%s: %s captured and added after the %s of %s (%s now), %s made internal, %s skipped\n",
 			displayInput(opts.Out), plural(len(res.Pages), "page"), plural(res.First-1, "page"), displayInput(opts.File),
-			plural(len(d.Pages), "PDF page"), plural(res.Links, "link"), plural(len(res.Skips), "link"))
+			plural(len(d.Pages), "PDF page"), plural(res.Links, "link"), plural(len(res.Skips), "URL"))
 	} else {
 		fmt.Fprintf(w, "%s: %s captured into %s, %s made internal, %s skipped\n",
-			displayInput(opts.Out), plural(len(res.Pages), "page"), plural(len(d.Pages), "PDF page"), plural(res.Links, "link"), plural(len(res.Skips), "link"))
+			displayInput(opts.Out), plural(len(res.Pages), "page"), plural(len(d.Pages), "PDF page"), plural(res.Links, "link"), plural(len(res.Skips), "URL"))
 	}
 	return remaining(w, d, p, opts.Out)
 }
 
-// startBrowser finds and starts Chromium for a command; its errors are
-// I/O errors.
-func startBrowser(ctx context.Context, cmd, chromium string) (*capture.Browser, error) {
+// startBrowser finds and starts Chromium for a command, and says once
+// what the user should know of how it runs; its errors are I/O errors.
+func startBrowser(ctx context.Context, ios *IOStreams, cmd, chromium string, noSandbox bool) (*capture.Browser, error) {
 	exe, err := capture.FindChromium(chromium)
 	if err != nil {
 		return nil, &ioError{fmt.Errorf("%s: %w", cmd, err)}
 	}
-	b, err := capture.NewBrowser(ctx, exe)
+	b, err := capture.NewBrowser(ctx, exe, capture.BrowserOptions{NoSandbox: noSandbox})
 	if err != nil {
 		return nil, &ioError{fmt.Errorf("%s: %w", cmd, err)}
+	}
+	for _, n := range b.Notes {
+		fmt.Fprintf(ios.ErrOut, "%s: %s\n", cmd, n)
 	}
 	return b, nil
 }

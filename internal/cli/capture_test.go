@@ -116,23 +116,23 @@ func TestCaptureCommand(t *testing.T) {
 		t.Errorf("refresh without -o: exit %d, %s", code, stderr)
 	}
 	ios, _, stdout, stderr = Test()
-	if code := Main(context.Background(), []string{"refresh", "--dry-run", out}, ios); code != 0 || !strings.Contains(stdout.String(), "2 pages compared (by ID), 0 differ") {
+	if code := Main(context.Background(), []string{"refresh", "--dry-run", "--allow-private", out}, ios); code != 0 || !strings.Contains(stdout.String(), "2 pages compared (by ID): 2 unchanged (dry run") {
 		t.Errorf("refresh: exit %d\n%s%s", code, stdout, stderr)
 	}
 	two.Store(`<title>Two</title><a href="/">one</a> and more`)
 	ios, _, stdout, stderr = Test()
-	if code := Main(context.Background(), []string{"refresh", "--dry-run", "--text-only", out}, ios); code != 1 || !strings.Contains(stdout.String(), "changed   "+srv.URL+"/two") {
+	if code := Main(context.Background(), []string{"refresh", "--dry-run", "--text-only", "--allow-private", out}, ios); code != 1 || !strings.Contains(stdout.String(), "changed     "+srv.URL+"/two") {
 		t.Errorf("refresh after a change: exit %d\n%s%s", code, stdout, stderr)
 	}
 	refreshed := filepath.Join(t.TempDir(), "refreshed.pdf")
 	ios, _, stdout, stderr = Test()
-	if code := Main(context.Background(), []string{"refresh", out, "-o", refreshed}, ios); code != 0 ||
-		!strings.Contains(stdout.String(), "2 pages compared (by ID): 1 replaced, 0 added, 1 unchanged (checked), 0 gone (kept); 1 link made internal") ||
+	if code := Main(context.Background(), []string{"refresh", "--allow-private", out, "-o", refreshed}, ios); code != 0 ||
+		!strings.Contains(stdout.String(), "2 pages compared (by ID): 1 replaced, 1 unchanged (checked); 1 link made internal") ||
 		!strings.Contains(stdout.String(), "audits with no error") {
 		t.Errorf("refresh writing: exit %d\n%s%s", code, stdout, stderr)
 	}
 	ios, _, stdout, stderr = Test()
-	if code := Main(context.Background(), []string{"refresh", "--dry-run", refreshed}, ios); code != 0 || !strings.Contains(stdout.String(), "2 pages compared (by ID), 0 differ") {
+	if code := Main(context.Background(), []string{"refresh", "--dry-run", "--allow-private", refreshed}, ios); code != 0 || !strings.Contains(stdout.String(), "2 pages compared (by ID): 2 unchanged (dry run") {
 		t.Errorf("refresh of the refreshed file: exit %d\n%s%s", code, stdout, stderr)
 	}
 }

@@ -12,6 +12,8 @@ const (
 	exitFailed  = 1 // at least one input failed; each failure is on stderr
 	exitUsage   = 2 // bad command line: unknown command or flag, bad flag value, wrong arguments
 	exitIOError = 3 // a file or stream could not be read or written
+	// 128 + the signal's number: interrupted (130: Ctrl-C, 143: TERM);
+	// what was done before is kept (capture writes what it captured).
 )
 
 const exitCodesHelp = `webcap exits with one of these codes:
@@ -21,6 +23,8 @@ const exitCodesHelp = `webcap exits with one of these codes:
      each failure is reported on stderr and the other inputs are still done
   2  usage error: unknown command or flag, bad flag value, wrong arguments
   3  a file or stream could not be read or written
+  130  interrupted by Ctrl-C (143: by a TERM signal); capture, append and
+     refresh write what they captured before it, and say so
 `
 
 // usageError marks an error in the command line.
@@ -47,9 +51,12 @@ var errFailed = errors.New("some inputs failed")
 func exitCode(err error) int {
 	var ue *usageError
 	var ie *ioError
+	var in *interrupted
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &in):
+		return in.code()
 	case errors.As(err, &ue), isCobraUsage(err):
 		return exitUsage
 	case errors.As(err, &ie):
