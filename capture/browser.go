@@ -78,6 +78,7 @@ type Browser struct {
 	mu       sync.Mutex
 	idle     []*tab
 	rendered int // pages rendered since Chromium started
+	restarts int
 }
 
 // NewBrowser starts Chromium (execPath, see FindChromium) headless, with
@@ -156,6 +157,7 @@ func (b *Browser) restartIfWorn() error {
 	if !worn {
 		return nil
 	}
+	b.restarts++
 	return b.start()
 }
 
@@ -501,15 +503,24 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (*Pa
 	return p, nil
 }
 
-// documentError is why the page's document could not be fetched: the
-// error of the last document response of its frame, if it has one.
+// documentError is why the page's document could not be loaded, when the
+// browser gives up on it: the error of the last document response of its
+// frame, or its status when that is not a whole 200 (Chromium fails the
+// navigation for an error status without a body).
 func (t *tab) documentError(r *rendering) *FetchError {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for i := len(r.p.Responses) - 1; i >= 0; i-- {
-		if resp := r.p.Responses[i]; resp.MainDoc {
+		resp := r.p.Responses[i]
+		switch {
+		case !resp.MainDoc:
+			continue
+		case resp.Err != nil:
 			return resp.Err
+		case !resp.Redirect && resp.Status != http.StatusOK:
+			return StatusError(resp.URL, resp.Status, http.StatusText(resp.Status))
 		}
+		return nil
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -153,5 +155,68 @@ func TestRenderReusesTabs(t *testing.T) {
 	b.mu.Unlock()
 	if idle != 1 {
 		t.Errorf("%d idle tabs after rendering one page at a time, want 1", idle)
+	}
+}
+
+// Chromium is restarted every RestartEvery pages, between pages: a crawl
+// of 7 pages with a restart every 3 captures them all, in two restarts.
+func TestRestartEvery(t *testing.T) {
+	path, err := FindChromium(os.Getenv("WEBCAP_CHROMIUM"))
+	if err != nil {
+		t.Skipf("skipping: %v (CI installs Debian's chromium)", err)
+	}
+	b, err := NewBrowser(context.Background(), path, BrowserOptions{RestartEvery: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var n int
+		fmt.Sscanf(r.URL.Path, "/p%d", &n)
+		w.Header().Set("Content-Type", "text/html")
+		if n < 6 {
+			fmt.Fprintf(w, `<title>%d</title><a href="/p%d">next</a>`, n, n+1)
+		} else {
+			fmt.Fprintf(w, `<title>%d</title>`, n)
+		}
+	}))
+	defer srv.Close()
+	res, err := Capture(context.Background(), b, []string{srv.URL + "/p0"}, testOptions(Options{Levels: 10, IgnoreRobots: true, Jobs: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pages) != 7 || b.restarts != 2 {
+		t.Errorf("%d pages, %d restarts; want 7 pages, 2 restarts", len(res.Pages), b.restarts)
+	}
+}
+
+// Media: a page is printed with CSS media print by default, screen when
+// asked (the text pdftotext finds says which).
+func TestRenderMedia(t *testing.T) {
+	b := newBrowser(t)
+	pdftotext, err := exec.LookPath("pdftotext")
+	if err != nil {
+		t.Skip("pdftotext (poppler-utils) is not installed")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<style>@media print { .screen { display: none } } @media screen { .print { display: none } }</style>` +
+			`<p class="print">PRINTMEDIA</p><p class="screen">SCREENMEDIA</p>`))
+	}))
+	defer srv.Close()
+	for _, media := range []string{"print", "screen"} {
+		p, err := b.Render(context.Background(), srv.URL+"/", RenderOptions{Media: media, IdleQuiet: 50 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(t.TempDir(), media+".pdf")
+		os.WriteFile(f, p.PDF, 0o644)
+		out, err := exec.Command(pdftotext, f, "-").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSpace(string(out)); got != strings.ToUpper(media)+"MEDIA" {
+			t.Errorf("media %s: the PDF says %q", media, got)
+		}
 	}
 }

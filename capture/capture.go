@@ -76,7 +76,7 @@ var ErrTimeLimit = errors.New("the capture's time limit was reached")
 type crawled struct {
 	res     *Result
 	items   []Item
-	sources webcapture.MapSource
+	sources fetched
 	c       *canon.Canonicalizer
 }
 
@@ -129,7 +129,7 @@ type crawler struct {
 	render  RenderOptions
 	res     *Result
 	items   []Item
-	sources webcapture.MapSource
+	sources fetched
 	byURL   map[string]int // a captured page, by the canonical form of every URL that led to it
 	fetched int64
 }
@@ -149,7 +149,7 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, spec c
 	render := renderDefaults(opts)
 	render.Client, render.GETOnly = client, spec.getOnly
 	cr := &crawler{b: b, opts: opts, starts: starts, f: f, c: c, render: render,
-		res: &Result{Skips: skips}, sources: webcapture.MapSource{}, byURL: map[string]int{}}
+		res: &Result{Skips: skips}, sources: fetched{}, byURL: map[string]int{}}
 	robots := &Robots{Client: client, Agent: opts.Agent}
 	revisited := spec.revisit == nil
 	for {
@@ -229,7 +229,7 @@ func stopSkip(u string, err error) Skip {
 		return skip(u, SkipTimeLimit, "%v", err)
 	}
 	if errors.Is(err, context.Canceled) {
-		return skip(u, SkipInterrupted, "the capture was interrupted (%v)", err)
+		return skip(u, SkipInterrupted, "the capture stopped: %v", err)
 	}
 	return skip(u, SkipRender, "the capture stopped: %v", err)
 }
@@ -281,7 +281,7 @@ func (cr *crawler) handle(ctx context.Context, it Item, p *Page, err error) {
 		cr.fetched += int64(len(r.Body))
 		if r.Usable() && !r.Redirect {
 			if k, err := cr.c.String(r.URL); err == nil {
-				cr.sources[k] = r.Body
+				cr.sources.put(k, r.Body)
 			}
 		}
 	}
@@ -622,7 +622,7 @@ func (cr *crawler) fetchMissing(ctx context.Context, p *Page) {
 			p.Missing = append(p.Missing, Skip{URL: a.URL, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status})
 			continue
 		}
-		cr.sources[a.URL] = body
+		cr.sources.put(a.URL, body)
 		cr.fetched += int64(len(body))
 	}
 }

@@ -113,9 +113,21 @@ func TestCapture(t *testing.T) {
 	if d.Info == nil || len(d.Info.Commands) == 0 {
 		t.Fatal("no SpiderInfo command")
 	}
+	// The settings say how the pages were rendered: in /G what any engine
+	// would be told, in /C under Chromium's engine name how it ran.
 	if c := d.Info.Commands[0]; c.Settings == nil || len(c.Settings.Engines) != 1 || c.Settings.Engines[0].Err != nil ||
 		!strings.HasPrefix(string(c.Settings.Engines[0].Key), "webcap:chromium:1") {
 		t.Errorf("command settings: %+v", c.Settings)
+	} else {
+		g := c.Settings.Global
+		if g["Media"] != webcapture.String("print") || g["Background"] != true || g["IdleQuietMs"] != int64(50) ||
+			fmt.Sprint(g["PageSize"]) != "[612 792]" || fmt.Sprint(g["Margins"]) != "[28.35 28.35 28.35 28.35]" {
+			t.Errorf("/G %v", g)
+		}
+		e, _ := c.Settings.Engines[0].Settings.(webcapture.Dict)
+		if e["Cache"] != false || e["LazyLoading"] != webcapture.String("eager") || e["Sandbox"] != b.Sandboxed() || e["RestartEvery"] != int64(DefaultRestartEvery) {
+			t.Errorf("/C %v", e)
+		}
 	}
 	if len(d.Sets) != 6 || d.Info == nil || len(d.Info.Commands) != 1 || d.Info.Commands[0].Depth() != 3 {
 		t.Fatalf("%d sets, SpiderInfo %+v", len(d.Sets), d.Info)
@@ -251,16 +263,54 @@ func TestCaptureSlowPage(t *testing.T) {
 	}
 }
 
-// A start URL with a user and password: neither is written into the PDF,
-// unless KeepCredentials.
+// A start URL with a user and password: the credentials go to its host
+// only (never to another host, a redirect's included), the page's images
+// on that host are found for its identifier (credentials do not make
+// another resource), and neither user nor password is written into the
+// PDF unless KeepCredentials.
 func TestCaptureCredentials(t *testing.T) {
 	b := newBrowser(t)
+	var mu sync.Mutex
+	sent := map[string][]string{} // host -> Authorization headers received
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		sent["other"] = append(sent["other"], r.Header.Get("Authorization"))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "image/gif")
+		w.Write(photo)
+	}))
+	defer other.Close()
+	otherURL := strings.Replace(other.URL, "127.0.0.1", "localhost", 1)
+	page := `<title>Private</title><img src="/logo.gif"><img src="` + otherURL + `/img.gif"><img src="/go">`
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte(`<title>Private</title>`))
+		mu.Lock()
+		sent["own"] = append(sent["own"], r.Header.Get("Authorization"))
+		mu.Unlock()
+		if user, pw, ok := r.BasicAuth(); !ok || user != "alice" || pw != "s3cret" {
+			w.Header().Set("WWW-Authenticate", `Basic realm="test"`)
+			http.Error(w, "who are you?", http.StatusUnauthorized)
+			return
+		}
+		switch r.URL.Path {
+		case "/go":
+			http.Redirect(w, r, otherURL+"/redirected.gif", http.StatusFound)
+		case "/logo.gif":
+			w.Header().Set("Content-Type", "image/gif")
+			w.Write(gif)
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(page))
+		}
 	}))
 	defer srv.Close()
 	u := strings.Replace(srv.URL, "http://", "http://alice:s3cret@", 1) + "/"
+	h := md5.New()
+	h.Write([]byte(page))
+	for _, im := range [][]byte{gif, photo, photo} {
+		sum := md5.Sum(im)
+		h.Write(sum[:])
+	}
+	want := webcapture.ID(h.Sum(nil))
 	for _, keep := range []bool{false, true} {
 		res, err := Capture(context.Background(), b, []string{u}, testOptions(Options{IgnoreRobots: true, KeepCredentials: keep}))
 		if err != nil {
@@ -269,12 +319,27 @@ func TestCaptureCredentials(t *testing.T) {
 		if has := bytes.Contains(res.PDF, []byte("s3cret")); has != keep {
 			t.Errorf("KeepCredentials %v: password in the PDF: %v", keep, has)
 		}
+		if id := res.Build.Sets[0].ID; id != want {
+			t.Errorf("KeepCredentials %v: ID %s, want %s (the page, its image on its host and the two on the other)", keep, id, want)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, a := range sent["other"] {
+		if a != "" {
+			t.Errorf("the other host got %q", a)
+		}
+	}
+	for _, a := range sent["own"] {
+		if a != "Basic YWxpY2U6czNjcmV0" {
+			t.Errorf("the page's host got %q, want alice's credentials", a)
+		}
+	}
+	if len(sent["other"]) == 0 || len(sent["own"]) == 0 {
+		t.Errorf("requests: %v", sent)
 	}
 }
 
-// Append adds pages to a capture as an incremental update: pages the file
-// has are not fetched again, links go both ways between old and new pages,
-// an image with the ID of an image set the file has joins it, and the
 // result audits clean.
 func TestAppend(t *testing.T) {
 	b := newBrowser(t)

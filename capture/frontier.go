@@ -1,6 +1,6 @@
-// Package capture fetches web pages for Web Capture. This file holds the
-// crawl's queue: which links a capture follows, in which order, and why it
-// leaves the others.
+// The crawl's queue: which links a capture follows, in which order, and
+// why it leaves the others.
+
 package capture
 
 import (

@@ -16,9 +16,6 @@
 // address (AddressClass) the policy does not allow. Public addresses are
 // always allowed; a capture also allows the classes of its own start URLs,
 // since the user asked for them (StartClasses).
-//
-// (A file comment: the package's doc comment is frontier.go's, and go doc
-// would join a second one to it.)
 
 package capture
 

@@ -34,7 +34,7 @@ const (
 	StatusNew         = "new"         // captured now, not in the file
 	StatusGone        = "gone"        // the server says it is gone (404, 410)
 	StatusUnreachable = "unreachable" // it could not be fetched: refused, DNS, TLS, time-out, an error status
-	StatusUnchecked   = "unchecked"   // not fetched: a limit, robots.txt, a form not resubmitted
+	StatusUnchecked   = "unchecked"   // not fetched: a limit, robots.txt, a form not resubmitted, an address not allowed
 )
 
 // Differs reports whether a status is anything but unchanged: the page is
@@ -279,10 +279,13 @@ type found struct {
 
 // skipStatus is the status of a page set whose URL the crawl skipped: gone
 // when the server says so, unreachable when it could not be fetched,
-// unchecked when it was not fetched.
+// unchecked when it was not fetched (a limit, or an address or scheme
+// webcap may not fetch).
 func skipStatus(s Skip) string {
 	switch s.Kind {
-	case SkipLevel, SkipScope, SkipURL, SkipHeld, SkipRobots, SkipPageLimit, SkipByteLimit, SkipTimeLimit, SkipInterrupted, SkipNotReplayed:
+	case SkipLevel, SkipScope, SkipURL, SkipHeld, SkipRobots, SkipPageLimit, SkipByteLimit, SkipTimeLimit, SkipInterrupted, SkipNotReplayed,
+		Blocked.String(), Scheme.String():
+		// Not fetched: a limit, or what webcap may not fetch.
 		return StatusUnchecked
 	case HTTPStatus.String():
 		if s.Status == http.StatusNotFound || s.Status == http.StatusGone {

@@ -42,7 +42,18 @@
 //   - A reference that cannot be resolved or read leaves the result
 //     incomplete (PageSetResult.Complete is false, and the reference says
 //     why): the digest is then of what was found, and is not the page's
-//     identifier.
+//     identifier. A capture (package capture) records such a digest only
+//     for a reference that it could not or must not fetch — another scheme
+//     than http and https (file:, ftp:), an address it may not reach (a
+//     loopback, private or cloud metadata one), an answer that is not a
+//     whole 200 — and the page's identifier then covers the page and the
+//     auxiliary files that were fetched, in the same order, the others left
+//     out; the capture's report names each one left out and why. Whoever
+//     recomputes it from an archive of the same fetches gets the same
+//     digest.
+//   - Only whole 200 answers are identifier material: a 304 (Not Modified)
+//     or 206 (Partial Content) answer carries no body to hash, and a
+//     redirect's body is not the resource.
 //   - The text identifier (TextID) is the MD5 of the page's text as
 //     PageText defines it: decoded to UTF-8, character data between tags
 //     with entities decoded, script and style excluded, white space runs

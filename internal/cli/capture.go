@@ -271,7 +271,9 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	clearProgress(opts.IO)
 	var nothing *capture.NothingError
 	if errors.As(err, &nothing) {
-		writeSkips(opts.IO.ErrOut, nothing.Skips, opts.Verbose)
+		if opts.Verbose {
+			writeSkips(opts.IO.ErrOut, nothing.Skips, true)
+		}
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if err != nil {
@@ -290,25 +292,27 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		err = captureText(opts, res, d, p, file != nil)
 	}
 	if err == nil || errors.Is(err, errFailed) {
-		if stop := stopped(opts.IO, name, res.Stopped, opts.Out, len(res.Pages)); stop != nil {
+		kept := fmt.Sprintf("the %s captured before are in %s", plural(len(res.Pages), "page"), displayInput(opts.Out))
+		if stop := stopped(opts.IO, name, res.Stopped, kept); stop != nil {
 			return stop
 		}
 	}
 	return err
 }
 
-// stopped reports a crawl that stopped before its end, once what it
-// captured is written: a time limit is said, an interrupt is the error.
-func stopped(ios *IOStreams, name string, why error, out string, pages int) error {
+// stopped reports a crawl that stopped before its end, once what it did
+// is written: kept says what was kept ("the 3 pages captured before are
+// in a.pdf"). A time limit is said; an interrupt is the error returned.
+func stopped(ios *IOStreams, name string, why error, kept string) error {
 	var in *interrupted
 	switch {
 	case why == nil:
 		return nil
 	case errors.As(why, &in):
-		fmt.Fprintf(ios.ErrOut, "%s: %v: the %s captured before it are in %s\n", name, in, plural(pages, "page"), displayInput(out))
+		fmt.Fprintf(ios.ErrOut, "%s: %v: %s\n", name, in, kept)
 		return &interrupted{in.sig, true}
 	}
-	fmt.Fprintf(ios.ErrOut, "%s: stopped early: %v; the %s captured before are in %s\n", name, why, plural(pages, "page"), displayInput(out))
+	fmt.Fprintf(ios.ErrOut, "%s: stopped early: %v: %s\n", name, why, kept)
 	return nil
 }
 
@@ -364,7 +368,7 @@ func captureText(opts *captureOptions, res *capture.Result, d *pdfio.Document, p
 			fmt.Fprintf(w, "image set %-8s          ID %s  %s\n", s.Ref, s.ID, s.URL)
 		}
 		for _, a := range s.Aliases {
-			fmt.Fprintf(w, "          %-8s                                             also %s (redirects to it)\n", "", a)
+			fmt.Fprintf(w, "          also %s, which redirects to it\n", a)
 		}
 	}
 	for _, pg := range res.Pages {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,7 +15,10 @@ import (
 )
 
 func TestCaptureCommand(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "site.pdf")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "site.pdf")
+	exists := filepath.Join(dir, "exists.pdf")
+	os.WriteFile(exists, []byte("%PDF-1.7\n"), 0o644)
 	for _, tc := range []struct {
 		args []string
 		want int
@@ -27,6 +31,15 @@ func TestCaptureCommand(t *testing.T) {
 		{[]string{"append", "site.pdf"}, 2, "requires at least 2 arg"},
 		{[]string{"append", out, "http://a/", "-o", out}, 2, "append never changes its input"},
 		{[]string{"append", "/nonexistent/site.pdf", "http://a/", "-o", out}, 3, "/nonexistent/site.pdf"},
+		// The output is checked before anything is fetched (here: before
+		// Chromium would be looked for).
+		{[]string{"capture", "--chromium", "/nonexistent/chromium", "http://a/", "-o", "/nonexistent/dir/x.pdf"}, 3, "the directory /nonexistent/dir does not exist"},
+		{[]string{"capture", "--chromium", "/nonexistent/chromium", "http://a/", "-o", exists}, 2, "exists: choose another -o, or --force"},
+		{[]string{"capture", "--chromium", "/nonexistent/chromium", "http://a/", "-o", dir}, 2, "is a directory"},
+		{[]string{"refresh", "--chromium", "/nonexistent/chromium", exists, "-o", "/nonexistent/dir/x.pdf"}, 3, "does not exist"},
+		{[]string{"refresh", exists, "-o", exists}, 2, "refresh never changes its input"},
+		{[]string{"capture", "--media", "tv", "http://a/", "-o", out}, 2, "--media"},
+		{[]string{"capture", "--wait-idle", "0s", "http://a/", "-o", out}, 2, "--wait-idle"},
 	} {
 		ios, _, stdout, stderr := Test()
 		if code := Main(context.Background(), tc.args, ios); code != tc.want || !strings.Contains(stderr.String(), tc.msg) {
@@ -158,5 +171,28 @@ func TestByteSize(t *testing.T) {
 		if err != nil || int64(s) != tc.want || s.String() != tc.str {
 			t.Errorf("%q: %d %q %v, want %d %q", tc.in, s, s.String(), err, tc.want, tc.str)
 		}
+	}
+}
+
+// Skipped URLs are summarised by reason: a line per reason with the count
+// and the first URLs; every URL with verbose.
+func TestWriteSkips(t *testing.T) {
+	var skips []capture.Skip
+	for i := range 40 {
+		skips = append(skips, capture.Skip{URL: fmt.Sprintf("http://h/p%d", i), Reason: "level 3: the command follows 2", Kind: capture.SkipLevel})
+	}
+	skips = append(skips, capture.Skip{URL: "http://h/old", Reason: "the server answered 404 Not Found", Kind: "http", Status: 404})
+	var w strings.Builder
+	writeSkips(&w, skips, false)
+	want := "skipped   40 URLs: level 3: the command follows 2: http://h/p0, http://h/p1, http://h/p2 and 37 more\n" +
+		"skipped   http://h/old: the server answered 404 Not Found\n" +
+		"          (--verbose or --json lists every skipped URL)\n"
+	if w.String() != want {
+		t.Errorf("summary:\n%s\nwant:\n%s", w.String(), want)
+	}
+	w.Reset()
+	writeSkips(&w, skips, true)
+	if n := strings.Count(w.String(), "\n"); n != 41 {
+		t.Errorf("verbose: %d lines, want 41", n)
 	}
 }

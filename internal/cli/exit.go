@@ -12,19 +12,19 @@ const (
 	exitFailed  = 1 // at least one input failed; each failure is on stderr
 	exitUsage   = 2 // bad command line: unknown command or flag, bad flag value, wrong arguments
 	exitIOError = 3 // a file or stream could not be read or written
-	// 128 + the signal's number: interrupted (130: Ctrl-C, 143: TERM);
-	// what was done before is kept (capture writes what it captured).
+	// An interrupt exits 128 + the signal's number (130: Ctrl-C, 143:
+	// TERM; interrupted.code); what was done before is kept.
 )
 
 const exitCodesHelp = `webcap exits with one of these codes:
 
-  0  success
-  1  at least one input failed (canon: a URL could not be canonicalized);
-     each failure is reported on stderr and the other inputs are still done
-  2  usage error: unknown command or flag, bad flag value, wrong arguments
-  3  a file or stream could not be read or written
+    0  success
+    1  at least one input failed (canon: a URL could not be canonicalized);
+       each failure is reported on stderr and the other inputs are still done
+    2  usage error: unknown command or flag, bad flag value, wrong arguments
+    3  a file or stream could not be read or written
   130  interrupted by Ctrl-C (143: by a TERM signal); capture, append and
-     refresh write what they captured before it, and say so
+       refresh write what they captured before it, and say so
 `
 
 // usageError marks an error in the command line.

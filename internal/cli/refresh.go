@@ -52,7 +52,8 @@ URL of its redirect chains):
   gone         the server answers 404 or 410
   unreachable  it could not be fetched: connection refused, DNS, TLS,
                a time-out, another error status (the cause is shown)
-  unchecked    not fetched: a limit, robots.txt, a form not resubmitted
+  unchecked    not fetched: a limit, robots.txt, a form not resubmitted,
+               an address not allowed (--allow-private)
 
 A page set the crawl does not reach is fetched on its own, so gone means
 the server said so. Pages are compared by their identifiers, which change
@@ -170,7 +171,11 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 		return err
 	}
 	if written || opts.DryRun {
-		if stop := stopped(opts.IO, "refresh", res.Stopped, opts.Out, len(res.Changes)); stop != nil {
+		kept := fmt.Sprintf("%s compared before it", plural(len(res.Changes)-res.Count()[capture.StatusUnchecked], "page"))
+		if written {
+			kept += "; the refreshed file is " + displayInput(opts.Out)
+		}
+		if stop := stopped(opts.IO, "refresh", res.Stopped, kept); stop != nil {
 			return stop
 		}
 	}

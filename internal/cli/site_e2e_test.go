@@ -216,10 +216,10 @@ type refreshReport struct {
 	Pages    []capture.Change `json:"pages"`
 }
 
-// TestCaptureSite is the end-to-end check of a capture against what the
+// TestBrowserCaptureSite is the end-to-end check of a capture against what the
 // server sent, through the commands as a user runs them, at the size of a
 // real site (80 pages: past the 16 at which merged files once failed).
-func TestCaptureSite(t *testing.T) {
+func TestBrowserCaptureSite(t *testing.T) {
 	browserSuite(t)
 	s := newCaptureSite(t)
 	base := s.srv.URL

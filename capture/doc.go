@@ -1,0 +1,65 @@
+// Package capture fetches web pages for Web Capture (PDF 1.7 §10.9, ISO
+// 32000-1 §14.10): Capture and Append crawl from start URLs, render each
+// page with headless Chromium (Browser), join the printed pages and write a
+// page set per fetched resource, with its identifier, source information
+// and command; Refresh re-runs a file's commands and replaces what changed.
+//
+// Usage:
+//
+//	exe, _ := capture.FindChromium("")
+//	b, err := capture.NewBrowser(ctx, exe, capture.BrowserOptions{})
+//	...
+//	defer b.Close()
+//	res, err := capture.Capture(ctx, b, []string{"https://example.com/"}, capture.Options{Levels: 2})
+//	// res.PDF is the capture; res.Skips says what was not captured, and why.
+//
+// # Decisions
+//
+// Identifiers are computed from exactly the bytes the server sent. Every
+// request the browser makes is paused (the DevTools Fetch domain), fetched
+// by Go, and fulfilled with those bytes; only whole 200 answers are
+// identifier material. The browser's cache is off and service workers are
+// bypassed, and the validators a browser may still add (If-None-Match,
+// If-Modified-Since, If-Match, If-Unmodified-Since, If-Range, Range) are
+// never forwarded: a 304 or 206 that still arrives is an error for that
+// resource, which is then fetched whole for the identifier.
+//
+// One fetched resource is one content set. A URL that redirects (3xx) to a
+// page captured already, or that a page reached by redirection, joins that
+// page: its source's URL alias dictionary holds every redirect chain, and
+// every URL of every chain is a URLS key of the set, so a lookup by any of
+// them finds it (webcapture.md §2.5.1). The crawl handles rendered pages in
+// queue order, so the result does not depend on timing.
+//
+// A page is printed once it is done, the way Browsertrix and Gotenberg
+// wait: its load event; its lazy content (loading="lazy" made eager, and
+// the page scrolled through a screen at a time for scripts that load what
+// comes into view); no request for RenderOptions.IdleQuiet (500 ms), at
+// most IdleMax (10 s); then its fonts and images. It is printed with CSS
+// media "print" (or "screen"), on US Letter with 1 cm margins and
+// backgrounds. Every such choice is recorded in the command's settings
+// dictionary (/S: /G for any engine, /C under Chromium's engine name), as
+// Acrobat records its conversion settings.
+//
+// Chromium runs with its sandbox unless webcap runs as root (Browser.Notes
+// says so), is restarted every BrowserOptions.RestartEvery pages (200) so a
+// long crawl's memory stays bounded, and a tab is replaced after 50 pages.
+//
+// What a crawl may reach is bounded (netguard.go): only http and https, and
+// only public addresses unless the capture's own start URLs are loopback or
+// private ones (the user asked for them) or Options.Allow says so; the
+// address is checked when the connection is made, after DNS and for every
+// redirect. Refresh replays URLs from a file that may come from anyone: it
+// allows only Options.Allow, resubmits a form only with
+// RefreshOptions.Resubmit, and a dry run sends nothing but GET and HEAD
+// requests, not even from a page's scripts. Credentials in a URL go to its
+// host only (the browser's rule) and are written into the PDF only with
+// Options.KeepCredentials.
+//
+// An auxiliary file that cannot or must not be fetched (another scheme, a
+// refused address, an error status) does not stop the crawl: the page's
+// identifier covers the files fetched (see package webcapture, "Digital
+// identifiers"), and Page.Missing names the others. A failure says its
+// cause (FetchError: refused, DNS, TLS, time-out, an HTTP status), so that
+// refresh can tell gone (404, 410) from unreachable.
+package capture
