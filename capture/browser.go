@@ -232,6 +232,8 @@ type RenderOptions struct {
 	// GETOnly refuses every request that is not a GET or a HEAD (a dry
 	// run sends nothing that could change anything).
 	GETOnly bool
+
+	now func() time.Time // the clock that times responses; nil: time.Now
 }
 
 // The defaults of RenderOptions.
@@ -315,21 +317,31 @@ func (b *Browser) newTab() (*tab, error) {
 	events := chromedp.Events(ctx, fetch.RequestPaused)
 	// No cache: a cached response would make the browser send validators
 	// (and render what it kept, not what the server sends now).
-	if _, err := cdp.Call(ctx, target, network.Enable, network.EnableParams{MaxTotalBufferSize: ptr[int64](0)}); err != nil {
-		cancel()
-		return nil, fmt.Errorf("enabling the network domain: %w", err)
-	}
-	if _, err := cdp.Call(ctx, target, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
-		cancel()
-		return nil, fmt.Errorf("disabling the browser's cache: %w", err)
-	}
-	if _, err := cdp.Call(ctx, target, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
-		cancel()
-		return nil, fmt.Errorf("bypassing service workers: %w", err)
-	}
-	if _, err := cdp.Call(ctx, target, fetch.Enable, fetch.EnableParams{}); err != nil {
-		cancel()
-		return nil, fmt.Errorf("enabling request interception: %w", err)
+	for _, step := range []struct {
+		what string
+		call func() error
+	}{
+		{"enabling the network domain", func() error {
+			_, err := cdp.Call(ctx, target, network.Enable, network.EnableParams{MaxTotalBufferSize: ptr[int64](0)})
+			return err
+		}},
+		{"disabling the browser's cache", func() error {
+			_, err := cdp.Call(ctx, target, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true})
+			return err
+		}},
+		{"bypassing service workers", func() error {
+			_, err := cdp.Call(ctx, target, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true})
+			return err
+		}},
+		{"enabling request interception", func() error {
+			_, err := cdp.Call(ctx, target, fetch.Enable, fetch.EnableParams{})
+			return err
+		}},
+	} {
+		if err := step.call(); err != nil {
+			cancel()
+			return nil, fmt.Errorf("%s: %w", step.what, err)
+		}
 	}
 	go func() {
 		for ev, err := range events {
@@ -629,7 +641,11 @@ var conditional = []string{"If-None-Match", "If-Modified-Since", "If-Match", "If
 // answer, a refused method or address, or a failure is the response's
 // Err, and the browser's request fails.
 func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused, post *Post, opts RenderOptions) (*Response, *fetch.FulfillRequestParams) {
-	r := &Response{URL: ev.Request.URL, Type: string(ev.ResourceType), Method: ev.Request.Method, Fetched: time.Now().UTC()}
+	now := time.Now
+	if opts.now != nil {
+		now = opts.now
+	}
+	r := &Response{URL: ev.Request.URL, Type: string(ev.ResourceType), Method: ev.Request.Method, Fetched: now().UTC()}
 	var sent []byte
 	for _, e := range ev.Request.PostDataEntries {
 		sent = append(sent, e.Bytes...)

@@ -46,6 +46,8 @@ type Options struct {
 	// pageContext, when set (tests), makes a page's context instead of
 	// the PageTimeout: a test ends a page's time when it chooses.
 	pageContext func(ctx context.Context, url string) (context.Context, context.CancelFunc)
+	// now, when set (tests), is the clock that times responses.
+	now func() time.Time
 }
 
 // A Result is a capture.
@@ -147,7 +149,7 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, spec c
 		client = NewClient(AddressPolicy{Allow: spec.allow}, 30*time.Second)
 	}
 	render := renderDefaults(opts)
-	render.Client, render.GETOnly = client, spec.getOnly
+	render.Client, render.GETOnly, render.now = client, spec.getOnly, opts.now
 	cr := &crawler{b: b, opts: opts, starts: starts, f: f, c: c, render: render,
 		res: &Result{Skips: skips}, sources: fetched{}, byURL: map[string]int{}}
 	robots := &Robots{Client: client, Agent: opts.Agent}

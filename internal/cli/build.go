@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/build"
@@ -89,17 +88,18 @@ type buildSummary struct {
 }
 
 type buildSet struct {
-	Kind   string   `json:"kind"`
-	Object string   `json:"object"`
-	ID     string   `json:"id"`
-	TextID string   `json:"tid,omitempty"`
-	URL    string   `json:"url"`
-	Key    string   `json:"urlsKey"`
-	Pages  []int    `json:"pages,omitempty"`
-	Images []string `json:"images,omitempty"`
-	R      []int64  `json:"r,omitempty"`
-	Aux    int      `json:"auxFiles,omitempty"`
-	Shared bool     `json:"joined,omitempty"` // the images joined an image set with the same ID
+	Kind    string   `json:"kind"`
+	Object  string   `json:"object"`
+	ID      string   `json:"id"`
+	TextID  string   `json:"tid,omitempty"`
+	URL     string   `json:"url"`
+	Key     string   `json:"urlsKey"`
+	Pages   []int    `json:"pages,omitempty"`
+	Images  []string `json:"images,omitempty"`
+	R       []int64  `json:"r,omitempty"`
+	Aux     int      `json:"auxFiles,omitempty"`
+	Aliases []string `json:"aliases,omitempty"` // URLS keys of the URLs that redirected to URL
+	Shared  bool     `json:"joined,omitempty"`  // the images joined an image set with the same ID
 }
 
 func runBuild(ctx context.Context, opts *buildOptions) error {
@@ -146,7 +146,8 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	}
 	sum := buildSummary{Input: res.Input, Output: opts.Out, Appended: res.Appended, Commands: len(res.Commands)}
 	for _, s := range res.Sets {
-		bs := buildSet{Kind: string(s.Kind), Object: s.Ref.String(), ID: s.ID.String(), URL: s.URL, Key: s.Key, Pages: s.Pages, R: s.RefCount, Aux: s.Aux, Shared: s.Shared}
+		bs := buildSet{Kind: string(s.Kind), Object: s.Ref.String(), ID: s.ID.String(), URL: s.URL, Key: s.Key, Pages: s.Pages, R: s.RefCount, Aux: s.Aux,
+			Aliases: s.Aliases, Shared: s.Shared}
 		if s.TextID != nil {
 			bs.TextID = s.TextID.String()
 		}
@@ -168,21 +169,7 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 		return nil
 	}
 	w := opts.IO.Out
-	for _, s := range sum.Sets {
-		switch s.Kind {
-		case "SPS":
-			fmt.Fprintf(w, "page set  %-8s pages %-6s ID %s  %s", s.Object, pageList(s.Pages), s.ID, s.Key)
-			if s.Aux > 0 {
-				fmt.Fprintf(w, " (+%s)", plural(s.Aux, "auxiliary file"))
-			}
-		default:
-			fmt.Fprintf(w, "image set %-8s images %-5s ID %s  %s (R %s)", s.Object, fmt.Sprint(len(s.Images)), s.ID, s.Key, strings.Trim(fmt.Sprint(s.R), "[]"))
-			if s.Shared {
-				fmt.Fprint(w, " joined the set with the same ID")
-			}
-		}
-		fmt.Fprintln(w)
-	}
+	writeSets(w, res.Sets)
 	fmt.Fprintf(w, "%s: %s and %s written to %s (%d bytes appended; the input's %d bytes are unchanged)\n",
 		displayInput(res.Input), plural(len(res.Sets), "content set"), plural(len(res.Commands), "command"),
 		displayInput(opts.Out), res.Appended, len(res.Output)-res.Appended)

@@ -358,19 +358,7 @@ func captureJSON(opts *captureOptions, res *capture.Result, d *pdfio.Document, p
 // totals, and what the audit of the result finds.
 func captureText(opts *captureOptions, res *capture.Result, d *pdfio.Document, p *canon.Profile, appended bool) error {
 	w := opts.IO.Out
-	for _, s := range res.Build.Sets {
-		switch {
-		case s.Kind == webcapture.PageSet:
-			fmt.Fprintf(w, "page set  %-8s pages %-6s ID %s  %s\n", s.Ref, pageList(s.Pages), s.ID, s.URL)
-		case s.Shared:
-			fmt.Fprintf(w, "image set %-8s joined   ID %s  %s (the same image as a set the file has)\n", s.Ref, s.ID, s.URL)
-		default:
-			fmt.Fprintf(w, "image set %-8s          ID %s  %s\n", s.Ref, s.ID, s.URL)
-		}
-		for _, a := range s.Aliases {
-			fmt.Fprintf(w, "          also %s, which redirects to it\n", a)
-		}
-	}
+	writeSets(w, res.Build.Sets)
 	for _, pg := range res.Pages {
 		for _, m := range pg.Missing {
 			fmt.Fprintf(w, "left out  %s: %s (an auxiliary file of %s; its identifier does not cover it)\n", m.URL, m.Reason, pg.URL)

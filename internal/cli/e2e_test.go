@@ -266,6 +266,7 @@ type infoJSON struct {
 		ContentType *string `json:"contentType"`
 		Sources     []struct {
 			URL        string     `json:"url"`
+			Alias      bool       `json:"alias"`
 			Chains     [][]string `json:"chains"`
 			Submission string     `json:"submission"`
 		} `json:"sources"`

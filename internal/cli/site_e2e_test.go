@@ -414,6 +414,28 @@ func checkSiteFile(t *testing.T, s *captureSite, file string, lazyPages []int) {
 	var info infoJSON
 	runJSON(t, &info, "info", "--json", file)
 	pdfcheck.Render(t, data, info.Pages)
+	// The image URL's image set has the MD5 of the served image; the
+	// redirect targets' sources are URL alias dictionaries.
+	images, aliases := 0, 0
+	for _, cs := range info.ContentSets {
+		src := cs.Sources[0]
+		path := strings.TrimPrefix(src.URL, s.srv.URL)
+		if cs.Subtype == "SIS" {
+			images++
+			if id := s.id(path); path != "/img/photo.gif" || cs.ID == nil || *cs.ID != id {
+				t.Errorf("image set %s: ID %v, want %s", path, cs.ID, id)
+			}
+		}
+		if src.Alias {
+			aliases++
+			if path != "/site/about.html" && path != "/site/contact.html" {
+				t.Errorf("%s: an alias dictionary %v", path, src.Chains)
+			}
+		}
+	}
+	if images != 1 || aliases != 2 {
+		t.Errorf("%d image sets, %d alias dictionaries; want 1 and 2", images, aliases)
+	}
 	pdfimages, err := exec.LookPath("pdfimages")
 	if err != nil || len(lazyPages) == 0 {
 		t.Errorf("pdfimages (poppler-utils) %v; lazy page on %v", err, lazyPages)
