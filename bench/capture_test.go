@@ -49,6 +49,7 @@ var logo = []byte("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\x
 // page, as a user would script it), with 1 and 2 at once, and reports
 // pages per second and the peak memory of everything running (this
 // process and its descendants: Chromium's). It skips without Chromium.
+// WEBCAP_BENCH_IDLE sets webcap's quiet time (--wait-idle), e.g. 100ms.
 //
 //	cd bench && go test -run '^$' -bench Capture50 -benchtime 2x -count 3
 func BenchmarkCapture50(b *testing.B) {
@@ -62,6 +63,7 @@ func BenchmarkCapture50(b *testing.B) {
 	for i := 1; i < 50; i++ {
 		urls = append(urls, fmt.Sprintf("%s/p%02d.html", srv.URL, i))
 	}
+	idle, _ := time.ParseDuration(os.Getenv("WEBCAP_BENCH_IDLE")) // 0: the default
 	for _, jobs := range []int{1, 2} {
 		b.Run(fmt.Sprintf("webcap/jobs=%d", jobs), func(b *testing.B) {
 			br, err := capture.NewBrowser(context.Background(), exe, capture.BrowserOptions{})
@@ -72,7 +74,7 @@ func BenchmarkCapture50(b *testing.B) {
 			peak := watchMemory(b)
 			t0 := time.Now()
 			for b.Loop() {
-				res, err := capture.Capture(context.Background(), br, urls[:1], capture.Options{Levels: 2, MaxPages: 50, IgnoreRobots: true, Jobs: jobs})
+				res, err := capture.Capture(context.Background(), br, urls[:1], capture.Options{Levels: 2, MaxPages: 50, IgnoreRobots: true, Jobs: jobs, IdleQuiet: idle})
 				if err != nil || len(res.Pages) != 50 {
 					b.Fatalf("%v, %d pages", err, len(res.Pages))
 				}
