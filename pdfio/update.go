@@ -159,10 +159,11 @@ func xrefStream(b []byte) bool {
 		for n < len(b) && b[n] >= '0' && b[n] <= '9' {
 			n++
 		}
-		if n == 0 || n > 10 {
+		rest := skipSpace(b[n:])
+		if n == 0 || n > 10 || len(rest) == len(b)-n { // a number, then white space
 			return false
 		}
-		b = skipSpace(b[n:])
+		b = rest
 	}
 	if !bytes.HasPrefix(b, []byte("obj")) {
 		return false

@@ -308,3 +308,19 @@ func TestUpdateLongXRefDictionary(t *testing.T) {
 	}
 	checkQPDF(t, twice, pages)
 }
+
+// FuzzXRefAt: the cross-reference check never panics, and accepts only
+// what starts with a table or an indirect object.
+func FuzzXRefAt(f *testing.F) {
+	f.Add([]byte("5 0 obj\n<</Type/XRef/W[1 2 1]/T(a\\)b)/D<</A<0F>>>>>\nstream\n"))
+	f.Add([]byte("xref\n0 1\n0000000000 65535 f \ntrailer\n<<>>"))
+	f.Add([]byte("5 0 obj <<%>>\n/Type/XRef>>stream"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if xrefAt(b) {
+			s := bytes.TrimLeft(b, "\x00\t\n\f\r ")
+			if !bytes.HasPrefix(s, []byte("xref")) && !regexp.MustCompile(`^\d+\s+\d+\s+obj`).Match(s) {
+				t.Errorf("accepted %q", b)
+			}
+		}
+	})
+}
