@@ -1,9 +1,7 @@
 package audit
 
 import (
-	"bytes"
 	"io"
-	"net/http"
 	"strings"
 
 	"github.com/webcap/webcap/pdfio"
@@ -55,23 +53,29 @@ func (a *auditor) fetch(src webcapture.AuxSource, cs *pdfio.ContentSet) (string,
 
 func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src webcapture.AuxSource) {
 	want := string(*cs.ID)
-	ct := http.DetectContentType(data)
-	if cs.IsImageSet() || !strings.HasPrefix(ct, "text/html") {
-		// An image, a PDF, plain text: the MD5 of the bytes.
-		id, _ := webcapture.ImageSetID(bytes.NewReader(data))
-		if string(id[:]) != want {
-			a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the identifier <%s> (MD5 of its %d bytes)", cs.ID.Hex(), url, id, len(data))
-		}
-		return
+	opts := webcapture.SourceOptions{URL: url, Aux: src, Profile: a.opts.Profile}
+	if cs.IsImageSet() {
+		opts.Kind = webcapture.SourceImage
+	} else if cs.ContentType != nil {
+		opts.ContentType = *cs.ContentType // what the server declared, recorded
 	}
 	var incomplete *webcapture.PageSetResult
 	forms := []webcapture.AuxEncoding{webcapture.AuxRaw, webcapture.AuxHexUpper, webcapture.AuxHexLower}
 	var first webcapture.ID
 	for i, enc := range forms {
-		res, err := webcapture.PageSetID(data, webcapture.PageSetOptions{URL: url, Aux: src, AuxEncoding: enc, Profile: a.opts.Profile})
+		opts.AuxEncoding = enc
+		s, err := webcapture.SourceID(data, opts)
 		if err != nil {
 			return
 		}
+		if s.Page == nil {
+			// An image, a PDF, another file: the MD5 of the bytes.
+			if string(s.ID[:]) != want {
+				a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the identifier <%s> (MD5 of its %d bytes)", cs.ID.Hex(), url, s.ID, len(data))
+			}
+			return
+		}
+		res := s.Page
 		if i == 0 {
 			first = res.ID
 		}

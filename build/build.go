@@ -1,11 +1,9 @@
 package build
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -400,19 +398,19 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 	if err != nil {
 		return err
 	}
+	src, err := webcapture.SourceID(data, webcapture.SourceOptions{ContentType: s.ContentType, URL: s.URL, Aux: b.src, AuxEncoding: aux, Profile: b.c.Profile()})
+	if err != nil {
+		return b.m.fail(f, "%v", err)
+	}
 	ct := s.ContentType
 	if ct == "" {
-		ct = http.DetectContentType(data)
+		ct = src.MediaType // sniffed
 	}
-	set := Set{Kind: webcapture.PageSet, URL: s.URL, Key: key}
+	set := Set{Kind: webcapture.PageSet, URL: s.URL, Key: key, ID: src.ID}
 	if set.Aliases, err = b.aliases(f, key, s.Redirects); err != nil {
 		return err
 	}
-	if strings.HasPrefix(strings.ToLower(ct), "text/html") {
-		r, err := webcapture.PageSetID(data, webcapture.PageSetOptions{URL: s.URL, ContentType: ct, Aux: b.src, AuxEncoding: aux, Profile: b.c.Profile()})
-		if err != nil {
-			return b.m.fail(f, "%v", err)
-		}
+	if r := src.Page; r != nil {
 		if !r.Complete && !s.Partial {
 			var missing []string
 			for _, a := range r.Aux {
@@ -423,16 +421,14 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 			return b.m.fail(f+".source", "%d of the %d auxiliary files of %s are missing from the sources (%s): its identifier would be wrong",
 				len(missing), len(r.Aux), s.URL, strings.Join(truncate(missing, 3), ", "))
 		}
-		set.ID, set.Aux = r.ID, len(r.Aux)
+		set.Aux = len(r.Aux)
 		for _, a := range r.Aux {
 			if !a.Found {
 				set.Missing++
 			}
 		}
-	} else {
-		set.ID, _ = webcapture.ImageSetID(bytes.NewReader(data))
 	}
-	if strings.HasPrefix(strings.ToLower(ct), "text/") {
+	if webcapture.HasText(src.Kind, src.MediaType) || strings.HasPrefix(strings.ToLower(ct), "text/") {
 		if tid, text := webcapture.TextID(data, ct); strings.TrimSpace(text) != "" {
 			set.TextID = &tid
 		}
@@ -534,7 +530,11 @@ func (b *builder) imageSet(i int) error {
 	if set.Aliases, err = b.aliases(f, key, s.Redirects); err != nil {
 		return err
 	}
-	set.ID, _ = webcapture.ImageSetID(bytes.NewReader(data))
+	src, err := webcapture.SourceID(data, webcapture.SourceOptions{Kind: webcapture.SourceImage})
+	if err != nil {
+		return b.m.fail(f, "%v", err)
+	}
+	set.ID = src.ID
 	pages := make([]webcapture.Ref, len(b.doc.Pages))
 	for j, p := range b.doc.Pages {
 		pages[j] = p.Ref

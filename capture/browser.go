@@ -21,6 +21,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // ErrNoChromium: no Chromium or Chrome executable was found.
@@ -178,6 +180,19 @@ type Response struct {
 // Usable reports whether r is a whole 200 response, whose body can be
 // hashed: identifiers are computed over nothing else.
 func (r *Response) Usable() bool { return r.Err == nil && r.Status == http.StatusOK }
+
+// Kind is the identifier rule that applies to r's body, by its declared
+// Content-Type (webcapture.KindOf).
+func (r *Response) Kind() webcapture.SourceKind {
+	k, _ := webcapture.KindOf(r.Body, r.Header.Get("Content-Type"))
+	return k
+}
+
+// SourceID computes r's body's identifier (webcapture.SourceID), a page's
+// auxiliary files taken from aux.
+func (r *Response) SourceID(aux webcapture.AuxSource, p *canon.Profile) (*webcapture.Source, error) {
+	return webcapture.SourceID(r.Body, webcapture.SourceOptions{ContentType: r.Header.Get("Content-Type"), URL: r.URL, Aux: aux, Profile: p})
+}
 
 // A Page is a rendered page.
 type Page struct {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/webcap/webcap/internal/browsertest"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,10 +20,7 @@ import (
 // newBrowser starts Chromium, or skips the test with the reason.
 func newBrowser(t testing.TB) *Browser {
 	t.Helper()
-	path, err := FindChromium(os.Getenv("WEBCAP_CHROMIUM"))
-	if err != nil {
-		t.Skipf("skipping: %v (CI installs Debian's chromium)", err)
-	}
+	path := browsertest.Chromium(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	b, err := NewBrowser(ctx, path, BrowserOptions{})
@@ -161,11 +159,7 @@ func TestRenderReusesTabs(t *testing.T) {
 // Chromium is restarted every RestartEvery pages, between pages: a crawl
 // of 7 pages with a restart every 3 captures them all, in two restarts.
 func TestRestartEvery(t *testing.T) {
-	path, err := FindChromium(os.Getenv("WEBCAP_CHROMIUM"))
-	if err != nil {
-		t.Skipf("skipping: %v (CI installs Debian's chromium)", err)
-	}
-	b, err := NewBrowser(context.Background(), path, BrowserOptions{RestartEvery: 3})
+	b, err := NewBrowser(context.Background(), browsertest.Chromium(t), BrowserOptions{RestartEvery: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -309,7 +309,7 @@ func (cr *crawler) handle(ctx context.Context, it Item, p *Page, err error) {
 		return
 	}
 	cr.index(urls, len(res.Pages))
-	if isHTML(p.Document) {
+	if p.Document.Kind() == webcapture.SourcePage {
 		if !it.Revisit {
 			res.Skips = append(res.Skips, cr.f.Links(it, p.URL, p.Links)...)
 		}
@@ -528,11 +528,12 @@ func pageSet(p *Page, it Item, s Start, pp printedPage, opts Options) (build.Pag
 	if e, ok := Expiry(doc.Header, doc.Fetched); ok {
 		ps.Expires = e.UTC().Format(time.RFC3339)
 	}
-	if !isImage(doc) {
+	if k, mt := webcapture.KindOf(doc.Body, doc.Header.Get("Content-Type")); k != webcapture.SourceImage || mt == "image/svg+xml" {
 		return ps, nil
 	}
-	// A URL that is itself an image: its page shows it as an image
-	// XObject, which gets an image set too (PDF 1.7 Figure 10.2).
+	// A URL that is itself a raster image: its page shows it as an image
+	// XObject, which gets an image set too (PDF 1.7 Figure 10.2). (An SVG
+	// image is printed as vector graphics, not as an image XObject.)
 	return ps, &build.ImageSet{URL: url, Redirects: ps.Redirects, Data: doc.Body,
 		Captured: ps.Captured, Expires: ps.Expires, Images: []build.Image{{Page: pp.First, Name: "*"}}}
 }
@@ -591,14 +592,6 @@ func manifest(b *Browser, starts []Start, pages []*Page, items []Item, printed [
 	return m
 }
 
-func isImage(r *Response) bool {
-	return strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "image/")
-}
-
-func isHTML(r *Response) bool {
-	return strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "text/html")
-}
-
 // fetchMissing fetches the auxiliary files the page references but the
 // browser did not load (srcset candidates it did not choose, hidden
 // frames), so that the page's identifier covers every file it references.
@@ -606,12 +599,11 @@ func isHTML(r *Response) bool {
 // capture may not reach, an answer that is not 200) is recorded in the
 // page's Missing: its identifier leaves it out, and the crawl goes on.
 func (cr *crawler) fetchMissing(ctx context.Context, p *Page) {
-	r, err := webcapture.PageSetID(p.Document.Body, webcapture.PageSetOptions{URL: p.URL,
-		ContentType: p.Document.Header.Get("Content-Type"), Aux: cr.sources, Profile: cr.opts.Profile})
-	if err != nil || r.Complete {
+	src, err := p.Document.SourceID(cr.sources, cr.opts.Profile)
+	if err != nil || src.Complete() {
 		return
 	}
-	for _, a := range r.Aux {
+	for _, a := range src.Page.Aux {
 		switch {
 		case a.Found:
 			continue

@@ -202,16 +202,11 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 	now := map[string]found{} // by the canonical form of each URL that led to the page
 	for i, p := range cr.res.Pages {
 		ct := p.Document.Header.Get("Content-Type")
-		var id webcapture.ID
-		if isHTML(p.Document) {
-			r, err := webcapture.PageSetID(p.Document.Body, webcapture.PageSetOptions{URL: p.URL, ContentType: ct, Aux: cr.sources, Profile: o.Profile})
-			if err != nil {
-				continue
-			}
-			id = r.ID
-		} else {
-			id, _ = webcapture.ImageSetID(bytes.NewReader(p.Document.Body))
+		src, err := p.Document.SourceID(cr.sources, o.Profile)
+		if err != nil {
+			continue
 		}
+		id := src.ID
 		tid, _ := webcapture.TextID(p.Document.Body, ct)
 		for _, u := range p.URLs() {
 			if k, err := c.String(u); err == nil {

@@ -135,9 +135,7 @@ func runJSON(t *testing.T, v any, args ...string) int {
 // server served, check links and rendering, then refresh after a text, an
 // image and a markup-only change.
 func TestEndToEnd(t *testing.T) {
-	if _, err := capture.FindChromium(os.Getenv("WEBCAP_CHROMIUM")); err != nil {
-		t.Skipf("skipping: %v (CI installs Debian's chromium)", err)
-	}
+	browserSuite(t)
 	s := newE2ESite(t)
 	base := s.srv.URL
 	ext := strings.Replace(s.other.URL, "127.0.0.1", "localhost", 1) + "/ext.html"

@@ -3,10 +3,8 @@ package cli
 import (
 	"bufio"
 	"context"
-	"crypto/md5"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"strings"
 
@@ -34,14 +32,17 @@ func newIDCmd(ios *IOStreams, runF func(context.Context, *idOptions) error) *cob
 file ("ID  FILE").
 
 Kinds (--kind):
+  page   MD5 of an HTML or XHTML page's bytes followed by the identifier of
+         each auxiliary file it references (images, srcset candidates,
+         input type=image, object/embed, frames, background), each once, in
+         order of first reference
   image  MD5 of the image file's bytes (an image set's ID)
   pdf    MD5 of the PDF file's bytes (a page set made from a PDF)
-  page   MD5 of an HTML page's bytes followed by the identifier of each
-         auxiliary file it references (images, srcset candidates,
-         input type=image, object/embed, frames, background), each once, in
-         order of first reference; a page that is not HTML has none
+  file   MD5 of any other file's bytes (plain text, XML, ...)
   text   the text identifier (TID): MD5 of the page's text
-  auto   page for HTML and plain text, pdf for PDF, image otherwise (sniffed)
+  auto   the rule the file's type calls for, by its bytes (sniffed):
+         HTML and XHTML are pages, image/* images, PDF a PDF, the rest
+         files; capture, build and audit --sources decide the same way
 
 The auxiliary files of a page come from --aux: a directory laid out as
 "wget --mirror" writes it (host/path), or a JSON manifest {"URL": "file"}.
@@ -71,13 +72,13 @@ With --json, each file gives one JSON object on its own line:
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Kind, "kind", "auto", "auto, page, image, pdf or text")
+	f.StringVar(&opts.Kind, "kind", "auto", "auto, page, image, pdf, file or text")
 	f.StringVar(&opts.URL, "url", "", "the page's own `URL`, for relative references")
 	f.StringVar(&opts.Aux, "aux", "", "auxiliary files: a wget mirror `DIR` or a JSON MANIFEST")
 	f.StringVar(&opts.AuxID, "aux-id", "raw", "how auxiliary identifiers are hashed: raw, HEX or hex")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object per file")
 	_ = cmd.RegisterFlagCompletionFunc("kind", cobra.FixedCompletions(
-		[]string{"auto", "page", "image", "pdf", "text"}, cobra.ShellCompDirectiveNoFileComp))
+		[]string{"auto", "page", "image", "pdf", "file", "text"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("aux-id", cobra.FixedCompletions(
 		[]string{"raw\t16 bytes (default)", "HEX\tupper-case hex", "hex\tlower-case hex"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -107,10 +108,8 @@ type auxRefJSON struct {
 }
 
 func runID(ctx context.Context, opts *idOptions) error {
-	switch opts.Kind {
-	case "auto", "page", "image", "pdf", "text":
-	default:
-		return usagef("id: --kind %q: want auto, page, image, pdf or text", opts.Kind)
+	if _, ok := idKinds[opts.Kind]; !ok && opts.Kind != "text" {
+		return usagef("id: --kind %q: want auto, page, image, pdf, file or text", opts.Kind)
 	}
 	enc, err := webcapture.ParseAuxEncoding(opts.AuxID)
 	if err != nil {
@@ -167,34 +166,36 @@ func runID(ctx context.Context, opts *idOptions) error {
 }
 
 func computeID(data []byte, file string, opts *idOptions, aux webcapture.AuxSource, mirror webcapture.MirrorDir, enc webcapture.AuxEncoding) idJSON {
-	kind := opts.Kind
-	if kind == "auto" {
-		kind = sniffKind(data)
-	}
-	j := idJSON{File: file, Kind: kind, Complete: true}
-	switch kind {
-	case "image", "pdf":
-		j.ID = webcapture.ID(md5sum(data)).String()
-	case "text":
+	j := idJSON{File: file, Kind: opts.Kind, Complete: true}
+	if opts.Kind == "text" {
 		id, text := webcapture.TextID(data, "")
 		j.ID = id.String()
 		n := len(text)
 		j.TextLength = &n
-	case "page":
-		u := opts.URL
-		if u == "" && mirror != "" {
-			u, _ = mirror.URLOf(file)
-		}
-		res, err := webcapture.PageSetID(data, webcapture.PageSetOptions{URL: u, Aux: aux, AuxEncoding: enc})
-		if err != nil {
-			j.Complete = false
-			j.Aux = []auxRefJSON{{Error: err.Error()}}
-			return j
-		}
-		j.ID, j.Complete, j.URL, j.Base, j.AuxID = res.ID.String(), res.Complete, u, res.Base, enc.String()
-		j.Aux, j.Skipped = auxRefs(res.Aux), auxRefs(res.Skipped)
+		return j
+	}
+	u := opts.URL
+	if u == "" && mirror != "" {
+		u, _ = mirror.URLOf(file)
+	}
+	src, err := webcapture.SourceID(data, webcapture.SourceOptions{Kind: idKinds[opts.Kind], URL: u, Aux: aux, AuxEncoding: enc})
+	if err != nil {
+		j.Complete = false
+		j.Aux = []auxRefJSON{{Error: err.Error()}}
+		return j
+	}
+	j.Kind, j.ID, j.Complete = src.Kind.String(), src.ID.String(), src.Complete()
+	if r := src.Page; r != nil {
+		j.URL, j.Base, j.AuxID = u, r.Base, enc.String()
+		j.Aux, j.Skipped = auxRefs(r.Aux), auxRefs(r.Skipped)
 	}
 	return j
+}
+
+// idKinds are --kind's rules (auto: the one SourceID decides).
+var idKinds = map[string]webcapture.SourceKind{
+	"auto": webcapture.SourceAuto, "page": webcapture.SourcePage, "image": webcapture.SourceImage,
+	"pdf": webcapture.SourcePDF, "file": webcapture.SourceFile,
 }
 
 func auxRefs(refs []webcapture.AuxRef) []auxRefJSON {
@@ -233,19 +234,3 @@ func missing(aux []auxRefJSON) string {
 	return fmt.Sprintf("%d of %s not read: %s%s", n, plural(len(aux), "auxiliary file"), strings.Join(parts, "; "), more)
 }
 
-// sniffKind picks the kind by the content's type: page for HTML and plain
-// text, pdf for PDF, image for anything else.
-func sniffKind(data []byte) string {
-	ct := http.DetectContentType(data)
-	switch {
-	case strings.HasPrefix(ct, "text/html"), strings.HasPrefix(ct, "text/xml"):
-		return "page"
-	case strings.HasPrefix(ct, "application/pdf"):
-		return "pdf"
-	case strings.HasPrefix(ct, "text/plain"):
-		return "page"
-	}
-	return "image"
-}
-
-func md5sum(b []byte) [16]byte { return md5.Sum(b) }

@@ -6,6 +6,7 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"fmt"
+	"github.com/webcap/webcap/internal/browsertest"
 	"image"
 	"image/color"
 	"image/gif"
@@ -24,19 +25,9 @@ import (
 	"github.com/webcap/webcap/internal/pdfcheck"
 )
 
-// browserSuite skips a test unless the browser suite is asked for
-// (WEBCAP_BROWSER_TESTS=1; .ci/run's browser step sets it): its tests
-// drive Chromium through whole crawls and take minutes. Asked for, a
-// missing Chromium is a failure, not a skip.
-func browserSuite(t *testing.T) {
-	t.Helper()
-	if os.Getenv("WEBCAP_BROWSER_TESTS") == "" {
-		t.Skip("browser suite: set WEBCAP_BROWSER_TESTS=1 to run it (CI's browser step does)")
-	}
-	if _, err := capture.FindChromium(os.Getenv("WEBCAP_CHROMIUM")); err != nil {
-		t.Fatalf("the browser suite needs Chromium: %v", err)
-	}
-}
+// browserSuite skips a test unless the browser suites are on
+// (browsertest.Env), and fails it when they are on without Chromium.
+func browserSuite(t *testing.T) { browsertest.Chromium(t) }
 
 // captureSite is a local site of 80 pages for the capture end-to-end test:
 // eight sections of eight pages, pages sharing images and each with one

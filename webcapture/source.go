@@ -1,0 +1,124 @@
+package webcapture
+
+import (
+	"crypto/md5"
+	"mime"
+	"strings"
+
+	"github.com/gabriel-vasile/mimetype"
+	"github.com/webcap/webcap/canon"
+)
+
+// A SourceKind is which identifier rule applies to a source (PDF 1.7
+// §10.9.2): a page with auxiliary files, or a file whose identifier is the
+// MD5 of its bytes (an image, a PDF, any other file).
+type SourceKind int
+
+// The kinds of source. SourceAuto asks SourceID to decide.
+const (
+	SourceAuto  SourceKind = iota
+	SourcePage             // an HTML or XHTML page: its bytes, then its auxiliary files' identifiers
+	SourceImage            // an image: the MD5 of its bytes (an image set's rule)
+	SourcePDF              // a PDF file: the MD5 of its bytes (a page set made from a PDF)
+	SourceFile             // any other file (plain text, XML, JSON, ...): the MD5 of its bytes
+)
+
+func (k SourceKind) String() string {
+	switch k {
+	case SourcePage:
+		return "page"
+	case SourceImage:
+		return "image"
+	case SourcePDF:
+		return "pdf"
+	case SourceFile:
+		return "file"
+	}
+	return "auto"
+}
+
+// KindOf decides which identifier rule applies to data: by the media type
+// declared for it (a server's Content-Type, a content set's /CT, a
+// manifest's contentType), and when none is declared (or only
+// application/octet-stream), by the media type its bytes show, sniffed with
+// github.com/gabriel-vasile/mimetype (net/http's sniffer takes SVG for a
+// page, XHTML for plain XML, and misses AVIF and HTML after a byte-order
+// mark). HTML and XHTML are pages; image/* are images; application/pdf is a
+// PDF; anything else is a file. It returns the media type it decided by,
+// without parameters.
+func KindOf(data []byte, contentType string) (SourceKind, string) {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil || mt == "application/octet-stream" {
+		mt, _, _ = mime.ParseMediaType(mimetype.Detect(data).String())
+	}
+	mt = strings.ToLower(mt)
+	switch {
+	case mt == "text/html" || mt == "application/xhtml+xml":
+		return SourcePage, mt
+	case strings.HasPrefix(mt, "image/"):
+		return SourceImage, mt
+	case mt == "application/pdf":
+		return SourcePDF, mt
+	}
+	return SourceFile, mt
+}
+
+// SourceOptions say what is known of a source besides its bytes.
+type SourceOptions struct {
+	// Kind forces a rule; SourceAuto (the zero value) lets KindOf decide
+	// from ContentType and the bytes.
+	Kind SourceKind
+	// ContentType is the media type declared for the source, if any.
+	ContentType string
+	// URL, Aux, AuxEncoding and Profile are a page's, as PageSetOptions.
+	URL         string
+	Aux         AuxSource
+	AuxEncoding AuxEncoding
+	Profile     *canon.Profile
+}
+
+// A Source is a source's identifier and how it was made.
+type Source struct {
+	Kind      SourceKind
+	MediaType string // the media type the rule was chosen by ("" when Kind was forced)
+	ID        ID
+	// Page is how a page's identifier was made (its auxiliary files, and
+	// whether all were found); nil for the other kinds.
+	Page *PageSetResult
+}
+
+// Complete reports whether the identifier is the source's whole
+// identifier: false for a page some of whose auxiliary files were not
+// found (Page.Aux says which).
+func (s *Source) Complete() bool { return s.Page == nil || s.Page.Complete }
+
+// SourceID computes a source's digital identifier by the rule that applies
+// to it (KindOf, or opts.Kind): for a page, PageSetID; for anything else,
+// the MD5 of its bytes. It is the one place that decides: every command
+// that computes, checks or records an identifier calls it.
+func SourceID(data []byte, opts SourceOptions) (*Source, error) {
+	s := &Source{Kind: opts.Kind}
+	if s.Kind == SourceAuto {
+		s.Kind, s.MediaType = KindOf(data, opts.ContentType)
+	}
+	if s.Kind != SourcePage {
+		s.ID = md5.Sum(data)
+		return s, nil
+	}
+	ct := opts.ContentType
+	if ct == "" && s.MediaType != "" {
+		ct = s.MediaType
+	}
+	r, err := PageSetID(data, PageSetOptions{URL: opts.URL, ContentType: ct, Aux: opts.Aux, AuxEncoding: opts.AuxEncoding, Profile: opts.Profile})
+	if err != nil {
+		return nil, err
+	}
+	s.ID, s.Page = r.ID, r
+	return s, nil
+}
+
+// HasText reports whether a text identifier (TID) makes sense for a source
+// of this kind and media type: pages and text files.
+func HasText(kind SourceKind, mediaType string) bool {
+	return kind == SourcePage || strings.HasPrefix(mediaType, "text/")
+}
