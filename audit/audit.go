@@ -1,14 +1,19 @@
 // Package audit checks the Web Capture structures of a PDF file against the
 // specification (PDF Reference 1.7 §10.9; ISO 32000-1 and ISO 32000-2
-// §14.10), as the project's spec digest states it, with the severity policy
-// that real Acrobat files decide: a finding is an error only when the
-// structure is broken or a lookup gives a wrong answer, so that files as
-// Acrobat writes them (SpiderInfo /V 1.25, one-element /R arrays, bare-Z
-// dates, empty trees) raise no error.
+// §14.10), with a severity policy that real Acrobat files decide: a finding
+// is Serious (an error) only when the structure is broken or a lookup gives
+// a wrong answer, so that files as Acrobat 5 to 15 write them (SpiderInfo
+// /V 1.25, one-element /R arrays, bare-Z dates, empty trees) raise no error.
 //
 // Every rule has an ID, a severity and a spec reference (Rules; docs/rules.md).
 // Check reads nothing itself: it judges a pdfio.Document, the reader's
 // byte-exact view of the file, including the defects the reader met.
+// Summarize counts what Check found, by severity and by rule:
+//
+//	d, err := pdfio.Open("capture.pdf", pdfio.Options{})
+//	...
+//	sum := audit.Summarize(audit.Check(d, audit.Options{Profile: canon.PDF}))
+//	fmt.Println(sum) // audits with no error
 package audit
 
 import (

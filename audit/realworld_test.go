@@ -32,7 +32,7 @@ func TestRealWorldNoFalseErrors(t *testing.T) {
 			}
 			errs := map[string]bool{}
 			for _, fd := range Check(d, Options{}) {
-				if fd.Severity == Error {
+				if fd.Severity == Serious {
 					errs[fd.Rule] = true
 				}
 			}

@@ -233,7 +233,7 @@ func TestRedirectDuplicate(t *testing.T) {
 			}
 			f := got[0]
 			later := webcapture.Ref{Num: int(refs[len(refs)-1])}
-			if f.Object != later || f.Severity != Error || f.Key != "/SI" {
+			if f.Object != later || f.Severity != Serious || f.Key != "/SI" {
 				t.Errorf("finding on %s %s (%s), want %s /SI (error)", f.Object, f.Key, f.Severity, later)
 			}
 			var names []string

@@ -68,7 +68,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Errorf("defects: %v", d.Defects)
 			}
 			for _, f := range audit.Check(d, audit.Options{Sources: webcapture.MirrorDir("../testdata/build/site")}) {
-				if f.Severity >= audit.Warning {
+				if f.Severity >= audit.Caution {
 					t.Errorf("audit: %s %s %s: %s", f.Severity, f.Rule, f.Object, f.Message)
 				}
 			}
@@ -223,7 +223,7 @@ func TestBuildOnBuilt(t *testing.T) {
 		t.Errorf("SpiderInfo after two builds: version %v, commands %+v", d.Info.Version, d.Info.Commands)
 	}
 	for _, f := range audit.Check(d, audit.Options{}) {
-		if f.Severity == audit.Error {
+		if f.Severity == audit.Serious {
 			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
 		}
 	}
@@ -423,7 +423,7 @@ func TestExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, f := range audit.Check(d, audit.Options{Sources: webcapture.MirrorDir(filepath.Join(m.dir, m.Sources))}) {
-				if f.Severity >= audit.Warning {
+				if f.Severity >= audit.Caution {
 					t.Errorf("audit: %s %s %s: %s", f.Severity, f.Rule, f.Object, f.Message)
 				}
 			}
@@ -518,7 +518,7 @@ func TestSharedImageSet(t *testing.T) {
 			}
 		}
 		for _, f := range audit.Check(d, audit.Options{}) {
-			if f.Severity != audit.Info {
+			if f.Severity != audit.Notice {
 				t.Errorf("audit: %s %s %s: %s", f.Severity, f.Rule, f.Object, f.Message)
 			}
 		}
@@ -587,7 +587,7 @@ func TestRedirectChainsAndPartial(t *testing.T) {
 		t.Errorf("ID %s, want the MD5 of the page alone (its image is missing)", set.ID)
 	}
 	for _, f := range audit.Check(d, audit.Options{}) {
-		if f.Severity == audit.Error {
+		if f.Severity == audit.Serious {
 			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
 		}
 	}

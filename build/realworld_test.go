@@ -121,7 +121,7 @@ func TestBuildOnRealFiles(t *testing.T) {
 func errorRules(d *pdfio.Document) map[string]int {
 	out := map[string]int{}
 	for _, f := range audit.Check(d, audit.Options{}) {
-		if f.Severity == audit.Error {
+		if f.Severity == audit.Serious {
 			out[f.Rule]++
 		}
 	}

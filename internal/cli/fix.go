@@ -146,7 +146,7 @@ func remaining(w io.Writer, d *pdfio.Document, p *canon.Profile, name string) er
 func errorCounts(d *pdfio.Document, p *canon.Profile) map[string]int {
 	count := map[string]int{}
 	for _, f := range audit.Check(d, audit.Options{Profile: p}) {
-		if f.Severity == audit.Error {
+		if f.Severity == audit.Serious {
 			count[f.Rule]++
 		}
 	}

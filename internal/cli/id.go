@@ -233,4 +233,3 @@ func missing(aux []auxRefJSON) string {
 	}
 	return fmt.Sprintf("%d of %s not read: %s%s", n, plural(len(aux), "auxiliary file"), strings.Join(parts, "; "), more)
 }
-
