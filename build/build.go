@@ -85,6 +85,7 @@ type builder struct {
 	imageSets map[webcapture.ID]*imageDraft        // image sets by identifier, the input's and new ones
 	drafts    []*imageDraft                        // new image sets, written after all are known
 	extended  []*imageDraft                        // the input's image sets new images join, in order
+	cmds      []*webcapture.Command                // the manifest's commands, written
 }
 
 // An imageDraft is an image set to write, or one of the input's that new
@@ -96,7 +97,7 @@ type imageDraft struct {
 	captured string          // a new set: its TS
 	objs     []webcapture.Ref
 	counts   []int64
-	si       []webcapture.Dict
+	si       []*webcapture.SourceInfo
 	shared   []Set // manifest entries whose images joined it
 }
 
@@ -257,10 +258,7 @@ func (b *builder) addEntry(tree, key string, keyRef webcapture.Ref, sets ...webc
 func (b *builder) commands() (map[string]webcapture.Ref, error) {
 	out := map[string]webcapture.Ref{}
 	for _, c := range b.m.Commands {
-		d := webcapture.Dict{"URL": webcapture.String(c.URL)}
-		if c.Levels != nil {
-			d["L"] = *c.Levels
-		}
+		cmd := &webcapture.Command{URL: c.URL, Levels: c.Levels}
 		var f webcapture.Flags
 		if c.SameSite {
 			f |= webcapture.SameSite
@@ -272,56 +270,57 @@ func (b *builder) commands() (map[string]webcapture.Ref, error) {
 			f |= webcapture.Submit
 		}
 		if f != 0 {
-			d["F"] = int64(f)
+			cmd.Flags = &f
 		}
 		if c.Post != nil {
-			d["P"] = webcapture.String(*c.Post)
+			data := []byte(*c.Post)
+			cmd.PostData = &data
 		}
 		if c.ContentType != "" {
-			d["CT"] = webcapture.String(c.ContentType)
+			cmd.ContentType = &c.ContentType
 		}
 		if c.Headers != "" {
-			d["H"] = webcapture.String(c.Headers)
+			cmd.Headers = &c.Headers
 		}
 		if c.Settings != nil {
-			sd, err := c.Settings.toModel()
+			st, err := c.Settings.toModel()
 			if err != nil {
 				return nil, err
 			}
-			d["S"] = sd
+			cmd.Settings = st
 		}
-		r, err := b.u.AddObject(d)
+		r, err := b.u.AddCommand(cmd)
 		if err != nil {
 			return nil, err
 		}
+		b.cmds = append(b.cmds, cmd)
 		out[c.Name] = r
 		b.res.Commands = append(b.res.Commands, r)
 	}
 	return out, nil
 }
 
-// sourceInfo makes a source information dictionary.
-func sourceInfo(url string, redirects [][]string, captured, expires string) webcapture.Dict {
-	var au webcapture.Object = webcapture.String(url)
+// sourceInfo describes a source: its URL, the redirect chains that led to
+// it (each ends in the URL: a URL alias dictionary), when it was captured
+// and when it expires.
+func sourceInfo(url string, redirects [][]string, captured, expires string) *webcapture.SourceInfo {
+	si := &webcapture.SourceInfo{URLs: webcapture.AliasedURLs{URL: url}, Updated: date(captured), Expires: date(expires)}
 	if len(redirects) > 0 {
-		chains := make([]webcapture.Object, len(redirects))
-		for i, c := range redirects {
-			chain := make([]webcapture.Object, 0, len(c)+1)
-			for _, u := range c {
-				chain = append(chain, webcapture.String(u))
-			}
-			chains[i] = append(chain, webcapture.String(url))
+		si.URLs.Alias = true
+		for _, c := range redirects {
+			si.URLs.Chains = append(si.URLs.Chains, append(slices.Clone(c), url))
 		}
-		au = webcapture.Dict{"U": webcapture.String(url), "C": chains}
-	}
-	si := webcapture.Dict{"AU": au}
-	if captured != "" {
-		si["TS"] = webcapture.String(pdfDate(captured))
-	}
-	if expires != "" {
-		si["E"] = webcapture.String(pdfDate(expires))
 	}
 	return si
+}
+
+// date is a checked RFC 3339 time as a PDF date; nil for "".
+func date(s string) *webcapture.Date {
+	if s == "" {
+		return nil
+	}
+	d, _ := webcapture.ParseDate(pdfDate(s))
+	return &d
 }
 
 // pdfDate turns a checked RFC 3339 time into a PDF date.
@@ -433,51 +432,56 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 			set.TextID = &tid
 		}
 	}
-	var objs []webcapture.Object
 	for n := first; n <= last; n++ {
 		p := b.doc.Pages[n-1]
 		if err := b.claim(f+".pages", p.Ref, fmt.Sprintf("page %d", n)); err != nil {
 			return err
 		}
-		objs = append(objs, p.Ref)
 		set.Pages = append(set.Pages, n)
 		set.Objects = append(set.Objects, p.Ref)
 	}
 	si := sourceInfo(s.URL, s.Redirects, s.Captured, s.Expires)
 	if sub, _ := submission(s.Submission); sub != 0 {
-		si["S"] = sub
+		n := int64(sub)
+		si.Submission = &n
 	}
 	if s.Command != "" {
-		si["C"] = cmds[s.Command]
+		c := cmds[s.Command]
+		si.Command = &c
 	}
 	if !s.CommandRef.IsZero() {
-		si["C"] = s.CommandRef
+		si.Command = &s.CommandRef
 	}
-	d := webcapture.Dict{"S": webcapture.Name("SPS"), "ID": pdfio.HexBytes(set.ID[:]), "O": objs, "SI": si, "CT": webcapture.String(ct)}
-	if s.Captured != "" {
-		d["TS"] = webcapture.String(pdfDate(s.Captured))
-	}
+	cs := &webcapture.ContentSet{Subtype: webcapture.PageSet, ID: rawID(&set.ID), Objects: set.Objects, Sources: []*webcapture.SourceInfo{si},
+		ContentType: &ct, Created: date(s.Captured), TextID: rawID(set.TextID)}
 	if s.Title != "" {
-		d["T"] = webcapture.String(webcapture.EncodeText(s.Title))
-	}
-	if set.TextID != nil {
-		d["TID"] = pdfio.HexBytes(set.TextID[:])
+		t := webcapture.Text(webcapture.EncodeText(s.Title))
+		cs.Title = &t
 	}
 	if !s.Replaces.IsZero() {
-		return b.replace(f, s.Replaces, set, d)
+		return b.replace(f, s.Replaces, set, cs)
 	}
-	return b.add(set, d)
+	return b.add(set, cs)
+}
+
+// rawID is an identifier as the model holds it; nil for nil.
+func rawID(id *webcapture.ID) *webcapture.RawID {
+	if id == nil {
+		return nil
+	}
+	r := id.Raw()
+	return &r
 }
 
 // replace rewrites a content set of the input as set (d), keeping its
 // object: the trees' entries for its old identifier drop it, and it is
 // entered under its new identifier and its URL.
-func (b *builder) replace(field string, ref webcapture.Ref, set Set, d webcapture.Dict) error {
+func (b *builder) replace(field string, ref webcapture.Ref, set Set, cs *webcapture.ContentSet) error {
 	old := b.sets[ref]
 	if old == nil || old.Subtype != set.Kind {
 		return b.m.fail(field, "%s is not a %s content set of %s", ref, set.Kind, b.doc.File)
 	}
-	if err := b.u.ReplaceObject(ref, d); err != nil {
+	if err := b.u.ReplaceContentSet(ref, cs); err != nil {
 		return err
 	}
 	// The set's old images leave it: their /ID would name a parent that
@@ -601,7 +605,7 @@ func (b *builder) imageSet(i int) error {
 	}
 	si := sourceInfo(s.URL, s.Redirects, s.Captured, s.Expires)
 	if !s.Replaces.IsZero() {
-		return b.replace(f, s.Replaces, set, imageSetDict(set.ID, set.Objects, set.RefCount, []webcapture.Dict{si}, s.Captured))
+		return b.replace(f, s.Replaces, set, imageSetModel(set.ID, set.Objects, set.RefCount, []*webcapture.SourceInfo{si}, s.Captured))
 	}
 	dr := b.imageSets[set.ID]
 	if dr == nil {
@@ -627,33 +631,11 @@ func (b *builder) imageSet(i int) error {
 	return nil
 }
 
-// imageSetDict makes an image set's dictionary. R is an integer for one
-// image (ISO 32000-1 Table 354), an array for more; SI a dictionary for
-// one source, an array for more.
-func imageSetDict(id webcapture.ID, objs []webcapture.Ref, counts []int64, sources []webcapture.Dict, captured string) webcapture.Dict {
-	o := make([]webcapture.Object, len(objs))
-	for i, r := range objs {
-		o[i] = r
-	}
-	r := make([]webcapture.Object, len(counts))
-	for i, c := range counts {
-		r[i] = c
-	}
-	si := make([]webcapture.Object, len(sources))
-	for i, d := range sources {
-		si[i] = d
-	}
-	d := webcapture.Dict{"S": webcapture.Name("SIS"), "ID": pdfio.HexBytes(id[:]), "O": o, "R": r, "SI": si}
-	if len(r) == 1 {
-		d["R"] = r[0]
-	}
-	if len(si) == 1 {
-		d["SI"] = si[0]
-	}
-	if captured != "" {
-		d["TS"] = webcapture.String(pdfDate(captured))
-	}
-	return d
+// imageSetModel describes an image set. R is an integer for one image
+// (ISO 32000-1 Table 354), an array for more; SI a dictionary for one
+// source, an array for more (the writer's rule).
+func imageSetModel(id webcapture.ID, objs []webcapture.Ref, counts []int64, sources []*webcapture.SourceInfo, captured string) *webcapture.ContentSet {
+	return &webcapture.ContentSet{Subtype: webcapture.ImageSet, ID: rawID(&id), Objects: objs, RefCounts: counts, Sources: sources, Created: date(captured)}
 }
 
 // writeImageSets writes the new image sets, and the input's image sets
@@ -668,7 +650,7 @@ func (b *builder) writeImageSets() error {
 		}
 	}
 	for _, dr := range b.drafts {
-		ref, err := b.u.AddObject(imageSetDict(dr.set.ID, dr.objs, dr.counts, dr.si, dr.captured))
+		ref, err := b.u.AddContentSet(imageSetModel(dr.set.ID, dr.objs, dr.counts, dr.si, dr.captured))
 		if err != nil {
 			return err
 		}
@@ -745,8 +727,8 @@ func (b *builder) imageObject(field string, ref webcapture.Ref, pages []webcaptu
 }
 
 // add writes a content set, its objects' /ID back-links and its tree entries.
-func (b *builder) add(set Set, d webcapture.Dict) error {
-	ref, err := b.u.AddObject(d)
+func (b *builder) add(set Set, cs *webcapture.ContentSet) error {
+	ref, err := b.u.AddContentSet(cs)
 	if err != nil {
 		return err
 	}
@@ -773,23 +755,23 @@ func (b *builder) trees() error {
 // spiderInfo writes /SpiderInfo: the input's version if it has one, and
 // its commands, then the manifest's.
 func (b *builder) spiderInfo() error {
-	v := b.m.Version
-	var cmds []webcapture.Ref
-	if info := b.doc.Info; info != nil {
-		if info.Version != nil {
-			v = info.Version.Value
+	info := &webcapture.Info{Version: &webcapture.Number{Value: b.m.Version}}
+	if old := b.doc.Info; old != nil {
+		if old.Version != nil {
+			info.Version = old.Version
 		}
-		for _, c := range info.Commands {
-			if c.Ref == (webcapture.Ref{}) {
+		for _, c := range old.Commands {
+			if c.Ref.IsZero() {
 				return errors.New(b.doc.File + ": /SpiderInfo holds a direct command dictionary, which cannot be kept by reference")
 			}
-			cmds = append(cmds, c.Ref)
 		}
+		info.Commands = old.Commands
 	}
-	if v == 0 {
-		v = 1.0
+	if info.Version.Value == 0 {
+		info.Version = &webcapture.Number{Value: 1.0}
 	}
-	return b.u.SetSpiderInfo(v, append(cmds, b.res.Commands...))
+	info.Commands = append(slices.Clone(info.Commands), b.cmds...)
+	return b.u.SetSpiderInfo(info)
 }
 
 func truncate(s []string, n int) []string {

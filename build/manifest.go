@@ -15,6 +15,7 @@ import (
 	"io"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -441,31 +442,33 @@ func crlfLines(h string) bool {
 	return true
 }
 
-// toModel makes the settings dictionary.
-func (s *Settings) toModel() (webcapture.Dict, error) {
-	d := webcapture.Dict{}
+// toModel makes the command's settings, engines in name order.
+func (s *Settings) toModel() (*webcapture.Settings, error) {
+	st := &webcapture.Settings{}
 	if s.Global != nil {
 		g, err := settingValue(map[string]any(s.Global), "global", 0)
 		if err != nil {
 			return nil, err
 		}
-		d["G"] = g
+		st.Global = g.(webcapture.Dict)
 	}
-	if s.Engines != nil {
-		c := webcapture.Dict{}
-		for k, v := range s.Engines {
-			if _, err := webcapture.ParseEngineName(k); err != nil {
-				return nil, fmt.Errorf("engines: %q is not an engine name company:product:version:contentType (%v)", k, err)
-			}
-			e, err := settingValue(map[string]any(v), "engines."+k, 0)
-			if err != nil {
-				return nil, err
-			}
-			c[webcapture.Name(k)] = e
+	names := make([]string, 0, len(s.Engines))
+	for k := range s.Engines {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		name, err := webcapture.ParseEngineName(k)
+		if err != nil {
+			return nil, fmt.Errorf("engines: %q is not an engine name company:product:version:contentType (%v)", k, err)
 		}
-		d["C"] = c
+		e, err := settingValue(map[string]any(s.Engines[k]), "engines."+k, 0)
+		if err != nil {
+			return nil, err
+		}
+		st.Engines = append(st.Engines, webcapture.EngineSettings{Key: webcapture.Name(k), Engine: name, Settings: e})
 	}
-	return d, nil
+	return st, nil
 }
 
 func settingValue(v any, path string, depth int) (webcapture.Object, error) {

@@ -24,7 +24,7 @@ func (u *Update) LinkURIs(page webcapture.Ref) ([]LinkURI, error) {
 		}
 		uo := act["URI"]
 		if r, ok := uo.(types.IndirectRef); ok {
-			uo, _ = u.Lookup(r)
+			uo, _ = u.lookup(r)
 		}
 		if uri, ok := rawString(uo); ok {
 			out = append(out, LinkURI{Annot: refOf(r), URI: uri})
@@ -64,7 +64,7 @@ func (u *Update) eachLink(page webcapture.Ref, f func(types.IndirectRef, types.D
 // keeping its previous action in /PA (PDF 1.7 Table 8.24: the URI it was
 // made from, for Web Capture).
 func (u *Update) SetLinkGoTo(annot webcapture.Ref, dest string) error {
-	o, err := u.Lookup(indirect(annot))
+	o, err := u.lookup(indirect(annot))
 	if err != nil {
 		return err
 	}
@@ -76,8 +76,8 @@ func (u *Update) SetLinkGoTo(annot webcapture.Ref, dest string) error {
 	if a, ok := d["A"]; ok {
 		d["PA"] = a
 	}
-	d["A"] = types.Dict{"S": types.Name("GoTo"), "D": LiteralString(dest)}
-	u.Replace(indirect(annot), d)
+	d["A"] = types.Dict{"S": types.Name("GoTo"), "D": literalString(dest)}
+	u.replace(indirect(annot), d)
 	return nil
 }
 
@@ -103,9 +103,9 @@ func (u *Update) SetDests(dests map[string]Dest, moved map[webcapture.Ref]webcap
 		if dest.View.XYZ {
 			a = types.Array{indirect(dest.Page), types.Name("XYZ"), types.Float(dest.View.Left), types.Float(dest.View.Top), nil}
 		}
-		entries = append(entries, TreeEntry{Key: name, Value: u.Add(a)})
+		entries = append(entries, TreeEntry{Key: name, Value: u.add(a)})
 	}
-	root, err := BuildNameTree(entries, TreeShape{}, u.Alloc)
+	root, err := buildNameTree(entries, TreeShape{}, u.alloc)
 	if err != nil {
 		return err
 	}
@@ -127,7 +127,7 @@ func (u *Update) movedDest(v types.Object, moved map[webcapture.Ref]webcapture.R
 	}
 	o := v
 	if r, ok := v.(types.IndirectRef); ok {
-		o, _ = u.Lookup(r)
+		o, _ = u.lookup(r)
 	}
 	switch d := o.(type) {
 	case types.Array:
@@ -135,7 +135,7 @@ func (u *Update) movedDest(v types.Object, moved map[webcapture.Ref]webcapture.R
 			if p, ok := d[0].(types.IndirectRef); ok {
 				if to, ok := moved[refOf(p)]; ok {
 					a := append(types.Array{indirect(to)}, d[1:]...)
-					return u.Add(a)
+					return u.add(a)
 				}
 			}
 		}
@@ -143,7 +143,7 @@ func (u *Update) movedDest(v types.Object, moved map[webcapture.Ref]webcapture.R
 		if nd := u.movedDest(d["D"], moved); nd != d["D"] {
 			c := copyDict(d)
 			c["D"] = nd
-			return u.Add(c)
+			return u.add(c)
 		}
 	}
 	return v
@@ -194,7 +194,7 @@ func (u *Update) treeEntries(name string) ([]TreeEntry, error) {
 		for i := 0; i+1 < len(names); i += 2 {
 			ko := names[i]
 			if r, ok := ko.(types.IndirectRef); ok {
-				ko, _ = u.Lookup(r)
+				ko, _ = u.lookup(r)
 			}
 			key, ok := rawString(ko)
 			if !ok {
@@ -237,7 +237,7 @@ func (u *Update) DestPages() (map[string]webcapture.Ref, error) {
 	for _, e := range es {
 		v := e.Value
 		if r, ok := v.(types.IndirectRef); ok {
-			v, _ = u.Lookup(r)
+			v, _ = u.lookup(r)
 		}
 		if d, ok := v.(types.Dict); ok {
 			v = d["D"]

@@ -37,7 +37,7 @@ type builtTree struct {
 // root; a root that is the only leaf holds /Names itself. Duplicate keys are
 // an error. alloc gives each new node its object number, children before
 // parents; the root is allocated last and returned.
-func BuildNameTree(entries []TreeEntry, shape TreeShape, alloc func(types.Dict) types.IndirectRef) (types.IndirectRef, error) {
+func buildNameTree(entries []TreeEntry, shape TreeShape, alloc func(types.Dict) types.IndirectRef) (types.IndirectRef, error) {
 	if shape.Leaf <= 0 {
 		shape.Leaf = 64
 	}
@@ -54,9 +54,9 @@ func BuildNameTree(entries []TreeEntry, shape TreeShape, alloc func(types.Dict) 
 	}
 	key := func(k string) types.Object {
 		if shape.Hex {
-			return HexString(k)
+			return hexString(k)
 		}
-		return LiteralString(k)
+		return literalString(k)
 	}
 	names := func(part []TreeEntry) types.Array {
 		a := make(types.Array, 0, 2*len(part))

@@ -26,10 +26,10 @@ func BenchmarkBuildNameTrees(b *testing.B) {
 	var peak uint64
 	for b.Loop() {
 		w := &objectWriter{next: n + 1}
-		if _, err := BuildNameTree(ids, TreeShape{Hex: true}, func(d types.Dict) types.IndirectRef { return w.add(d) }); err != nil {
+		if _, err := buildNameTree(ids, TreeShape{Hex: true}, func(d types.Dict) types.IndirectRef { return w.add(d) }); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := BuildNameTree(urls, TreeShape{}, func(d types.Dict) types.IndirectRef { return w.add(d) }); err != nil {
+		if _, err := buildNameTree(urls, TreeShape{}, func(d types.Dict) types.IndirectRef { return w.add(d) }); err != nil {
 			b.Fatal(err)
 		}
 		var m runtime.MemStats

@@ -103,14 +103,14 @@ func (u *Update) loadPages() (*pageTree, error) {
 	if u.pages != nil {
 		return u.pages, nil
 	}
-	cat, err := u.dictAt(u.Root())
+	cat, err := u.dictAt(u.root())
 	if err != nil || cat == nil {
 		return nil, errors.New("the catalog is not a dictionary")
 	}
 	rootRef, _ := cat["Pages"].(types.IndirectRef)
 	t := &pageTree{root: rootRef.ObjectNumber.Value(), nodes: map[int]*pageNode{}, parent: map[int]int{},
 		newPgs: map[int]types.Dict{}, refs: map[int]types.IndirectRef{rootRef.ObjectNumber.Value(): rootRef}}
-	err = walkPages(cat["Pages"], u.Root().ObjectNumber.Value(), u.Lookup,
+	err = walkPages(cat["Pages"], u.root().ObjectNumber.Value(), u.lookup,
 		func(ref types.IndirectRef, d types.Dict, kids []types.IndirectRef) {
 			num := ref.ObjectNumber.Value()
 			t.nodes[num] = &pageNode{dict: d, kids: kids}
@@ -277,7 +277,7 @@ func (u *Update) flushPages() error {
 			kids[i] = k
 		}
 		d["Kids"], d["Count"] = kids, types.Integer(count[num])
-		u.Replace(t.refs[num], d)
+		u.replace(t.refs[num], d)
 	}
 	return nil
 }

@@ -175,11 +175,11 @@ func (u *Update) SetLinkDest(annot webcapture.Ref, name string) error {
 	}
 	d = copyDict(d)
 	if _, ok := d["Dest"]; ok {
-		d["Dest"] = LiteralString(name)
+		d["Dest"] = literalString(name)
 	} else {
-		d["A"] = types.Dict{"S": types.Name("GoTo"), "D": LiteralString(name)}
+		d["A"] = types.Dict{"S": types.Name("GoTo"), "D": literalString(name)}
 	}
-	u.Replace(indirect(annot), d)
+	u.replace(indirect(annot), d)
 	return nil
 }
 

@@ -102,7 +102,7 @@ func appendName(b *bytes.Buffer, s string) {
 
 // LiteralString returns a literal string object holding exactly the bytes
 // of s: '(' ')' '\' and CR escaped, everything else as it is.
-func LiteralString(s string) types.StringLiteral {
+func literalString(s string) types.StringLiteral {
 	if strings.IndexAny(s, "()\\\r") < 0 {
 		return types.StringLiteral(s) // nothing to escape: the bytes as they are
 	}
@@ -122,7 +122,7 @@ func LiteralString(s string) types.StringLiteral {
 }
 
 // HexString returns a hex string object holding exactly the bytes of s.
-func HexString(s string) types.HexLiteral {
+func hexString(s string) types.HexLiteral {
 	const digits = "0123456789ABCDEF"
 	b := make([]byte, 2*len(s))
 	for i := 0; i < len(s); i++ {

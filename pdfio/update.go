@@ -269,7 +269,7 @@ func dictEnd(b []byte) int {
 }
 
 // Lookup returns the object a reference names (parsed, resolved once).
-func (u *Update) Lookup(ref types.IndirectRef) (types.Object, error) {
+func (u *Update) lookup(ref types.IndirectRef) (types.Object, error) {
 	e, ok := u.ctx.XRefTable.FindTableEntry(ref.ObjectNumber.Value(), ref.GenerationNumber.Value())
 	if !ok || e == nil || e.Free {
 		return nil, fmt.Errorf("object %d does not exist", ref.ObjectNumber.Value())
@@ -278,16 +278,16 @@ func (u *Update) Lookup(ref types.IndirectRef) (types.Object, error) {
 }
 
 // Root returns the catalog's reference.
-func (u *Update) Root() types.IndirectRef { return *u.ctx.XRefTable.Root }
+func (u *Update) root() types.IndirectRef { return *u.ctx.XRefTable.Root }
 
 // Add appends a new object and returns its reference.
-func (u *Update) Add(o types.Object) types.IndirectRef { return u.objs.add(o) }
+func (u *Update) add(o types.Object) types.IndirectRef { return u.objs.add(o) }
 
 // Alloc is Add for a dictionary, in the shape BuildNameTree wants.
-func (u *Update) Alloc(d types.Dict) types.IndirectRef { return u.objs.add(d) }
+func (u *Update) alloc(d types.Dict) types.IndirectRef { return u.objs.add(d) }
 
 // Replace writes a new version of an existing object.
-func (u *Update) Replace(ref types.IndirectRef, o types.Object) {
+func (u *Update) replace(ref types.IndirectRef, o types.Object) {
 	num, gen := ref.ObjectNumber.Value(), ref.GenerationNumber.Value()
 	u.replaced[num] = gen
 	u.objs.offs = append(u.objs.offs, objOffset{num, u.objs.buf.Len()})
@@ -325,7 +325,7 @@ func (u *Update) Bytes() ([]byte, error) {
 	for _, o := range u.objs.offs {
 		entries = append(entries, xrefEntry{o.num, u.replaced[o.num], base + o.off})
 	}
-	trailer := types.Dict{"Root": u.Root(), "Prev": types.Integer(u.prev)}
+	trailer := types.Dict{"Root": u.root(), "Prev": types.Integer(u.prev)}
 	if u.ctx.XRefTable.Info != nil {
 		trailer["Info"] = *u.ctx.XRefTable.Info
 	}
@@ -431,7 +431,7 @@ func (u *Update) SetNameTree(name string, entries []NameEntry, shape TreeShape) 
 		}
 		tes = append(tes, te)
 	}
-	root, err := BuildNameTree(tes, shape, u.Alloc)
+	root, err := buildNameTree(tes, shape, u.alloc)
 	if err != nil {
 		return err
 	}
@@ -446,7 +446,7 @@ func (u *Update) SetNameTree(name string, entries []NameEntry, shape TreeShape) 
 
 func (u *Update) loadNames() error {
 	u.names = types.Dict{}
-	catObj, err := u.Lookup(u.Root())
+	catObj, err := u.lookup(u.root())
 	if err != nil {
 		return err
 	}
@@ -456,7 +456,7 @@ func (u *Update) loadNames() error {
 	}
 	switch v := cat["Names"].(type) {
 	case types.IndirectRef:
-		if o, err := u.Lookup(v); err == nil {
+		if o, err := u.lookup(v); err == nil {
 			if d, ok := o.(types.Dict); ok {
 				u.names = copyDict(d)
 			}
@@ -472,17 +472,17 @@ func (u *Update) loadNames() error {
 // catalog if anything in it changed.
 func (u *Update) flushNames() error {
 	if u.names != nil && u.namesRef != nil {
-		u.Replace(*u.namesRef, u.names)
+		u.replace(*u.namesRef, u.names)
 	} else if u.names != nil {
 		if u.catalogEdits == nil {
 			u.catalogEdits = types.Dict{}
 		}
-		u.catalogEdits["Names"] = u.Add(u.names)
+		u.catalogEdits["Names"] = u.add(u.names)
 	}
 	if u.catalogEdits == nil {
 		return nil
 	}
-	catObj, err := u.Lookup(u.Root())
+	catObj, err := u.lookup(u.root())
 	if err != nil {
 		return err
 	}
@@ -490,7 +490,7 @@ func (u *Update) flushNames() error {
 	for k, v := range u.catalogEdits {
 		cat[k] = v
 	}
-	u.Replace(u.Root(), cat)
+	u.replace(u.root(), cat)
 	u.catalogEdits = nil
 	return nil
 }
@@ -499,7 +499,7 @@ func (u *Update) flushNames() error {
 // set's identifier), keeping everything else, stream data included. An
 // empty id removes /ID.
 func (u *Update) SetID(obj webcapture.Ref, id webcapture.RawID) error {
-	o, err := u.Lookup(indirect(obj))
+	o, err := u.lookup(indirect(obj))
 	if err != nil {
 		return err
 	}
@@ -507,18 +507,18 @@ func (u *Update) SetID(obj webcapture.Ref, id webcapture.RawID) error {
 		if id == "" {
 			delete(d, "ID")
 		} else {
-			d["ID"] = HexString(string(id))
+			d["ID"] = hexString(string(id))
 		}
 	}
 	switch v := o.(type) {
 	case types.Dict:
 		d := copyDict(v)
 		set(d)
-		u.Replace(indirect(obj), d)
+		u.replace(indirect(obj), d)
 	case types.StreamDict:
 		v.Dict = copyDict(v.Dict)
 		set(v.Dict)
-		u.Replace(indirect(obj), v)
+		u.replace(indirect(obj), v)
 	default:
 		return fmt.Errorf("object %s is %s, not a page or an image", obj, typeName(o))
 	}
@@ -579,7 +579,7 @@ func (u *Update) PageXObjects(page webcapture.Ref) (map[string]webcapture.Ref, e
 func (u *Update) XObjectUsers(obj webcapture.Ref, pages []webcapture.Ref) int {
 	n := 0
 	for _, p := range pages {
-		o, err := u.Lookup(indirect(p))
+		o, err := u.lookup(indirect(p))
 		if err != nil {
 			continue
 		}
@@ -598,7 +598,7 @@ func (u *Update) XObjectUsers(obj webcapture.Ref, pages []webcapture.Ref) int {
 
 // pageDict returns a page object's dictionary.
 func (u *Update) pageDict(page webcapture.Ref) (types.Dict, error) {
-	o, err := u.Lookup(indirect(page))
+	o, err := u.lookup(indirect(page))
 	if err != nil {
 		return nil, err
 	}
@@ -617,29 +617,13 @@ func resolveAs[T types.Object](u *Update, o types.Object) (T, error) {
 	var zero T
 	if r, ok := o.(types.IndirectRef); ok {
 		var err error
-		if o, err = u.Lookup(r); err != nil {
+		if o, err = u.lookup(r); err != nil {
 			return zero, err
 		}
 	}
 	v, _ := o.(T)
 	return v, nil
 }
-
-// AddObject appends a new object given in the model's generic form
-// (webcapture.Object: nil, bool, int64, float64, Name, String, []Object,
-// Dict, Ref) and returns its reference. Strings are written as literal
-// strings holding exactly their bytes, except where hex is asked for
-// (HexBytes).
-func (u *Update) AddObject(o webcapture.Object) (webcapture.Ref, error) {
-	t, err := fromModel(o, 0)
-	if err != nil {
-		return webcapture.Ref{}, err
-	}
-	return refOf(u.Add(t)), nil
-}
-
-// HexBytes is a string the writer writes in hex (identifiers).
-type HexBytes string
 
 // maxModelDepth bounds the nesting AddObject accepts.
 const maxModelDepth = 64
@@ -662,9 +646,7 @@ func fromModel(o webcapture.Object, depth int) (types.Object, error) {
 	case webcapture.Name:
 		return types.Name(v), nil
 	case webcapture.String:
-		return LiteralString(string(v)), nil
-	case HexBytes:
-		return HexString(string(v)), nil
+		return literalString(string(v)), nil
 	case webcapture.Ref:
 		return indirect(v), nil
 	case []webcapture.Object:
@@ -691,28 +673,10 @@ func fromModel(o webcapture.Object, depth int) (types.Object, error) {
 	return nil, fmt.Errorf("pdfio: cannot write a %T", o)
 }
 
-// SetSpiderInfo sets the catalog's /SpiderInfo to a new dictionary with
-// version v and the commands cmds (references to command dictionaries).
-func (u *Update) SetSpiderInfo(v float64, cmds []webcapture.Ref) error {
-	c := make([]webcapture.Object, len(cmds))
-	for i, r := range cmds {
-		c[i] = r
-	}
-	info, err := u.AddObject(webcapture.Dict{"V": v, "C": c})
-	if err != nil {
-		return err
-	}
-	if u.catalogEdits == nil {
-		u.catalogEdits = types.Dict{}
-	}
-	u.catalogEdits["SpiderInfo"] = indirect(info)
-	return nil
-}
-
 // ExtendImageSet adds image XObjects, with the number of pages using each,
 // to an image set of the file (to /O and /R, which becomes an array), and
 // sources to its /SI (which becomes an array when it has more than one).
-func (u *Update) ExtendImageSet(set webcapture.Ref, objs []webcapture.Ref, counts []int64, sources []webcapture.Dict) error {
+func (u *Update) ExtendImageSet(set webcapture.Ref, objs []webcapture.Ref, counts []int64, sources []*webcapture.SourceInfo) error {
 	d, err := u.dictAt(indirect(set))
 	if err != nil || d == nil {
 		return fmt.Errorf("object %s is not an image set", set)
@@ -741,8 +705,9 @@ func (u *Update) ExtendImageSet(set webcapture.Ref, objs []webcapture.Ref, count
 		if err != nil {
 			return err
 		}
+		w := &writer{u}
 		for _, s := range sources {
-			t, err := fromModel(s, 0)
+			t, err := writeKeys(w, "source information", sourceInfoKeys, s)
 			if err != nil {
 				return err
 			}
@@ -750,7 +715,7 @@ func (u *Update) ExtendImageSet(set webcapture.Ref, objs []webcapture.Ref, count
 		}
 		d["SI"] = si
 	}
-	u.Replace(indirect(set), d)
+	u.replace(indirect(set), d)
 	return nil
 }
 
@@ -761,7 +726,7 @@ func (u *Update) elements(o types.Object) (types.Array, bool, error) {
 	v := o
 	if r, ok := o.(types.IndirectRef); ok {
 		var err error
-		if v, err = u.Lookup(r); err != nil {
+		if v, err = u.lookup(r); err != nil {
 			return nil, false, err
 		}
 	}
@@ -772,17 +737,6 @@ func (u *Update) elements(o types.Object) (types.Array, bool, error) {
 		return nil, false, nil
 	}
 	return types.Array{o}, false, nil
-}
-
-// ReplaceObject writes a new version of an existing object, given in the
-// model's generic form (see AddObject).
-func (u *Update) ReplaceObject(ref webcapture.Ref, o webcapture.Object) error {
-	t, err := fromModel(o, 0)
-	if err != nil {
-		return err
-	}
-	u.Replace(indirect(ref), t)
-	return nil
 }
 
 // SetSourceTimes sets /TS (and /E, when expires is not "") of every source
@@ -805,12 +759,12 @@ func (u *Update) SetSourceTimes(set webcapture.Ref, checked, expires string) err
 			continue
 		}
 		si = copyDict(si)
-		si["TS"] = LiteralString(checked)
+		si["TS"] = literalString(checked)
 		if expires != "" {
-			si["E"] = LiteralString(expires)
+			si["E"] = literalString(expires)
 		}
 		if r, ok := o.(types.IndirectRef); ok {
-			u.Replace(r, si)
+			u.replace(r, si)
 		} else {
 			sources[i] = si
 		}
@@ -818,7 +772,7 @@ func (u *Update) SetSourceTimes(set webcapture.Ref, checked, expires string) err
 	switch v := d["SI"].(type) {
 	case types.IndirectRef:
 		if isArray {
-			u.Replace(v, sources)
+			u.replace(v, sources)
 		}
 		return nil // an indirect dictionary: replaced above
 	case types.Array:
@@ -831,6 +785,6 @@ func (u *Update) SetSourceTimes(set webcapture.Ref, checked, expires string) err
 		d = copyDict(d)
 		d["SI"] = sources[0]
 	}
-	u.Replace(indirect(set), d)
+	u.replace(indirect(set), d)
 	return nil
 }

@@ -24,33 +24,33 @@ func BenchmarkUpdate20k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		pagesObj, _ := u.Lookup(u.Root())
-		pages, _ := u.Lookup(pagesObj.(types.Dict)["Pages"].(types.IndirectRef))
+		pagesObj, _ := u.lookup(u.root())
+		pages, _ := u.lookup(pagesObj.(types.Dict)["Pages"].(types.IndirectRef))
 		var ids, urls []TreeEntry
 		for i, k := range pages.(types.Dict)["Kids"].(types.Array) {
 			ref := k.(types.IndirectRef)
-			po, _ := u.Lookup(ref)
+			po, _ := u.lookup(ref)
 			page := types.Dict{}
 			for key, v := range po.(types.Dict) {
 				page[key] = v
 			}
 			sum := md5.Sum([]byte(fmt.Sprint(i)))
-			id := HexString(string(sum[:]))
+			id := hexString(string(sum[:]))
 			page["ID"] = id
-			u.Replace(ref, page)
+			u.replace(ref, page)
 			url := fmt.Sprintf("http://www.example.com/p%06d.html", i)
-			cs := u.Add(types.Dict{"S": types.Name("SPS"), "ID": id, "O": types.Array{ref}, "SI": types.Dict{"AU": LiteralString(url)}})
+			cs := u.add(types.Dict{"S": types.Name("SPS"), "ID": id, "O": types.Array{ref}, "SI": types.Dict{"AU": literalString(url)}})
 			ids = append(ids, TreeEntry{Key: string(sum[:]), Value: cs})
 			urls = append(urls, TreeEntry{Key: url, Value: cs})
 		}
-		idsRoot, _ := BuildNameTree(ids, TreeShape{Hex: true}, u.Alloc)
-		urlsRoot, _ := BuildNameTree(urls, TreeShape{}, u.Alloc)
+		idsRoot, _ := buildNameTree(ids, TreeShape{Hex: true}, u.alloc)
+		urlsRoot, _ := buildNameTree(urls, TreeShape{}, u.alloc)
 		cat := types.Dict{}
 		for k, v := range pagesObj.(types.Dict) {
 			cat[k] = v
 		}
-		cat["Names"] = u.Add(types.Dict{"IDS": idsRoot, "URLS": urlsRoot})
-		u.Replace(u.Root(), cat)
+		cat["Names"] = u.add(types.Dict{"IDS": idsRoot, "URLS": urlsRoot})
+		u.replace(u.root(), cat)
 		out, err := u.Bytes()
 		if err != nil || !bytes.HasPrefix(out, orig) {
 			b.Fatal(err)

@@ -12,8 +12,9 @@ import (
 )
 
 // TestUpdateFromModel builds a Web Capture structure on a plain file with
-// the model-level calls a builder uses (AddObject, PageXObject,
-// XObjectUsers, SetID, SetNameTree, SetSpiderInfo) and reads it back.
+// the model-level calls a builder uses (AddCommand, AddContentSet,
+// PageXObject, XObjectUsers, SetID, SetNameTree, SetSpiderInfo) and reads
+// it back.
 func TestUpdateFromModel(t *testing.T) {
 	orig, err := pb.Sample("capture")
 	if err != nil {
@@ -54,14 +55,17 @@ func TestUpdateFromModel(t *testing.T) {
 	}
 
 	id := webcapture.RawID("\x00()\\\r\n\xff" + strings.Repeat("\x01", 9))
-	cmd, err := u.AddObject(webcapture.Dict{"URL": webcapture.String("http://new.example/"), "L": int64(1), "F": 2,
-		"S": webcapture.Dict{"G": webcapture.Dict{"PS": []webcapture.Object{792.0, 612.0}}}})
+	one, flags, ct := int64(1), webcapture.Flags(2), "text/plain"
+	command := &webcapture.Command{URL: "http://new.example/", Levels: &one, Flags: &flags,
+		Settings: &webcapture.Settings{Global: webcapture.Dict{"PS": []webcapture.Object{792.0, 612.0}}}}
+	cmd, err := u.AddCommand(command)
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := u.AddObject(webcapture.Dict{"S": webcapture.Name("SPS"), "ID": HexBytes(id),
-		"O": []webcapture.Object{pages[2]}, "SI": webcapture.Dict{"AU": webcapture.String("http://new.example/"), "C": cmd},
-		"CT": webcapture.String("text/plain"), "T": webcapture.String("a (tricky) \\ title")})
+	title := webcapture.Text("a (tricky) \\ title")
+	set, err := u.AddContentSet(&webcapture.ContentSet{Subtype: webcapture.PageSet, ID: &id, Objects: []webcapture.Ref{pages[2]},
+		Sources: []*webcapture.SourceInfo{{URLs: webcapture.AliasedURLs{URL: "http://new.example/"}, Command: &cmd}},
+		ContentType: &ct, Title: &title})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +75,7 @@ func TestUpdateFromModel(t *testing.T) {
 	if err := u.SetNameTree("IDS", []NameEntry{{Key: string(id), Sets: []webcapture.Ref{set}}}, TreeShape{Hex: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := u.SetSpiderInfo(1.0, []webcapture.Ref{cmd}); err != nil {
+	if err := u.SetSpiderInfo(&webcapture.Info{Version: &webcapture.Number{Value: 1.0}, Commands: []*webcapture.Command{command}}); err != nil {
 		t.Fatal(err)
 	}
 	out, err := u.Bytes()
@@ -110,21 +114,38 @@ func TestUpdateFromModel(t *testing.T) {
 	checkQPDF(t, out, len(pages))
 }
 
-func TestAddObjectRejects(t *testing.T) {
+// The writer refuses what it cannot write: a settings value of no PDF
+// type, nesting past its bound, a content set without a required key.
+func TestWriteRejects(t *testing.T) {
 	orig := plain(1, false)
 	u, err := NewUpdate(orig, "plain.pdf", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := u.AddObject(webcapture.Dict{"X": struct{}{}}); err == nil || !strings.Contains(err.Error(), "cannot write a struct {}") {
-		t.Errorf("AddObject(struct) error = %v", err)
+	settings := func(v webcapture.Object) *webcapture.Command {
+		return &webcapture.Command{URL: "http://a/", Settings: &webcapture.Settings{Global: webcapture.Dict{"X": v}}}
+	}
+	if _, err := u.AddCommand(settings(struct{}{})); err == nil || !strings.Contains(err.Error(), "cannot write a struct {}") {
+		t.Errorf("AddCommand(struct) error = %v", err)
 	}
 	var deep webcapture.Object = int64(1)
 	for i := 0; i < maxModelDepth+2; i++ {
 		deep = []webcapture.Object{deep}
 	}
-	if _, err := u.AddObject(deep); err == nil || !strings.Contains(err.Error(), "nested deeper") {
-		t.Errorf("AddObject(deep) error = %v", err)
+	if _, err := u.AddCommand(settings(deep)); err == nil || !strings.Contains(err.Error(), "nested deeper") {
+		t.Errorf("AddCommand(deep) error = %v", err)
+	}
+	id := webcapture.RawID("0123456789abcdef")
+	for _, cs := range []*webcapture.ContentSet{
+		{ID: &id, Objects: []webcapture.Ref{{Num: 1}}, Sources: []*webcapture.SourceInfo{{URLs: webcapture.AliasedURLs{URL: "http://a/"}}}},
+		{Subtype: webcapture.PageSet, Objects: []webcapture.Ref{{Num: 1}}, Sources: []*webcapture.SourceInfo{{URLs: webcapture.AliasedURLs{URL: "http://a/"}}}},
+		{Subtype: webcapture.PageSet, ID: &id, Sources: []*webcapture.SourceInfo{{URLs: webcapture.AliasedURLs{URL: "http://a/"}}}},
+		{Subtype: webcapture.PageSet, ID: &id, Objects: []webcapture.Ref{{Num: 1}}},
+		{Subtype: webcapture.PageSet, ID: &id, Objects: []webcapture.Ref{{Num: 1}}, Sources: []*webcapture.SourceInfo{{}}},
+	} {
+		if _, err := u.AddContentSet(cs); !errors.Is(err, ErrMissingKey) {
+			t.Errorf("AddContentSet(%+v) error = %v, want ErrMissingKey", cs, err)
+		}
 	}
 }
 

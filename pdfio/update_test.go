@@ -33,8 +33,8 @@ func addCapture(t *testing.T, orig []byte, ids []string, shape TreeShape) []byte
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := u.Root()
-	cat, _ := u.Lookup(root)
+	root := u.root()
+	cat, _ := u.lookup(root)
 	catalog := types.Dict{}
 	for k, v := range cat.(types.Dict) {
 		catalog[k] = v
@@ -44,29 +44,29 @@ func addCapture(t *testing.T, orig []byte, ids []string, shape TreeShape) []byte
 	for i, p := range d.Pages {
 		id := ids[i]
 		ref := *types.NewIndirectRef(p.Ref.Num, p.Ref.Gen)
-		po, _ := u.Lookup(ref)
+		po, _ := u.lookup(ref)
 		page := types.Dict{}
 		for k, v := range po.(types.Dict) {
 			page[k] = v
 		}
-		page["ID"] = HexString(id)
-		u.Replace(ref, page)
+		page["ID"] = hexString(id)
+		u.replace(ref, page)
 		url := fmt.Sprintf("http://www.example.com/p%04d.html", i)
-		cs := u.Add(types.Dict{"S": types.Name("SPS"), "ID": HexString(id), "O": types.Array{ref},
-			"SI": types.Dict{"AU": LiteralString(url)}})
+		cs := u.add(types.Dict{"S": types.Name("SPS"), "ID": hexString(id), "O": types.Array{ref},
+			"SI": types.Dict{"AU": literalString(url)}})
 		idsE = append(idsE, TreeEntry{Key: id, Value: cs})
 		urlsE = append(urlsE, TreeEntry{Key: url, Value: cs})
 	}
 	shape.Hex = true
-	idsRoot, err := BuildNameTree(idsE, shape, u.Alloc)
+	idsRoot, err := buildNameTree(idsE, shape, u.alloc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	shape.Hex = false
-	urlsRoot, _ := BuildNameTree(urlsE, shape, u.Alloc)
-	catalog["Names"] = u.Add(types.Dict{"IDS": idsRoot, "URLS": urlsRoot})
+	urlsRoot, _ := buildNameTree(urlsE, shape, u.alloc)
+	catalog["Names"] = u.add(types.Dict{"IDS": idsRoot, "URLS": urlsRoot})
 	catalog["SpiderInfo"] = types.Dict{"V": types.Float(1.0)}
-	u.Replace(root, catalog)
+	u.replace(root, catalog)
 	out, err := u.Bytes()
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +139,7 @@ func TestBuildNameTreeShape(t *testing.T) {
 			es = append(es, TreeEntry{Key: fmt.Sprintf("k%06d", i), Value: types.Integer(i)})
 		}
 		var nodes []types.Dict
-		root, err := BuildNameTree(es, TreeShape{}, func(d types.Dict) types.IndirectRef {
+		root, err := buildNameTree(es, TreeShape{}, func(d types.Dict) types.IndirectRef {
 			nodes = append(nodes, d)
 			return *types.NewIndirectRef(len(nodes), 0)
 		})
@@ -163,7 +163,7 @@ func TestBuildNameTreeShape(t *testing.T) {
 			t.Errorf("n=%d: %d leaves, want %d", n, leaves, want)
 		}
 	}
-	if _, err := BuildNameTree([]TreeEntry{{Key: "a"}, {Key: "a"}}, TreeShape{}, func(types.Dict) types.IndirectRef { return types.IndirectRef{} }); err == nil {
+	if _, err := buildNameTree([]TreeEntry{{Key: "a"}, {Key: "a"}}, TreeShape{}, func(types.Dict) types.IndirectRef { return types.IndirectRef{} }); err == nil {
 		t.Error("duplicate keys built")
 	}
 }
@@ -273,11 +273,11 @@ func TestUpdateLongXRefDictionary(t *testing.T) {
 	// Every other page changes: the update's /Index has a pair for each.
 	for i := 0; i < len(d.Pages); i += 2 {
 		ref := *types.NewIndirectRef(d.Pages[i].Ref.Num, d.Pages[i].Ref.Gen)
-		o, err := u.Lookup(ref)
+		o, err := u.lookup(ref)
 		if err != nil {
 			t.Fatal(err)
 		}
-		u.Replace(ref, o)
+		u.replace(ref, o)
 	}
 	once, err := u.Bytes()
 	if err != nil {
@@ -294,11 +294,11 @@ func TestUpdateLongXRefDictionary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, err := u.Lookup(u.Root())
+	cat, err := u.lookup(u.root())
 	if err != nil {
 		t.Fatal(err)
 	}
-	u.Replace(u.Root(), cat)
+	u.replace(u.root(), cat)
 	twice, err := u.Bytes()
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,60 @@
+package pdfio
+
+import (
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+	"github.com/webcap/webcap/webcapture"
+)
+
+// Typed writes: each Web Capture dictionary is written from the model by
+// its key table (keys.go), the same table the reader reads it by.
+
+// AddContentSet writes a new content set (page set or image set) and
+// returns its reference. A set without a required key (S, ID, O, SI, or a
+// source's AU) is an error wrapping ErrMissingKey. Ref and the shape flags
+// (SourceArray, RefArray) are as the model says: one source or one count is
+// written as a dictionary or an integer unless the flag asks for an array.
+func (u *Update) AddContentSet(cs *webcapture.ContentSet) (webcapture.Ref, error) {
+	d, err := writeKeys(&writer{u}, "content set", contentSetKeys, cs)
+	if err != nil {
+		return webcapture.Ref{}, err
+	}
+	return refOf(u.objs.add(d)), nil
+}
+
+// ReplaceContentSet writes a new version of the content set at ref (it
+// keeps its object number, so every reference to it stays good).
+func (u *Update) ReplaceContentSet(ref webcapture.Ref, cs *webcapture.ContentSet) error {
+	d, err := writeKeys(&writer{u}, "content set", contentSetKeys, cs)
+	if err != nil {
+		return err
+	}
+	u.replace(indirect(ref), d)
+	return nil
+}
+
+// AddCommand writes a command dictionary (its settings direct, its posted
+// data as a string, or as a stream of its own with PostStream), sets c.Ref
+// and returns it.
+func (u *Update) AddCommand(c *webcapture.Command) (webcapture.Ref, error) {
+	d, err := writeKeys(&writer{u}, "command", commandKeys, c)
+	if err != nil {
+		return webcapture.Ref{}, err
+	}
+	c.Ref = refOf(u.objs.add(d))
+	return c.Ref, nil
+}
+
+// SetSpiderInfo sets the catalog's /SpiderInfo to a new dictionary: info's
+// version and its commands, which must have been written (their Ref set:
+// the file's own, or AddCommand's).
+func (u *Update) SetSpiderInfo(info *webcapture.Info) error {
+	d, err := writeKeys(&writer{u}, "SpiderInfo", infoKeys, info)
+	if err != nil {
+		return err
+	}
+	if u.catalogEdits == nil {
+		u.catalogEdits = types.Dict{}
+	}
+	u.catalogEdits["SpiderInfo"] = u.objs.add(d)
+	return nil
+}
