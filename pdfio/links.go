@@ -90,7 +90,7 @@ func (u *Update) SetDests(dests map[string]Dest, moved map[webcapture.Ref]webcap
 	if err != nil {
 		return err
 	}
-	entries := make([]TreeEntry, 0, len(kept)+len(dests))
+	entries := make([]treeEntry, 0, len(kept)+len(dests))
 	for _, e := range kept {
 		if _, ok := dests[e.Key]; ok {
 			continue
@@ -103,7 +103,7 @@ func (u *Update) SetDests(dests map[string]Dest, moved map[webcapture.Ref]webcap
 		if dest.View.XYZ {
 			a = types.Array{indirect(dest.Page), types.Name("XYZ"), types.Float(dest.View.Left), types.Float(dest.View.Top), nil}
 		}
-		entries = append(entries, TreeEntry{Key: name, Value: u.add(a)})
+		entries = append(entries, treeEntry{Key: name, Value: u.add(a)})
 	}
 	root, err := buildNameTree(entries, TreeShape{}, u.alloc)
 	if err != nil {
@@ -152,7 +152,7 @@ func (u *Update) movedDest(v types.Object, moved map[webcapture.Ref]webcapture.R
 // treeEntries reads the catalog's /Names tree name as raw entries (keys as
 // bytes, values as they are), bounded like the reader's walk: a malformed
 // node is an error, since what is kept must be kept whole.
-func (u *Update) treeEntries(name string) ([]TreeEntry, error) {
+func (u *Update) treeEntries(name string) ([]treeEntry, error) {
 	if u.names == nil {
 		if err := u.loadNames(); err != nil {
 			return nil, err
@@ -162,7 +162,7 @@ func (u *Update) treeEntries(name string) ([]TreeEntry, error) {
 	if !ok {
 		return nil, nil
 	}
-	var out []TreeEntry
+	var out []treeEntry
 	seen := map[int]bool{}
 	nodes := 0
 	var walk func(o types.Object, depth int) error
@@ -200,7 +200,7 @@ func (u *Update) treeEntries(name string) ([]TreeEntry, error) {
 			if !ok {
 				return fmt.Errorf("a key of the %s tree is %s, not a string", name, typeName(ko))
 			}
-			out = append(out, TreeEntry{Key: key, Value: names[i+1]})
+			out = append(out, treeEntry{Key: key, Value: names[i+1]})
 		}
 		return nil
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
-// A TreeEntry is one key and value for BuildNameTree.
-type TreeEntry struct {
+// A treeEntry is one key and value for BuildNameTree.
+type treeEntry struct {
 	Key   string       // the key's bytes
 	Value types.Object // a reference to a content set, or an array of them
 	// KeyObject, if not nil, is written for the key instead of a new
@@ -37,16 +37,16 @@ type builtTree struct {
 // root; a root that is the only leaf holds /Names itself. Duplicate keys are
 // an error. alloc gives each new node its object number, children before
 // parents; the root is allocated last and returned.
-func buildNameTree(entries []TreeEntry, shape TreeShape, alloc func(types.Dict) types.IndirectRef) (types.IndirectRef, error) {
+func buildNameTree(entries []treeEntry, shape TreeShape, alloc func(types.Dict) types.IndirectRef) (types.IndirectRef, error) {
 	if shape.Leaf <= 0 {
 		shape.Leaf = 64
 	}
 	if shape.Fan <= 1 {
 		shape.Fan = 64
 	}
-	sorted := make([]TreeEntry, len(entries))
+	sorted := make([]treeEntry, len(entries))
 	copy(sorted, entries)
-	slices.SortFunc(sorted, func(a, b TreeEntry) int { return strings.Compare(a.Key, b.Key) })
+	slices.SortFunc(sorted, func(a, b treeEntry) int { return strings.Compare(a.Key, b.Key) })
 	for i := 1; i < len(sorted); i++ {
 		if sorted[i].Key == sorted[i-1].Key {
 			return types.IndirectRef{}, fmt.Errorf("pdfio: name tree key %q appears twice", sorted[i].Key)
@@ -58,7 +58,7 @@ func buildNameTree(entries []TreeEntry, shape TreeShape, alloc func(types.Dict) 
 		}
 		return literalString(k)
 	}
-	names := func(part []TreeEntry) types.Array {
+	names := func(part []treeEntry) types.Array {
 		a := make(types.Array, 0, 2*len(part))
 		for _, e := range part {
 			k := e.KeyObject

@@ -14,13 +14,13 @@ import (
 // objects (target: at most 2 s and 1 GiB). One op builds both.
 func BenchmarkBuildNameTrees(b *testing.B) {
 	const n = 1_000_000
-	ids := make([]TreeEntry, n)
-	urls := make([]TreeEntry, n)
+	ids := make([]treeEntry, n)
+	urls := make([]treeEntry, n)
 	for i := range n {
 		sum := md5.Sum([]byte(fmt.Sprint(i)))
 		ref := *types.NewIndirectRef(i+1, 0)
-		ids[i] = TreeEntry{Key: string(sum[:]), Value: ref}
-		urls[i] = TreeEntry{Key: fmt.Sprintf("http://www.example.com/site/s%03d/page%07d.html", i%1000, i), Value: ref}
+		ids[i] = treeEntry{Key: string(sum[:]), Value: ref}
+		urls[i] = treeEntry{Key: fmt.Sprintf("http://www.example.com/site/s%03d/page%07d.html", i%1000, i), Value: ref}
 	}
 	b.ReportAllocs()
 	var peak uint64

@@ -412,7 +412,7 @@ type NameEntry struct {
 // in the catalog's /Names, replacing the tree that was there. The /Names
 // dictionary is written once, with the update.
 func (u *Update) SetNameTree(name string, entries []NameEntry, shape TreeShape) error {
-	tes := make([]TreeEntry, 0, len(entries))
+	tes := make([]treeEntry, 0, len(entries))
 	for _, e := range entries {
 		if len(e.Sets) == 0 {
 			return fmt.Errorf("pdfio: %s key %q has no content set", name, e.Key)
@@ -425,7 +425,7 @@ func (u *Update) SetNameTree(name string, entries []NameEntry, shape TreeShape) 
 			}
 			v = arr
 		}
-		te := TreeEntry{Key: e.Key, Value: v}
+		te := treeEntry{Key: e.Key, Value: v}
 		if !e.KeyObject.IsZero() {
 			te.KeyObject = indirect(e.KeyObject)
 		}

@@ -26,7 +26,7 @@ func BenchmarkUpdate20k(b *testing.B) {
 		}
 		pagesObj, _ := u.lookup(u.root())
 		pages, _ := u.lookup(pagesObj.(types.Dict)["Pages"].(types.IndirectRef))
-		var ids, urls []TreeEntry
+		var ids, urls []treeEntry
 		for i, k := range pages.(types.Dict)["Kids"].(types.Array) {
 			ref := k.(types.IndirectRef)
 			po, _ := u.lookup(ref)
@@ -40,8 +40,8 @@ func BenchmarkUpdate20k(b *testing.B) {
 			u.replace(ref, page)
 			url := fmt.Sprintf("http://www.example.com/p%06d.html", i)
 			cs := u.add(types.Dict{"S": types.Name("SPS"), "ID": id, "O": types.Array{ref}, "SI": types.Dict{"AU": literalString(url)}})
-			ids = append(ids, TreeEntry{Key: string(sum[:]), Value: cs})
-			urls = append(urls, TreeEntry{Key: url, Value: cs})
+			ids = append(ids, treeEntry{Key: string(sum[:]), Value: cs})
+			urls = append(urls, treeEntry{Key: url, Value: cs})
 		}
 		idsRoot, _ := buildNameTree(ids, TreeShape{Hex: true}, u.alloc)
 		urlsRoot, _ := buildNameTree(urls, TreeShape{}, u.alloc)

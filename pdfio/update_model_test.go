@@ -64,7 +64,7 @@ func TestUpdateFromModel(t *testing.T) {
 	}
 	title := webcapture.Text("a (tricky) \\ title")
 	set, err := u.AddContentSet(&webcapture.ContentSet{Subtype: webcapture.PageSet, ID: &id, Objects: []webcapture.Ref{pages[2]},
-		Sources: []*webcapture.SourceInfo{{URLs: webcapture.AliasedURLs{URL: "http://new.example/"}, Command: &cmd}},
+		Sources:     []*webcapture.SourceInfo{{URLs: webcapture.AliasedURLs{URL: "http://new.example/"}, Command: &cmd}},
 		ContentType: &ct, Title: &title})
 	if err != nil {
 		t.Fatal(err)

@@ -40,7 +40,7 @@ func addCapture(t *testing.T, orig []byte, ids []string, shape TreeShape) []byte
 		catalog[k] = v
 	}
 	d, _ := ReadBytes(orig, "orig.pdf", Options{})
-	var idsE, urlsE []TreeEntry
+	var idsE, urlsE []treeEntry
 	for i, p := range d.Pages {
 		id := ids[i]
 		ref := *types.NewIndirectRef(p.Ref.Num, p.Ref.Gen)
@@ -54,8 +54,8 @@ func addCapture(t *testing.T, orig []byte, ids []string, shape TreeShape) []byte
 		url := fmt.Sprintf("http://www.example.com/p%04d.html", i)
 		cs := u.add(types.Dict{"S": types.Name("SPS"), "ID": hexString(id), "O": types.Array{ref},
 			"SI": types.Dict{"AU": literalString(url)}})
-		idsE = append(idsE, TreeEntry{Key: id, Value: cs})
-		urlsE = append(urlsE, TreeEntry{Key: url, Value: cs})
+		idsE = append(idsE, treeEntry{Key: id, Value: cs})
+		urlsE = append(urlsE, treeEntry{Key: url, Value: cs})
 	}
 	shape.Hex = true
 	idsRoot, err := buildNameTree(idsE, shape, u.alloc)
@@ -134,9 +134,9 @@ func checkQPDF(t *testing.T, file []byte, pages int) {
 
 func TestBuildNameTreeShape(t *testing.T) {
 	for _, n := range []int{0, 1, 64, 65, 1000, 4097} {
-		var es []TreeEntry
+		var es []treeEntry
 		for i := range n {
-			es = append(es, TreeEntry{Key: fmt.Sprintf("k%06d", i), Value: types.Integer(i)})
+			es = append(es, treeEntry{Key: fmt.Sprintf("k%06d", i), Value: types.Integer(i)})
 		}
 		var nodes []types.Dict
 		root, err := buildNameTree(es, TreeShape{}, func(d types.Dict) types.IndirectRef {
@@ -163,7 +163,7 @@ func TestBuildNameTreeShape(t *testing.T) {
 			t.Errorf("n=%d: %d leaves, want %d", n, leaves, want)
 		}
 	}
-	if _, err := buildNameTree([]TreeEntry{{Key: "a"}, {Key: "a"}}, TreeShape{}, func(types.Dict) types.IndirectRef { return types.IndirectRef{} }); err == nil {
+	if _, err := buildNameTree([]treeEntry{{Key: "a"}, {Key: "a"}}, TreeShape{}, func(types.Dict) types.IndirectRef { return types.IndirectRef{} }); err == nil {
 		t.Error("duplicate keys built")
 	}
 }
