@@ -1,20 +1,38 @@
-// Package pdfio reads the Web Capture structures of a PDF file byte-exactly
-// (PDF Reference 1.7 §10.9; ISO 32000-1 §14.10) into the webcapture model. It
-// is the only package that imports pdfcpu (github.com/pdfcpu/pdfcpu v0.15.0),
-// and it uses it as a parser only: pdfcpu builds the cross-reference table
-// and parses the objects; pdfio walks the raw objects itself.
+// Package pdfio reads and writes the Web Capture structures of PDF files
+// (PDF Reference 1.7 §10.9; ISO 32000-1 §14.10). It does four things:
 //
-// pdfcpu's string decoders, its validation and its name-tree cache change the
-// bytes of binary keys (UTF-16 and PDFDocEncoding decoding, BOM stripping,
-// escape processing over decoded hex), so pdfio never calls them: literal
-// strings are unescaped here by the rules of PDF 1.7 §3.2.3, hex strings are
-// decoded here, and the IDS and URLS trees are walked here, with a record of
-// every defect met on the way (unsorted or duplicate keys, wrong /Limits, an
-// odd /Names array, keys that are not strings, dangling references, cycles)
-// rather than an abort.
+//   - Read: Open, Read and ReadBytes read a file byte-exactly into the
+//     webcapture model (a Document: SpiderInfo and its commands, the IDS and
+//     URLS name trees, every content set, the pages and image XObjects with
+//     their /ID), recording every defect met instead of stopping at it.
+//   - Write incremental updates: an Update (NewUpdate) appends new and
+//     changed objects after the file's own bytes, which stay exactly as they
+//     are (a signature over them stays valid), with a cross-reference
+//     section of the file's own flavour. Web Capture dictionaries are
+//     written from the model by typed calls (AddCommand, AddContentSet,
+//     ReplaceContentSet, SetSpiderInfo, SetNameTree, SetID, ...).
+//   - Copy pages: Update.AppendPages and ReplacePages copy a printed PDF's
+//     pages, and everything they use, into the file.
+//   - Merge: Merge joins printed PDFs into one file.
 //
-// Untrusted files: parsing runs under a deadline (Options.Timeout), any panic
-// from pdfcpu is recovered into an *Error, tree walks are bounded in depth
-// and node count, and every reference chain is cycle-checked. Reading never
-// modifies the file.
+// Each Web Capture dictionary is described once, by a table of its keys
+// (keys.go); the reader and the writer both go through it.
+//
+// It is the only package that imports pdfcpu (github.com/pdfcpu/pdfcpu
+// v0.15.0), and nothing it exports mentions a pdfcpu type. pdfcpu is used
+// as a parser: it builds the cross-reference table and parses the objects;
+// pdfio walks the raw objects itself. pdfcpu's string decoders, its
+// validation and its name-tree cache change the bytes of binary keys
+// (UTF-16 and PDFDocEncoding decoding, BOM stripping, escape processing
+// over decoded hex), so pdfio never calls them: literal strings are
+// unescaped here by the rules of PDF 1.7 §3.2.3, hex strings are decoded
+// here, and the IDS and URLS trees are walked here, with a record of every
+// defect met on the way (unsorted or duplicate keys, wrong /Limits, an odd
+// /Names array, keys that are not strings, dangling references, cycles)
+// rather than an abort. pdfcpu never writes a byte of a user's file.
+//
+// Untrusted files: parsing runs under a deadline (Options.Timeout), any
+// panic from pdfcpu is recovered into an *Error, tree walks are bounded in
+// depth and node count, and every reference chain is cycle-checked. Reading
+// never modifies the file.
 package pdfio
