@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime/debug"
 	"sync"
@@ -54,6 +55,9 @@ type Error struct {
 	File string // the file's path or name
 	Op   string // "open", "parse" or "read"
 	Err  error
+	// Stack is where a panic inside the reader happened (a bug, reported
+	// as an internal error); it is not part of Error's message.
+	Stack []byte
 }
 
 func (e *Error) Error() string { return e.File + ": " + e.Op + ": " + e.Err.Error() }
@@ -66,12 +70,12 @@ func Open(path string, opts Options) (*Document, error) {
 	opts = opts.withDefaults()
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &Error{File: path, Op: "open", Err: err}
+		return nil, &Error{File: path, Op: "open", Err: withoutPath(err)}
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, &Error{File: path, Op: "read", Err: err}
+		return nil, &Error{File: path, Op: "read", Err: withoutPath(err)}
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, &Error{File: path, Op: "open", Err: fmt.Errorf("not a regular file (%s)", fi.Mode().Type())}
@@ -81,7 +85,7 @@ func Open(path string, opts Options) (*Document, error) {
 	}
 	b := make([]byte, fi.Size())
 	if _, err := io.ReadFull(f, b); err != nil {
-		return nil, &Error{File: path, Op: "read", Err: err}
+		return nil, &Error{File: path, Op: "read", Err: withoutPath(err)}
 	}
 	return Read(bytes.NewReader(b), path, opts)
 }
@@ -110,10 +114,27 @@ func Read(rs io.ReadSeeker, name string, opts Options) (doc *Document, err error
 	ctx.Read.RS = nil
 	defer func() {
 		if p := recover(); p != nil {
-			doc, err = nil, &Error{File: name, Op: "read", Err: fmt.Errorf("internal error: %v\n%s", p, debug.Stack())}
+			doc, err = nil, internalError(name, p)
 		}
 	}()
 	return newReader(ctx, name, opts).read(), nil
+}
+
+// withoutPath is an error of the os package without the operation and path
+// it repeats ("open /x: no such file" is "no such file": Error says the
+// file and the operation once).
+func withoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// internalError is a panic inside the reader (a bug: hostile input must
+// not cause one), as an error naming the file, with the stack kept aside.
+func internalError(name string, p any) *Error {
+	return &Error{File: name, Op: "read", Err: fmt.Errorf("internal error: %v", p), Stack: debug.Stack()}
 }
 
 func (o Options) withDefaults() Options {

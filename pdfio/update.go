@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"sort"
 	"strconv"
 
@@ -70,7 +69,7 @@ func NewUpdate(orig []byte, name string, opts Options) (*Update, error) {
 func (u *Update) Document() (doc *Document, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			doc, err = nil, &Error{File: u.name, Op: "read", Err: fmt.Errorf("internal error: %v\n%s", p, debug.Stack())}
+			doc, err = nil, internalError(u.name, p)
 		}
 	}()
 	return newReader(u.ctx, u.name, u.opts).read(), nil
