@@ -1,8 +1,13 @@
-package webcapture
+// The crawl's scope: which links a command may follow (its SameSite and
+// SamePath flags).
+
+package capture
 
 import (
 	"net/url"
 	"strings"
+
+	"github.com/webcap/webcap/webcapture"
 )
 
 // InScope reports whether a command whose initial URL is initial and whose
@@ -20,8 +25,8 @@ import (
 //
 // With neither flag every link is in scope. Both URLs should be absolute;
 // a URL that does not parse is never in scope under a flag.
-func InScope(initial, candidate string, f Flags) bool {
-	if f&(SameSite|SamePath) == 0 {
+func InScope(initial, candidate string, f webcapture.Flags) bool {
+	if f&(webcapture.SameSite|webcapture.SamePath) == 0 {
 		return true
 	}
 	a, err1 := url.Parse(initial)
@@ -29,10 +34,10 @@ func InScope(initial, candidate string, f Flags) bool {
 	if err1 != nil || err2 != nil || a.Host == "" || b.Host == "" {
 		return false
 	}
-	if f&SameSite != 0 && !sameHost(a, b) {
+	if f&webcapture.SameSite != 0 && !sameHost(a, b) {
 		return false
 	}
-	if f&SamePath != 0 {
+	if f&webcapture.SamePath != 0 {
 		if !strings.EqualFold(a.Scheme, b.Scheme) || !strings.EqualFold(netloc(a), netloc(b)) {
 			return false
 		}

@@ -1,4 +1,4 @@
-package webcapture_test
+package capture
 
 import (
 	"testing"
@@ -42,7 +42,7 @@ func TestInScope(t *testing.T) {
 		{"http://www.example.com/a/x", "http://[::1", site, false},
 		{"http://www.example.com/a/x", "/relative", site, false},
 	} {
-		if got := webcapture.InScope(tc.initial, tc.candidate, tc.flags); got != tc.want {
+		if got := InScope(tc.initial, tc.candidate, tc.flags); got != tc.want {
 			t.Errorf("InScope(%q, %q, %v) = %v, want %v", tc.initial, tc.candidate, tc.flags, got, tc.want)
 		}
 	}
