@@ -73,89 +73,71 @@ func stringKey[M any](name string, required bool, since string, f func(*M) *stri
 			}
 		},
 		func(_ *writer, m *M) (types.Object, error) {
-			if s := *f(m); s != "" || required {
+			if s := *f(m); s != "" {
 				return literalString(s), nil
 			}
 			return nil, nil
 		}}
 }
 
-// optStringKey is an optional string held as a *string.
-func optStringKey[M any](name, since string, f func(*M) **string) key[M] {
+// optKey is an optional key held as a pointer (nil: absent): read takes
+// its value from the dictionary (false: absent or of the wrong type, which
+// read has recorded), write gives its PDF form.
+func optKey[M, T any](name, since string, field func(*M) **T,
+	read func(r *reader, ref webcapture.Ref, d types.Dict, k, path string) (T, bool), write func(T) types.Object) key[M] {
 	return key[M]{name, false, since,
 		func(r *reader, m *M, k string, d types.Dict, ref webcapture.Ref, path string) {
-			if s, ok := r.str(ref, d, k, path); ok {
-				*f(m) = &s
+			if v, ok := read(r, ref, d, k, path); ok {
+				*field(m) = &v
 			}
 		},
 		func(_ *writer, m *M) (types.Object, error) {
-			if s := *f(m); s != nil {
-				return literalString(*s), nil
+			if v := *field(m); v != nil {
+				return write(*v), nil
 			}
 			return nil, nil
 		}}
 }
 
-// textKey is a text string (its bytes kept as they are).
-func textKey[M any](name, since string, f func(*M) **webcapture.Text) key[M] {
-	return key[M]{name, false, since,
-		func(r *reader, m *M, k string, d types.Dict, ref webcapture.Ref, path string) {
-			if s, ok := r.str(ref, d, k, path); ok {
-				t := webcapture.Text(s)
-				*f(m) = &t
-			}
-		},
-		func(_ *writer, m *M) (types.Object, error) {
-			if t := *f(m); t != nil {
-				return literalString(string(*t)), nil
-			}
-			return nil, nil
-		}}
+// idKey is the content set's required ID, written in hex: optKey's,
+// marked required.
+var idKey = func() key[webcapture.ContentSet] {
+	k := optKey("ID", "1.3", func(m *webcapture.ContentSet) **webcapture.RawID { return &m.ID }, keyID, hexOf[webcapture.RawID])
+	k.required = true
+	return k
+}()
+
+// The readers and writers of optKey's kinds.
+
+func keyString(r *reader, ref webcapture.Ref, d types.Dict, k, path string) (string, bool) {
+	return r.str(ref, d, k, path)
 }
 
-// dateKey is a date, kept as written.
-func dateKey[M any](name, since string, f func(*M) **webcapture.Date) key[M] {
-	return key[M]{name, false, since,
-		func(r *reader, m *M, k string, d types.Dict, ref webcapture.Ref, path string) {
-			*f(m) = r.date(ref, d, k, path)
-		},
-		func(_ *writer, m *M) (types.Object, error) {
-			if dt := *f(m); dt != nil {
-				return literalString(dt.Raw), nil
-			}
-			return nil, nil
-		}}
+func keyText(r *reader, ref webcapture.Ref, d types.Dict, k, path string) (webcapture.Text, bool) {
+	s, ok := r.str(ref, d, k, path)
+	return webcapture.Text(s), ok
 }
 
-// idKey is a byte string identifier, written in hex.
-func idKey[M any](name string, required bool, since string, f func(*M) **webcapture.RawID) key[M] {
-	return key[M]{name, required, since,
-		func(r *reader, m *M, k string, d types.Dict, ref webcapture.Ref, path string) {
-			*f(m) = r.rawID(ref, d, k, path)
-		},
-		func(_ *writer, m *M) (types.Object, error) {
-			if id := *f(m); id != nil {
-				return hexString(string(*id)), nil
-			}
-			return nil, nil
-		}}
+func keyDate(r *reader, ref webcapture.Ref, d types.Dict, k, path string) (webcapture.Date, bool) {
+	if dt := r.date(ref, d, k, path); dt != nil {
+		return *dt, true
+	}
+	return webcapture.Date{}, false
 }
 
-// intKey is an optional integer held as an *int64.
-func intKey[M any](name, since string, f func(*M) **int64) key[M] {
-	return key[M]{name, false, since,
-		func(r *reader, m *M, k string, d types.Dict, ref webcapture.Ref, path string) {
-			if n, ok := r.integer(ref, d, k, path); ok {
-				*f(m) = &n
-			}
-		},
-		func(_ *writer, m *M) (types.Object, error) {
-			if n := *f(m); n != nil {
-				return types.Integer(*n), nil
-			}
-			return nil, nil
-		}}
+func keyID(r *reader, ref webcapture.Ref, d types.Dict, k, path string) (webcapture.RawID, bool) {
+	s, ok := r.str(ref, d, k, path)
+	return webcapture.RawID(s), ok
 }
+
+func keyInt(r *reader, ref webcapture.Ref, d types.Dict, k, path string) (int64, bool) {
+	return r.integer(ref, d, k, path)
+}
+
+func literal[T ~string](v T) types.Object     { return literalString(string(v)) }
+func hexOf[T ~string](v T) types.Object       { return hexString(string(v)) }
+func dateText(v webcapture.Date) types.Object { return literalString(v.Raw) }
+func integerOf(v int64) types.Object          { return types.Integer(v) }
 
 // The tables.
 
@@ -216,7 +198,7 @@ var infoKeys = []key[webcapture.Info]{
 // commandKeys describe a command dictionary (PDF 1.7 Tables 10.43-10.44).
 var commandKeys = []key[webcapture.Command]{
 	stringKey("URL", true, "1.3", func(c *webcapture.Command) *string { return &c.URL }),
-	intKey("L", "1.3", func(c *webcapture.Command) **int64 { return &c.Levels }),
+	optKey("L", "1.3", func(c *webcapture.Command) **int64 { return &c.Levels }, keyInt, integerOf),
 	{"F", false, "1.3",
 		func(r *reader, c *webcapture.Command, k string, d types.Dict, ref webcapture.Ref, path string) {
 			if n, ok := r.integer(ref, d, k, path); ok {
@@ -267,8 +249,8 @@ var commandKeys = []key[webcapture.Command]{
 			}
 			return literalString(string(*c.PostData)), nil
 		}},
-	optStringKey("CT", "1.3", func(c *webcapture.Command) **string { return &c.ContentType }),
-	optStringKey("H", "1.3", func(c *webcapture.Command) **string { return &c.Headers }),
+	optKey("CT", "1.3", func(c *webcapture.Command) **string { return &c.ContentType }, keyString, literal[string]),
+	optKey("H", "1.3", func(c *webcapture.Command) **string { return &c.Headers }, keyString, literal[string]),
 	{"S", false, "1.3",
 		func(r *reader, c *webcapture.Command, k string, d types.Dict, ref webcapture.Ref, path string) {
 			v, ok := r.get(d, k, path)
@@ -384,7 +366,7 @@ var contentSetKeys = []key[webcapture.ContentSet]{
 			}
 			return types.Name(m.Subtype), nil
 		}},
-	idKey("ID", true, "1.3", func(m *webcapture.ContentSet) **webcapture.RawID { return &m.ID }),
+	idKey,
 	{"O", true, "1.3",
 		func(r *reader, m *webcapture.ContentSet, k string, d types.Dict, ref webcapture.Ref, path string) {
 			v, ok := r.get(d, k, path)
@@ -453,10 +435,10 @@ var contentSetKeys = []key[webcapture.ContentSet]{
 			}
 			return a, nil
 		}},
-	optStringKey("CT", "1.3", func(m *webcapture.ContentSet) **string { return &m.ContentType }),
-	dateKey("TS", "1.3", func(m *webcapture.ContentSet) **webcapture.Date { return &m.Created }),
-	textKey("T", "1.3", func(m *webcapture.ContentSet) **webcapture.Text { return &m.Title }),
-	idKey("TID", false, "1.3", func(m *webcapture.ContentSet) **webcapture.RawID { return &m.TextID }),
+	optKey("CT", "1.3", func(m *webcapture.ContentSet) **string { return &m.ContentType }, keyString, literal[string]),
+	optKey("TS", "1.3", func(m *webcapture.ContentSet) **webcapture.Date { return &m.Created }, keyDate, dateText),
+	optKey("T", "1.3", func(m *webcapture.ContentSet) **webcapture.Text { return &m.Title }, keyText, literal[webcapture.Text]),
+	optKey("TID", "1.3", func(m *webcapture.ContentSet) **webcapture.RawID { return &m.TextID }, keyID, hexOf[webcapture.RawID]),
 	{"R", false, "1.3",
 		// An integer, or an array of integers (Acrobat 5.0 and 8.0 write
 		// the elements as indirect integer objects); required of image
@@ -524,9 +506,9 @@ var sourceInfoKeys = []key[webcapture.SourceInfo]{
 			}
 			return writeKeys(w, "URL alias", aliasKeys, a)
 		}},
-	dateKey("TS", "1.3", func(si *webcapture.SourceInfo) **webcapture.Date { return &si.Updated }),
-	dateKey("E", "1.3", func(si *webcapture.SourceInfo) **webcapture.Date { return &si.Expires }),
-	intKey("S", "1.3", func(si *webcapture.SourceInfo) **int64 { return &si.Submission }),
+	optKey("TS", "1.3", func(si *webcapture.SourceInfo) **webcapture.Date { return &si.Updated }, keyDate, dateText),
+	optKey("E", "1.3", func(si *webcapture.SourceInfo) **webcapture.Date { return &si.Expires }, keyDate, dateText),
+	optKey("S", "1.3", func(si *webcapture.SourceInfo) **int64 { return &si.Submission }, keyInt, integerOf),
 	{"C", false, "1.3",
 		func(r *reader, si *webcapture.SourceInfo, k string, d types.Dict, ref webcapture.Ref, path string) {
 			c, ok := d[k]
