@@ -23,7 +23,7 @@ import (
 
 type auditOptions struct {
 	IO        *IOStreams
-	Profile   string
+	Profile   *canon.Profile
 	JSON      bool
 	Jobs      int
 	Timeout   time.Duration
@@ -70,25 +70,33 @@ With --json, one JSON document:
   $ webcap audit --profile pdf2 archive/*.pdf
   $ webcap audit --json --jobs 4 --timeout 30s archive/*.pdf > report.json`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: runner(opts, runF, runAudit, func(args []string) error {
 			opts.Files = args
-			if runF != nil {
-				return runF(cmd.Context(), opts)
+			switch {
+			case opts.Jobs < 1:
+				return usagef("audit: --jobs %d: want at least 1", opts.Jobs)
+			case opts.Timeout <= 0:
+				return usagef("audit: --timeout %v: want a positive duration", opts.Timeout)
 			}
-			return runAudit(cmd.Context(), opts)
-		},
+			return nil
+		}),
 	}
+	addAuditFlags(cmd, opts)
 	f := cmd.Flags()
-	f.StringVar(&opts.Profile, "profile", "pdf", "canonicalization URLS keys must be in: pdf, pdf2 or rfc3986")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON document")
 	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
+	f.BoolVar(&opts.InProcess, "in-process", false, "audit in this process, without a child per file (no crash isolation)")
+	_ = f.MarkHidden("in-process")
+	return cmd
+}
+
+// addAuditFlags adds the flags audit passes on to its child, audit-file.
+func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
+	addProfileFlag(cmd, &opts.Profile, canon.PDF, "canonicalization URLS keys must be in: pdf, pdf2 or rfc3986")
+	f := cmd.Flags()
 	f.DurationVar(&opts.Timeout, "timeout", 60*time.Second, "time limit for each file")
 	f.StringVar(&opts.Password, "password", "", "password of encrypted files")
 	f.StringVar(&opts.Sources, "sources", "", "recompute identifiers from the captured data: a wget mirror `DIR` or a JSON MANIFEST")
-	f.BoolVar(&opts.InProcess, "in-process", false, "audit in this process, without a child per file (no crash isolation)")
-	_ = f.MarkHidden("in-process")
-	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"pdf", "pdf2", "rfc3986"}, cobra.ShellCompDirectiveNoFileComp))
-	return cmd
 }
 
 // fileJSON is one file's result, as the report and the child print it.
@@ -121,19 +129,9 @@ type auditSummary struct {
 }
 
 func runAudit(ctx context.Context, opts *auditOptions) error {
-	p, err := canon.ParseProfile(opts.Profile)
-	if err != nil {
-		return usagef("audit: --profile %q: want pdf, pdf2 or rfc3986", opts.Profile)
-	}
-	if opts.Jobs < 1 {
-		return usagef("audit: --jobs %d: want at least 1", opts.Jobs)
-	}
-	if opts.Timeout <= 0 {
-		return usagef("audit: --timeout %v: want a positive duration", opts.Timeout)
-	}
 	if opts.Sources != "" {
-		if _, err := webcapture.LoadAuxSource(opts.Sources); err != nil {
-			return usagef("audit: --sources: %v", err)
+		if _, err := loadSources("audit", "--sources", opts.Sources); err != nil {
+			return err
 		}
 	}
 	results := make([]fileJSON, len(opts.Files))
@@ -149,7 +147,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			defer wg.Done()
 			for i := range jobs {
 				if opts.InProcess {
-					results[i] = auditFile(opts.Files[i], p, opts.Password, opts.Sources, opts.Timeout)
+					results[i] = auditFile(opts.Files[i], opts)
 				} else {
 					results[i] = auditChild(ctx, opts.Files[i], opts)
 				}
@@ -192,6 +190,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	}
 	wg.Wait()
 	progress.clear()
+	var err error
 	if opts.JSON {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
@@ -253,17 +252,17 @@ func writeFileFindings(w *bufio.Writer, r fileJSON) error {
 }
 
 // auditFile reads and checks one file in this process.
-func auditFile(path string, p *canon.Profile, password, sources string, timeout time.Duration) fileJSON {
+func auditFile(path string, opts *auditOptions) fileJSON {
 	r := fileJSON{File: path, Findings: []findingJSON{}}
 	var src webcapture.AuxSource
-	if sources != "" {
+	if opts.Sources != "" {
 		var err error
-		if src, err = webcapture.LoadAuxSource(sources); err != nil {
+		if src, err = webcapture.LoadAuxSource(opts.Sources); err != nil {
 			r.Error = "sources: " + err.Error()
 			return r
 		}
 	}
-	d, err := pdfio.Open(path, pdfio.Options{Password: password, Timeout: timeout})
+	d, err := pdfio.Open(path, pdfio.Options{Password: opts.Password, Timeout: opts.Timeout})
 	if err != nil {
 		r.Error = err.Error()
 		var pe *pdfio.Error
@@ -272,7 +271,7 @@ func auditFile(path string, p *canon.Profile, password, sources string, timeout 
 		}
 		return r
 	}
-	for _, f := range audit.Check(d, audit.Options{Profile: p, Sources: src}) {
+	for _, f := range audit.Check(d, audit.Options{Profile: opts.Profile, Sources: src}) {
 		fj := findingJSON{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Key: f.Key, Spec: f.Spec}
 		if !f.Object.IsZero() {
 			fj.Object = f.Object.String()
@@ -288,13 +287,13 @@ func auditFile(path string, p *canon.Profile, password, sources string, timeout 
 func auditChild(ctx context.Context, path string, opts *auditOptions) fileJSON {
 	exe, err := childProgram()
 	if err != nil {
-		return auditFile(path, mustProfile(opts.Profile), opts.Password, opts.Sources, opts.Timeout)
+		return auditFile(path, opts)
 	}
 	// The child stops its own parse at the time limit and reports it; the
 	// kill, a little later, is for a child that cannot.
 	cctx, cancel := context.WithTimeout(ctx, opts.Timeout+childGrace)
 	defer cancel()
-	args := []string{"audit-file", "--profile", opts.Profile, "--timeout", opts.Timeout.String()}
+	args := []string{"audit-file", "--profile", opts.Profile.String(), "--timeout", opts.Timeout.String()}
 	if opts.Password != "" {
 		args = append(args, "--password", opts.Password)
 	}
@@ -322,14 +321,6 @@ func auditChild(ctx context.Context, path string, opts *auditOptions) fileJSON {
 	return r
 }
 
-func mustProfile(name string) *canon.Profile {
-	p, err := canon.ParseProfile(name)
-	if err != nil {
-		return canon.PDF
-	}
-	return p
-}
-
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
@@ -344,29 +335,23 @@ var (
 
 // newAuditFileCmd is the hidden child command: it audits one file and prints
 // its result as JSON.
-func newAuditFileCmd(ios *IOStreams) *cobra.Command {
-	var profile, password, sources string
-	var timeout time.Duration
+func newAuditFileCmd(ios *IOStreams, runF func(context.Context, *auditOptions) error) *cobra.Command {
+	opts := &auditOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:     "audit-file [flags] FILE",
 		Short:   "Audit one file and print its result as JSON (used by audit)",
 		Example: `  $ webcap audit-file capture.pdf`,
 		Hidden:  true,
 		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := canon.ParseProfile(profile)
-			if err != nil {
-				return usagef("audit-file: --profile %q", profile)
-			}
-			return json.NewEncoder(ios.Out).Encode(auditFile(args[0], p, password, sources, timeout))
-		},
+		RunE: runner(opts, runF, runAuditFile, func(args []string) error {
+			opts.Files = args
+			return nil
+		}),
 	}
-	cmd.Flags().StringVar(&profile, "profile", "pdf", "canonicalization profile")
-	cmd.Flags().StringVar(&password, "password", "", "password")
-	cmd.Flags().StringVar(&sources, "sources", "", "sources")
-	cmd.Flags().DurationVar(&timeout, "timeout", 60*time.Second, "parse time limit")
+	addAuditFlags(cmd, opts)
 	return cmd
 }
 
-// loadSources opens --sources: a directory is a wget mirror, a file a JSON
-// manifest.
+func runAuditFile(ctx context.Context, opts *auditOptions) error {
+	return json.NewEncoder(opts.IO.Out).Encode(auditFile(opts.Files[0], opts))
+}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/webcap/webcap/canon"
 )
 
 // A child that hangs is stopped at the time limit, and one that crashes is
@@ -26,7 +28,7 @@ func TestAuditChildHangsAndCrashes(t *testing.T) {
 	// The child never answers, so how long the limit is does not matter:
 	// only that the child is stopped at it, and the file reported.
 	limit := 300 * time.Millisecond
-	opts := &auditOptions{Profile: "pdf", Timeout: limit}
+	opts := &auditOptions{Profile: canon.PDF, Timeout: limit}
 
 	hang := script("hang", "exec sleep 600")
 	childProgram = func() (string, error) { return hang, nil }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,20 +9,18 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/build"
 	"github.com/webcap/webcap/canon"
-	"github.com/webcap/webcap/pdfio"
-	"github.com/webcap/webcap/webcapture"
 )
 
 type buildOptions struct {
-	IO       *IOStreams
+	IO *IOStreams
+	outputFlags
 	Manifest string
-	Out      string
-	Profile  string
+	Profile  *canon.Profile // nil: the manifest's
 	Sources  string
 	JSON     bool
-	Force    bool
 }
 
 func newBuildCmd(ios *IOStreams, runF func(context.Context, *buildOptions) error) *cobra.Command {
@@ -57,23 +56,19 @@ cannot be read or written.`,
   $ webcap build --profile pdf2 --sources mirror/ site.json -o site.pdf
   $ webcap build --json manifest.json -o out.pdf | jq '.sets[].id'`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: runner(opts, runF, runBuild, func(args []string) error {
 			opts.Manifest = args[0]
 			if opts.Out == "" {
 				return usagef("build: say where to write: -o OUT.pdf")
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runBuild(cmd.Context(), opts)
-		},
+			return nil
+		}),
 	}
+	opts.outputFlags.add(cmd, "write the new file to `OUT.pdf`")
+	addProfileFlag(cmd, &opts.Profile, nil, "canonicalization for URLS keys: pdf, pdf2 or rfc3986 (default: the manifest's, or pdf)")
 	f := cmd.Flags()
-	f.StringVarP(&opts.Out, "output", "o", "", "write the new file to `OUT.pdf`")
-	f.StringVar(&opts.Profile, "profile", "", "canonicalization for URLS keys: pdf, pdf2 or rfc3986 (default: the manifest's, or pdf)")
 	f.StringVar(&opts.Sources, "sources", "", "read captured files from a wget mirror `DIR` or aux MANIFEST (default: the manifest's sources)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
-	f.BoolVar(&opts.Force, "force", false, "replace OUT.pdf if it exists")
 	return cmd
 }
 
@@ -103,30 +98,22 @@ type buildSet struct {
 }
 
 func runBuild(ctx context.Context, opts *buildOptions) error {
-	var bo build.Options
-	if opts.Profile != "" {
-		p, err := canon.ParseProfile(opts.Profile)
-		if err != nil {
-			return usagef("build: --profile %q: want pdf, pdf2 or rfc3986", opts.Profile)
-		}
-		bo.Profile = p
-	}
+	bo := build.Options{Profile: opts.Profile}
 	if opts.Sources != "" {
-		src, err := webcapture.LoadAuxSource(opts.Sources)
+		src, err := loadSources("build", "--sources", opts.Sources)
 		if err != nil {
-			return &ioError{fmt.Errorf("build: --sources: %w", err)}
+			return err
 		}
 		bo.Sources = src
 	}
 	if _, err := os.Stat(opts.Out); err == nil && !opts.Force {
 		return usagef("build: %s exists: choose another -o, or --force to replace it", opts.Out)
 	}
-	f, err := os.Open(opts.Manifest)
+	data, err := readFile("build", opts.Manifest)
 	if err != nil {
-		return &ioError{fmt.Errorf("build: %w", err)}
+		return err
 	}
-	m, err := build.ParseManifest(f, opts.Manifest)
-	f.Close()
+	m, err := build.ParseManifest(bytes.NewReader(data), opts.Manifest)
 	if err != nil {
 		return buildError(err)
 	}
@@ -137,61 +124,39 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	if sameFile(opts.Out, res.Input) {
 		return usagef("build: -o %s is the input PDF: build never changes its input", opts.Out)
 	}
-	if err := writeAtomically(opts.Out, res.Output); err != nil {
-		return &ioError{fmt.Errorf("build: %w", err)}
-	}
-	d, err := pdfio.ReadBytes(res.Output, opts.Out, pdfio.Options{})
+	d, err := writeOutput("build", opts.Out, res.Output)
 	if err != nil {
-		return &ioError{fmt.Errorf("build: reading the result back: %w", err)}
+		return err
 	}
-	sum := buildSummary{Input: res.Input, Output: opts.Out, Appended: res.Appended, Commands: len(res.Commands)}
-	for _, s := range res.Sets {
-		bs := buildSet{Kind: string(s.Kind), Object: s.Ref.String(), ID: s.ID.String(), URL: s.URL, Key: s.Key, Pages: s.Pages, R: s.RefCount, Aux: s.Aux,
-			Aliases: s.Aliases, Shared: s.Shared}
-		if s.TextID != nil {
-			bs.TextID = s.TextID.String()
-		}
-		if s.Kind == "SIS" {
-			for _, o := range s.Objects {
-				bs.Images = append(bs.Images, o.String())
-			}
-		}
-		sum.Sets = append(sum.Sets, bs)
-	}
+	sum := summarize(d, res.Profile)
 	if opts.JSON {
-		sum.Errors = countErrors(d, res.Profile)
-		if err := writeJSON(opts.IO.Out, sum); err != nil {
-			return err
-		}
-		if sum.Errors > 0 {
-			return errFailed
-		}
-		return nil
+		return jsonVerdict(opts.IO.Out, newBuildSummary(opts.Out, res, sum), sum.Count(audit.Serious))
 	}
 	w := opts.IO.Out
 	writeSets(w, res.Sets)
 	fmt.Fprintf(w, "%s: %s and %s written to %s (%d bytes appended; the input's %d bytes are unchanged)\n",
 		displayInput(res.Input), plural(len(res.Sets), "content set"), plural(len(res.Commands), "command"),
 		displayInput(opts.Out), res.Appended, len(res.Output)-res.Appended)
-	return remaining(w, d, res.Profile, opts.Out)
+	return writeVerdict(w, opts.Out, sum)
 }
 
-func countErrors(d *pdfio.Document, p *canon.Profile) int {
-	n := 0
-	for _, c := range errorCounts(d, p) {
-		n += c
+// newBuildSummary is build --json's output.
+func newBuildSummary(out string, res *build.Result, sum audit.Summary) buildSummary {
+	bs := buildSummary{Input: res.Input, Output: out, Appended: res.Appended, Commands: len(res.Commands), Errors: sum.Count(audit.Serious)}
+	for _, s := range res.Sets {
+		set := buildSet{Kind: string(s.Kind), Object: s.Ref.String(), ID: s.ID.String(), URL: s.URL, Key: s.Key, Pages: s.Pages, R: s.RefCount, Aux: s.Aux,
+			Aliases: s.Aliases, Shared: s.Shared}
+		if s.TextID != nil {
+			set.TextID = s.TextID.String()
+		}
+		if s.Kind == "SIS" {
+			for _, o := range s.Objects {
+				set.Images = append(set.Images, o.String())
+			}
+		}
+		bs.Sets = append(bs.Sets, set)
 	}
-	return n
-}
-
-func pageList(p []int) string {
-	switch len(p) {
-	case 0:
-		return "-"
-	case 1:
-		return fmt.Sprint(p[0])
-	}
-	return fmt.Sprintf("%d-%d", p[0], p[len(p)-1])
+	return bs
 }
 
 // buildError sorts build's errors into exit codes: a file that cannot be

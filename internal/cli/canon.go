@@ -8,20 +8,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/canon"
 )
 
 type canonOptions struct {
-	IO      *IOStreams
-	Profile string
-	Base    string
-	Input   string
+	IO *IOStreams
+	canonFlags
 	Explain bool
 	JSON    bool
 	URLs    []string // "-" reads one URL per line from IO.In
@@ -79,39 +74,23 @@ and with --explain also "steps": [{"step", "name", "before", "after"}, ...].`,
 
   # One JSON object per input
   $ webcap canon --json 'http://a:99999/'`,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: runner(opts, runF, runCanon, func(args []string) error {
 			opts.URLs = args
 			if len(args) == 0 {
 				opts.URLs = []string{"-"}
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runCanon(cmd.Context(), opts)
-		},
+			return nil
+		}),
 	}
-	addCanonFlags(cmd, &opts.Profile, &opts.Base, &opts.Input)
+	opts.canonFlags.add(cmd)
 	f := cmd.Flags()
 	f.BoolVar(&opts.Explain, "explain", false, "show every step for each URL")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object per input")
 	return cmd
 }
 
-// addCanonFlags adds --profile, --base and --input, with completions, for
-// the commands that canonicalize URLs (built by newCanonicalizer).
-func addCanonFlags(cmd *cobra.Command, profile, base, input *string) {
-	f := cmd.Flags()
-	f.StringVar(profile, "profile", "pdf", "canonicalization rules: pdf, pdf2 or rfc3986")
-	f.StringVar(base, "base", "", "base `URL` for relative references")
-	f.StringVar(input, "input", "encoded", "encoding state of the URLs: encoded or raw")
-	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(
-		[]string{"pdf\tPDF 1.7 / ISO 32000-1", "pdf2\tISO 32000-2", "rfc3986\tRFC 3986 §6"}, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("input", cobra.FixedCompletions(
-		[]string{"encoded\tencoded once (default)", "raw\tnever encoded"}, cobra.ShellCompDirectiveNoFileComp))
-}
-
 func runCanon(ctx context.Context, opts *canonOptions) error {
-	c, err := newCanonicalizer("canon", opts.Profile, opts.Input, opts.Base)
+	c, err := opts.canonicalizer("canon")
 	if err != nil {
 		return err
 	}
@@ -325,18 +304,4 @@ func writeExplanation(w io.Writer, ex *canon.Explanation, err error) error {
 	b.WriteByte('\n')
 	_, werr := io.WriteString(w, b.String())
 	return werr
-}
-
-// displayInput shows an input as it is when it is printable, and quoted
-// otherwise, so that control characters never reach the terminal.
-func displayInput(s string) string {
-	if !utf8.ValidString(s) {
-		return strconv.Quote(s)
-	}
-	for _, r := range s {
-		if !unicode.IsPrint(r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
 }

@@ -10,36 +10,11 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/internal/urlcorpus"
 	"github.com/webcap/webcap/pdfio"
 )
-
-// Flag parsing, through the runF seam: nothing runs.
-func TestCanonFlags(t *testing.T) {
-	rows := []struct {
-		args []string
-		want canonOptions
-	}{
-		{nil, canonOptions{Profile: "pdf", Input: "encoded", URLs: []string{"-"}}},
-		{[]string{"-"}, canonOptions{Profile: "pdf", Input: "encoded", URLs: []string{"-"}}},
-		{[]string{"--profile", "pdf2", "--base", "http://a/", "--input", "raw", "--explain", "--json", "u1", "u2"},
-			canonOptions{Profile: "pdf2", Base: "http://a/", Input: "raw", Explain: true, JSON: true, URLs: []string{"u1", "u2"}}},
-	}
-	for _, r := range rows {
-		ios, _, _, _ := Test()
-		var got *canonOptions
-		cmd := newCanonCmd(ios, func(_ context.Context, o *canonOptions) error { got = o; return nil })
-		cmd.SetArgs(r.args)
-		if err := cmd.Execute(); err != nil {
-			t.Fatalf("canon %q: %v", r.args, err)
-		}
-		got.IO = nil
-		if fmt.Sprint(*got) != fmt.Sprint(r.want) {
-			t.Errorf("canon %q parsed to %+v, want %+v", r.args, *got, r.want)
-		}
-	}
-}
 
 // Every command shows an example in its help.
 func TestEveryCommandHasExample(t *testing.T) {
@@ -149,7 +124,7 @@ func BenchmarkCanonStream(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i += len(corpus) {
 		ios := &IOStreams{In: strings.NewReader(string(input)), Out: io.Discard, ErrOut: io.Discard}
-		if err := runCanon(context.Background(), &canonOptions{IO: ios, Profile: "pdf", Input: "encoded", URLs: []string{"-"}}); err != nil {
+		if err := runCanon(context.Background(), &canonOptions{IO: ios, canonFlags: canonFlags{Profile: canon.PDF, Input: canon.Encoded}, URLs: []string{"-"}}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,11 +1,21 @@
 package cli
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 )
 
-func newCompletionCmd(ios *IOStreams) *cobra.Command {
-	return &cobra.Command{
+type completionOptions struct {
+	IO    *IOStreams
+	Shell string
+	Root  *cobra.Command // the command tree the script completes
+}
+
+func newCompletionCmd(ios *IOStreams, runF func(context.Context, *completionOptions) error) *cobra.Command {
+	opts := &completionOptions{IO: ios}
+	var cmd *cobra.Command
+	cmd = &cobra.Command{
 		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print a shell completion script",
 		Long: `Print a completion script for webcap for the given shell.
@@ -25,18 +35,23 @@ completions (see the examples).`,
 		ValidArgs:             []string{"bash", "zsh", "fish", "powershell"},
 		Args:                  cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs),
 		DisableFlagsInUseLine: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			root := cmd.Root()
-			switch args[0] {
-			case "bash":
-				return root.GenBashCompletionV2(ios.Out, true)
-			case "zsh":
-				return root.GenZshCompletion(ios.Out)
-			case "fish":
-				return root.GenFishCompletion(ios.Out, true)
-			default:
-				return root.GenPowerShellCompletionWithDesc(ios.Out)
-			}
-		},
+		RunE: runner(opts, runF, runCompletion, func(args []string) error {
+			opts.Shell, opts.Root = args[0], cmd.Root()
+			return nil
+		}),
+	}
+	return cmd
+}
+
+func runCompletion(ctx context.Context, opts *completionOptions) error {
+	switch opts.Shell {
+	case "bash":
+		return opts.Root.GenBashCompletionV2(opts.IO.Out, true)
+	case "zsh":
+		return opts.Root.GenZshCompletion(opts.IO.Out)
+	case "fish":
+		return opts.Root.GenFishCompletion(opts.IO.Out, true)
+	default:
+		return opts.Root.GenPowerShellCompletionWithDesc(opts.IO.Out)
 	}
 }

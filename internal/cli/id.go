@@ -63,13 +63,16 @@ With --json, each file gives one JSON object on its own line:
   $ webcap id --kind text page.html
   $ webcap id --json --aux mirror/ mirror/www.example.com/index.html`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: runner(opts, runF, runID, func(args []string) error {
 			opts.Files = args
-			if runF != nil {
-				return runF(cmd.Context(), opts)
+			if _, ok := idKinds[opts.Kind]; !ok && opts.Kind != "text" {
+				return usagef("id: --kind %q: want auto, page, image, pdf, file or text", opts.Kind)
 			}
-			return runID(cmd.Context(), opts)
-		},
+			if _, err := webcapture.ParseAuxEncoding(opts.AuxID); err != nil {
+				return usagef("id: --aux-id %q: want raw, HEX or hex", opts.AuxID)
+			}
+			return nil
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Kind, "kind", "auto", "auto, page, image, pdf, file or text")
@@ -108,18 +111,13 @@ type auxRefJSON struct {
 }
 
 func runID(ctx context.Context, opts *idOptions) error {
-	if _, ok := idKinds[opts.Kind]; !ok && opts.Kind != "text" {
-		return usagef("id: --kind %q: want auto, page, image, pdf, file or text", opts.Kind)
-	}
-	enc, err := webcapture.ParseAuxEncoding(opts.AuxID)
-	if err != nil {
-		return usagef("id: --aux-id %q: want raw, HEX or hex", opts.AuxID)
-	}
+	enc, _ := webcapture.ParseAuxEncoding(opts.AuxID) // checked with the flags
 	var aux webcapture.AuxSource
 	var mirror webcapture.MirrorDir
 	if opts.Aux != "" {
-		if aux, err = webcapture.LoadAuxSource(opts.Aux); err != nil {
-			return usagef("id: --aux: %v", err)
+		var err error
+		if aux, err = loadSources("id", "--aux", opts.Aux); err != nil {
+			return err
 		}
 		mirror, _ = aux.(webcapture.MirrorDir)
 	}

@@ -3,10 +3,8 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 
@@ -43,13 +41,10 @@ in the README ("webcap info --json").`,
   $ webcap info --json capture.pdf | jq '.contentSets[] | {id, urlsKeys, pages}'
   $ webcap info --password 1234 encrypted.pdf`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: runner(opts, runF, runInfo, func(args []string) error {
 			opts.Files = args
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runInfo(cmd.Context(), opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object per file")
 	cmd.Flags().StringVar(&opts.Password, "password", "", "password of an encrypted file")
@@ -103,14 +98,6 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 		return errFailed
 	}
 	return nil
-}
-
-// isOSError tells a file that cannot be opened or read from one that is not
-// a PDF.
-func isOSError(err error) bool {
-	var pe *pdfio.Error
-	var pathErr *os.PathError
-	return errors.As(err, &pe) && pe.Op != "parse" || errors.As(err, &pathErr)
 }
 
 func writeInfo(w io.Writer, d *pdfio.Document) error {
@@ -261,29 +248,4 @@ func writeSet(p *printer, d *pdfio.Document, n int, cs *pdfio.ContentSet) {
 	if cs.TextID != nil {
 		p.f("  TID      %s\n", cs.TextID.Hex())
 	}
-}
-
-type printer struct {
-	w   io.Writer
-	err error
-}
-
-func (p *printer) f(format string, args ...any) {
-	if p.err == nil {
-		_, p.err = fmt.Fprintf(p.w, format, args...)
-	}
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
 }

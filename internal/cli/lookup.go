@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,11 +15,9 @@ import (
 )
 
 type lookupOptions struct {
-	IO       *IOStreams
-	Profile  string
-	Base     string
-	Input    string
-	IDs      []string
+	IO *IOStreams
+	canonFlags
+	IDs      []string // hex identifiers, looked up in IDS
 	JSON     bool
 	Password string
 	File     string
@@ -48,18 +45,20 @@ With --json, each query gives one JSON object on its own line:
   $ webcap lookup --id 83EDD6AAB530B644B8540F609E468F78 capture.pdf
   $ webcap lookup --json capture.pdf http://www.example.com/`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: runner(opts, runF, runLookup, func(args []string) error {
 			opts.File, opts.URLs = args[0], args[1:]
 			if len(opts.URLs) == 0 && len(opts.IDs) == 0 {
 				return usagef("lookup: give at least one URL or --id")
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
+			for _, h := range opts.IDs {
+				if _, err := webcapture.ParseRawID(strings.TrimSpace(h)); err != nil {
+					return usagef("lookup: --id %q is not hex", h)
+				}
 			}
-			return runLookup(cmd.Context(), opts)
-		},
+			return nil
+		}),
 	}
-	addCanonFlags(cmd, &opts.Profile, &opts.Base, &opts.Input)
+	opts.canonFlags.add(cmd)
 	f := cmd.Flags()
 	f.StringArrayVar(&opts.IDs, "id", nil, "look up this hex identifier in IDS (repeatable)")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object per query")
@@ -77,94 +76,94 @@ type lookupJSON struct {
 }
 
 func runLookup(ctx context.Context, opts *lookupOptions) error {
-	c, err := newCanonicalizer("lookup", opts.Profile, opts.Input, opts.Base)
+	c, err := opts.canonicalizer("lookup")
 	if err != nil {
 		return err
 	}
-	ids := make([]string, len(opts.IDs))
-	for i, h := range opts.IDs {
-		b, err := hex.DecodeString(strings.TrimSpace(h))
-		if err != nil {
-			return usagef("lookup: --id %q is not hex", h)
-		}
-		ids[i] = string(b)
-	}
-	d, err := pdfio.Open(opts.File, pdfio.Options{Password: opts.Password})
+	d, err := openPDF("lookup", opts.File, pdfio.Options{Password: opts.Password})
 	if err != nil {
-		if isOSError(err) {
-			return &ioError{fmt.Errorf("lookup: %w", err)}
-		}
-		return fmt.Errorf("lookup: %w", err)
+		return err
 	}
-	index := map[*pdfio.ContentSet]int{}
+	l := &lookupRun{opts: opts, d: d, w: bufio.NewWriter(opts.IO.Out), index: map[*pdfio.ContentSet]int{}}
 	for i, cs := range d.Sets {
-		index[cs] = i + 1
-	}
-	w := bufio.NewWriter(opts.IO.Out)
-	missing := 0
-	answer := func(q lookupJSON, sets []*pdfio.ContentSet) error {
-		q.Sets = []setJSON{}
-		for _, cs := range sets {
-			q.Sets = append(q.Sets, newSetJSON(d, cs, index[cs]))
-		}
-		if !q.Found {
-			missing++
-			if !opts.JSON {
-				w.Flush()
-				fmt.Fprintf(opts.IO.ErrOut, "webcap: lookup: %s: %s\n", displayInput(opts.File), q.Error)
-				return nil
-			}
-		}
-		if opts.JSON {
-			enc := json.NewEncoder(w)
-			enc.SetEscapeHTML(false)
-			return enc.Encode(q)
-		}
-		return writeLookup(w, d, q, sets, index)
+		l.index[cs] = i + 1
 	}
 	for _, u := range opts.URLs {
 		q := lookupJSON{Query: u, Tree: "URLS"}
-		key, err := c.String(u)
 		var sets []*pdfio.ContentSet
+		q.Key, sets, err = d.LookupURL(c, u)
+		q.Found = err == nil
+		var ce *canon.Error
 		switch {
+		case errors.As(err, &ce):
+			q.Key, q.Error = "", fmt.Sprintf("%s: %s", displayInput(u), ce.Detail())
 		case err != nil:
-			var ce *canon.Error
-			if errors.As(err, &ce) {
-				q.Error = fmt.Sprintf("%s: %s", displayInput(u), ce.Detail())
-			} else {
-				q.Error = err.Error()
-			}
-		default:
-			q.Key = key
-			sets, q.Found = find(d.URLS, key)
-			if !q.Found {
-				q.Error = notFound("URLS", d.URLS, displayInput(key), u, key)
-			}
+			q.Error = notFound("URLS", d.URLS, displayInput(q.Key), u, q.Key)
 		}
-		if err := answer(q, sets); err != nil {
-			return &ioError{fmt.Errorf("lookup: writing output: %w", err)}
+		if err := l.answer(q, sets); err != nil {
+			return err
 		}
 	}
-	for i, id := range ids {
-		q := lookupJSON{Query: opts.IDs[i], Tree: "IDS", Key: webcapture.RawID(id).Hex()}
-		var sets []*pdfio.ContentSet
-		sets, q.Found = find(d.IDS, id)
-		if !q.Found {
+	for _, h := range opts.IDs {
+		id, _ := webcapture.ParseRawID(strings.TrimSpace(h)) // checked with the flags
+		q := lookupJSON{Query: h, Tree: "IDS", Key: id.Hex()}
+		sets, err := d.LookupID(id)
+		if q.Found = err == nil; !q.Found {
 			q.Error = notFound("IDS", d.IDS, q.Key, q.Key, q.Key)
 		}
-		if err := answer(q, sets); err != nil {
-			return &ioError{fmt.Errorf("lookup: writing output: %w", err)}
+		if err := l.answer(q, sets); err != nil {
+			return err
 		}
 	}
-	if err := w.Flush(); err != nil {
+	if err := l.w.Flush(); err != nil {
 		return &ioError{fmt.Errorf("lookup: writing output: %w", err)}
 	}
-	if missing > 0 {
+	if l.missing > 0 {
 		return errFailed
 	}
 	return nil
 }
 
+// lookupRun prints the answers to a lookup's queries.
+type lookupRun struct {
+	opts    *lookupOptions
+	d       *pdfio.Document
+	w       *bufio.Writer
+	index   map[*pdfio.ContentSet]int // each set's number, as info numbers them
+	missing int
+}
+
+// answer prints one query's answer: found, on stdout; not found, on
+// stderr (with --json, on stdout as the rest).
+func (l *lookupRun) answer(q lookupJSON, sets []*pdfio.ContentSet) error {
+	q.Sets = []setJSON{}
+	for _, cs := range sets {
+		q.Sets = append(q.Sets, newSetJSON(l.d, cs, l.index[cs]))
+	}
+	var err error
+	switch {
+	case !q.Found && !l.opts.JSON:
+		l.missing++
+		l.w.Flush()
+		fmt.Fprintf(l.opts.IO.ErrOut, "webcap: lookup: %s: %s\n", displayInput(l.opts.File), q.Error)
+		return nil
+	case !q.Found:
+		l.missing++
+		fallthrough
+	case l.opts.JSON:
+		enc := json.NewEncoder(l.w)
+		enc.SetEscapeHTML(false)
+		err = enc.Encode(q)
+	default:
+		err = l.write(q, sets)
+	}
+	if err != nil {
+		return &ioError{fmt.Errorf("lookup: writing output: %w", err)}
+	}
+	return nil
+}
+
+// notFound says why a key is not in tree (t, nil when the file has none).
 func notFound(tree string, t *pdfio.Tree, shown, query, key string) string {
 	from := ""
 	if query != key {
@@ -176,25 +175,10 @@ func notFound(tree string, t *pdfio.Tree, shown, query, key string) string {
 	return fmt.Sprintf("%s%s: not in %s (%s)", shown, from, tree, plural(len(t.Entries), "key"))
 }
 
-// find returns the content sets of key in t; every entry with the key counts
-// (a tree with duplicate keys is shown whole).
-func find(t *pdfio.Tree, key string) ([]*pdfio.ContentSet, bool) {
-	if t == nil {
-		return nil, false
-	}
-	var sets []*pdfio.ContentSet
-	found := false
-	for _, e := range t.Entries {
-		if e.Key == key {
-			found = true
-			sets = append(sets, e.Sets...)
-		}
-	}
-	return sets, found
-}
-
-func writeLookup(w *bufio.Writer, d *pdfio.Document, q lookupJSON, sets []*pdfio.ContentSet, index map[*pdfio.ContentSet]int) error {
-	p := &printer{w: w}
+// write prints a found query: the query, its key when it differs, and a
+// line per content set.
+func (l *lookupRun) write(q lookupJSON, sets []*pdfio.ContentSet) error {
+	p := &printer{w: l.w}
 	p.f("%s\n", displayInput(q.Query))
 	if q.Key != q.Query {
 		p.f("  key      %s\n", displayInput(q.Key))
@@ -208,7 +192,7 @@ func writeLookup(w *bufio.Writer, d *pdfio.Document, q lookupJSON, sets []*pdfio
 		if cs.ID != nil {
 			id = "ID " + cs.ID.Hex()
 		}
-		where := "pages " + orNone(pageRanges(d.PageNumbers(cs)))
+		where := "pages " + orNone(pageRanges(l.d.PageNumbers(cs)))
 		if cs.IsImageSet() {
 			objs := make([]string, len(cs.Objects))
 			for i, o := range cs.Objects {
@@ -216,33 +200,7 @@ func writeLookup(w *bufio.Writer, d *pdfio.Document, q lookupJSON, sets []*pdfio
 			}
 			where = "images " + orNone(strings.Join(objs, ", "))
 		}
-		p.f("  %s %d (%s), %s, %s\n", orNone(kind), index[cs], cs.Ref, id, where)
+		p.f("  %s %d (%s), %s, %s\n", orNone(kind), l.index[cs], cs.Ref, id, where)
 	}
 	return p.err
-}
-
-// newCanonicalizer builds a canonicalizer from command-line flags; bad
-// values are usage errors.
-func newCanonicalizer(cmd, profile, input, base string) (*canon.Canonicalizer, error) {
-	p, err := canon.ParseProfile(profile)
-	if err != nil {
-		return nil, usagef("%s: --profile %q: want pdf, pdf2 or rfc3986", cmd, profile)
-	}
-	enc, err := canon.ParseEncoding(input)
-	if err != nil {
-		return nil, usagef("%s: --input %q: want encoded or raw", cmd, input)
-	}
-	opts := []canon.Option{canon.WithInput(enc)}
-	if base != "" {
-		opts = append(opts, canon.WithBase(base))
-	}
-	c, err := canon.New(p, opts...)
-	if err != nil {
-		var ce *canon.Error
-		if errors.As(err, &ce) {
-			return nil, usagef("%s: --base %s: %s", cmd, displayInput(ce.Input), ce.Detail())
-		}
-		return nil, usagef("%s: --base: %v", cmd, err)
-	}
-	return c, nil
 }

@@ -4,36 +4,23 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/capture"
 	"github.com/webcap/webcap/pdfio"
 )
 
 type refreshOptions struct {
-	IO           *IOStreams
-	File         string
-	Out          string
-	Force        bool
-	DryRun       bool
-	TextOnly     bool
-	JSON         bool
-	Profile      string
-	Chromium     string
-	MaxPages     int
-	MaxBytes     byteSize
-	Timeout      time.Duration
-	PageTimeout  time.Duration
-	Robots       bool
-	Resubmit     bool
-	AllowPrivate bool
-	Media        string
-	NoSandbox    bool
-	WaitIdle     time.Duration
+	IO   *IOStreams
+	File string
+	outputFlags
+	fetchFlags
+	DryRun   bool
+	TextOnly bool
+	JSON     bool
+	Resubmit bool
 }
 
 func newRefreshCmd(ios *IOStreams, runF func(context.Context, *refreshOptions) error) *cobra.Command {
@@ -85,87 +72,65 @@ started, 130 when interrupted.`,
   $ webcap refresh --dry-run --json capture.pdf
   $ webcap refresh --dry-run --allow-private intranet-capture.pdf`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: runner(opts, runF, runRefresh, func(args []string) error {
 			opts.File = args[0]
 			switch {
 			case !opts.DryRun && opts.Out == "":
 				return usagef("refresh: say where to write: -o OUT.pdf (or --dry-run to report only)")
 			case opts.DryRun && opts.Out != "":
 				return usagef("refresh: --dry-run writes nothing: drop -o %s", opts.Out)
-			case opts.Media != "print" && opts.Media != "screen":
-				return usagef("refresh: --media %q: want print or screen", opts.Media)
-			case opts.WaitIdle <= 0 || opts.WaitIdle > capture.DefaultIdleMax:
-				return usagef("refresh: --wait-idle %v: give a time above 0 and up to %v", opts.WaitIdle, capture.DefaultIdleMax)
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runRefresh(cmd.Context(), opts)
-		},
+			return opts.fetchFlags.check("refresh")
+		}),
 	}
+	opts.outputFlags.add(cmd, "write the refreshed capture to `OUT.pdf`")
+	opts.fetchFlags.add(cmd, 100)
 	f := cmd.Flags()
-	f.StringVarP(&opts.Out, "output", "o", "", "write the refreshed capture to `OUT.pdf`")
-	f.BoolVar(&opts.Force, "force", false, "replace OUT.pdf if it exists")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "report what changed, write nothing")
 	f.BoolVar(&opts.TextOnly, "text-only", false, "compare only the pages' text (TID)")
 	f.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
-	f.StringVar(&opts.Profile, "profile", "pdf", "canonicalization of URLs: pdf, pdf2 or rfc3986")
-	f.StringVar(&opts.Chromium, "chromium", "", "the Chromium executable (default: chromium on PATH)")
-	f.IntVar(&opts.MaxPages, "max-pages", 100, "fetch at most `N` pages")
-	opts.MaxBytes = 100 << 20
-	f.Var(&opts.MaxBytes, "max-bytes", "start no page once `N` bytes are fetched (k, M, G)")
-	f.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "stop fetching after `D`")
-	f.DurationVar(&opts.PageTimeout, "page-timeout", 30*time.Second, "skip a page that takes longer than `D`")
-	f.BoolVar(&opts.Robots, "ignore-robots", false, "fetch pages robots.txt forbids")
 	f.BoolVar(&opts.Resubmit, "resubmit", false, "replay the commands that submit forms, with the file's data (never by POST with --dry-run)")
-	browserFlags(f, &opts.AllowPrivate, &opts.Media, &opts.NoSandbox, &opts.WaitIdle)
 	return cmd
 }
 
 func runRefresh(ctx context.Context, opts *refreshOptions) error {
-	p, err := canon.ParseProfile(opts.Profile)
-	if err != nil {
-		return usagef("refresh: --profile %q: want pdf, pdf2 or rfc3986", opts.Profile)
-	}
 	if opts.Out != "" {
 		if err := checkOutput("refresh", opts.Out, opts.Force, opts.File); err != nil {
 			return err
 		}
 	}
-	file, err := os.ReadFile(opts.File)
-	if err != nil {
-		return &ioError{fmt.Errorf("refresh: %w", err)}
-	}
-	ctx, cancel := context.WithTimeoutCause(ctx, opts.Timeout, capture.ErrTimeLimit)
-	defer cancel()
-	b, err := startBrowser(ctx, opts.IO, "refresh", opts.Chromium, opts.NoSandbox)
+	file, err := readFile("refresh", opts.File)
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	res, err := capture.Refresh(ctx, b, file, opts.File, capture.RefreshOptions{TextOnly: opts.TextOnly, DryRun: opts.DryRun, Resubmit: opts.Resubmit,
-		Options: capture.Options{Profile: p, MaxPages: opts.MaxPages, MaxBytes: int64(opts.MaxBytes), PageTimeout: opts.PageTimeout, IgnoreRobots: opts.Robots,
-			Allow: allowed(opts.AllowPrivate), Media: opts.Media, IdleQuiet: opts.WaitIdle, Progress: newCaptureProgress(opts.IO, "refresh", opts.MaxPages)}})
-	if err != nil {
-		return fmt.Errorf("refresh: %w", err)
-	}
+	var res *capture.RefreshResult
+	err = opts.browse(ctx, opts.IO, "refresh", func(ctx context.Context, b *capture.Browser) (err error) {
+		res, err = capture.Refresh(ctx, b, file, opts.File, capture.RefreshOptions{TextOnly: opts.TextOnly, DryRun: opts.DryRun,
+			Resubmit: opts.Resubmit, Options: opts.fetchFlags.options(opts.IO, "refresh")})
+		if err != nil {
+			return fmt.Errorf("refresh: %w", err)
+		}
+		return nil
+	})
 	clearProgress(opts.IO)
+	if err != nil {
+		return err
+	}
 	count := res.Count()
 	differ := len(res.Changes) - count[capture.StatusUnchanged]
 	written := !opts.DryRun && res.PDF != nil
 	var d *pdfio.Document
+	var sum audit.Summary
 	if written {
-		if err := writeAtomically(opts.Out, res.PDF); err != nil {
-			return &ioError{fmt.Errorf("refresh: %w", err)}
+		if d, err = writeOutput("refresh", opts.Out, res.PDF); err != nil {
+			return err
 		}
-		if d, err = pdfio.ReadBytes(res.PDF, opts.Out, pdfio.Options{}); err != nil {
-			return &ioError{fmt.Errorf("refresh: reading the result back: %w", err)}
-		}
+		sum = summarize(d, opts.Profile)
 	}
 	if opts.JSON {
-		err = refreshJSON(opts, res, d, p)
+		err = refreshJSON(opts, res, written, sum)
 	} else {
-		err = refreshText(opts, res, d, p, count)
+		err = refreshText(opts, res, written, sum, count)
 	}
 	if err != nil && !errors.Is(err, errFailed) {
 		return err
@@ -189,7 +154,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 }
 
 // refreshJSON prints refresh's report as JSON.
-func refreshJSON(opts *refreshOptions, res *capture.RefreshResult, d *pdfio.Document, p *canon.Profile) error {
+func refreshJSON(opts *refreshOptions, res *capture.RefreshResult, written bool, sum audit.Summary) error {
 	out := struct {
 		File     string           `json:"file"`
 		Output   string           `json:"output,omitempty"`
@@ -210,21 +175,15 @@ func refreshJSON(opts *refreshOptions, res *capture.RefreshResult, d *pdfio.Docu
 	if res.Stopped != nil {
 		out.Stopped = res.Stopped.Error()
 	}
-	if d != nil {
-		out.Output, out.Errors = opts.Out, countErrors(d, p)
+	if written {
+		out.Output, out.Errors = opts.Out, sum.Count(audit.Serious)
 	}
-	if err := writeJSON(opts.IO.Out, out); err != nil {
-		return err
-	}
-	if out.Errors > 0 {
-		return errFailed
-	}
-	return nil
+	return jsonVerdict(opts.IO.Out, out, out.Errors)
 }
 
 // refreshText prints refresh's report: the commands replayed, a line per
 // page, and the totals.
-func refreshText(opts *refreshOptions, res *capture.RefreshResult, d *pdfio.Document, p *canon.Profile, count map[string]int) error {
+func refreshText(opts *refreshOptions, res *capture.RefreshResult, written bool, sum audit.Summary, count map[string]int) error {
 	w := opts.IO.Out
 	for i, c := range res.Commands {
 		what := fmt.Sprintf("command %d: %s %s (levels %d", i+1, c.Method, c.URL, c.Levels)
@@ -251,7 +210,7 @@ func refreshText(opts *refreshOptions, res *capture.RefreshResult, d *pdfio.Docu
 		fmt.Fprintf(w, "%s: %s compared (%s): %s (dry run: nothing written)\n",
 			displayInput(opts.File), plural(len(res.Changes), "page"), by, statusCounts(count))
 		return nil
-	case d == nil:
+	case !written:
 		return nil
 	}
 	var parts []string
@@ -270,7 +229,7 @@ func refreshText(opts *refreshOptions, res *capture.RefreshResult, d *pdfio.Docu
 	}
 	fmt.Fprintf(w, "%s: %s compared (%s): %s%s; %s made internal\n",
 		displayInput(opts.Out), plural(len(res.Changes), "page"), by, strings.Join(parts, ", "), kept, plural(res.Links, "link"))
-	return remaining(w, d, p, opts.Out)
+	return writeVerdict(w, opts.Out, sum)
 }
 
 // statusCounts says how many pages have each status, in the order the

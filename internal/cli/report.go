@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -285,34 +283,4 @@ func showKey(tree, key string) string {
 		return webcapture.RawID(key).Hex()
 	}
 	return key
-}
-
-func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] >= 0x7f {
-			return false
-		}
-	}
-	return true
-}
-
-// pageRanges writes page numbers as "1-3, 5"; 0 (not a page) as "?".
-func pageRanges(nums []int) string {
-	var parts []string
-	for i := 0; i < len(nums); {
-		j := i
-		for j+1 < len(nums) && nums[i] != 0 && nums[j+1] == nums[j]+1 {
-			j++
-		}
-		switch {
-		case nums[i] == 0:
-			parts = append(parts, "?")
-		case j > i:
-			parts = append(parts, fmt.Sprintf("%d-%d", nums[i], nums[j]))
-		default:
-			parts = append(parts, strconv.Itoa(nums[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ", ")
 }

@@ -52,7 +52,7 @@ name trees, page and image sets, source information and capture commands.`,
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
 	root.SetIn(ios.In)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	root.SetVersionTemplate("{{.Version}}\n")
 	// Declared here so that cobra does not take -v, which is kept for
 	// verbosity.
@@ -69,9 +69,9 @@ name trees, page and image sets, source information and capture commands.`,
 		newCaptureCmd(ios, nil),
 		newAppendCmd(ios, nil),
 		newRefreshCmd(ios, nil),
-		newAuditFileCmd(ios),
-		newVersionCmd(ios),
-		newCompletionCmd(ios),
+		newAuditFileCmd(ios, nil),
+		newVersionCmd(ios, nil),
+		newCompletionCmd(ios, nil),
 		&cobra.Command{
 			Use:   "exit-codes",
 			Short: "Exit codes of every webcap command",

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -46,22 +47,29 @@ func versionString() string {
 	return s + " " + v.Go
 }
 
-func newVersionCmd(ios *IOStreams) *cobra.Command {
-	var asJSON bool
+type versionOptions struct {
+	IO   *IOStreams
+	JSON bool
+}
+
+func newVersionCmd(ios *IOStreams, runF func(context.Context, *versionOptions) error) *cobra.Command {
+	opts := &versionOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print webcap's version",
 		Example: `  $ webcap version
   $ webcap version --json`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			if asJSON {
-				return json.NewEncoder(ios.Out).Encode(buildVersion())
-			}
-			_, err := fmt.Fprintln(ios.Out, versionString())
-			return err
-		},
+		RunE: runner(opts, runF, runVersion, func([]string) error { return nil }),
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"version", "revision", "go"} as JSON`)
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, `print {"version", "revision", "go"} as JSON`)
 	return cmd
+}
+
+func runVersion(ctx context.Context, opts *versionOptions) error {
+	if opts.JSON {
+		return json.NewEncoder(opts.IO.Out).Encode(buildVersion())
+	}
+	_, err := fmt.Fprintln(opts.IO.Out, versionString())
+	return err
 }

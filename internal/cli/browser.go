@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/webcap/webcap/capture"
+)
+
+// What capture, append and refresh share: Chromium, the options of a
+// crawl, its progress, and what is said when it stops early.
+
+// browse starts Chromium for a command and calls f with it, under the
+// --timeout (capture.ErrTimeLimit is the context's cause when it passes).
+// Chromium's errors are I/O errors; what the user should know of how it
+// runs is said once.
+func (o *fetchFlags) browse(ctx context.Context, ios *IOStreams, cmd string, f func(context.Context, *capture.Browser) error) error {
+	ctx, cancel := context.WithTimeoutCause(ctx, o.Timeout, capture.ErrTimeLimit)
+	defer cancel()
+	exe, err := capture.FindChromium(o.Chromium)
+	if err != nil {
+		return &ioError{fmt.Errorf("%s: %w", cmd, err)}
+	}
+	b, err := capture.NewBrowser(ctx, exe, capture.BrowserOptions{NoSandbox: o.NoSandbox})
+	if err != nil {
+		return &ioError{fmt.Errorf("%s: %w", cmd, err)}
+	}
+	defer b.Close()
+	for _, n := range b.Notes {
+		fmt.Fprintf(ios.ErrOut, "%s: %s\n", cmd, n)
+	}
+	return f(ctx, b)
+}
+
+// options are the crawl's options the fetch flags set.
+func (o *fetchFlags) options(ios *IOStreams, cmd string) capture.Options {
+	var allow capture.AddressClass
+	if o.AllowPrivate {
+		allow = capture.Loopback | capture.Private | capture.LinkLocal | capture.Metadata
+	}
+	return capture.Options{Profile: o.Profile, MaxPages: o.MaxPages, MaxBytes: int64(o.MaxBytes), PageTimeout: o.PageTimeout,
+		IgnoreRobots: o.IgnoreRobots, Allow: allow, Media: o.Media, IdleQuiet: o.WaitIdle, Progress: newCaptureProgress(ios, cmd, o.MaxPages)}
+}
+
+// stopped reports a crawl that stopped before its end, once what it did
+// is written: kept says what was kept ("the 3 pages captured before are
+// in a.pdf"). A time limit is said; an interrupt is the error returned.
+func stopped(ios *IOStreams, name string, why error, kept string) error {
+	var in *interrupted
+	switch {
+	case why == nil:
+		return nil
+	case errors.As(why, &in):
+		fmt.Fprintf(ios.ErrOut, "%s: %v: %s\n", name, in, kept)
+		return &interrupted{in.sig, true}
+	}
+	fmt.Fprintf(ios.ErrOut, "%s: stopped early: %v: %s\n", name, why, kept)
+	return nil
+}
+
+// newCaptureProgress shows pages done of pages known (done + queued, at
+// most max) and bytes fetched: a bar on a terminal, a line per page
+// otherwise.
+func newCaptureProgress(ios *IOStreams, name string, max int) func(done, queued int, bytes int64, url string) {
+	f, ok := ios.ErrOut.(*os.File)
+	if !ok || !isTerminal(f) {
+		return func(done, queued int, bytes int64, url string) {
+			fmt.Fprintf(ios.ErrOut, "%s: %d done, %d queued, %s fetched: %s\n", name, done, queued, sizeOf(bytes), url)
+		}
+	}
+	bar := progressbar.NewOptions(max, progressbar.OptionSetWriter(ios.ErrOut), progressbar.OptionShowCount(),
+		progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
+	return func(done, queued int, bytes int64, url string) {
+		bar.ChangeMax(min(done+queued, max))
+		bar.Describe(fmt.Sprintf("capturing (%s)", sizeOf(bytes)))
+		_ = bar.Set(done)
+	}
+}
+
+// clearProgress erases the progress bar's line, on a terminal.
+func clearProgress(ios *IOStreams) {
+	if f, ok := ios.ErrOut.(*os.File); ok && isTerminal(f) {
+		fmt.Fprint(ios.ErrOut, "\r\033[K")
+	}
+}

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
+)
+
+// Reading a command's inputs. A file that cannot be read is an I/O error
+// (exit 3); one that is not a PDF, or a broken one, fails the command
+// (exit 1).
+
+// readFile reads an input file whole.
+func readFile(cmd, path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &ioError{fmt.Errorf("%s: %w", cmd, err)}
+	}
+	return b, nil
+}
+
+// openPDF reads the Web Capture structures of the PDF file at path.
+func openPDF(cmd, path string, opts pdfio.Options) (*pdfio.Document, error) {
+	d, err := pdfio.Open(path, opts)
+	if err != nil {
+		return nil, readError(cmd, err)
+	}
+	return d, nil
+}
+
+// readPDF reads the Web Capture structures of a PDF file held in memory.
+func readPDF(cmd string, data []byte, name string) (*pdfio.Document, error) {
+	d, err := pdfio.ReadBytes(data, name, pdfio.Options{})
+	if err != nil {
+		return nil, readError(cmd, err)
+	}
+	return d, nil
+}
+
+// readError is a PDF that could not be read: an I/O error when the file
+// could not be opened or read, not when it could not be parsed.
+func readError(cmd string, err error) error {
+	err = fmt.Errorf("%s: %w", cmd, err)
+	if isOSError(err) {
+		return &ioError{err}
+	}
+	return err
+}
+
+// isOSError tells a file that cannot be opened or read from one that is not
+// a PDF.
+func isOSError(err error) bool {
+	var pe *pdfio.Error
+	var pathErr *fs.PathError
+	return errors.As(err, &pe) && pe.Op != "parse" || errors.As(err, &pathErr)
+}
+
+// loadSources opens the captured files a flag names (--sources, --aux): a
+// wget mirror directory or a JSON manifest. A path that cannot be read is
+// an I/O error; a manifest that is wrong, a usage error.
+func loadSources(cmd, flag, path string) (webcapture.AuxSource, error) {
+	src, err := webcapture.LoadAuxSource(path)
+	var pathErr *fs.PathError
+	switch {
+	case err == nil:
+		return src, nil
+	case errors.As(err, &pathErr):
+		return nil, &ioError{fmt.Errorf("%s: %s: %w", cmd, flag, err)}
+	}
+	return nil, usagef("%s: %s: %v", cmd, flag, err)
+}

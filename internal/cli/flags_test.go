@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/capture"
+)
+
+// parseWith returns a parser of a command's flags and arguments through its
+// runF seam: the options they set, with nothing run.
+func parseWith[T any](newCmd func(*IOStreams, func(context.Context, *T) error) *cobra.Command) func([]string) (any, error) {
+	return func(args []string) (any, error) {
+		ios, _, _, _ := Test()
+		var got *T
+		cmd := newCmd(ios, func(_ context.Context, o *T) error { got = o; return nil })
+		cmd.SetArgs(args)
+		cmd.SetOut(io.Discard)
+		cmd.SetErr(io.Discard)
+		if err := cmd.Execute(); err != nil {
+			return nil, err
+		}
+		reflect.ValueOf(got).Elem().FieldByName("IO").SetZero() // the streams are not a flag's
+		return got, nil
+	}
+}
+
+// fetchDefaults are the fetch flags' defaults, --max-pages aside.
+func fetchDefaults(maxPages int) fetchFlags {
+	return fetchFlags{Profile: canon.PDF, MaxPages: maxPages, MaxBytes: 100 << 20, Timeout: 5 * time.Minute,
+		PageTimeout: 30 * time.Second, Media: "print", WaitIdle: capture.DefaultIdleQuiet}
+}
+
+// Every command's flags, through its runF seam: the options each command
+// line parses into, defaults included; nothing runs.
+func TestCommandFlags(t *testing.T) {
+	canonDefaults := canonFlags{Profile: canon.PDF, Input: canon.Encoded}
+	auditDefaults := auditOptions{Profile: canon.PDF, Jobs: runtime.NumCPU(), Timeout: time.Minute}
+	captureDefaults := captureOptions{fetchFlags: fetchDefaults(50), Levels: 1, Jobs: 2, PostType: capture.DefaultPostType}
+	for _, tc := range []struct {
+		name  string
+		parse func([]string) (any, error)
+		args  []string
+		want  any
+	}{
+		{"canon defaults", parseWith(newCanonCmd), nil,
+			&canonOptions{canonFlags: canonDefaults, URLs: []string{"-"}}},
+		{"canon stdin", parseWith(newCanonCmd), []string{"-"},
+			&canonOptions{canonFlags: canonDefaults, URLs: []string{"-"}}},
+		{"canon", parseWith(newCanonCmd), []string{"--profile", "pdf2", "--base", "http://a/", "--input", "raw", "--explain", "--json", "u1", "u2"},
+			&canonOptions{canonFlags: canonFlags{Profile: canon.PDF2, Base: "http://a/", Input: canon.Raw}, Explain: true, JSON: true, URLs: []string{"u1", "u2"}}},
+		{"info", parseWith(newInfoCmd), []string{"--json", "--password", "pw", "a.pdf", "b.pdf"},
+			&infoOptions{JSON: true, Password: "pw", Files: []string{"a.pdf", "b.pdf"}}},
+		{"lookup", parseWith(newLookupCmd), []string{"--profile", "rfc3986", "--base", "http://b/", "--input", "raw", "--id", "0A", "--id", "0b", "--json", "--password", "pw", "c.pdf", "u"},
+			&lookupOptions{canonFlags: canonFlags{Profile: canon.RFC3986, Base: "http://b/", Input: canon.Raw}, IDs: []string{"0A", "0b"}, JSON: true, Password: "pw", File: "c.pdf", URLs: []string{"u"}}},
+		{"lookup defaults", parseWith(newLookupCmd), []string{"c.pdf", "u"},
+			&lookupOptions{canonFlags: canonDefaults, File: "c.pdf", URLs: []string{"u"}}},
+		{"id defaults", parseWith(newIDCmd), []string{"a.html"},
+			&idOptions{Kind: "auto", AuxID: "raw", Files: []string{"a.html"}}},
+		{"id", parseWith(newIDCmd), []string{"--kind", "page", "--url", "http://a/", "--aux", "mirror", "--aux-id", "HEX", "--json", "a.html"},
+			&idOptions{Kind: "page", URL: "http://a/", Aux: "mirror", AuxID: "HEX", JSON: true, Files: []string{"a.html"}}},
+		{"audit defaults", parseWith(newAuditCmd), []string{"a.pdf"},
+			func() *auditOptions { o := auditDefaults; o.Files = []string{"a.pdf"}; return &o }()},
+		{"audit", parseWith(newAuditCmd), []string{"--profile", "pdf2", "--json", "--jobs", "3", "--timeout", "5s", "--password", "pw", "--sources", "m.json", "--in-process", "a.pdf", "b.pdf"},
+			&auditOptions{Profile: canon.PDF2, JSON: true, Jobs: 3, Timeout: 5 * time.Second, Password: "pw", Sources: "m.json", InProcess: true, Files: []string{"a.pdf", "b.pdf"}}},
+		{"audit-file", parseWith(newAuditFileCmd), []string{"--profile", "rfc3986", "--timeout", "2s", "--password", "pw", "--sources", "d", "a.pdf"},
+			&auditOptions{Profile: canon.RFC3986, Timeout: 2 * time.Second, Password: "pw", Sources: "d", Files: []string{"a.pdf"}}},
+		{"fix", parseWith(newFixCmd), []string{"--profile", "pdf2", "-o", "out.pdf", "in.pdf"},
+			&fixOptions{Profile: canon.PDF2, Out: "out.pdf", File: "in.pdf"}},
+		{"fix in place", parseWith(newFixCmd), []string{"--in-place", "in.pdf"},
+			&fixOptions{Profile: canon.PDF, InPlace: true, File: "in.pdf"}},
+		{"fix dry run", parseWith(newFixCmd), []string{"--dry-run", "in.pdf"},
+			&fixOptions{Profile: canon.PDF, DryRun: true, File: "in.pdf"}},
+		{"build defaults", parseWith(newBuildCmd), []string{"m.json", "-o", "out.pdf"},
+			&buildOptions{outputFlags: outputFlags{Out: "out.pdf"}, Manifest: "m.json"}},
+		{"build", parseWith(newBuildCmd), []string{"--profile", "rfc3986", "--sources", "mirror", "--json", "--force", "m.json", "--output", "out.pdf"},
+			&buildOptions{outputFlags: outputFlags{Out: "out.pdf", Force: true}, Manifest: "m.json", Profile: canon.RFC3986, Sources: "mirror", JSON: true}},
+		{"capture defaults", parseWith(newCaptureCmd), []string{"http://a/", "-o", "out.pdf"},
+			func() *captureOptions {
+				o := captureDefaults
+				o.URLs, o.Out = []string{"http://a/"}, "out.pdf"
+				return &o
+			}()},
+		{"capture", parseWith(newCaptureCmd), []string{"--levels", "3", "--same-site", "--same-path", "--max-pages", "9", "--max-bytes", "2M",
+			"--timeout", "1m", "--page-timeout", "5s", "--jobs", "4", "--profile", "pdf2", "--chromium", "/bin/c", "--ignore-robots",
+			"--keep-credentials", "--post", "q=1", "--post-type", "text/plain", "--allow-private", "--media", "screen", "--wait-idle", "2s",
+			"--no-sandbox", "--json", "-v", "--force", "http://a/", "http://b/", "-o", "out.pdf"},
+			&captureOptions{URLs: []string{"http://a/", "http://b/"}, outputFlags: outputFlags{Out: "out.pdf", Force: true},
+				fetchFlags: fetchFlags{Profile: canon.PDF2, Chromium: "/bin/c", MaxPages: 9, MaxBytes: 2 << 20, Timeout: time.Minute,
+					PageTimeout: 5 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: 2 * time.Second},
+				Levels: 3, SameSite: true, SamePath: true, Jobs: 4, KeepCredentials: true, JSON: true, Verbose: true, Post: "q=1", PostType: "text/plain"}},
+		{"capture submit", parseWith(newCaptureCmd), []string{"--submit", "http://a/?q=1", "-o", "out.pdf"},
+			func() *captureOptions {
+				o := captureDefaults
+				o.URLs, o.Out, o.Submit = []string{"http://a/?q=1"}, "out.pdf", true
+				return &o
+			}()},
+		{"append", parseWith(newAppendCmd), []string{"--levels", "2", "site.pdf", "http://a/", "-o", "out.pdf"},
+			func() *captureOptions {
+				o := captureDefaults
+				o.File, o.URLs, o.Out, o.Levels = "site.pdf", []string{"http://a/"}, "out.pdf", 2
+				return &o
+			}()},
+		{"refresh defaults", parseWith(newRefreshCmd), []string{"site.pdf", "-o", "out.pdf"},
+			&refreshOptions{File: "site.pdf", outputFlags: outputFlags{Out: "out.pdf"}, fetchFlags: fetchDefaults(100)}},
+		{"refresh", parseWith(newRefreshCmd), []string{"--dry-run", "--text-only", "--json", "--resubmit", "--profile", "rfc3986", "--max-pages", "7",
+			"--max-bytes", "1G", "--timeout", "10s", "--page-timeout", "3s", "--ignore-robots", "--allow-private", "--media", "screen",
+			"--wait-idle", "1s", "--no-sandbox", "--chromium", "c", "site.pdf"},
+			&refreshOptions{File: "site.pdf", DryRun: true, TextOnly: true, JSON: true, Resubmit: true,
+				fetchFlags: fetchFlags{Profile: canon.RFC3986, Chromium: "c", MaxPages: 7, MaxBytes: 1 << 30, Timeout: 10 * time.Second,
+					PageTimeout: 3 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: time.Second}}},
+		{"version", parseWith(newVersionCmd), []string{"--json"}, &versionOptions{JSON: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.parse(tc.args)
+			if err != nil {
+				t.Fatalf("%q: %v", tc.args, err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("%q parsed to\n%+v\nwant\n%+v", tc.args, got, tc.want)
+			}
+		})
+	}
+}
+
+// completion's argument, through its seam.
+func TestCompletionFlags(t *testing.T) {
+	got, err := parseWith(newCompletionCmd)([]string{"zsh"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := got.(*completionOptions); o.Shell != "zsh" || o.Root == nil {
+		t.Errorf("completion zsh parsed to %+v", o)
+	}
+}
+
+// A bad flag value or a bad combination is a usage error, said once, as
+// the commands say theirs, before anything runs.
+func TestCommandFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"canon", "--profile", "pdf3", "x"}, `webcap: canon: --profile "pdf3": want pdf, pdf2 or rfc3986`},
+		{[]string{"canon", "--input", "twice", "x"}, `webcap: canon: --input "twice": want encoded or raw`},
+		{[]string{"lookup", "--profile", "x", "c.pdf", "u"}, `webcap: lookup: --profile "x": want pdf, pdf2 or rfc3986`},
+		{[]string{"lookup", "--id", "xyz", "c.pdf"}, `webcap: lookup: --id "xyz" is not hex`},
+		{[]string{"lookup", "c.pdf"}, "webcap: lookup: give at least one URL or --id"},
+		{[]string{"audit", "--profile", "x", "a.pdf"}, `webcap: audit: --profile "x": want pdf, pdf2 or rfc3986`},
+		{[]string{"audit", "--jobs", "0", "a.pdf"}, "webcap: audit: --jobs 0: want at least 1"},
+		{[]string{"audit", "--jobs", "many", "a.pdf"}, `webcap: audit: --jobs "many": invalid syntax`},
+		{[]string{"audit", "--timeout", "soon", "a.pdf"}, `webcap: audit: --timeout: time: invalid duration "soon"`},
+		{[]string{"audit-file", "--profile", "x", "a.pdf"}, `webcap: audit-file: --profile "x": want pdf, pdf2 or rfc3986`},
+		{[]string{"fix", "--profile", "x", "--dry-run", "a.pdf"}, `webcap: fix: --profile "x": want pdf, pdf2 or rfc3986`},
+		{[]string{"fix", "a.pdf"}, "webcap: fix: say where to write: -o OUT.pdf, or --in-place"},
+		{[]string{"fix", "--dry-run", "--in-place", "a.pdf"}, "webcap: fix: --dry-run writes nothing"},
+		{[]string{"build", "--profile", "x", "m.json", "-o", "o.pdf"}, `webcap: build: --profile "x": want pdf, pdf2 or rfc3986`},
+		{[]string{"build", "m.json"}, "webcap: build: say where to write: -o OUT.pdf"},
+		{[]string{"id", "--kind", "movie", "x"}, `webcap: id: --kind "movie": want auto, page, image, pdf, file or text`},
+		{[]string{"id", "--aux-id", "base64", "x"}, `webcap: id: --aux-id "base64": want raw, HEX or hex`},
+		{[]string{"capture", "--profile", "x", "http://a/", "-o", "o.pdf"}, `webcap: capture: --profile "x": want pdf, pdf2 or rfc3986`},
+		{[]string{"capture", "--max-bytes", "lots", "http://a/", "-o", "o.pdf"}, `webcap: capture: --max-bytes "lots": not a size: give bytes, or a number with k, M or G`},
+		{[]string{"capture", "--max-pages", "0", "http://a/", "-o", "o.pdf"}, "webcap: capture: --max-pages 0: fetch at least one page"},
+		{[]string{"append", "--media", "tv", "a.pdf", "http://a/", "-o", "o.pdf"}, `webcap: append: --media "tv": want print or screen`},
+		{[]string{"refresh", "--profile", "x", "--dry-run", "a.pdf"}, `webcap: refresh: --profile "x": want pdf, pdf2 or rfc3986`},
+		{[]string{"refresh", "--wait-idle", "1m", "--dry-run", "a.pdf"}, "webcap: refresh: --wait-idle 1m0s: give a time above 0 and up to 10s"},
+		{[]string{"refresh", "--dry-run", "-o", "o.pdf", "a.pdf"}, "webcap: refresh: --dry-run writes nothing: drop -o o.pdf"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			ios, _, stdout, stderr := Test()
+			if code := Main(context.Background(), tc.args, ios); code != exitUsage {
+				t.Errorf("exit %d, want %d", code, exitUsage)
+			}
+			if !strings.HasPrefix(stderr.String(), tc.msg) || strings.Count(stderr.String(), "webcap: ") != 1 {
+				t.Errorf("stderr %q, want it to start %q (once)", stderr, tc.msg)
+			}
+			if stdout.Len() > 0 {
+				t.Errorf("stdout %q, want nothing", stdout)
+			}
+		})
+	}
+}
+
+// --profile completes with the profiles' names on every command that has
+// it.
+func TestProfileCompletion(t *testing.T) {
+	ios, _, _, _ := Test()
+	root := newRootCmd(ios)
+	for _, sub := range root.Commands() {
+		if sub.Flags().Lookup("profile") == nil {
+			continue
+		}
+		ios, _, out, _ := Test()
+		if code := Main(context.Background(), []string{"__complete", sub.Name(), "--profile", ""}, ios); code != 0 {
+			t.Errorf("%s --profile: completion exit %d", sub.Name(), code)
+		}
+		for _, p := range []string{"pdf\t", "pdf2\t", "rfc3986\t"} {
+			if !strings.Contains(out.String(), p) {
+				t.Errorf("%s --profile completes to %q, want %q among them", sub.Name(), out, p)
+			}
+		}
+	}
+}

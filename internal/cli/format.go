@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// How every command shows things in plain text.
+
+// displayInput shows an input as it is when it is printable, and quoted
+// otherwise, so that control characters never reach the terminal.
+func displayInput(s string) string {
+	if !utf8.ValidString(s) {
+		return strconv.Quote(s)
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+// plural says "1 page", "2 pages".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// pageRanges writes page numbers as "1-3, 5"; 0 (not a page) as "?".
+func pageRanges(nums []int) string {
+	var parts []string
+	for i := 0; i < len(nums); {
+		j := i
+		for j+1 < len(nums) && nums[i] != 0 && nums[j+1] == nums[j]+1 {
+			j++
+		}
+		switch {
+		case nums[i] == 0:
+			parts = append(parts, "?")
+		case j > i:
+			parts = append(parts, fmt.Sprintf("%d-%d", nums[i], nums[j]))
+		default:
+			parts = append(parts, strconv.Itoa(nums[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// pageList writes the first and last of a run of pages: "1-3".
+func pageList(p []int) string {
+	switch len(p) {
+	case 0:
+		return "-"
+	case 1:
+		return fmt.Sprint(p[0])
+	}
+	return fmt.Sprintf("%d-%d", p[0], p[len(p)-1])
+}
+
+// sizeOf writes a number of bytes: "512 B", "1.5 kB", "2.0 MB".
+func sizeOf(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// printableASCII reports whether s is printable ASCII, space to tilde.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// printer writes formatted text and keeps the first error.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) f(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
