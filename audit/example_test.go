@@ -2,6 +2,8 @@ package audit_test
 
 import (
 	"fmt"
+	"log"
+	"os"
 
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/canon"
@@ -11,10 +13,13 @@ import (
 // Audit the bundled capture: two warnings every Acrobat capture has, and no
 // error.
 func ExampleCheck() {
-	d, err := pdfio.Open("../testdata/capture.pdf", pdfio.Options{})
+	pdf, err := os.ReadFile("../testdata/capture.pdf")
 	if err != nil {
-		fmt.Println(err)
-		return
+		log.Fatal(err)
+	}
+	d, err := pdfio.ReadBytes(pdf, "capture.pdf", pdfio.Options{})
+	if err != nil {
+		log.Fatal(err)
 	}
 	findings := audit.Check(d, audit.Options{Profile: canon.PDF})
 	for _, f := range findings {

@@ -22,6 +22,19 @@ func dirEntries(t *testing.T, dir string) []string {
 	return names
 }
 
+// oldFile makes dir/out.pdf with data and exactly the permission bits perm.
+func oldFile(t *testing.T, dir, data string, perm os.FileMode) string {
+	t.Helper()
+	path := filepath.Join(dir, "out.pdf")
+	if err := os.WriteFile(path, []byte(data), perm); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, perm); err != nil { // whatever the umask
+		t.Fatal(err)
+	}
+	return path
+}
+
 func readString(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -58,14 +71,7 @@ func TestWriteFileNew(t *testing.T) {
 
 // An existing file is replaced whole and keeps its permission bits.
 func TestWriteFileKeepsPermissions(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "out.pdf")
-	if err := os.WriteFile(path, []byte("old bytes, longer"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(path, 0o640); err != nil {
-		t.Fatal(err)
-	}
+	path := oldFile(t, t.TempDir(), "old bytes, longer", 0o640)
 	if err := WriteFile(path, []byte("new"), WriteOptions{Perm: 0o666}); err != nil {
 		t.Fatal(err)
 	}
@@ -138,10 +144,7 @@ func TestWriteFileFollowsLinks(t *testing.T) {
 // left; the error names the file, not the temporary one.
 func TestWriteFileFailure(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "out.pdf")
-	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := oldFile(t, dir, "old", 0o644)
 	full := errors.New("no space left on device")
 	failing := func(f *os.File, b []byte) (int, error) {
 		n, _ := f.Write(b[:len(b)/2])
@@ -187,10 +190,7 @@ func TestWriteFileRefuses(t *testing.T) {
 		return // root writes in a read-only directory; TestWriteFileFailure covers a failure
 	}
 	ro := t.TempDir()
-	path := filepath.Join(ro, "out.pdf")
-	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := oldFile(t, ro, "old", 0o644)
 	if err := os.Chmod(ro, 0o555); err != nil {
 		t.Fatal(err)
 	}

@@ -62,6 +62,22 @@ func stopped(ios *IOStreams, name string, why error, kept string) error {
 	return nil
 }
 
+// skipsOrNone is a crawl's skipped URLs for JSON: [] rather than null.
+func skipsOrNone(skips []capture.Skip) []capture.Skip {
+	if skips == nil {
+		return []capture.Skip{}
+	}
+	return skips
+}
+
+// stopCause says why a crawl stopped early, or "" when it did not.
+func stopCause(why error) string {
+	if why == nil {
+		return ""
+	}
+	return why.Error()
+}
+
 // newCaptureProgress shows pages done of pages known (done + queued, at
 // most max) and bytes fetched: a bar on a terminal, a line per page
 // otherwise.

@@ -14,15 +14,6 @@ import (
 	"github.com/webcap/webcap/canon"
 )
 
-type buildOptions struct {
-	IO *IOStreams
-	outputFlags
-	Manifest string
-	Profile  *canon.Profile // nil: the manifest's
-	Sources  string
-	JSON     bool
-}
-
 func newBuildCmd(ios *IOStreams, runF func(context.Context, *buildOptions) error) *cobra.Command {
 	opts := &buildOptions{IO: ios}
 	cmd := &cobra.Command{
@@ -72,29 +63,13 @@ cannot be read or written.`,
 	return cmd
 }
 
-// buildSummary is build --json's output.
-type buildSummary struct {
-	Input    string     `json:"input"`
-	Output   string     `json:"output"`
-	Appended int        `json:"appendedBytes"`
-	Commands int        `json:"commands"`
-	Sets     []buildSet `json:"sets"`
-	Errors   int        `json:"auditErrors"`
-}
-
-type buildSet struct {
-	Kind    string   `json:"kind"`
-	Object  string   `json:"object"`
-	ID      string   `json:"id"`
-	TextID  string   `json:"tid,omitempty"`
-	URL     string   `json:"url"`
-	Key     string   `json:"urlsKey"`
-	Pages   []int    `json:"pages,omitempty"`
-	Images  []string `json:"images,omitempty"`
-	R       []int64  `json:"r,omitempty"`
-	Aux     int      `json:"auxFiles,omitempty"`
-	Aliases []string `json:"aliases,omitempty"` // URLS keys of the URLs that redirected to URL
-	Shared  bool     `json:"joined,omitempty"`  // the images joined an image set with the same ID
+type buildOptions struct {
+	IO *IOStreams
+	outputFlags
+	Profile  *canon.Profile // nil: the manifest's
+	Sources  string
+	JSON     bool
+	Manifest string
 }
 
 func runBuild(ctx context.Context, opts *buildOptions) error {

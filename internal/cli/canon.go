@@ -14,14 +14,6 @@ import (
 	"github.com/webcap/webcap/canon"
 )
 
-type canonOptions struct {
-	IO *IOStreams
-	canonFlags
-	Explain bool
-	JSON    bool
-	URLs    []string // "-" reads one URL per line from IO.In
-}
-
 func newCanonCmd(ios *IOStreams, runF func(context.Context, *canonOptions) error) *cobra.Command {
 	opts := &canonOptions{IO: ios}
 	cmd := &cobra.Command{
@@ -87,6 +79,14 @@ and with --explain also "steps": [{"step", "name", "before", "after"}, ...].`,
 	f.BoolVar(&opts.Explain, "explain", false, "show every step for each URL")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object per input")
 	return cmd
+}
+
+type canonOptions struct {
+	IO *IOStreams
+	canonFlags
+	Explain bool
+	JSON    bool
+	URLs    []string // "-" reads one URL per line from IO.In
 }
 
 func runCanon(ctx context.Context, opts *canonOptions) error {
@@ -212,22 +212,6 @@ func (r *canonRun) report(err error) {
 		return
 	}
 	fmt.Fprintf(r.opts.IO.ErrOut, "webcap: canon: %v\n", err)
-}
-
-type canonJSON struct {
-	Input     string     `json:"input"`
-	Canonical string     `json:"canonical,omitempty"`
-	Error     string     `json:"error,omitempty"`
-	Step      string     `json:"step,omitempty"`
-	Offset    *int       `json:"offset,omitempty"`
-	Steps     []stepJSON `json:"steps,omitempty"`
-}
-
-type stepJSON struct {
-	Step   string `json:"step"`
-	Name   string `json:"name"`
-	Before string `json:"before"`
-	After  string `json:"after"`
 }
 
 func (r *canonRun) doSlow(u string) error {

@@ -13,24 +13,6 @@ import (
 	"github.com/webcap/webcap/webcapture"
 )
 
-type captureOptions struct {
-	IO   *IOStreams
-	File string // append: the capture to add to
-	URLs []string
-	outputFlags
-	fetchFlags
-	Levels          int
-	SameSite        bool
-	SamePath        bool
-	Jobs            int
-	KeepCredentials bool
-	JSON            bool
-	Verbose         bool
-	Submit          bool
-	Post            string
-	PostType        string
-}
-
 func newCaptureCmd(ios *IOStreams, runF func(context.Context, *captureOptions) error) *cobra.Command {
 	opts := &captureOptions{IO: ios}
 	cmd := &cobra.Command{
@@ -86,6 +68,24 @@ captured before is written).`,
 	}
 	captureFlags(cmd, opts)
 	return cmd
+}
+
+type captureOptions struct {
+	IO   *IOStreams
+	File string // append: the capture to add to
+	URLs []string
+	outputFlags
+	fetchFlags
+	Levels          int
+	SameSite        bool
+	SamePath        bool
+	Jobs            int
+	KeepCredentials bool
+	JSON            bool
+	Verbose         bool
+	Submit          bool
+	Post            string
+	PostType        string
 }
 
 // captureFlags are capture's and append's flags.
@@ -236,31 +236,11 @@ func (o *captureOptions) crawl(name string) (capture.Options, []capture.Start) {
 
 // captureJSON prints a capture's summary as JSON.
 func captureJSON(opts *captureOptions, res *capture.Result, sum audit.Summary) error {
-	type page struct {
-		URL     string         `json:"url"`
-		Chains  [][]string     `json:"redirects,omitempty"`
-		Title   string         `json:"title"`
-		Pages   []int          `json:"pages"`
-		ID      string         `json:"id"`
-		Missing []capture.Skip `json:"missing,omitempty"`
-	}
-	out := struct {
-		Output  string         `json:"output"`
-		Pages   []page         `json:"captured"`
-		Skips   []capture.Skip `json:"skipped"`
-		Links   int            `json:"internalLinks"`
-		Errors  int            `json:"auditErrors"`
-		Stopped string         `json:"stopped,omitempty"`
-	}{Output: opts.Out, Links: res.Links, Errors: sum.Count(audit.Serious), Skips: res.Skips}
-	if out.Skips == nil {
-		out.Skips = []capture.Skip{}
-	}
-	if res.Stopped != nil {
-		out.Stopped = res.Stopped.Error()
-	}
+	out := captureSummary{Output: opts.Out, Skips: skipsOrNone(res.Skips), Links: res.Links,
+		Errors: sum.Count(audit.Serious), Stopped: stopCause(res.Stopped)}
 	for i, s := range pageSets(res) {
 		rp := res.Pages[i]
-		out.Pages = append(out.Pages, page{URL: s.URL, Chains: rp.Chains, Title: rp.Title, Pages: s.Pages, ID: s.ID.String(), Missing: rp.Missing})
+		out.Pages = append(out.Pages, capturedPage{URL: s.URL, Chains: rp.Chains, Title: rp.Title, Pages: s.Pages, ID: s.ID.String(), Missing: rp.Missing})
 	}
 	return jsonVerdict(opts.IO.Out, out, out.Errors)
 }

@@ -6,12 +6,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type completionOptions struct {
-	IO    *IOStreams
-	Shell string
-	Root  *cobra.Command // the command tree the script completes
-}
-
 func newCompletionCmd(ios *IOStreams, runF func(context.Context, *completionOptions) error) *cobra.Command {
 	opts := &completionOptions{IO: ios}
 	var cmd *cobra.Command
@@ -41,6 +35,12 @@ completions (see the examples).`,
 		}),
 	}
 	return cmd
+}
+
+type completionOptions struct {
+	IO    *IOStreams
+	Shell string
+	Root  *cobra.Command // the command tree the script completes
 }
 
 func runCompletion(ctx context.Context, opts *completionOptions) error {

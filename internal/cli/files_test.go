@@ -12,9 +12,8 @@ import (
 // and its message says each operation once.
 func TestUnreadableInputs(t *testing.T) {
 	dir := t.TempDir()
-	missing := filepath.Join(dir, "missing.pdf")
-	out := filepath.Join(dir, "out.pdf")
-	notPDF := filepath.Join(dir, "not.pdf")
+	in := func(name string) string { return filepath.Join(dir, name) }
+	missing, notPDF, out := in("missing.pdf"), in("not.pdf"), in("out.pdf")
 	if err := os.WriteFile(notPDF, []byte("hello\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -10,15 +10,6 @@ import (
 	"github.com/webcap/webcap/repair"
 )
 
-type fixOptions struct {
-	IO      *IOStreams
-	Out     string
-	InPlace bool
-	DryRun  bool
-	Profile *canon.Profile
-	File    string
-}
-
 func newFixCmd(ios *IOStreams, runF func(context.Context, *fixOptions) error) *cobra.Command {
 	opts := &fixOptions{IO: ios}
 	cmd := &cobra.Command{
@@ -61,6 +52,15 @@ Exit status: 0 when the result has no error finding, 1 when errors remain,
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the repairs without writing anything")
 	addProfileFlag(cmd, &opts.Profile, canon.PDF, "canonicalization for URLS keys: pdf, pdf2 or rfc3986")
 	return cmd
+}
+
+type fixOptions struct {
+	IO      *IOStreams
+	Out     string
+	InPlace bool
+	DryRun  bool
+	Profile *canon.Profile
+	File    string
 }
 
 func runFix(ctx context.Context, opts *fixOptions) error {

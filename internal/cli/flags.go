@@ -21,52 +21,47 @@ import (
 // (nil: the command decides).
 func addProfileFlag(cmd *cobra.Command, p **canon.Profile, def *canon.Profile, usage string) {
 	*p = def
-	cmd.Flags().Var(profileValue{p}, "profile", usage)
+	cmd.Flags().Var(choiceValue[*canon.Profile]{p, canon.Profiles(), canon.ParseProfile, "profile"}, "profile", usage)
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(
 		[]string{"pdf\tPDF 1.7 / ISO 32000-1", "pdf2\tISO 32000-2", "rfc3986\tRFC 3986 §6"}, cobra.ShellCompDirectiveNoFileComp))
 }
 
-// profileValue is --profile's value.
-type profileValue struct{ p **canon.Profile }
-
-func (v profileValue) String() string {
-	if v.p == nil || *v.p == nil {
-		return ""
-	}
-	return (*v.p).String()
+// choiceValue is a flag whose value is one of a few, named: parse is the
+// library's reading of a name, choices are the values there are.
+type choiceValue[T interface {
+	comparable
+	String() string
+}] struct {
+	p       *T
+	choices []T
+	parse   func(string) (T, error)
+	typ     string
 }
 
-func (v profileValue) Set(s string) error {
-	p, err := canon.ParseProfile(s)
-	if err != nil {
-		return errors.New("want pdf, pdf2 or rfc3986")
+func (v choiceValue[T]) String() string {
+	for _, c := range v.choices {
+		if v.p != nil && c == *v.p {
+			return c.String()
+		}
 	}
-	*v.p = p
+	return ""
+}
+
+func (v choiceValue[T]) Set(s string) error {
+	x, err := v.parse(s)
+	if err != nil {
+		names := make([]string, len(v.choices))
+		for i, c := range v.choices {
+			names[i] = c.String()
+		}
+		last := len(names) - 1
+		return fmt.Errorf("want %s or %s", strings.Join(names[:last], ", "), names[last])
+	}
+	*v.p = x
 	return nil
 }
 
-func (v profileValue) Type() string { return "profile" }
-
-// encodingValue is --input's value: the encoding state of URLs.
-type encodingValue struct{ e *canon.Encoding }
-
-func (v encodingValue) String() string {
-	if v.e == nil {
-		return ""
-	}
-	return v.e.String()
-}
-
-func (v encodingValue) Set(s string) error {
-	e, err := canon.ParseEncoding(s)
-	if err != nil {
-		return errors.New("want encoded or raw")
-	}
-	*v.e = e
-	return nil
-}
-
-func (v encodingValue) Type() string { return "state" }
+func (v choiceValue[T]) Type() string { return v.typ }
 
 // canonFlags are the flags of the commands that canonicalize URLs.
 type canonFlags struct {
@@ -80,7 +75,8 @@ func (c *canonFlags) add(cmd *cobra.Command) {
 	addProfileFlag(cmd, &c.Profile, canon.PDF, "canonicalization rules: pdf, pdf2 or rfc3986")
 	cmd.Flags().StringVar(&c.Base, "base", "", "base `URL` for relative references")
 	c.Input = canon.Encoded
-	cmd.Flags().Var(encodingValue{&c.Input}, "input", "encoding state of the URLs: encoded or raw")
+	cmd.Flags().Var(choiceValue[canon.Encoding]{&c.Input, []canon.Encoding{canon.Encoded, canon.Raw}, canon.ParseEncoding, "state"},
+		"input", "encoding state of the URLs: encoded or raw")
 	_ = cmd.RegisterFlagCompletionFunc("input", cobra.FixedCompletions(
 		[]string{"encoded\tencoded once (default)", "raw\tnever encoded"}, cobra.ShellCompDirectiveNoFileComp))
 }

@@ -12,16 +12,6 @@ import (
 	"github.com/webcap/webcap/webcapture"
 )
 
-type idOptions struct {
-	IO    *IOStreams
-	Kind  string
-	URL   string
-	Aux   string
-	AuxID string
-	JSON  bool
-	Files []string
-}
-
 func newIDCmd(ios *IOStreams, runF func(context.Context, *idOptions) error) *cobra.Command {
 	opts := &idOptions{IO: ios}
 	cmd := &cobra.Command{
@@ -87,27 +77,14 @@ With --json, each file gives one JSON object on its own line:
 	return cmd
 }
 
-type idJSON struct {
-	File       string       `json:"file"`
-	Kind       string       `json:"kind"`
-	ID         string       `json:"id"`
-	Complete   bool         `json:"complete"`
-	URL        string       `json:"url,omitempty"`
-	Base       string       `json:"base,omitempty"`
-	AuxID      string       `json:"auxId,omitempty"`
-	Aux        []auxRefJSON `json:"aux,omitempty"`
-	Skipped    []auxRefJSON `json:"skipped,omitempty"`
-	TextLength *int         `json:"textLength,omitempty"`
-}
-
-type auxRefJSON struct {
-	URL     string `json:"url,omitempty"`
-	Element string `json:"element"`
-	Attr    string `json:"attr"`
-	Raw     string `json:"raw"`
-	ID      string `json:"id,omitempty"`
-	Found   bool   `json:"found"`
-	Error   string `json:"error,omitempty"`
+type idOptions struct {
+	IO    *IOStreams
+	Kind  string
+	URL   string
+	Aux   string
+	AuxID string
+	JSON  bool
+	Files []string
 }
 
 func runID(ctx context.Context, opts *idOptions) error {

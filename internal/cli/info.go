@@ -13,13 +13,6 @@ import (
 	"github.com/webcap/webcap/webcapture"
 )
 
-type infoOptions struct {
-	IO       *IOStreams
-	JSON     bool
-	Password string
-	Files    []string
-}
-
 func newInfoCmd(ios *IOStreams, runF func(context.Context, *infoOptions) error) *cobra.Command {
 	opts := &infoOptions{IO: ios}
 	cmd := &cobra.Command{
@@ -49,6 +42,13 @@ in the README ("webcap info --json").`,
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object per file")
 	cmd.Flags().StringVar(&opts.Password, "password", "", "password of an encrypted file")
 	return cmd
+}
+
+type infoOptions struct {
+	IO       *IOStreams
+	JSON     bool
+	Password string
+	Files    []string
 }
 
 func runInfo(ctx context.Context, opts *infoOptions) error {

@@ -14,16 +14,6 @@ import (
 	"github.com/webcap/webcap/webcapture"
 )
 
-type lookupOptions struct {
-	IO *IOStreams
-	canonFlags
-	IDs      []string // hex identifiers, looked up in IDS
-	JSON     bool
-	Password string
-	File     string
-	URLs     []string
-}
-
 func newLookupCmd(ios *IOStreams, runF func(context.Context, *lookupOptions) error) *cobra.Command {
 	opts := &lookupOptions{IO: ios}
 	cmd := &cobra.Command{
@@ -66,13 +56,14 @@ With --json, each query gives one JSON object on its own line:
 	return cmd
 }
 
-type lookupJSON struct {
-	Query string    `json:"query"`
-	Tree  string    `json:"tree"`
-	Key   string    `json:"key,omitempty"`
-	Found bool      `json:"found"`
-	Error string    `json:"error,omitempty"`
-	Sets  []setJSON `json:"sets"`
+type lookupOptions struct {
+	IO *IOStreams
+	canonFlags
+	IDs      []string // hex identifiers, looked up in IDS
+	JSON     bool
+	Password string
+	File     string
+	URLs     []string
 }
 
 func runLookup(ctx context.Context, opts *lookupOptions) error {

@@ -12,17 +12,6 @@ import (
 	"github.com/webcap/webcap/pdfio"
 )
 
-type refreshOptions struct {
-	IO   *IOStreams
-	File string
-	outputFlags
-	fetchFlags
-	DryRun   bool
-	TextOnly bool
-	JSON     bool
-	Resubmit bool
-}
-
 func newRefreshCmd(ios *IOStreams, runF func(context.Context, *refreshOptions) error) *cobra.Command {
 	opts := &refreshOptions{IO: ios}
 	cmd := &cobra.Command{
@@ -93,6 +82,17 @@ started, 130 when interrupted.`,
 	return cmd
 }
 
+type refreshOptions struct {
+	IO   *IOStreams
+	File string
+	outputFlags
+	fetchFlags
+	DryRun   bool
+	TextOnly bool
+	JSON     bool
+	Resubmit bool
+}
+
 func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	if opts.Out != "" {
 		if err := checkOutput("refresh", opts.Out, opts.Force, opts.File); err != nil {
@@ -155,26 +155,8 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 
 // refreshJSON prints refresh's report as JSON.
 func refreshJSON(opts *refreshOptions, res *capture.RefreshResult, written bool, sum audit.Summary) error {
-	out := struct {
-		File     string           `json:"file"`
-		Output   string           `json:"output,omitempty"`
-		Commands []capture.Replay `json:"commands"`
-		Changes  []capture.Change `json:"pages"`
-		Skips    []capture.Skip   `json:"skipped"`
-		Replaced int              `json:"replaced"`
-		Added    int              `json:"added"`
-		Checked  int              `json:"checked"`
-		Links    int              `json:"internalLinks"`
-		Errors   int              `json:"auditErrors"`
-		Stopped  string           `json:"stopped,omitempty"`
-	}{File: opts.File, Commands: res.Commands, Changes: res.Changes, Skips: res.Skips, Replaced: res.Replaced, Added: res.Added,
-		Checked: res.Checked, Links: res.Links}
-	if out.Skips == nil {
-		out.Skips = []capture.Skip{}
-	}
-	if res.Stopped != nil {
-		out.Stopped = res.Stopped.Error()
-	}
+	out := refreshSummary{File: opts.File, Commands: res.Commands, Changes: res.Changes, Skips: skipsOrNone(res.Skips), Replaced: res.Replaced,
+		Added: res.Added, Checked: res.Checked, Links: res.Links, Stopped: stopCause(res.Stopped)}
 	if written {
 		out.Output, out.Errors = opts.Out, sum.Count(audit.Serious)
 	}

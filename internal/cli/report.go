@@ -5,14 +5,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/webcap/webcap/capture"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
 )
 
-// The JSON schema of "webcap info --json" and "webcap lookup --json". Field
-// names are stable; identifiers are upper-case hex; a URL that is not
-// printable ASCII also comes as hex ("keyHex"); dates come as written ("raw")
-// and, when they parse, in RFC 3339 ("time"). Documented in README.md.
+// The JSON every command prints with --json, and the builders of info's
+// report. Field names are stable; identifiers are upper-case hex; a URL
+// that is not printable ASCII also comes as hex ("keyHex"); dates come as
+// written ("raw") and, when they parse, in RFC 3339 ("time"). Documented in
+// README.md.
+
+// info --json: one object per file.
 
 type infoReport struct {
 	File        string          `json:"file"`
@@ -125,6 +129,157 @@ type countsJSON struct {
 	Images       int `json:"images"`
 	ImagesWithID int `json:"imagesWithID"`
 	Defects      int `json:"defects"`
+}
+
+// canon --json: one object per input.
+
+type canonJSON struct {
+	Input     string     `json:"input"`
+	Canonical string     `json:"canonical,omitempty"`
+	Error     string     `json:"error,omitempty"`
+	Step      string     `json:"step,omitempty"`
+	Offset    *int       `json:"offset,omitempty"`
+	Steps     []stepJSON `json:"steps,omitempty"`
+}
+
+type stepJSON struct {
+	Step   string `json:"step"`
+	Name   string `json:"name"`
+	Before string `json:"before"`
+	After  string `json:"after"`
+}
+
+// lookup --json: one object per query; its sets are info's.
+
+type lookupJSON struct {
+	Query string    `json:"query"`
+	Tree  string    `json:"tree"`
+	Key   string    `json:"key,omitempty"`
+	Found bool      `json:"found"`
+	Error string    `json:"error,omitempty"`
+	Sets  []setJSON `json:"sets"`
+}
+
+// id --json: one object per file.
+
+type idJSON struct {
+	File       string       `json:"file"`
+	Kind       string       `json:"kind"`
+	ID         string       `json:"id"`
+	Complete   bool         `json:"complete"`
+	URL        string       `json:"url,omitempty"`
+	Base       string       `json:"base,omitempty"`
+	AuxID      string       `json:"auxId,omitempty"`
+	Aux        []auxRefJSON `json:"aux,omitempty"`
+	Skipped    []auxRefJSON `json:"skipped,omitempty"`
+	TextLength *int         `json:"textLength,omitempty"`
+}
+
+type auxRefJSON struct {
+	URL     string `json:"url,omitempty"`
+	Element string `json:"element"`
+	Attr    string `json:"attr"`
+	Raw     string `json:"raw"`
+	ID      string `json:"id,omitempty"`
+	Found   bool   `json:"found"`
+	Error   string `json:"error,omitempty"`
+}
+
+// audit --json: one document; audit-file prints a fileJSON to its parent.
+
+type auditReport struct {
+	Files   []fileJSON   `json:"files"`
+	Summary auditSummary `json:"summary"`
+}
+
+// fileJSON is one file's result, as the report and the child print it.
+type fileJSON struct {
+	File     string        `json:"file"`
+	Error    string        `json:"error,omitempty"`
+	Findings []findingJSON `json:"findings"`
+}
+
+type findingJSON struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Object   string `json:"object,omitempty"`
+	Key      string `json:"key,omitempty"`
+	Spec     string `json:"spec"`
+}
+
+type auditSummary struct {
+	Files      int `json:"files"`
+	Errors     int `json:"errors"`
+	Warnings   int `json:"warnings"`
+	Infos      int `json:"infos"`
+	Unreadable int `json:"unreadable"`
+}
+
+// build --json.
+
+// buildSummary is build --json's output.
+type buildSummary struct {
+	Input    string     `json:"input"`
+	Output   string     `json:"output"`
+	Appended int        `json:"appendedBytes"`
+	Commands int        `json:"commands"`
+	Sets     []buildSet `json:"sets"`
+	Errors   int        `json:"auditErrors"`
+}
+
+type buildSet struct {
+	Kind    string   `json:"kind"`
+	Object  string   `json:"object"`
+	ID      string   `json:"id"`
+	TextID  string   `json:"tid,omitempty"`
+	URL     string   `json:"url"`
+	Key     string   `json:"urlsKey"`
+	Pages   []int    `json:"pages,omitempty"`
+	Images  []string `json:"images,omitempty"`
+	R       []int64  `json:"r,omitempty"`
+	Aux     int      `json:"auxFiles,omitempty"`
+	Aliases []string `json:"aliases,omitempty"` // URLS keys of the URLs that redirected to URL
+	Shared  bool     `json:"joined,omitempty"`  // the images joined an image set with the same ID
+}
+
+// capture --json and append --json.
+
+// captureSummary is what capture and append print with --json.
+type captureSummary struct {
+	Output  string         `json:"output"`
+	Pages   []capturedPage `json:"captured"`
+	Skips   []capture.Skip `json:"skipped"`
+	Links   int            `json:"internalLinks"`
+	Errors  int            `json:"auditErrors"`
+	Stopped string         `json:"stopped,omitempty"`
+}
+
+// capturedPage is one page a capture fetched.
+type capturedPage struct {
+	URL     string         `json:"url"`
+	Chains  [][]string     `json:"redirects,omitempty"`
+	Title   string         `json:"title"`
+	Pages   []int          `json:"pages"`
+	ID      string         `json:"id"`
+	Missing []capture.Skip `json:"missing,omitempty"`
+}
+
+// refresh --json.
+
+// refreshSummary is what refresh prints with --json.
+type refreshSummary struct {
+	File     string           `json:"file"`
+	Output   string           `json:"output,omitempty"`
+	Commands []capture.Replay `json:"commands"`
+	Changes  []capture.Change `json:"pages"`
+	Skips    []capture.Skip   `json:"skipped"`
+	Replaced int              `json:"replaced"`
+	Added    int              `json:"added"`
+	Checked  int              `json:"checked"`
+	Links    int              `json:"internalLinks"`
+	Errors   int              `json:"auditErrors"`
+	Stopped  string           `json:"stopped,omitempty"`
 }
 
 func newInfoReport(d *pdfio.Document) *infoReport {

@@ -1,7 +1,14 @@
-// Package cli implements the webcap command line. Every command has an
-// options struct, a constructor that takes the streams and a run function
-// (the seam tests use to check flag parsing without running anything), and a
-// run function that does the work. Exit codes are decided by exitCode alone.
+// Package cli implements the webcap command line. It only parses and
+// prints: what a command does is a library call. Every command has a file
+// of its own holding its constructor (help and flags; it takes the streams
+// and a run function, runF, the seam tests use to check flag parsing
+// without running anything), then its options struct, then the run
+// function that does the work. What several commands share lives in files
+// named for it: flags.go (flag groups, --profile parsed in one place),
+// files.go (reading inputs), output.go (checking and writing outputs, the
+// audit verdict), format.go (plain text), report.go (every --json schema),
+// browser.go (what capture, append and refresh share), command.go (the
+// runF seam). Exit codes are decided by exitCode alone.
 package cli
 
 import (

@@ -47,11 +47,6 @@ func versionString() string {
 	return s + " " + v.Go
 }
 
-type versionOptions struct {
-	IO   *IOStreams
-	JSON bool
-}
-
 func newVersionCmd(ios *IOStreams, runF func(context.Context, *versionOptions) error) *cobra.Command {
 	opts := &versionOptions{IO: ios}
 	cmd := &cobra.Command{
@@ -64,6 +59,11 @@ func newVersionCmd(ios *IOStreams, runF func(context.Context, *versionOptions) e
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, `print {"version", "revision", "go"} as JSON`)
 	return cmd
+}
+
+type versionOptions struct {
+	IO   *IOStreams
+	JSON bool
 }
 
 func runVersion(ctx context.Context, opts *versionOptions) error {
