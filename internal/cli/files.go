@@ -51,6 +51,16 @@ func readError(cmd string, err error) error {
 	return err
 }
 
+// fileError is a failure to do something with file that is no I/O error:
+// the file is named once (pdfio's errors name it already).
+func fileError(cmd, file string, err error) error {
+	var pe *pdfio.Error
+	if !errors.As(err, &pe) {
+		err = fmt.Errorf("%s: %w", file, err)
+	}
+	return fmt.Errorf("%s: %w", cmd, err)
+}
+
 // isOSError tells a file that cannot be opened or read from one that is not
 // a PDF.
 func isOSError(err error) bool {

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/webcap/webcap/internal/pdfbuild"
 )
 
 // An input that cannot be read is an I/O error (exit 3) for every command,
@@ -51,5 +54,28 @@ func TestUnreadableInputs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A file pdfio reads but cannot update (startxref reaches no cross-reference
+// section) fails fix, with the file named once; it is no I/O error.
+func TestFixCannotUpdate(t *testing.T) {
+	b, err := pdfbuild.Sample("damaged")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.LastIndex(b, []byte("startxref\n")) + len("startxref\n")
+	j := i + bytes.IndexByte(b[i:], '\n')
+	bad := append(append(append([]byte{}, b[:i]...), "17"...), b[j:]...)
+	in := filepath.Join(t.TempDir(), "bad.pdf")
+	if err := os.WriteFile(in, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ios, _, stdout, stderr := Test()
+	if code := Main(context.Background(), []string{"fix", in, "-o", in + ".fixed"}, ios); code != exitFailed {
+		t.Errorf("exit %d, want %d\n%s%s", code, exitFailed, stdout, stderr)
+	}
+	if n := strings.Count(stderr.String(), in); n != 1 || !strings.Contains(stderr.String(), "startxref 17") {
+		t.Errorf("stderr names %s %d times, want once with the cause:\n%s", in, n, stderr)
 	}
 }

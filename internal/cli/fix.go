@@ -99,7 +99,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	}
 	fixed, err := plan.Apply(orig, opts.File)
 	if err != nil {
-		return &ioError{fmt.Errorf("fix: %s: %w", opts.File, err)}
+		return fileError("fix", opts.File, err)
 	}
 	d2, err := writeOutput("fix", out, fixed)
 	if err != nil {
