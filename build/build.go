@@ -133,14 +133,14 @@ func (b *builder) run() (*Result, error) {
 	b.src = b.opts.Sources
 	if b.src == nil && m.Sources != "" {
 		if b.src, err = webcapture.LoadAuxSource(b.path(m.Sources)); err != nil {
-			return nil, m.fail("sources", "%v", err)
+			return nil, m.fail("sources", "%w", err)
 		}
 	}
 	in, orig := m.Input, m.InputData
 	if orig == nil {
 		in = b.path(m.Input)
 		if orig, err = os.ReadFile(in); err != nil {
-			return nil, m.fail("input", "%v", err)
+			return nil, m.fail("input", "%w", err)
 		}
 	}
 	if b.u, err = pdfio.NewUpdate(orig, in, pdfio.Options{Password: b.opts.Password}); err != nil {
@@ -345,7 +345,7 @@ func (b *builder) load(field string, data []byte, file, url string) ([]byte, err
 	if file != "" {
 		data, err := os.ReadFile(b.path(file))
 		if err != nil {
-			return nil, b.m.fail(field+".source", "%v", err)
+			return nil, b.m.fail(field+".source", "%w", err)
 		}
 		return data, nil
 	}
@@ -363,7 +363,7 @@ func (b *builder) load(field string, data []byte, file, url string) ([]byte, err
 	defer rc.Close()
 	data, err = io.ReadAll(io.LimitReader(rc, 1<<30))
 	if err != nil {
-		return nil, b.m.fail(field+".source", "reading %s: %v", key, err)
+		return nil, b.m.fail(field+".source", "reading %s: %w", key, err)
 	}
 	return data, nil
 }

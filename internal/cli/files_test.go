@@ -20,6 +20,9 @@ func TestUnreadableInputs(t *testing.T) {
 	if err := os.WriteFile(notPDF, []byte("hello\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A manifest whose input PDF is missing.
+	noInput := in("no-input.json")
+	os.WriteFile(noInput, []byte(`{"input": "missing.pdf", "pageSets": [{"pages": "1", "url": "http://a/", "source": "not.pdf"}]}`), 0o644)
 	for _, tc := range []struct {
 		args []string
 		want int
@@ -32,6 +35,7 @@ func TestUnreadableInputs(t *testing.T) {
 		{[]string{"fix", "-o", out, dir}, exitIOError},
 		{[]string{"build", missing, "-o", out}, exitIOError},
 		{[]string{"build", dir, "-o", out}, exitIOError},
+		{[]string{"build", noInput, "-o", out}, exitIOError},
 		{[]string{"build", "--sources", missing, missing, "-o", out}, exitIOError},
 		{[]string{"id", missing}, exitIOError},
 		{[]string{"id", "--aux", missing, notPDF}, exitIOError},
