@@ -12,9 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/webcap/webcap/build"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/record"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -52,10 +52,10 @@ type Options struct {
 
 // A Result is a capture.
 type Result struct {
-	PDF   []byte        // the captured PDF, Web Capture structures included
-	Pages []*Page       // the rendered pages, in order
-	Skips []Skip        // what was not captured, and why
-	Build *build.Result // the content sets and commands written
+	PDF   []byte         // the captured PDF, Web Capture structures included
+	Pages []*Page        // the rendered pages, in order
+	Skips []Skip         // what was not captured, and why
+	Build *record.Result // the content sets and commands written
 
 	Links int // links between captured pages made internal
 	First int // the number of the first page captured (Append: after the file's pages)
@@ -466,7 +466,7 @@ func capture(ctx context.Context, b *Browser, file []byte, name string, starts [
 	t0 = time.Now()
 	m := manifest(b, starts, res.Pages, items, printed, opts)
 	m.Input, m.InputData = name, input
-	br, err := build.Build(m, build.Options{Profile: opts.Profile, Sources: sources})
+	br, err := record.Apply(m, record.Options{Profile: opts.Profile, Sources: sources})
 	if err != nil {
 		return nil, fmt.Errorf("capture: %w", err)
 	}
@@ -504,7 +504,7 @@ func (e *NothingError) Error() string {
 // caller names the command. Every redirect chain that led to the page is
 // in its source's URL alias dictionary, and each of its URLs is a URLS key
 // of the set.
-func pageSet(p *Page, it Item, s Start, pp printedPage, opts Options) (build.PageSet, *build.ImageSet) {
+func pageSet(p *Page, it Item, s Start, pp printedPage, opts Options) (record.PageSet, *record.ImageSet) {
 	doc := p.Document
 	url := p.URL
 	var chains [][]string
@@ -519,7 +519,7 @@ func pageSet(p *Page, it Item, s Start, pp printedPage, opts Options) (build.Pag
 			}
 		}
 	}
-	ps := build.PageSet{Pages: fmt.Sprintf("%d-%d", pp.First, pp.First+pp.Pages-1), URL: url, Data: doc.Body, Redirects: chains,
+	ps := record.PageSet{Pages: fmt.Sprintf("%d-%d", pp.First, pp.First+pp.Pages-1), URL: url, Data: doc.Body, Redirects: chains,
 		ContentType: doc.Header.Get("Content-Type"), Captured: doc.Fetched.Format(time.RFC3339), Title: p.Title,
 		Partial: len(p.Missing) > 0}
 	if it.Level == 1 && !it.Revisit && s.Flags&webcapture.Submit != 0 {
@@ -534,8 +534,8 @@ func pageSet(p *Page, it Item, s Start, pp printedPage, opts Options) (build.Pag
 	// A URL that is itself a raster image: its page shows it as an image
 	// XObject, which gets an image set too (PDF 1.7 Figure 10.2). (An SVG
 	// image is printed as vector graphics, not as an image XObject.)
-	return ps, &build.ImageSet{URL: url, Redirects: ps.Redirects, Data: doc.Body,
-		Captured: ps.Captured, Expires: ps.Expires, Images: []build.Image{{Page: pp.First, Name: "*"}}}
+	return ps, &record.ImageSet{URL: url, Redirects: ps.Redirects, Data: doc.Body,
+		Captured: ps.Captured, Expires: ps.Expires, Images: []record.Image{{Page: pp.First, Name: "*"}}}
 }
 
 // pagesHeld returns the canonical URLs of d's page sets, each with the
@@ -562,14 +562,14 @@ func pagesHeld(d *pdfio.Document, p *canon.Profile) (map[string]string, error) {
 // manifest describes the captured pages for build: a command per start,
 // a page set per page (its pages numbered from first), and an image set
 // for each page that is an image.
-func manifest(b *Browser, starts []Start, pages []*Page, items []Item, printed []printedPage, opts Options) *build.Manifest {
-	m := &build.Manifest{Profile: opts.Profile.Name()}
+func manifest(b *Browser, starts []Start, pages []*Page, items []Item, printed []printedPage, opts Options) *record.Manifest {
+	m := &record.Manifest{Profile: opts.Profile.Name()}
 	for i, s := range starts {
 		cmdURL := s.URL
 		if !opts.KeepCredentials {
 			cmdURL, _ = StripCredentials(cmdURL)
 		}
-		c := build.Command{Name: "c" + strconv.Itoa(i), URL: cmdURL, Levels: ptr(int64(s.Levels)),
+		c := record.Command{Name: "c" + strconv.Itoa(i), URL: cmdURL, Levels: ptr(int64(s.Levels)),
 			SameSite: s.Flags&webcapture.SameSite != 0, SamePath: s.Flags&webcapture.SamePath != 0, Submit: s.Flags&webcapture.Submit != 0,
 			Settings: settings(b, opts)}
 		if c.Submit && s.Post != nil {

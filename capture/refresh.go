@@ -8,9 +8,9 @@ import (
 	"sort"
 	"time"
 
-	"github.com/webcap/webcap/build"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/record"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -342,19 +342,19 @@ func refreshWrite(u *pdfio.Update, d *pdfio.Document, name string, res *RefreshR
 		image *pdfio.ContentSet // the image set replaced, for an image page
 	}
 	var todo []placed
-	m := &build.Manifest{Profile: o.Profile.Name()}
+	m := &record.Manifest{Profile: o.Profile.Name()}
 	moved := map[webcapture.Ref]webcapture.Ref{}
 	for _, c := range res.Changes {
 		switch c.Status {
 		case StatusUnchanged:
 			doc := cr.res.Pages[now[c.URL].page].Document
-			ck := build.Checked{Set: was[c.URL].set.Ref, Time: doc.Fetched.Format(time.RFC3339)}
+			ck := record.Checked{Set: was[c.URL].set.Ref, Time: doc.Fetched.Format(time.RFC3339)}
 			if e, ok := Expiry(doc.Header, doc.Fetched); ok {
 				ck.Expires = e.UTC().Format(time.RFC3339)
 			}
 			m.Checked = append(m.Checked, ck)
 			if is := images[c.URL]; is != nil {
-				m.Checked = append(m.Checked, build.Checked{Set: is.Ref, Time: ck.Time, Expires: ck.Expires})
+				m.Checked = append(m.Checked, record.Checked{Set: is.Ref, Time: ck.Time, Expires: ck.Expires})
 			}
 			res.Checked++
 		case StatusChanged:
@@ -413,7 +413,7 @@ func refreshWrite(u *pdfio.Update, d *pdfio.Document, name string, res *RefreshR
 		return fmt.Errorf("refresh: %w", err)
 	}
 	m.Input, m.InputData = name, input
-	br, err := build.Build(m, build.Options{Profile: o.Profile, Sources: cr.sources})
+	br, err := record.Apply(m, record.Options{Profile: o.Profile, Sources: cr.sources})
 	if err != nil {
 		return fmt.Errorf("refresh: %w", err)
 	}

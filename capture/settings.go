@@ -2,7 +2,7 @@ package capture
 
 import (
 	"github.com/chromedp/cdproto/page"
-	"github.com/webcap/webcap/build"
+	"github.com/webcap/webcap/record"
 )
 
 // printing is how every page is printed. The values are given to Chromium
@@ -31,10 +31,10 @@ func points(in float64) float64 { return float64(int64(in*72*100+0.5)) / 100 }
 // be told (page size and margins in points, as Acrobat's /PS and /M;
 // backgrounds; the media type; how long a page is given to settle); /C
 // holds, under the engine's name, how Chromium itself was run.
-func settings(b *Browser, opts Options) *build.Settings {
+func settings(b *Browser, opts Options) *record.Settings {
 	r := renderDefaults(opts)
 	m := points(printSettings.Margin)
-	return &build.Settings{
+	return &record.Settings{
 		Global: map[string]any{
 			"PageSize":      []any{points(printSettings.Width), points(printSettings.Height)},
 			"Margins":       []any{m, m, m, m},

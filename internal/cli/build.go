@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
-	"github.com/webcap/webcap/build"
 	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/record"
 )
 
 func newBuildCmd(ios *IOStreams, runF func(context.Context, *buildOptions) error) *cobra.Command {
@@ -73,7 +73,7 @@ type buildOptions struct {
 }
 
 func runBuild(ctx context.Context, opts *buildOptions) error {
-	bo := build.Options{Profile: opts.Profile}
+	bo := record.Options{Profile: opts.Profile}
 	if opts.Sources != "" {
 		src, err := loadSources("build", "--sources", opts.Sources)
 		if err != nil {
@@ -88,11 +88,11 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	if err != nil {
 		return err
 	}
-	m, err := build.ParseManifest(bytes.NewReader(data), opts.Manifest)
+	m, err := record.ParseManifest(bytes.NewReader(data), opts.Manifest)
 	if err != nil {
 		return buildError(err)
 	}
-	res, err := build.Build(m, bo)
+	res, err := record.Apply(m, bo)
 	if err != nil {
 		return buildError(err)
 	}
@@ -116,7 +116,7 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 }
 
 // newBuildSummary is build --json's output.
-func newBuildSummary(out string, res *build.Result, sum audit.Summary) buildSummary {
+func newBuildSummary(out string, res *record.Result, sum audit.Summary) buildSummary {
 	bs := buildSummary{Input: res.Input, Output: out, Appended: res.Appended, Commands: len(res.Commands), Errors: sum.Count(audit.Serious)}
 	for _, s := range res.Sets {
 		set := buildSet{Kind: string(s.Kind), Object: s.Ref.String(), ID: s.ID.String(), URL: s.URL, Key: s.Key, Pages: s.Pages, R: s.RefCount, Aux: s.Aux,

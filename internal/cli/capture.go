@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
-	"github.com/webcap/webcap/build"
 	"github.com/webcap/webcap/capture"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/record"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -270,8 +270,8 @@ func captureText(opts *captureOptions, res *capture.Result, d *pdfio.Document, s
 
 // pageSets returns the page sets a capture wrote, one per page in
 // res.Pages, in order.
-func pageSets(res *capture.Result) []build.Set {
-	var out []build.Set
+func pageSets(res *capture.Result) []record.Set {
+	var out []record.Set
 	for _, s := range res.Build.Sets {
 		if s.Kind == webcapture.PageSet {
 			out = append(out, s)

@@ -5,14 +5,14 @@ import (
 	"io"
 	"strings"
 
-	"github.com/webcap/webcap/build"
+	"github.com/webcap/webcap/record"
 	"github.com/webcap/webcap/webcapture"
 )
 
 // writeSets reports the content sets build wrote (for build, capture,
 // append and refresh alike): a line per set, then a line per URL that
 // redirected to its source and finds it in the URLS tree too.
-func writeSets(w io.Writer, sets []build.Set) {
+func writeSets(w io.Writer, sets []record.Set) {
 	for _, s := range sets {
 		if s.Kind == webcapture.PageSet {
 			fmt.Fprintf(w, "page set  %-8s pages %-6s ID %s  %s", s.Ref, pageList(s.Pages), s.ID, s.Key)

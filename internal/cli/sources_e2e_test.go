@@ -115,7 +115,7 @@ func TestBrowserOneIdentifier(t *testing.T) {
 		paths = append(paths, p)
 	}
 	got := map[string]map[string]string{} // path -> tool -> ID
-	record := func(tool, path, id string) {
+	note := func(tool, path, id string) {
 		if got[path] == nil {
 			got[path] = map[string]string{}
 		}
@@ -128,7 +128,7 @@ func TestBrowserOneIdentifier(t *testing.T) {
 		if code := runJSON(t, &j, "id", "--json", "--aux", mirror, filepath.Join(mirror, host, filepath.FromSlash(p))); code != 0 {
 			t.Errorf("id %s: exit %d: %+v", p, code, j)
 		}
-		record("id", p, j.ID)
+		note("id", p, j.ID)
 	}
 
 	// capture, by the server's Content-Type.
@@ -148,7 +148,7 @@ func TestBrowserOneIdentifier(t *testing.T) {
 		t.Fatalf("capture: exit %d: %+v", code, sum)
 	}
 	for _, pg := range sum.Pages {
-		record("capture", strings.TrimPrefix(pg.URL, srv.URL), pg.ID)
+		note("capture", strings.TrimPrefix(pg.URL, srv.URL), pg.ID)
 	}
 
 	// audit --sources: it recomputes each set's identifier from the mirror
@@ -185,7 +185,7 @@ func TestBrowserOneIdentifier(t *testing.T) {
 		t.Errorf("build: exit %d: %+v", code, built)
 	}
 	for _, s := range built.Sets {
-		record("build", strings.TrimPrefix(s.URL, srv.URL), s.ID)
+		note("build", strings.TrimPrefix(s.URL, srv.URL), s.ID)
 	}
 
 	// refresh: what it computes now equals what the capture recorded.
@@ -195,7 +195,7 @@ func TestBrowserOneIdentifier(t *testing.T) {
 	}
 	for _, c := range rep.Pages {
 		if c.Status == capture.StatusUnchanged {
-			record("refresh", strings.TrimPrefix(c.URL, srv.URL), c.New)
+			note("refresh", strings.TrimPrefix(c.URL, srv.URL), c.New)
 		}
 	}
 

@@ -1,11 +1,6 @@
-// Package build adds Web Capture structures to a PDF from a manifest: the
-// commands that fetched the content, a page set per captured page and an
-// image set per captured image, with every identifier computed from the
-// captured data, every URL canonicalized for the URLS tree, and the result
-// written as an incremental update (the input's bytes are kept).
-//
-// The manifest is JSON; its schema is testdata/build/manifest.schema.json.
-package build
+// The build manifest: what Apply adds, read from JSON.
+
+package record
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package build
+package record
 
 import (
 	"bytes"
@@ -69,7 +69,7 @@ func TestBuildOnRealFiles(t *testing.T) {
 					t.Skip("every page and image is in a content set already")
 				}
 			}
-			res, err := Build(m, Options{})
+			res, err := Apply(m, Options{})
 			if err != nil {
 				if strings.Contains(err.Error(), "direct") || errors.Is(err, pdfio.ErrEncryptedWrite) {
 					t.Skipf("refused, with a reason: %v", err)

@@ -1,4 +1,4 @@
-package build
+package record
 
 import (
 	"errors"

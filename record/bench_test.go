@@ -1,4 +1,4 @@
-package build
+package record
 
 import (
 	"fmt"
@@ -36,7 +36,7 @@ func BenchmarkBuild20k(b *testing.B) {
 	b.ReportAllocs()
 	var added int
 	for b.Loop() {
-		res, err := Build(m, Options{})
+		res, err := Apply(m, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

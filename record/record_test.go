@@ -1,4 +1,4 @@
-package build
+package record
 
 import (
 	"bytes"
@@ -52,7 +52,7 @@ func TestRoundTrip(t *testing.T) {
 			if err := os.WriteFile(m.Input, orig, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Build(m, Options{})
+			res, err := Apply(m, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -173,7 +173,7 @@ func checkTools(t *testing.T, file []byte, pages int) {
 // append, and pages already in a set are refused.
 func TestBuildOnBuilt(t *testing.T) {
 	m := loadExample(t)
-	res, err := Build(m, Options{})
+	res, err := Apply(m, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,21 +185,21 @@ func TestBuildOnBuilt(t *testing.T) {
 		Commands: []Command{{Name: "again", URL: "http://www.example.com/logo.gif"}},
 		PageSets: []PageSet{{Pages: "3", URL: "http://www.example.com/docs/notes.txt", Source: "../testdata/build/site/www.example.com/docs/notes.txt"}}}
 	m2.PageSets[0].Source, _ = filepath.Abs(m2.PageSets[0].Source)
-	if _, err := Build(m2, Options{}); err == nil || !strings.Contains(err.Error(), "page 3 already belongs to the existing content set") {
+	if _, err := Apply(m2, Options{}); err == nil || !strings.Contains(err.Error(), "page 3 already belongs to the existing content set") {
 		t.Fatalf("building over a claimed page: %v", err)
 	}
 	m2.PageSets = nil
 	logo, _ := filepath.Abs("../testdata/build/site/www.example.com/logo.gif")
 	m2.PageSets = []PageSet{{Pages: "1", URL: "http://www.example.com/logo.gif", Source: logo, Command: "again"}}
 	// Page 1 is taken too; use a fresh input with a fourth page instead.
-	if _, err := Build(m2, Options{}); err == nil {
+	if _, err := Apply(m2, Options{}); err == nil {
 		t.Fatal("page 1 claimed twice")
 	}
 	m3 := loadExample(t)
 	m3.PageSets = m3.PageSets[:1]
 	m3.ImageSets[0].URL = "http://www.example.com/logo.gif?v=2"
 	m3.ImageSets[0].Source = "site/www.example.com/logo.gif"
-	res3, err := Build(m3, Options{})
+	res3, err := Apply(m3, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestBuildOnBuilt(t *testing.T) {
 	m4 := &Manifest{name: "fourth.json", dir: dir, Input: first3, Version: 1.25,
 		Commands: []Command{{Name: "notes", URL: "http://www.example.com/docs/notes.txt"}},
 		PageSets: []PageSet{{Pages: "3", URL: "http://www.example.com/docs/notes.txt", Source: notesPath(t), Command: "notes"}}}
-	res4, err := Build(m4, Options{})
+	res4, err := Apply(m4, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func notesPath(t *testing.T) string {
 func TestEveryImageOfPage(t *testing.T) {
 	m := loadExample(t)
 	m.ImageSets[0].Images = []Image{{Page: 2, Name: "*"}}
-	res, err := Build(m, Options{})
+	res, err := Apply(m, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestEveryImageOfPage(t *testing.T) {
 	}
 	m = loadExample(t)
 	m.ImageSets[0].Images = []Image{{Page: 3, Name: "*"}}
-	if _, err := Build(m, Options{}); err == nil || !strings.Contains(err.Error(), "page 3 uses no image XObject") {
+	if _, err := Apply(m, Options{}); err == nil || !strings.Contains(err.Error(), "page 3 uses no image XObject") {
 		t.Errorf("page without images: %v", err)
 	}
 }
@@ -260,7 +260,7 @@ func TestEveryImageOfPage(t *testing.T) {
 func TestSharedKey(t *testing.T) {
 	m := loadExample(t)
 	m.PageSets = []PageSet{{Pages: "1", URL: "http://www.example.com/logo.gif", ContentType: "image/gif"}}
-	res, err := Build(m, Options{})
+	res, err := Apply(m, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +338,7 @@ func TestBuildErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m := loadExample(t)
 			tc.edit(m)
-			_, err := Build(m, Options{})
+			_, err := Apply(m, Options{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
@@ -414,7 +414,7 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := Build(m, Options{})
+			res, err := Apply(m, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -446,7 +446,7 @@ func TestFormExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Build(m, Options{})
+	res, err := Apply(m, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,7 +492,7 @@ func TestSharedImageSet(t *testing.T) {
 		{URL: "http://a.example/logo.gif", Data: logo, Images: []Image{{Page: 1, Name: "Im0"}}},
 		{URL: "http://b.example/copy.gif", Data: logo, Images: []Image{{Page: 2, Name: "Im0"}}},
 	}}
-	res, err := Build(m, Options{})
+	res, err := Apply(m, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -530,7 +530,7 @@ func TestSharedImageSet(t *testing.T) {
 	m2 := &Manifest{Input: "shared.pdf", InputData: res.Output, ImageSets: []ImageSet{
 		{URL: "http://a.example/logo.gif", Data: logo, Images: []Image{{Page: 3, Name: "Im0"}}},
 	}}
-	res2, err := Build(m2, Options{})
+	res2, err := Apply(m2, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -553,11 +553,11 @@ func TestRedirectChainsAndPartial(t *testing.T) {
 		{Pages: "1", URL: "http://h.example/about.html", ContentType: "text/html", Data: page,
 			Redirects: [][]string{{"http://h.example/old-page"}, {"http://h.example/r1", "HTTP://H.example:80/r2", "http://h.example/old-page"}}},
 	}}
-	if _, err := Build(m, Options{}); err == nil || !strings.Contains(err.Error(), "auxiliary files") {
+	if _, err := Apply(m, Options{}); err == nil || !strings.Contains(err.Error(), "auxiliary files") {
 		t.Fatalf("a page set without its image: %v, want it refused", err)
 	}
 	m.PageSets[0].Partial = true
-	res, err := Build(m, Options{})
+	res, err := Apply(m, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package build
+package record
 
 import (
 	"errors"
@@ -16,11 +16,11 @@ import (
 	"github.com/webcap/webcap/webcapture"
 )
 
-// Options tune Build.
+// Options tune Apply.
 type Options struct {
 	Profile  *canon.Profile       // overrides the manifest's profile; nil: the manifest's, or PDF
 	Sources  webcapture.AuxSource // overrides the manifest's sources; nil: the manifest's, if any
-	Password string               // for an encrypted input (which cannot be written: Build reports it)
+	Password string               // for an encrypted input (which cannot be written: Apply reports it)
 }
 
 // A Result is the built file and what went into it.
@@ -33,7 +33,7 @@ type Result struct {
 	Sets     []Set
 }
 
-// A Set is one content set Build wrote.
+// A Set is one content set Apply wrote.
 type Set struct {
 	Kind     webcapture.Subtype
 	Ref      webcapture.Ref
@@ -53,10 +53,10 @@ type Set struct {
 	Shared bool
 }
 
-// Build reads m's input, adds m's content sets, commands and trees as an
+// Apply reads m's input, adds m's content sets, commands and trees as an
 // incremental update, and returns the new file. Nothing is written: the
 // caller writes Result.Output. Every manifest problem is a *ManifestError.
-func Build(m *Manifest, opts Options) (*Result, error) {
+func Apply(m *Manifest, opts Options) (*Result, error) {
 	if m.name == "" {
 		m.name = "manifest"
 	}
