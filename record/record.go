@@ -13,6 +13,7 @@ import (
 
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -132,7 +133,7 @@ func (b *builder) run() (*Result, error) {
 	}
 	b.src = b.opts.Sources
 	if b.src == nil && m.Sources != "" {
-		if b.src, err = webcapture.LoadAuxSource(b.path(m.Sources)); err != nil {
+		if b.src, err = mirror.Load(b.path(m.Sources)); err != nil {
 			return nil, m.fail("sources", "%w", err)
 		}
 	}

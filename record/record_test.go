@@ -20,6 +20,7 @@ import (
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -67,7 +68,7 @@ func TestRoundTrip(t *testing.T) {
 			if len(d.Defects) > 0 {
 				t.Errorf("defects: %v", d.Defects)
 			}
-			for _, f := range audit.Check(d, audit.Options{Sources: webcapture.MirrorDir("../testdata/build/site")}) {
+			for _, f := range audit.Check(d, audit.Options{Sources: mirror.Dir("../testdata/build/site")}) {
 				if f.Severity >= audit.Caution {
 					t.Errorf("audit: %s %s %s: %s", f.Severity, f.Rule, f.Object, f.Message)
 				}
@@ -422,7 +423,7 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, f := range audit.Check(d, audit.Options{Sources: webcapture.MirrorDir(filepath.Join(m.dir, m.Sources))}) {
+			for _, f := range audit.Check(d, audit.Options{Sources: mirror.Dir(filepath.Join(m.dir, m.Sources))}) {
 				if f.Severity >= audit.Caution {
 					t.Errorf("audit: %s %s %s: %s", f.Severity, f.Rule, f.Object, f.Message)
 				}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -27,7 +28,7 @@ func auditFile(path string, opts *auditOptions) fileJSON {
 	var src webcapture.AuxSource
 	if opts.Sources != "" {
 		var err error
-		if src, err = webcapture.LoadAuxSource(opts.Sources); err != nil {
+		if src, err = mirror.Load(opts.Sources); err != nil {
 			r.Error = "sources: " + err.Error()
 			return r
 		}

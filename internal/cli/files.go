@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -73,7 +74,7 @@ func isOSError(err error) bool {
 // wget mirror directory or a JSON manifest. A path that cannot be read is
 // an I/O error; a manifest that is wrong, a usage error.
 func loadSources(cmd, flag, path string) (webcapture.AuxSource, error) {
-	src, err := webcapture.LoadAuxSource(path)
+	src, err := mirror.Load(path)
 	var pathErr *fs.PathError
 	switch {
 	case err == nil:

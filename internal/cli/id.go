@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -90,13 +91,13 @@ type idOptions struct {
 func runID(ctx context.Context, opts *idOptions) error {
 	enc, _ := webcapture.ParseAuxEncoding(opts.AuxID) // checked with the flags
 	var aux webcapture.AuxSource
-	var mirror webcapture.MirrorDir
+	var dir mirror.Dir
 	if opts.Aux != "" {
 		var err error
 		if aux, err = loadSources("id", "--aux", opts.Aux); err != nil {
 			return err
 		}
-		mirror, _ = aux.(webcapture.MirrorDir)
+		dir, _ = aux.(mirror.Dir)
 	}
 	w := bufio.NewWriter(opts.IO.Out)
 	failed, ioFailed := 0, false
@@ -111,7 +112,7 @@ func runID(ctx context.Context, opts *idOptions) error {
 			failed, ioFailed = failed+1, true
 			continue
 		}
-		j := computeID(data, file, opts, aux, mirror, enc)
+		j := computeID(data, file, opts, aux, dir, enc)
 		if !j.Complete {
 			failed++
 			w.Flush()
@@ -140,7 +141,7 @@ func runID(ctx context.Context, opts *idOptions) error {
 	return nil
 }
 
-func computeID(data []byte, file string, opts *idOptions, aux webcapture.AuxSource, mirror webcapture.MirrorDir, enc webcapture.AuxEncoding) idJSON {
+func computeID(data []byte, file string, opts *idOptions, aux webcapture.AuxSource, dir mirror.Dir, enc webcapture.AuxEncoding) idJSON {
 	j := idJSON{File: file, Kind: opts.Kind, Complete: true}
 	if opts.Kind == "text" {
 		id, text := webcapture.TextID(data, "")
@@ -150,8 +151,8 @@ func computeID(data []byte, file string, opts *idOptions, aux webcapture.AuxSour
 		return j
 	}
 	u := opts.URL
-	if u == "" && mirror != "" {
-		u, _ = mirror.URLOf(file)
+	if u == "" && dir != "" {
+		u, _ = dir.URLOf(file)
 	}
 	src, err := webcapture.SourceID(data, webcapture.SourceOptions{Kind: idKinds[opts.Kind], URL: u, Aux: aux, AuxEncoding: enc})
 	if err != nil {

@@ -1,0 +1,73 @@
+package mirror_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/webcap/webcap/mirror"
+)
+
+func TestDir(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, data string) {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(data), 0o644)
+	}
+	write("www.example.com/index.html", "home")
+	write("www.example.com/a b/c.gif", "decoded")
+	write("www.example.com/page.php?x=1", "query")
+	write("www.example.com:8080/p.png", "port")
+	write("secret", "outside the host dirs")
+	m := mirror.Dir(dir)
+	for u, want := range map[string]string{
+		"http://www.example.com/":             "home",
+		"http://www.example.com/a%20b/c.gif":  "decoded",
+		"http://www.example.com/page.php?x=1": "query",
+		"http://www.example.com:8080/p.png":   "port",
+	} {
+		rc, err := m.Open(u)
+		if err != nil {
+			t.Errorf("Open(%s): %v", u, err)
+			continue
+		}
+		b := new(bytes.Buffer)
+		b.ReadFrom(rc)
+		rc.Close()
+		if b.String() != want {
+			t.Errorf("Open(%s) = %q, want %q", u, b, want)
+		}
+	}
+	for _, u := range []string{"http://www.example.com/missing.gif", "http://www.example.com/../secret", "http://../secret", "mailto:x@y"} {
+		if _, err := m.Open(u); err == nil {
+			t.Errorf("Open(%s) succeeded", u)
+		}
+	}
+	if u, ok := m.URLOf(filepath.Join(dir, "www.example.com", "a b", "c.gif")); !ok || u != "http://www.example.com/a b/c.gif" {
+		t.Errorf("URLOf = %q, %v", u, ok)
+	}
+}
+
+func TestManifest(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "logo.gif"), []byte("GIF"), 0o644)
+	os.WriteFile(filepath.Join(dir, "m.json"), []byte(`{"HTTP://WWW.Example.com:80/logo.gif#x": "logo.gif"}`), 0o644)
+	m, err := mirror.LoadManifest(filepath.Join(dir, "m.json"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := m.Open("http://www.example.com/logo.gif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc.Close()
+	if _, err := m.Open("http://www.example.com/other.gif"); err == nil {
+		t.Error("found a file the manifest does not list")
+	}
+	os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`["not", "an", "object"]`), 0o644)
+	if _, err := mirror.LoadManifest(filepath.Join(dir, "bad.json"), nil); err == nil {
+		t.Error("a manifest that is not an object loaded")
+	}
+}
