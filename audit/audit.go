@@ -93,7 +93,7 @@ func (a *auditor) has(rule string, obj webcapture.Ref, key string) bool {
 }
 
 // defectRule maps the reader's defects to rules.
-var defectRule = map[pdfio.Kind]string{
+var defectRule = map[pdfio.DefectKind]string{
 	pdfio.Dangling:       "WC-DANGLING",
 	pdfio.Cycle:          "WC-CYCLE",
 	pdfio.TooDeep:        "WC-LIMIT",

@@ -187,8 +187,8 @@ func TestConformanceDotPaths(t *testing.T) {
 // dot-path table holds for it only on paths with neither. These rows are
 // checked under pdf and pdf2 alone.
 const (
-	skipDecodesDot       = "rfc3986 decodes %2E to '.' before step 7 (canon.md precise rule 4); the table takes %2E as a plain character"
-	skipEncodesBackslash = "rfc3986 encodes '\\' as %5C (canon.md, encoded state); the table keeps it"
+	skipDecodesDot       = "rfc3986 decodes %2E to '.' before step 7 (RFC 3986 §2.3, §6.2.2.2: unreserved characters are decoded); the table takes %2E as a plain character"
+	skipEncodesBackslash = "rfc3986 encodes '\\' as %5C (RFC 3986 §2.2: '\\' is not a URL character); the table keeps it"
 )
 
 var dotPathRFC3986Skips = skipList{

@@ -76,7 +76,7 @@
 // # Decisions the PDF text leaves open
 //
 // The PDF text names the steps but not these details; the package decides
-// them as follows (the project's spec, canon.md, is the authority).
+// them as follows.
 //
 //   - Resolution is RFC 3986's, not RFC 1808's: "?y" against
 //     http://a/b/c/d;p?q gives http://a/b/c/d;p?y, ";x" gives

@@ -28,7 +28,7 @@
 // page captured already, or that a page reached by redirection, joins that
 // page: its source's URL alias dictionary holds every redirect chain, and
 // every URL of every chain is a URLS key of the set, so a lookup by any of
-// them finds it (webcapture.md §2.5.1). The crawl handles rendered pages in
+// them finds it (PDF 1.7 §10.9.4, Table 10.42; ISO 32000-1 Table 356). The crawl handles rendered pages in
 // queue order, so the result does not depend on timing.
 //
 // A page is printed once it is done, the way Browsertrix and Gotenberg

@@ -116,6 +116,29 @@ type held struct {
 // opts.Allow names besides public ones. Unless opts.DryRun, it then
 // writes the refreshed file (RefreshResult.PDF).
 func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts RefreshOptions) (*RefreshResult, error) {
+	p, err := PlanRefresh(file, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	return p.Run(ctx, b)
+}
+
+// A RefreshPlan is a file read for refreshing: its commands, and which of
+// them will be replayed, known before anything is fetched (a program can
+// show them, and needs no browser for a file that cannot be refreshed).
+type RefreshPlan struct {
+	Commands []Replay // the file's commands, in order, and whether each is replayed
+
+	u      *pdfio.Update
+	d      *pdfio.Document
+	name   string
+	opts   RefreshOptions
+	starts []Start
+}
+
+// PlanRefresh reads file (name is used in messages) for Refresh: a file
+// that is not a PDF, or has no commands to re-run, is an error here.
+func PlanRefresh(file []byte, name string, opts RefreshOptions) (*RefreshPlan, error) {
 	u, err := pdfio.NewUpdate(file, name, pdfio.Options{})
 	if err != nil {
 		return nil, err
@@ -127,9 +150,15 @@ func Refresh(ctx context.Context, b *Browser, file []byte, name string, opts Ref
 	if d.Info == nil || len(d.Info.Commands) == 0 {
 		return nil, fmt.Errorf("%s: no /SpiderInfo commands to re-run", d.File)
 	}
-	o := opts.Options.withDefaults()
 	starts, replays := replayed(d.Info.Commands, opts)
-	res := &RefreshResult{Commands: replays}
+	return &RefreshPlan{Commands: replays, u: u, d: d, name: name, opts: opts, starts: starts}, nil
+}
+
+// Run refreshes as planned (see Refresh).
+func (p *RefreshPlan) Run(ctx context.Context, b *Browser) (*RefreshResult, error) {
+	u, d, name, opts, starts := p.u, p.d, p.name, p.opts, p.starts
+	o := opts.Options.withDefaults()
+	res := &RefreshResult{Commands: p.Commands}
 	cmdIndex := map[webcapture.Ref]int{}
 	for i, c := range d.Info.Commands {
 		cmdIndex[c.Ref] = i

@@ -5,6 +5,7 @@
 //     webcapture model (a Document: SpiderInfo and its commands, the IDS and
 //     URLS name trees, every content set, the pages and image XObjects with
 //     their /ID), recording every defect met instead of stopping at it.
+//     Document.LookupURL and LookupID answer what a viewer asks the trees.
 //   - Write incremental updates: an Update (NewUpdate) appends new and
 //     changed objects after the file's own bytes, which stay exactly as they
 //     are (a signature over them stays valid), with a cross-reference
@@ -14,6 +15,9 @@
 //   - Copy pages: Update.AppendPages and ReplacePages copy a printed PDF's
 //     pages, and everything they use, into the file.
 //   - Merge: Merge joins printed PDFs into one file.
+//
+// WriteFile writes a result atomically (a temporary file beside it, synced,
+// renamed over it; a symbolic link stays a link).
 //
 // Each Web Capture dictionary is described once, by a table of its keys
 // (keys.go); the reader and the writer both go through it.

@@ -96,29 +96,29 @@ func (d *Document) PageNumbers(cs *ContentSet) []int {
 type Defect struct {
 	Object  webcapture.Ref // the object it is in; zero if direct (see Path)
 	Path    string         // where, from the catalog: "Names/IDS/Kids[0]/Names[3]"
-	Kind    Kind
+	Kind    DefectKind
 	Message string
 }
 
-// Kind names a kind of defect.
-type Kind string
+// DefectKind names a kind of defect.
+type DefectKind string
 
 // The kinds of defect the reader records.
 const (
-	Dangling       Kind = "dangling"         // a reference to an object that does not exist
-	Cycle          Kind = "cycle"            // a reference chain or tree that loops
-	TooDeep        Kind = "too-deep"         // a tree deeper than Options.MaxTreeDepth
-	TooMany        Kind = "too-many"         // a tree with more nodes than Options.MaxTreeNodes
-	TreeNode       Kind = "tree-node"        // a malformed node: no /Kids or /Names, both, or not a dictionary
-	TreeOddNames   Kind = "tree-odd-names"   // a /Names array of odd length
-	TreeKeyType    Kind = "tree-key-type"    // a key that is not a string
-	TreeUnsorted   Kind = "tree-unsorted"    // a key less than the key before it
-	TreeDuplicate  Kind = "tree-duplicate"   // a key equal to the key before it
-	TreeLimits     Kind = "tree-limits"      // /Limits missing, malformed, or not the node's first and last keys
-	TreeRootLimits Kind = "tree-root-limits" // /Limits on a root, which has none
-	TreeShared     Kind = "tree-shared"      // a node reached twice
-	TreeValue      Kind = "tree-value"       // a value that is not a content set or an array of them
-	WrongType      Kind = "wrong-type"       // a key whose value has a type the specification does not allow
-	BadValue       Kind = "bad-value"        // a value of the right type that cannot be read (a date, a flag field)
-	SharedSettings Kind = "shared-settings"  // an object under command settings that something else refers to
+	Dangling       DefectKind = "dangling"         // a reference to an object that does not exist
+	Cycle          DefectKind = "cycle"            // a reference chain or tree that loops
+	TooDeep        DefectKind = "too-deep"         // a tree deeper than Options.MaxTreeDepth
+	TooMany        DefectKind = "too-many"         // a tree with more nodes than Options.MaxTreeNodes
+	TreeNode       DefectKind = "tree-node"        // a malformed node: no /Kids or /Names, both, or not a dictionary
+	TreeOddNames   DefectKind = "tree-odd-names"   // a /Names array of odd length
+	TreeKeyType    DefectKind = "tree-key-type"    // a key that is not a string
+	TreeUnsorted   DefectKind = "tree-unsorted"    // a key less than the key before it
+	TreeDuplicate  DefectKind = "tree-duplicate"   // a key equal to the key before it
+	TreeLimits     DefectKind = "tree-limits"      // /Limits missing, malformed, or not the node's first and last keys
+	TreeRootLimits DefectKind = "tree-root-limits" // /Limits on a root, which has none
+	TreeShared     DefectKind = "tree-shared"      // a node reached twice
+	TreeValue      DefectKind = "tree-value"       // a value that is not a content set or an array of them
+	WrongType      DefectKind = "wrong-type"       // a key whose value has a type the specification does not allow
+	BadValue       DefectKind = "bad-value"        // a value of the right type that cannot be read (a date, a flag field)
+	SharedSettings DefectKind = "shared-settings"  // an object under command settings that something else refers to
 )

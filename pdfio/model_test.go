@@ -164,7 +164,7 @@ func TestModel(t *testing.T) {
 	if bad.ID != nil || len(bad.Sources) != 0 || bad.Created == nil || bad.Created.Valid {
 		t.Errorf("bad = %+v", bad.ContentSet)
 	}
-	kinds := map[Kind]int{}
+	kinds := map[DefectKind]int{}
 	for _, df := range d.Defects {
 		kinds[df.Kind]++
 	}

@@ -212,7 +212,7 @@ func load(e *model.XRefTableEntry) (types.Object, error) {
 // eachOf resolves every element of the array at path and calls f with each
 // one of type T; an element of another type is a defect of the given kind
 // ("want" says what was wanted), and a dangling one is skipped.
-func eachOf[T types.Object](r *reader, a types.Array, path string, kind Kind, want string, f func(v T, ref webcapture.Ref, path string)) {
+func eachOf[T types.Object](r *reader, a types.Array, path string, kind DefectKind, want string, f func(v T, ref webcapture.Ref, path string)) {
 	for i, el := range a {
 		epath := path + "[" + strconv.Itoa(i) + "]"
 		o, ref, ok := r.resolve(el, epath)

@@ -148,7 +148,7 @@ func TestUnescapeLiteral(t *testing.T) {
 }
 
 // defectOf returns the defects of kind k.
-func defectsOf(d *Document, k Kind) []Defect {
+func defectsOf(d *Document, k DefectKind) []Defect {
 	var out []Defect
 	for _, df := range d.Defects {
 		if df.Kind == k {
@@ -175,7 +175,7 @@ func TestTreeDefects(t *testing.T) {
 	rows := []struct {
 		name    string
 		mk      func(b *pb.Builder, cs pb.Ref) pb.Ref
-		kind    Kind
+		kind    DefectKind
 		entries int
 	}{
 		{"unsorted", func(b *pb.Builder, cs pb.Ref) pb.Ref {

@@ -31,7 +31,7 @@ func newReader(ctx *model.Context, name string, opts Options) *reader {
 	return &reader{xt: ctx.XRefTable, opts: opts, doc: doc, sets: map[webcapture.Ref]*ContentSet{}}
 }
 
-func (r *reader) defect(obj webcapture.Ref, path string, kind Kind, format string, args ...any) {
+func (r *reader) defect(obj webcapture.Ref, path string, kind DefectKind, format string, args ...any) {
 	r.doc.Defects = append(r.doc.Defects, Defect{Object: obj, Path: path, Kind: kind, Message: fmt.Sprintf(format, args...)})
 }
 

@@ -103,11 +103,16 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	if err != nil {
 		return err
 	}
+	// The file is read before Chromium starts: one that cannot be
+	// refreshed needs no browser.
+	plan, err := capture.PlanRefresh(file, opts.File, capture.RefreshOptions{TextOnly: opts.TextOnly, DryRun: opts.DryRun,
+		Resubmit: opts.Resubmit, Options: opts.fetchFlags.options(opts.IO, "refresh")})
+	if err != nil {
+		return fmt.Errorf("refresh: %w", err)
+	}
 	var res *capture.RefreshResult
 	err = opts.browse(ctx, opts.IO, "refresh", func(ctx context.Context, b *capture.Browser) (err error) {
-		res, err = capture.Refresh(ctx, b, file, opts.File, capture.RefreshOptions{TextOnly: opts.TextOnly, DryRun: opts.DryRun,
-			Resubmit: opts.Resubmit, Options: opts.fetchFlags.options(opts.IO, "refresh")})
-		if err != nil {
+		if res, err = plan.Run(ctx, b); err != nil {
 			return fmt.Errorf("refresh: %w", err)
 		}
 		return nil
