@@ -38,7 +38,7 @@ func mustNew(t testing.TB, p *canon.Profile, opts ...canon.Option) *canon.Canoni
 
 // RFC 3986 §5.4.1 and §5.4.2 (and RFC 1808 §5.1/§5.2, RFC 2396 App. C) with
 // base http://a/b/c/d;p?q. Fragments are then stripped by step 2. The rows
-// where the RFCs disagree get each profile's answer from canon.md.
+// where the RFCs disagree get each profile's answer from the package's decisions (doc.go).
 func TestResolutionExamples(t *testing.T) {
 	const base = "http://a/b/c/d;p?q"
 	same := []struct{ ref, want string }{
@@ -237,7 +237,7 @@ func TestPort(t *testing.T) {
 	})
 }
 
-// The one-encoding-pass assumption: canon.md "encoded" and "raw".
+// The one-encoding-pass assumption: the "encoded" and "raw" input states (doc.go).
 func TestEncoding(t *testing.T) {
 	enc := []struct{ name, in, pdf, rfc string }{
 		{"escape kept", "http://a/%7e%7E", "http://a/%7e%7E", "http://a/~~"},

@@ -95,7 +95,7 @@ func withRootPath(u string) string {
 }
 
 // The RFC 1808 / 2396 / 3986 resolution table: every row must pass for every
-// profile, with canon.md's answer where the RFCs disagree.
+// profile, with the package's answer (doc.go) where the RFCs disagree.
 func TestConformanceResolution(t *testing.T) {
 	var data struct {
 		Base  string `json:"base_rfc3986"`
@@ -110,7 +110,7 @@ func TestConformanceResolution(t *testing.T) {
 	if len(data.Cases) == 0 {
 		t.Fatal("no cases decoded")
 	}
-	// canon.md "Where the RFCs disagree": pdf keeps RFC 1808's ".." above
+	// The package's decision where the RFCs disagree: pdf keeps RFC 1808's ".." above
 	// the root; every other disagreement takes RFC 3986's answer.
 	pdfTakes1808 := map[string]bool{"../../../g": true, "../../../../g": true, "/../g": true}
 	n := 0

@@ -7,7 +7,7 @@ import (
 	"github.com/webcap/webcap/canon"
 )
 
-// FuzzCanonical checks the properties canon.md requires of every profile on
+// FuzzCanonical checks the properties the package promises of every profile on
 // any byte string: no panic; an error is an *Error; a result is printable
 // ASCII and canonicalizes to itself as encoded input; String, Append,
 // AppendBytes and Explain agree.

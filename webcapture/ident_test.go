@@ -157,7 +157,7 @@ func TestTextID(t *testing.T) {
 	}
 }
 
-// The examples of PDF 1.7 §10.9.2 and the worked example of the spec digest.
+// The examples of PDF 1.7 §10.9.2 and a worked example.
 func TestUniqueNames(t *testing.T) {
 	for _, r := range []struct{ in, want string }{
 		{"alpha.beta", `alpha\pbeta`},

@@ -1,6 +1,6 @@
 // Package deps holds the test of the project's import graph: dependencies
 // point one way, cli → pdfio → webcapture → canon, and only pdfio imports
-// pdfcpu (DEVELOPERS.md, "How we write code").
+// pdfcpu.
 package deps
 
 import (
