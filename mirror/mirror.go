@@ -163,4 +163,3 @@ func Load(path string) (webcapture.AuxSource, error) {
 	}
 	return LoadManifest(path, nil)
 }
-

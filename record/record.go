@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/webcap/webcap/canon"
-	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/mirror"
+	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
 )
 

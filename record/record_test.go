@@ -19,8 +19,8 @@ import (
 
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/internal/pdfbuild"
-	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/mirror"
+	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
 )
 

@@ -184,4 +184,3 @@ func TestUniqueNames(t *testing.T) {
 		}
 	}
 }
-

@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
-	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/mirror"
+	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
 )
 

@@ -6,8 +6,8 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/mirror"
+	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
 )
 
