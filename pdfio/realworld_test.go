@@ -2,7 +2,11 @@ package pdfio
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -153,6 +157,73 @@ func TestRealWorldAppendPages(t *testing.T) {
 				t.Fatalf("%d pages, want %d then the 2 added", len(d.Pages), n)
 			}
 			checkQPDF(t, out, len(d.Pages))
+		})
+	}
+}
+
+// qpdfObjects returns the object numbers qpdf finds in a file (every
+// object, cross-reference streams included), or nil without qpdf.
+func qpdfObjects(t *testing.T, file []byte) map[int]bool {
+	t.Helper()
+	qpdf, err := exec.LookPath("qpdf")
+	if err != nil {
+		return nil
+	}
+	p := filepath.Join(t.TempDir(), "in.pdf")
+	os.WriteFile(p, file, 0o644)
+	out, err := exec.Command(qpdf, "--json=2", "--json-key=qpdf", p).Output()
+	if len(out) == 0 {
+		t.Skipf("qpdf cannot read it: %v", err)
+	}
+	var doc struct {
+		Qpdf []map[string]json.RawMessage `json:"qpdf"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil || len(doc.Qpdf) < 2 {
+		t.Fatalf("qpdf --json: %v", err)
+	}
+	nums := map[int]bool{}
+	for k := range doc.Qpdf[1] {
+		var n, g int
+		if _, err := fmt.Sscanf(k, "obj:%d %d R", &n, &g); err == nil {
+			nums[n] = true
+		}
+	}
+	return nums
+}
+
+// checkNewNumbers adds objects to a file and checks, by qpdf's list of the
+// file's objects, that none takes a number the file uses.
+func checkNewNumbers(t *testing.T, name string, orig []byte) {
+	t.Helper()
+	used := qpdfObjects(t, orig)
+	if used == nil {
+		t.Skip("qpdf is not installed")
+	}
+	u, err := NewUpdate(orig, name, Options{})
+	if err != nil {
+		t.Skipf("not writable: %v", err)
+	}
+	for range 3 {
+		ref := u.add(types.Dict{"Type": types.Name("Test")})
+		if n := ref.ObjectNumber.Value(); used[n] {
+			t.Errorf("a new object took number %d, which the file uses", n)
+		}
+	}
+}
+
+// No new object reuses a number: not that of an object of the file, nor
+// of one of its cross-reference streams (in the signed dss__pkcs7.pdf the
+// new page once replaced its cross-reference stream, object 59).
+func TestRealWorldNewObjectNumbers(t *testing.T) {
+	dir := sharedtest.Dir(t, "realworld")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			orig, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkNewNumbers(t, filepath.Base(f), orig)
 		})
 	}
 }

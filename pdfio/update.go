@@ -55,11 +55,7 @@ func NewUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	if err != nil {
 		return nil, &Error{File: name, Op: "update", Err: err}
 	}
-	size := 0
-	if ctx.XRefTable.Size != nil {
-		size = *ctx.XRefTable.Size
-	}
-	return &Update{orig: orig, name: name, opts: opts, ctx: ctx, prev: prev, objs: objectWriter{next: size}, replaced: map[int]int{}}, nil
+	return &Update{orig: orig, name: name, opts: opts, ctx: ctx, prev: prev, objs: objectWriter{next: firstFree(orig, ctx, prev)}, replaced: map[int]int{}}, nil
 }
 
 // Document reads the Web Capture structures of the file the update was
@@ -173,13 +169,18 @@ func xrefStream(b []byte) bool {
 		return false
 	}
 	text := string(b[:end])
-	o, err := model.ParseObjectContext(context.Background(), &text, 0)
+	o, err := parseObject(&text)
 	d, ok := o.(types.Dict)
 	if err != nil || !ok {
 		return false
 	}
 	t := d.NameEntry("Type")
 	return t != nil && *t == "XRef"
+}
+
+// parseObject parses the one object text holds, with pdfcpu's parser.
+func parseObject(text *string) (types.Object, error) {
+	return model.ParseObjectContext(context.Background(), text, 0)
 }
 
 // skipSpace skips PDF white space and comments (PDF 1.7 §3.1.1).

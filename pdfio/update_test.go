@@ -324,3 +324,29 @@ func FuzzXRefAt(f *testing.F) {
 		}
 	})
 }
+
+// No new object reuses a number, in every builder variant.
+func TestNewObjectNumbers(t *testing.T) {
+	for _, xs := range []bool{false, true} {
+		t.Run(fmt.Sprintf("plain xrefstream=%v", xs), func(t *testing.T) { checkNewNumbers(t, "plain.pdf", plain(3, xs)) })
+		t.Run(fmt.Sprintf("capture xrefstream=%v", xs), func(t *testing.T) {
+			checkNewNumbers(t, "capture.pdf", addCapture(t, plain(3, xs), []string{"0123456789abcdef", "fedcba9876543210", "0000000000000000"}, TreeShape{}))
+		})
+	}
+	for _, name := range pb.Samples() {
+		t.Run(name, func(t *testing.T) {
+			orig, err := pb.Sample(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkNewNumbers(t, name, orig)
+		})
+	}
+	t.Run("merged", func(t *testing.T) {
+		merged, err := Merge([][]byte{plain(2, true), plain(1, false), printedFile()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkNewNumbers(t, "merged.pdf", merged)
+	})
+}
