@@ -74,11 +74,28 @@ func (u *Update) SetLinkGoTo(annot webcapture.Ref, dest string) error {
 	}
 	d = copyDict(d)
 	if a, ok := d["A"]; ok {
-		d["PA"] = a
+		d["PA"] = u.previousAction(a)
 	}
 	d["A"] = types.Dict{"S": types.Name("GoTo"), "D": literalString(dest)}
 	u.replace(indirect(annot), d)
 	return nil
+}
+
+// previousAction is a link's action as /PA keeps it: as it is, unless its
+// /Type is other than /Action (real files carry a stray /Type /A, which
+// readers let pass under /A and reject under /PA; PDF 1.7 Table 8.44: Type,
+// if present, shall be Action). Then a copy without it, as a direct
+// dictionary, so that the file is as valid after the move as before; the
+// original action object is left as it is.
+func (u *Update) previousAction(a types.Object) types.Object {
+	d, _ := resolveAs[types.Dict](u, a)
+	t, hasType := d["Type"].(types.Name)
+	if d == nil || !hasType || t == "Action" {
+		return a
+	}
+	d = copyDict(d)
+	delete(d, "Type")
+	return d
 }
 
 // SetDests sets the /Dests name tree: each name in dests goes to its page

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"strings"
 	"testing"
 
@@ -259,5 +262,75 @@ func TestSetSourceTimes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// pdfcpuValid validates a file with pdfcpu's relaxed validation: an
+// independent reader's verdict on whether a change broke the file.
+func pdfcpuValid(b []byte) error {
+	ctx, err := api.ReadContext(bytes.NewReader(b), config(Options{}))
+	if err != nil {
+		return err
+	}
+	ctx.Configuration.ValidationMode = model.ValidationRelaxed
+	return api.ValidateContext(ctx)
+}
+
+// Moving a link's action to /PA keeps the file as valid as it was: an
+// action with a stray /Type /A (real files have one) is copied without it,
+// one with /Type /Action or none is kept as it is.
+func TestSetLinkGoToNormalizesAction(t *testing.T) {
+	b := pb.New()
+	stray := b.Add(pb.D("Type", pb.Name("A"), "S", pb.Name("URI"), "URI", pb.Lit("http://a.example/")))
+	proper := b.Add(pb.D("Type", pb.Name("Action"), "S", pb.Name("URI"), "URI", pb.Lit("http://b.example/")))
+	var annots []pb.Ref
+	for _, a := range []any{stray, proper, pb.D("S", pb.Name("URI"), "URI", pb.Lit("http://c.example/"))} {
+		annots = append(annots, b.Add(pb.D("Type", pb.Name("Annot"), "Subtype", pb.Name("Link"), "Rect", pb.Array{0, 0, 10, 10}, "A", a)))
+	}
+	root, _ := b.PageTree(1, func(int) pb.Dict { return pb.D("Annots", pb.Array{annots[0], annots[1], annots[2]}) })
+	b.Root = b.Add(pb.D("Type", pb.Name("Catalog"), "Pages", root))
+	orig := b.Bytes()
+	if err := pdfcpuValid(orig); err != nil {
+		t.Fatalf("the test file is not valid to begin with: %v", err)
+	}
+	u, err := NewUpdate(orig, "links.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range annots {
+		if err := u.SetLinkGoTo(webcapture.Ref{Num: int(a)}, "there"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := u.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pdfcpuValid(out); err != nil {
+		t.Errorf("valid before, not after: %v", err)
+	}
+	u2, err := NewUpdate(out, "out.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"direct, no /Type", "5 0 R", "direct"} {
+		o, _ := u2.lookup(*types.NewIndirectRef(int(annots[i]), 0))
+		pa := o.(types.Dict)["PA"]
+		var got string
+		switch v := pa.(type) {
+		case types.IndirectRef:
+			got = fmt.Sprintf("%d 0 R", v.ObjectNumber.Value())
+		case types.Dict:
+			got = "direct"
+			if _, has := v["Type"]; !has && i == 0 {
+				got = "direct, no /Type"
+			}
+		}
+		if i == 1 {
+			want = fmt.Sprintf("%d 0 R", int(proper))
+		}
+		if got != want {
+			t.Errorf("link %d: /PA %s, want %s", i, got, want)
+		}
 	}
 }
