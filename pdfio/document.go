@@ -19,6 +19,9 @@ type Document struct {
 	Pages     []*Page          // the page tree's pages, in order
 	Images    []*Image         // every image XObject, by object number
 	Defects   []Defect         // everything malformed met while reading
+	// Certification is the document's certification signature (DocMDP),
+	// or nil: an update must respect its permissions.
+	Certification *Certification
 
 	pageByRef map[webcapture.Ref]*Page
 }

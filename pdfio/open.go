@@ -29,6 +29,10 @@ type Options struct {
 	// MaxFileSize refuses larger files before parsing; 0 means
 	// DefaultMaxFileSize.
 	MaxFileSize int64
+	// AllowCertified lets an Update write to a certified document
+	// although its permissions forbid it (the certification then no longer
+	// validates); without it, Update.Bytes refuses with a *CertifiedError.
+	AllowCertified bool
 }
 
 // Defaults for Options.

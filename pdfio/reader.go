@@ -59,6 +59,8 @@ func (r *reader) read() *Document {
 		}
 	}
 	r.scanObjects()
+	r.doc.Certification = r.certification(cat)
+	r.certifiedAfter(r.doc.Certification)
 	return r.doc
 }
 

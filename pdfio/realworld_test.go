@@ -1,6 +1,7 @@
 package pdfio
 
 import (
+	"errors"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -143,6 +144,15 @@ func TestRealWorldAppendPages(t *testing.T) {
 				t.Fatal(err)
 			}
 			out, err := u.Bytes()
+			if c := before.Certification; c != nil {
+				// A certified file: refused, unless asked for knowingly.
+				if !errors.Is(err, ErrCertified) {
+					t.Fatalf("an update of a file certified with DocMDP /P %d: %v, want ErrCertified", c.Permission, err)
+				}
+				u, _ = NewUpdate(orig, name, Options{AllowCertified: true})
+				added, _, _ = u.AppendPages(printed, "printed.pdf")
+				out, err = u.Bytes()
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

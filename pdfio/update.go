@@ -71,6 +71,17 @@ func (u *Update) Document() (doc *Document, err error) {
 	return newReader(u.ctx, u.name, u.opts).read(), nil
 }
 
+// certification is the file's certification signature, or nil (every
+// DocMDP permission forbids what an update adds: pages, content sets,
+// name trees, catalog entries).
+func (u *Update) certification() *Certification {
+	cat, err := u.ctx.XRefTable.Catalog()
+	if err != nil || cat == nil {
+		return nil
+	}
+	return newReader(u.ctx, u.name, u.opts).certification(cat)
+}
+
 // lastStartXRef reads the offset after the last "startxref".
 func lastStartXRef(b []byte) (int64, error) {
 	i := bytes.LastIndex(b, []byte("startxref"))
@@ -312,6 +323,9 @@ func (u *Update) Bytes() ([]byte, error) {
 	}
 	if len(u.objs.offs) == 0 {
 		return u.orig, nil // nothing changed: no update (an empty section would be invalid)
+	}
+	if c := u.certification(); c != nil && !u.opts.AllowCertified {
+		return nil, &Error{File: u.name, Op: "update", Err: &CertifiedError{c}}
 	}
 	var out bytes.Buffer
 	out.Grow(len(u.orig) + u.objs.buf.Len() + 64*len(u.objs.offs) + 256)
