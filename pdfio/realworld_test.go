@@ -1,9 +1,9 @@
 package pdfio
 
 import (
-	"errors"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"os"
