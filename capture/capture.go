@@ -30,6 +30,10 @@ type Options struct {
 	IgnoreRobots    bool             // fetch what robots.txt forbids
 	Agent           string           // the user agent robots.txt rules are matched against; "": webcap
 	KeepCredentials bool             // write URLs with user information as they are
+	// AllowCertified updates a certified file (Append, Refresh) although
+	// its DocMDP permissions forbid it; without it the update is refused
+	// (a *pdfio.CertifiedError) and nothing is fetched.
+	AllowCertified bool
 	// Allow are the kinds of address (loopback, private, ...) webcap may
 	// connect to besides public ones. A capture also allows the kinds its
 	// start URLs are (capturing http://127.0.0.1:8080/ is asked for);
@@ -405,12 +409,15 @@ func capture(ctx context.Context, b *Browser, file []byte, name string, starts [
 	first := 1 // the first new page's number
 	if file != nil {
 		var err error
-		if u, err = pdfio.NewUpdate(file, name, pdfio.Options{}); err != nil {
+		if u, err = pdfio.NewUpdate(file, name, pdfio.Options{AllowCertified: opts.AllowCertified}); err != nil {
 			return nil, err
 		}
 		d, err := u.Document()
 		if err != nil {
 			return nil, err
+		}
+		if err := certifiedRefused(d, opts); err != nil {
+			return nil, err // before anything is fetched
 		}
 		if have, err = pagesHeld(d, opts.Profile); err != nil {
 			return nil, err
@@ -466,16 +473,25 @@ func capture(ctx context.Context, b *Browser, file []byte, name string, starts [
 	t0 = time.Now()
 	m := manifest(b, starts, res.Pages, items, printed, opts)
 	m.Input, m.InputData = name, input
-	br, err := record.Apply(m, record.Options{Profile: opts.Profile, Sources: sources})
+	br, err := record.Apply(m, record.Options{Profile: opts.Profile, Sources: sources, AllowCertified: opts.AllowCertified})
 	if err != nil {
 		return nil, fmt.Errorf("capture: %w", err)
 	}
 	res.PDF, res.Build = br.Output, br
-	if res.PDF, res.Links, err = internalLinks(br.Output, name, c, nil, printed, u == nil); err != nil {
+	if res.PDF, res.Links, err = internalLinks(br.Output, name, c, nil, printed, u == nil, opts.AllowCertified); err != nil {
 		return nil, fmt.Errorf("capture: internal links: %w", err)
 	}
 	res.Structures = time.Since(t0)
 	return res, nil
+}
+
+// certifiedRefused is the error of an update to a certified document that
+// opts do not allow, said before the crawl rather than after it.
+func certifiedRefused(d *pdfio.Document, opts Options) error {
+	if c := d.Certification; c != nil && !opts.AllowCertified {
+		return &pdfio.Error{File: d.File, Op: "update", Err: &pdfio.CertifiedError{Certification: c}}
+	}
+	return nil
 }
 
 // A NothingError says that no page could be captured, and why.
@@ -652,8 +668,8 @@ func anchorName(frag string) string {
 // dictionary, whose names (the browser's, merged) the tree replaces. It
 // writes an incremental update; when there is nothing to change it
 // returns file as it is.
-func internalLinks(file []byte, name string, c *canon.Canonicalizer, moved map[webcapture.Ref]webcapture.Ref, printed []printedPage, dropCatalog bool) ([]byte, int, error) {
-	u, err := pdfio.NewUpdate(file, name, pdfio.Options{})
+func internalLinks(file []byte, name string, c *canon.Canonicalizer, moved map[webcapture.Ref]webcapture.Ref, printed []printedPage, dropCatalog, allowCertified bool) ([]byte, int, error) {
+	u, err := pdfio.NewUpdate(file, name, pdfio.Options{AllowCertified: allowCertified})
 	if err != nil {
 		return nil, 0, err
 	}

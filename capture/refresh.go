@@ -139,7 +139,7 @@ type RefreshPlan struct {
 // PlanRefresh reads file (name is used in messages) for Refresh: a file
 // that is not a PDF, or has no commands to re-run, is an error here.
 func PlanRefresh(file []byte, name string, opts RefreshOptions) (*RefreshPlan, error) {
-	u, err := pdfio.NewUpdate(file, name, pdfio.Options{})
+	u, err := pdfio.NewUpdate(file, name, pdfio.Options{AllowCertified: opts.AllowCertified})
 	if err != nil {
 		return nil, err
 	}
@@ -149,6 +149,11 @@ func PlanRefresh(file []byte, name string, opts RefreshOptions) (*RefreshPlan, e
 	}
 	if d.Info == nil || len(d.Info.Commands) == 0 {
 		return nil, fmt.Errorf("%s: no /SpiderInfo commands to re-run", d.File)
+	}
+	if !opts.DryRun {
+		if err := certifiedRefused(d, opts.Options); err != nil {
+			return nil, err
+		}
 	}
 	starts, replays := replayed(d.Info.Commands, opts)
 	return &RefreshPlan{Commands: replays, u: u, d: d, name: name, opts: opts, starts: starts}, nil
@@ -442,11 +447,11 @@ func refreshWrite(u *pdfio.Update, d *pdfio.Document, name string, res *RefreshR
 		return fmt.Errorf("refresh: %w", err)
 	}
 	m.Input, m.InputData = name, input
-	br, err := record.Apply(m, record.Options{Profile: o.Profile, Sources: cr.sources})
+	br, err := record.Apply(m, record.Options{Profile: o.Profile, Sources: cr.sources, AllowCertified: o.AllowCertified})
 	if err != nil {
 		return fmt.Errorf("refresh: %w", err)
 	}
-	if res.PDF, res.Links, err = internalLinks(br.Output, name, cr.c, moved, printed, false); err != nil {
+	if res.PDF, res.Links, err = internalLinks(br.Output, name, cr.c, moved, printed, false, o.AllowCertified); err != nil {
 		return fmt.Errorf("refresh: internal links: %w", err)
 	}
 	return nil

@@ -49,7 +49,7 @@ type CertifiedError struct {
 }
 
 func (e *CertifiedError) Error() string {
-	return fmt.Sprintf("%v (DocMDP /P %d: %s; the signature %s would no longer validate): ask to update it anyway to break it knowingly",
+	return fmt.Sprintf("%v (DocMDP /P %d: %s; the signature %s would no longer validate)",
 		ErrCertified, e.Certification.Permission, e.Certification.Allows(), e.Certification.Signature)
 }
 

@@ -16,36 +16,13 @@ import (
 	"github.com/webcap/webcap/webcapture"
 )
 
-// certified builds a file certified with DocMDP /P p (0: not certified),
-// its signature's /ByteRange covering the whole file.
-func certified(p int) []byte {
-	build := func(signed int) []byte {
-		b := pb.New()
-		root, _ := b.PageTree(2, nil)
-		cat := pb.D("Type", pb.Name("Catalog"), "Pages", root)
-		if p > 0 {
-			sig := b.Add(pb.D("Type", pb.Name("Sig"), "ByteRange", pb.Array{0, 1, 1, signed - 1},
-				"Reference", pb.Array{pb.D("Type", pb.Name("SigRef"), "TransformMethod", pb.Name("DocMDP"),
-					"TransformParams", pb.D("Type", pb.Name("TransformParams"), "V", pb.Name("1.2"), "P", p))}))
-			cat.Set("Perms", pb.D("DocMDP", sig))
-		}
-		b.Root = b.Add(cat)
-		return b.Bytes()
-	}
-	f := build(0)
-	for range 3 { // the length settles once its own digits are in
-		f = build(len(f))
-	}
-	return f
-}
-
 // An update to a certified document is refused, naming the permission it
 // breaks, unless asked for (AllowCertified); after it, the reader says the
 // Web Capture structures came after the certification.
 func TestCertified(t *testing.T) {
 	for _, p := range []int{0, 1, 2, 3} {
 		t.Run(fmt.Sprintf("P=%d", p), func(t *testing.T) {
-			orig := certified(p)
+			orig := pb.Certified(p)
 			d, err := ReadBytes(orig, "certified.pdf", Options{})
 			if err != nil {
 				t.Fatal(err)

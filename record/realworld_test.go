@@ -70,6 +70,13 @@ func TestBuildOnRealFiles(t *testing.T) {
 				}
 			}
 			res, err := Apply(m, Options{})
+			if before.Certification != nil {
+				// A certified file: refused, unless asked for knowingly.
+				if !errors.Is(err, pdfio.ErrCertified) {
+					t.Fatalf("a file certified with /P %d: %v, want pdfio.ErrCertified", before.Certification.Permission, err)
+				}
+				res, err = Apply(m, Options{AllowCertified: true})
+			}
 			if err != nil {
 				if strings.Contains(err.Error(), "direct") || errors.Is(err, pdfio.ErrEncryptedWrite) {
 					t.Skipf("refused, with a reason: %v", err)

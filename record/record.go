@@ -22,6 +22,9 @@ type Options struct {
 	Profile  *canon.Profile       // overrides the manifest's profile; nil: the manifest's, or PDF
 	Sources  webcapture.AuxSource // overrides the manifest's sources; nil: the manifest's, if any
 	Password string               // for an encrypted input (which cannot be written: Apply reports it)
+	// AllowCertified updates a certified input although its DocMDP
+	// permissions forbid it (pdfio.Options.AllowCertified).
+	AllowCertified bool
 }
 
 // A Result is the built file and what went into it.
@@ -144,7 +147,7 @@ func (b *builder) run() (*Result, error) {
 			return nil, m.fail("input", "%w", err)
 		}
 	}
-	if b.u, err = pdfio.NewUpdate(orig, in, pdfio.Options{Password: b.opts.Password}); err != nil {
+	if b.u, err = pdfio.NewUpdate(orig, in, pdfio.Options{Password: b.opts.Password, AllowCertified: b.opts.AllowCertified}); err != nil {
 		return nil, err
 	}
 	if b.doc, err = b.u.Document(); err != nil {

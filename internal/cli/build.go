@@ -73,7 +73,7 @@ type buildOptions struct {
 }
 
 func runBuild(ctx context.Context, opts *buildOptions) error {
-	bo := record.Options{Profile: opts.Profile}
+	bo := record.Options{Profile: opts.Profile, AllowCertified: opts.Force}
 	if opts.Sources != "" {
 		src, err := loadSources("build", "--sources", opts.Sources)
 		if err != nil {

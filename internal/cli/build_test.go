@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"github.com/webcap/webcap/internal/pdfbuild"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -118,5 +120,28 @@ func TestBuildThenInfoJSON(t *testing.T) {
 	sort.Slice(want, less(want))
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("info --json:\n%+v\nmanifest:\n%+v", got, want)
+	}
+}
+
+// A certified input: build refuses to update it, naming the permission,
+// unless --force.
+func TestBuildCertified(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "in.pdf"), pdfbuild.Certified(1), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("Notes.\n"), 0o644)
+	manifest := filepath.Join(dir, "m.json")
+	os.WriteFile(manifest, []byte(`{"input": "in.pdf", "pageSets": [{"pages": "1", "url": "http://a.example/notes.txt", "source": "notes.txt"}]}`), 0o644)
+	out := filepath.Join(dir, "out.pdf")
+	ios, _, stdout, stderr := Test()
+	if code := Main(context.Background(), []string{"build", manifest, "-o", out}, ios); code != exitFailed ||
+		!strings.Contains(stderr.String(), "certified") || !strings.Contains(stderr.String(), "DocMDP /P 1: no changes") || !strings.Contains(stderr.String(), "--force writes the update anyway") {
+		t.Errorf("build of a certified file: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("written anyway")
+	}
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"build", "--force", manifest, "-o", out}, ios); code != 0 {
+		t.Errorf("build --force: exit %d\n%s%s", code, stdout, stderr)
 	}
 }

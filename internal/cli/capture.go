@@ -223,6 +223,7 @@ func (o *captureOptions) crawl(name string) (capture.Options, []capture.Start) {
 		flags |= webcapture.Submit
 	}
 	co := o.fetchFlags.options(o.IO, name)
+	co.AllowCertified = o.Force
 	co.Levels, co.Flags, co.Jobs, co.KeepCredentials = o.Levels, flags, o.Jobs, o.KeepCredentials
 	starts := make([]capture.Start, len(o.URLs))
 	for i, u := range o.URLs {

@@ -107,7 +107,7 @@ type outputFlags struct {
 
 func (o *outputFlags) add(cmd *cobra.Command, usage string) {
 	cmd.Flags().StringVarP(&o.Out, "output", "o", "", usage)
-	cmd.Flags().BoolVar(&o.Force, "force", false, "replace OUT.pdf if it exists")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "replace OUT.pdf if it exists, and update a certified input although its permissions forbid it")
 }
 
 // fetchFlags are the flags of the commands that fetch pages: capture,

@@ -105,8 +105,10 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	}
 	// The file is read before Chromium starts: one that cannot be
 	// refreshed needs no browser.
+	co := opts.fetchFlags.options(opts.IO, "refresh")
+	co.AllowCertified = opts.Force
 	plan, err := capture.PlanRefresh(file, opts.File, capture.RefreshOptions{TextOnly: opts.TextOnly, DryRun: opts.DryRun,
-		Resubmit: opts.Resubmit, Options: opts.fetchFlags.options(opts.IO, "refresh")})
+		Resubmit: opts.Resubmit, Options: co})
 	if err != nil {
 		return fmt.Errorf("refresh: %w", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/pdfio"
 )
 
 // Main runs the webcap command line with args (without the program name) and
@@ -34,6 +35,9 @@ func Main(ctx context.Context, args []string, ios *IOStreams) int {
 				path = cmd.CommandPath()
 			}
 			fmt.Fprintf(ios.ErrOut, "Run '%s --help' for usage.\n", path)
+		}
+		if errors.Is(err, pdfio.ErrCertified) {
+			fmt.Fprintln(ios.ErrOut, "webcap: --force writes the update anyway, and the certification no longer validates.")
 		}
 	}
 	return exitCode(err)
