@@ -26,10 +26,12 @@ func Sample(name string) ([]byte, error) {
 }
 
 var samples = map[string]func() []byte{
-	"capture": sampleCapture,
-	"web":     func() []byte { return Web(false) },
-	"residue": sampleResidue,
-	"damaged": sampleDamaged,
+	"capture":  sampleCapture,
+	"web":      func() []byte { return Web(false) },
+	"residue":  sampleResidue,
+	"damaged":  sampleDamaged,
+	"collide":  sampleCollide,
+	"rawbytes": sampleRawBytes,
 }
 
 // sampleCapture looks like Acrobat Web Capture output: a capture of a small
