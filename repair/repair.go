@@ -1,28 +1,3 @@
-// Package repair plans and writes the repairs of Web Capture structures
-// that are unambiguous — what "webcap fix" does. It never guesses: anything
-// that could be repaired more than one way is reported and left as it is.
-//
-// Repairs, each tied to the audit rules it answers:
-//
-//   - The IDS and URLS trees are rebuilt from their readable entries, as
-//     balanced trees with correct /Limits, keys sorted and unique
-//     (WC-TREE-ORDER, WC-TREE-DUPLICATE, WC-TREE-LIMITS, WC-TREE-ROOT-LIMITS,
-//     WC-TREE-SHARED, WC-TREE-NODE for an odd /Names or a key that is not a
-//     string, WC-DANGLING for a kid that does not exist, WC-TREE-VALUE for a
-//     value that is not a content set — the entries such damage already lost
-//     stay lost, and are listed).
-//   - URLS keys are canonicalized (WC-URLS-CANONICAL, WC-URLS-NONASCII).
-//   - IDS keys that differ from their set's /ID are replaced by the /ID
-//     (WC-IDS-KEY).
-//   - Entries whose keys become equal are merged; their value becomes an
-//     array of the sets (arrays are legal values).
-//   - A page or image XObject in exactly one set's /O that has no /ID gets
-//     the set's /ID (WC-MEMBER-ID).
-//
-// Left alone, reported: trees holding direct content-set values (they have
-// no object to refer to), /R of the wrong shape (which count belongs to
-// which object is not known), and members whose /ID differs from their
-// set's, or that are in several sets (which one is right is not known).
 package repair
 
 import (
@@ -44,17 +19,27 @@ type Change struct {
 
 // A Plan is the repairs of one file.
 type Plan struct {
-	Changes []Change // what will be changed
-	Left    []Change // what is left alone, and why
-	trees   map[string][]entry
-	backIDs []backLink
-	doc     *pdfio.Document
+	Changes    []Change    // what will be changed
+	Left       []Change    // what is left alone, and why
+	Collisions []Collision // URLS keys left as written: rewritten, they would collide
+	trees      map[string][]entry
+	backIDs    []backLink
+	doc        *pdfio.Document
 }
 
 type entry struct {
 	key    string
+	from   string // the key as the file writes it (the first, when merged)
 	sets   []webcapture.Ref
 	keyRef webcapture.Ref // the key's object, kept when the key does not change
+}
+
+// A move is one readable tree entry and the key it is to have.
+type move struct {
+	from, to string
+	sets     []webcapture.Ref
+	keyRef   webcapture.Ref
+	change   Change // the rewrite, when to differs from from
 }
 
 type backLink struct {
@@ -91,44 +76,33 @@ func NewPlan(d *pdfio.Document, pr *canon.Profile) (*Plan, error) {
 }
 
 func (p *Plan) planTree(t *pdfio.Tree, defects []pdfio.Defect, c *canon.Canonicalizer) {
+	moves, ok := p.moves(t, c)
+	if !ok {
+		return
+	}
+	if t.Name == "URLS" {
+		p.Collisions = append(p.Collisions, refuseCollisions(moves)...)
+		noteMerges(moves)
+	}
 	byKey := map[string]*entry{}
 	var order []string
 	var changes []Change
-	for _, e := range t.Entries {
-		if len(e.Sets) == 0 {
-			continue // its value is not a content set: dropped (a tree-value defect says so)
+	for _, m := range moves {
+		keyRef := m.keyRef
+		if m.to != m.from {
+			changes = append(changes, m.change)
+			keyRef = webcapture.Ref{}
 		}
-		var sets []webcapture.Ref
-		for _, cs := range e.Sets {
-			if cs.Ref.IsZero() {
-				p.Left = append(p.Left, Change{Object: t.Root, Message: fmt.Sprintf("the %s tree holds a direct content set under %s: the tree is left as it is", t.Name, show(t.Name, e.Key))})
-				return
+		if old, ok := byKey[m.to]; ok {
+			if t.Name == "IDS" || old.from == m.from { // URLS keys that meet: the rewrite says so
+				changes = append(changes, Change{[]string{"WC-TREE-DUPLICATE"}, t.Root,
+					fmt.Sprintf("%s key %s appears twice: its values are merged", t.Name, show(t.Name, m.to))})
 			}
-			sets = append(sets, cs.Ref)
-		}
-		key, keyRef := e.Key, e.KeyRef
-		switch t.Name {
-		case "URLS":
-			if k, err := c.String(e.Key); err == nil && k != e.Key {
-				changes = append(changes, Change{[]string{"WC-URLS-CANONICAL"}, keyRef, fmt.Sprintf("URLS key %q becomes %q", e.Key, k)})
-				key, keyRef = k, webcapture.Ref{}
-			} else if err != nil {
-				p.Left = append(p.Left, Change{[]string{"WC-URLS-CANONICAL"}, keyRef, fmt.Sprintf("URLS key %q cannot be canonicalized (%v): kept", e.Key, err)})
-			}
-		case "IDS":
-			if len(e.Sets) > 0 && e.Sets[0].ID != nil && string(*e.Sets[0].ID) != e.Key {
-				id := string(*e.Sets[0].ID)
-				changes = append(changes, Change{[]string{"WC-IDS-KEY"}, e.Sets[0].Ref, fmt.Sprintf("IDS key %s becomes the set's /ID %s", show("IDS", e.Key), show("IDS", id))})
-				key, keyRef = id, webcapture.Ref{}
-			}
-		}
-		if old, ok := byKey[key]; ok {
-			changes = append(changes, Change{[]string{"WC-TREE-DUPLICATE"}, t.Root, fmt.Sprintf("%s key %s appears twice: its values are merged", t.Name, show(t.Name, key))})
-			old.sets = mergeRefs(old.sets, sets)
+			old.sets = mergeRefs(old.sets, m.sets)
 			continue
 		}
-		byKey[key] = &entry{key: key, sets: sets, keyRef: keyRef}
-		order = append(order, key)
+		byKey[m.to] = &entry{key: m.to, from: m.from, sets: m.sets, keyRef: keyRef}
+		order = append(order, m.to)
 	}
 	structural := len(defects) > 0 || !sortedUnique(t.Entries)
 	if !structural && len(changes) == 0 {
@@ -151,6 +125,42 @@ func (p *Plan) planTree(t *pdfio.Tree, defects []pdfio.Defect, c *canon.Canonica
 		es = append(es, *byKey[k])
 	}
 	p.trees[t.Name] = es
+}
+
+// moves gives each readable entry of t the key it is to have: a URLS key
+// its canonical form, an IDS key its set's /ID. It reports false, and
+// leaves the tree alone, when the tree holds a direct content set.
+func (p *Plan) moves(t *pdfio.Tree, c *canon.Canonicalizer) ([]move, bool) {
+	var ms []move
+	for _, e := range t.Entries {
+		if len(e.Sets) == 0 {
+			continue // its value is not a content set: dropped (a tree-value defect says so)
+		}
+		m := move{from: e.Key, to: e.Key, keyRef: e.KeyRef}
+		for _, cs := range e.Sets {
+			if cs.Ref.IsZero() {
+				p.Left = append(p.Left, Change{Object: t.Root, Message: fmt.Sprintf("the %s tree holds a direct content set under %s: the tree is left as it is", t.Name, show(t.Name, e.Key))})
+				return nil, false
+			}
+			m.sets = append(m.sets, cs.Ref)
+		}
+		switch t.Name {
+		case "URLS":
+			k, err := c.String(e.Key)
+			switch {
+			case err != nil:
+				p.Left = append(p.Left, Change{[]string{"WC-URLS-CANONICAL"}, e.KeyRef, fmt.Sprintf("URLS key %q cannot be canonicalized (%v): kept", e.Key, err)})
+			case k != e.Key:
+				m.to, m.change = k, Change{[]string{"WC-URLS-CANONICAL"}, e.KeyRef, fmt.Sprintf("URLS key %q becomes %q", e.Key, k)}
+			}
+		case "IDS":
+			if id := e.Sets[0].ID; id != nil && string(*id) != e.Key {
+				m.to, m.change = string(*id), Change{[]string{"WC-IDS-KEY"}, e.Sets[0].Ref, fmt.Sprintf("IDS key %s becomes the set's /ID %s", show("IDS", e.Key), show("IDS", string(*id)))}
+			}
+		}
+		ms = append(ms, m)
+	}
+	return ms, true
 }
 
 func sortedUnique(es []*pdfio.Entry) bool {

@@ -22,13 +22,19 @@ IDS keys that differ from their set's /ID take the /ID, duplicate keys are
 merged, and pages or images without /ID get their set's. Everything that
 could be repaired more than one way is reported and left alone.
 
+A URLS key is never rewritten to a key that another key is or becomes when
+the two lead to different content sets: such a collision is reported
+("collision:", both keys quoted byte for byte, with their sets), those keys
+are left as written, and the exit status is 1, with --dry-run too. Keys
+that canonicalize to one key and lead to the same sets are merged.
+
 The repair is an incremental update: the original bytes stay exactly as
 they are (a signature stays valid) and the changes are appended. The input
 is never changed unless --in-place is given; the output is written to a
 temporary file and renamed. The result is audited again.
 
-Exit status: 0 when the result has no error finding, 1 when errors remain,
-3 when the file cannot be read or written, 2 for a usage error.`,
+Exit status: 0 when the result has no error finding, 1 when errors or
+collisions remain, 3 when the file cannot be read or written, 2 for a usage error.`,
 		Example: `  $ webcap fix damaged.pdf -o repaired.pdf
   $ webcap fix --dry-run damaged.pdf
   $ webcap fix --in-place --profile pdf2 capture.pdf`,
@@ -89,13 +95,23 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	for _, c := range plan.Left {
 		fmt.Fprintf(w, "left alone: %s%s: %s\n", strings.Join(c.Rules, ","), where(c), c.Message)
 	}
+	for _, c := range plan.Collisions {
+		fmt.Fprintf(w, "collision: WC-URLS-CANONICAL: %s\n", c)
+	}
+	collided := ""
+	if n := len(plan.Collisions); n > 0 {
+		collided = ", " + plural(n, "collision") + " of URLS keys left as written"
+	}
 	switch {
+	case plan.Empty() && collided != "":
+		fmt.Fprintf(w, "%s: nothing to fix%s; nothing written\n", displayInput(opts.File), collided)
+		return collisions(opts, plan)
 	case plan.Empty():
 		fmt.Fprintf(w, "%s: nothing to fix; nothing written\n", displayInput(opts.File))
 		return writeVerdict(w, opts.File, summarize(d, opts.Profile))
 	case opts.DryRun:
-		fmt.Fprintf(w, "%s: %s planned (dry run: nothing written)\n", displayInput(opts.File), plural(len(plan.Changes), "repair"))
-		return nil
+		fmt.Fprintf(w, "%s: %s planned%s (dry run: nothing written)\n", displayInput(opts.File), plural(len(plan.Changes), "repair"), collided)
+		return collisions(opts, plan)
 	}
 	fixed, err := plan.Apply(orig, opts.File)
 	if err != nil {
@@ -105,9 +121,24 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%s: %s written to %s (%d bytes appended; the original %d bytes are unchanged)\n",
-		displayInput(opts.File), plural(len(plan.Changes), "repair"), displayInput(out), len(fixed)-len(orig), len(orig))
-	return writeVerdict(w, out, summarize(d2, opts.Profile))
+	fmt.Fprintf(w, "%s: %s written to %s (%d bytes appended; the original %d bytes are unchanged)%s\n",
+		displayInput(opts.File), plural(len(plan.Changes), "repair"), displayInput(out), len(fixed)-len(orig), len(orig), collided)
+	verdict := writeVerdict(w, out, summarize(d2, opts.Profile))
+	if err := collisions(opts, plan); err != nil {
+		return err
+	}
+	return verdict
+}
+
+// collisions fails the command when URLS keys were left as written because
+// rewriting them would make them collide, and says so on stderr.
+func collisions(opts *fixOptions, plan *repair.Plan) error {
+	if len(plan.Collisions) == 0 {
+		return nil
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "webcap: fix: %s: %s of URLS keys left as written: canonicalized, they would merge different content sets\n",
+		displayInput(opts.File), plural(len(plan.Collisions), "collision"))
+	return errFailed
 }
 
 func where(c repair.Change) string {
