@@ -29,7 +29,9 @@ Everything is read byte-exactly; nothing is changed. Malformed structures
 types) are listed as defects; "webcap audit" judges them.
 
 With --json, each file gives one JSON object on its own line; the schema is
-in the README ("webcap info --json").`,
+in the README ("webcap info --json"). No byte of a string from the file is
+lost: it is a JSON string when its bytes are UTF-8, and {"hex": "..."}
+(upper-case hex of its bytes) when they are not.`,
 		Example: `  $ webcap info capture.pdf
   $ webcap info --json capture.pdf | jq '.contentSets[] | {id, urlsKeys, pages}'
   $ webcap info --password 1234 encrypted.pdf`,
@@ -146,7 +148,7 @@ func writeCommand(p *printer, n int, c *webcapture.Command) {
 	if c.IsPost() {
 		method = fmt.Sprintf("POST (%d bytes", len(*c.PostData))
 		if c.ContentType != nil {
-			method += ", " + *c.ContentType
+			method += ", " + displayInput(*c.ContentType)
 		}
 		method += ")"
 	}
@@ -155,7 +157,11 @@ func writeCommand(p *printer, n int, c *webcapture.Command) {
 		p.f("    headers %q\n", *c.Headers)
 	}
 	if s := c.Settings; s != nil {
-		p.f("    settings: global %s\n", orNone(strings.Join(dictKeys(s.Global), " ")))
+		var keys []string
+		for _, k := range dictKeys(s.Global) {
+			keys = append(keys, displayInput(string(k)))
+		}
+		p.f("    settings: global %s\n", orNone(strings.Join(keys, " ")))
 		for _, e := range s.Engines {
 			bad := ""
 			if e.Err != nil {
@@ -164,6 +170,15 @@ func writeCommand(p *printer, n int, c *webcapture.Command) {
 			p.f("      engine %s%s\n", displayInput(string(e.Key)), bad)
 		}
 	}
+}
+
+// showText shows a text string decoded, or, when its bytes do not decode,
+// quoted as written.
+func showText(t webcapture.Text) string {
+	if s, ok := decodeText(t); ok {
+		return displayInput(s)
+	}
+	return fmt.Sprintf("%q (as written: not valid %s)", string(t), t.Encoding())
 }
 
 func treeLine(name string, t *pdfio.Tree) string {
@@ -231,7 +246,7 @@ func writeSet(p *printer, d *pdfio.Document, n int, cs *pdfio.ContentSet) {
 		p.f("  created  %s\n", cs.Created)
 	}
 	if cs.Title != nil {
-		p.f("  title    %s\n", displayInput(cs.Title.String()))
+		p.f("  title    %s\n", showText(*cs.Title))
 	}
 	if cs.IsImageSet() || !cs.IsPageSet() && len(cs.RefCounts) > 0 {
 		objs := make([]string, len(cs.Objects))

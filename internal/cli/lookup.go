@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -23,13 +25,16 @@ func newLookupCmd(ios *IOStreams, runF func(context.Context, *lookupOptions) err
 show the content set each leads to, with its pages as page numbers.
 
 Each URL is first canonicalized as "webcap canon" would (--profile, --base,
---input), and the canonical key is looked up byte for byte. --id looks up a
-hex identifier in IDS instead; it can be given several times.
+--input), and the canonical key is looked up byte for byte. Keys that are
+not canonical (Acrobat 10 wrote raw bytes into them) are found too: by the
+URL exactly as the file writes it, and by their canonical form. --id looks
+up a hex identifier in IDS instead; it can be given several times.
 
 The exit status is 1 when something is not found or cannot be canonicalized.
 With --json, each query gives one JSON object on its own line:
   {"query", "tree", "key", "found", "error", "sets": [content set, ...]}
-(content sets as in "webcap info --json").`,
+(content sets as in "webcap info --json"; "query" and "key" are strings
+when their bytes are UTF-8, {"hex": "..."} otherwise).`,
 		Example: `  $ webcap lookup capture.pdf 'HTTP://WWW.Example.com:80/#top'
   $ webcap lookup --base http://www.example.com/a/ capture.pdf ../logo.gif
   $ webcap lookup --id 83EDD6AAB530B644B8540F609E468F78 capture.pdf
@@ -80,16 +85,18 @@ func runLookup(ctx context.Context, opts *lookupOptions) error {
 		l.index[cs] = i + 1
 	}
 	for _, u := range opts.URLs {
-		q := lookupJSON{Query: u, Tree: "URLS"}
-		var sets []*pdfio.ContentSet
-		q.Key, sets, err = d.LookupURL(c, u)
-		q.Found = err == nil
+		q := lookupJSON{Query: bytesJSON(u), Tree: "URLS"}
+		key, sets, err := lookupURL(d, c, u)
+		q.Key, q.Found = bytesJSON(key), err == nil
 		var ce *canon.Error
+		var amb *ambiguousKey
 		switch {
 		case errors.As(err, &ce):
 			q.Key, q.Error = "", fmt.Sprintf("%s: %s", displayInput(u), ce.Detail())
+		case errors.As(err, &amb):
+			q.Error = amb.message(u, key)
 		case err != nil:
-			q.Error = notFound("URLS", d.URLS, displayInput(q.Key), u, q.Key)
+			q.Error = notFound("URLS", d.URLS, displayInput(key), u, key)
 		}
 		if err := l.answer(q, sets); err != nil {
 			return err
@@ -97,10 +104,10 @@ func runLookup(ctx context.Context, opts *lookupOptions) error {
 	}
 	for _, h := range opts.IDs {
 		id, _ := webcapture.ParseRawID(strings.TrimSpace(h)) // checked with the flags
-		q := lookupJSON{Query: h, Tree: "IDS", Key: id.Hex()}
+		q := lookupJSON{Query: bytesJSON(h), Tree: "IDS", Key: bytesJSON(id.Hex())}
 		sets, err := d.LookupID(id)
 		if q.Found = err == nil; !q.Found {
-			q.Error = notFound("IDS", d.IDS, q.Key, q.Key, q.Key)
+			q.Error = notFound("IDS", d.IDS, id.Hex(), id.Hex(), id.Hex())
 		}
 		if err := l.answer(q, sets); err != nil {
 			return err
@@ -113,6 +120,54 @@ func runLookup(ctx context.Context, opts *lookupOptions) error {
 		return errFailed
 	}
 	return nil
+}
+
+// lookupURL looks u up as pdfio's LookupURL does (its canonical key, then
+// u as written), and then among the keys that are not canonical, by their
+// canonical form: a URLS key with raw bytes ("...Nov\xfd...") is found by
+// the URL that canonicalizes as it does ("...Nov%FD..."). When several keys
+// canonicalize to u's key (a collision, which webcap fix reports), which
+// one u means is not known: that is an *ambiguousKey error.
+func lookupURL(d *pdfio.Document, c *canon.Canonicalizer, u string) (string, []*pdfio.ContentSet, error) {
+	key, sets, err := d.LookupURL(c, u)
+	if !errors.Is(err, pdfio.ErrNotFound) || d.URLS == nil {
+		return key, sets, err
+	}
+	var keys []string
+	for _, e := range d.URLS.Entries {
+		if k, cerr := c.String(e.Key); cerr == nil && k == key && k != e.Key && !slices.Contains(keys, e.Key) {
+			keys = append(keys, e.Key)
+		}
+	}
+	switch len(keys) {
+	case 0:
+		return key, nil, err
+	case 1:
+		sets, err := d.LookupURLKey(keys[0])
+		return keys[0], sets, err
+	}
+	return key, nil, &ambiguousKey{keys}
+}
+
+// ambiguousKey is a canonical key that several keys of the URLS tree, none
+// of them canonical, canonicalize to.
+type ambiguousKey struct{ keys []string }
+
+func (a *ambiguousKey) Error() string {
+	return fmt.Sprintf("%d URLS keys canonicalize to the key", len(a.keys))
+}
+
+func (a *ambiguousKey) message(query, key string) string {
+	from := ""
+	if query != key {
+		from = fmt.Sprintf(" (canonical form of %s)", displayInput(query))
+	}
+	shown := make([]string, len(a.keys))
+	for i, k := range a.keys {
+		shown[i] = strconv.Quote(k)
+	}
+	return fmt.Sprintf("%s%s: not in URLS, and %d keys canonicalize to it: %s (webcap fix reports them as a collision)",
+		displayInput(key), from, len(a.keys), strings.Join(shown, ", "))
 }
 
 // lookupRun prints the answers to a lookup's queries.
@@ -170,9 +225,9 @@ func notFound(tree string, t *pdfio.Tree, shown, query, key string) string {
 // line per content set.
 func (l *lookupRun) write(q lookupJSON, sets []*pdfio.ContentSet) error {
 	p := &printer{w: l.w}
-	p.f("%s\n", displayInput(q.Query))
+	p.f("%s\n", displayInput(string(q.Query)))
 	if q.Key != q.Query {
-		p.f("  key      %s\n", displayInput(q.Key))
+		p.f("  key      %s\n", displayInput(string(q.Key)))
 	}
 	if len(sets) == 0 {
 		p.f("  (the key's value is not a content set)\n")

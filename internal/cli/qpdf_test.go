@@ -56,13 +56,9 @@ func TestQPDFAgreesOnTreeKeys(t *testing.T) {
 					t.Fatalf("%s: webcap %v keys, qpdf %d", tree.name, tree.j, len(theirs))
 				}
 				for i, k := range tree.j.Keys {
-					ours := k.Key
-					if tree.name == "IDS" || k.KeyHex != "" {
-						h := k.Key
-						if k.KeyHex != "" {
-							h = k.KeyHex
-						}
-						b, _ := hex.DecodeString(h)
+					ours := string(k.Key) // URLS: the bytes, decoded from a string or {"hex"}
+					if tree.name == "IDS" {
+						b, _ := hex.DecodeString(ours)
 						ours = string(b)
 					}
 					switch {

@@ -11,10 +11,12 @@ import (
 )
 
 // The JSON every command prints with --json, and the builders of info's
-// report. Field names are stable; identifiers are upper-case hex; a URL
-// that is not printable ASCII also comes as hex ("keyHex"); dates come as
-// written ("raw") and, when they parse, in RFC 3339 ("time"). Documented in
-// README.md.
+// report. Field names are stable; identifiers are upper-case hex; strings
+// read from the file (bytesJSON, textJSON) lose no byte: a JSON string when
+// they are valid UTF-8 (titles: when they decode), {"hex": "..."}
+// otherwise; dates come as written ("raw") and, when they parse, in RFC
+// 3339 ("time"). Messages (defects, errors) are text for people. Documented
+// in README.md.
 
 // info --json: one object per file.
 
@@ -39,28 +41,28 @@ type spiderInfoJSON struct {
 
 type commandJSON struct {
 	Object      string        `json:"object"`
-	URL         string        `json:"url"`
+	URL         bytesJSON     `json:"url"`
 	Levels      int64         `json:"levels"`
 	Flags       []string      `json:"flags"`
 	FlagBits    uint32        `json:"flagBits"`
 	Method      string        `json:"method"`
-	PostData    *string       `json:"postData,omitempty"`
-	ContentType *string       `json:"contentType,omitempty"`
-	Headers     *string       `json:"headers,omitempty"`
+	PostData    *bytesJSON    `json:"postData,omitempty"`
+	ContentType *bytesJSON    `json:"contentType,omitempty"`
+	Headers     *bytesJSON    `json:"headers,omitempty"`
 	Settings    *settingsJSON `json:"settings,omitempty"`
 }
 
 type settingsJSON struct {
 	Object  string       `json:"object"`
-	Global  []string     `json:"global"`
+	Global  []bytesJSON  `json:"global"`
 	Engines []engineJSON `json:"engines"`
 }
 
 type engineJSON struct {
-	Name     string   `json:"name"`
-	Valid    bool     `json:"valid"`
-	Error    string   `json:"error,omitempty"`
-	Settings []string `json:"settings"`
+	Name     bytesJSON   `json:"name"`
+	Valid    bool        `json:"valid"`
+	Error    string      `json:"error,omitempty"`
+	Settings []bytesJSON `json:"settings"`
 }
 
 type treeJSON struct {
@@ -72,24 +74,23 @@ type treeJSON struct {
 }
 
 type keyJSON struct {
-	Key    string `json:"key"`
-	KeyHex string `json:"keyHex,omitempty"`
-	Array  bool   `json:"array"`
-	Sets   []int  `json:"sets"`
+	Key   bytesJSON `json:"key"` // IDS: the identifier in hex
+	Array bool      `json:"array"`
+	Sets  []int     `json:"sets"`
 }
 
 type setJSON struct {
 	Index       int          `json:"index"`
 	Object      string       `json:"object"`
-	Subtype     string       `json:"subtype"`
+	Subtype     bytesJSON    `json:"subtype"`
 	ID          *string      `json:"id"`
 	IDSKeys     []string     `json:"idsKeys"`
-	URLSKeys    []string     `json:"urlsKeys"`
+	URLSKeys    []bytesJSON  `json:"urlsKeys"`
 	Orphan      bool         `json:"orphan"`
 	Sources     []sourceJSON `json:"sources"`
-	ContentType *string      `json:"contentType,omitempty"`
+	ContentType *bytesJSON   `json:"contentType,omitempty"`
 	Created     *dateJSON    `json:"created,omitempty"`
-	Title       *string      `json:"title,omitempty"`
+	Title       *textJSON    `json:"title,omitempty"`
 	TID         *string      `json:"tid,omitempty"`
 	Objects     []string     `json:"objects"`
 	Pages       []int        `json:"pages,omitempty"`
@@ -97,19 +98,19 @@ type setJSON struct {
 }
 
 type sourceJSON struct {
-	URL        string     `json:"url"`
-	Alias      bool       `json:"alias"`
-	Chains     [][]string `json:"chains,omitempty"`
-	Updated    *dateJSON  `json:"updated,omitempty"`
-	Expires    *dateJSON  `json:"expires,omitempty"`
-	Submission string     `json:"submission"`
-	Command    string     `json:"command,omitempty"`
+	URL        bytesJSON     `json:"url"`
+	Alias      bool          `json:"alias"`
+	Chains     [][]bytesJSON `json:"chains,omitempty"`
+	Updated    *dateJSON     `json:"updated,omitempty"`
+	Expires    *dateJSON     `json:"expires,omitempty"`
+	Submission string        `json:"submission"`
+	Command    string        `json:"command,omitempty"`
 }
 
 type dateJSON struct {
-	Raw   string `json:"raw"`
-	Time  string `json:"time,omitempty"`
-	Valid bool   `json:"valid"`
+	Raw   bytesJSON `json:"raw"`
+	Time  string    `json:"time,omitempty"`
+	Valid bool      `json:"valid"`
 }
 
 type defectJSON struct {
@@ -152,9 +153,9 @@ type stepJSON struct {
 // lookup --json: one object per query; its sets are info's.
 
 type lookupJSON struct {
-	Query string    `json:"query"`
+	Query bytesJSON `json:"query"`
 	Tree  string    `json:"tree"`
-	Key   string    `json:"key,omitempty"`
+	Key   bytesJSON `json:"key,omitempty"`
 	Found bool      `json:"found"`
 	Error string    `json:"error,omitempty"`
 	Sets  []setJSON `json:"sets"`
@@ -324,17 +325,17 @@ func newSpiderInfoJSON(info *webcapture.Info) *spiderInfoJSON {
 		j.Version = &v
 	}
 	for _, c := range info.Commands {
-		cj := commandJSON{Object: c.Ref.String(), URL: c.URL, Levels: c.Depth(), FlagBits: uint32(c.FlagsOrDefault()),
-			Flags: flagNames(c.FlagsOrDefault()), Method: "GET", ContentType: c.ContentType, Headers: c.Headers}
+		cj := commandJSON{Object: c.Ref.String(), URL: bytesJSON(c.URL), Levels: c.Depth(), FlagBits: uint32(c.FlagsOrDefault()),
+			Flags: flagNames(c.FlagsOrDefault()), Method: "GET", ContentType: optBytes(c.ContentType), Headers: optBytes(c.Headers)}
 		if c.IsPost() {
 			cj.Method = "POST"
-			s := string(*c.PostData)
+			s := bytesJSON(*c.PostData)
 			cj.PostData = &s
 		}
 		if s := c.Settings; s != nil {
 			sj := &settingsJSON{Object: s.Ref.String(), Global: dictKeys(s.Global), Engines: []engineJSON{}}
 			for _, e := range s.Engines {
-				ej := engineJSON{Name: string(e.Key), Valid: e.Err == nil}
+				ej := engineJSON{Name: bytesJSON(e.Key), Valid: e.Err == nil}
 				if e.Err != nil {
 					ej.Error = e.Err.Error()
 				}
@@ -357,13 +358,21 @@ func flagNames(f webcapture.Flags) []string {
 	return strings.Split(f.String(), "|")
 }
 
-func dictKeys(d webcapture.Dict) []string {
-	keys := []string{}
+func dictKeys(d webcapture.Dict) []bytesJSON {
+	keys := []bytesJSON{}
 	for k := range d {
-		keys = append(keys, string(k))
+		keys = append(keys, bytesJSON(k))
 	}
-	sort.Strings(keys)
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
 	return keys
+}
+
+func optBytes(s *string) *bytesJSON {
+	if s == nil {
+		return nil
+	}
+	b := bytesJSON(*s)
+	return &b
 }
 
 func newTreeJSON(t *pdfio.Tree, index map[*pdfio.ContentSet]int) *treeJSON {
@@ -372,10 +381,7 @@ func newTreeJSON(t *pdfio.Tree, index map[*pdfio.ContentSet]int) *treeJSON {
 	}
 	j := &treeJSON{Object: t.Root.String(), Entries: len(t.Entries), Nodes: t.Nodes, Depth: t.Depth, Keys: []keyJSON{}}
 	for _, e := range t.Entries {
-		k := keyJSON{Key: showKey(t.Name, e.Key), Array: e.Array, Sets: []int{}}
-		if t.Name == "URLS" && !printableASCII(e.Key) {
-			k.KeyHex = webcapture.RawID(e.Key).Hex()
-		}
+		k := keyJSON{Key: bytesJSON(showKey(t.Name, e.Key)), Array: e.Array, Sets: []int{}}
 		for _, cs := range e.Sets {
 			k.Sets = append(k.Sets, index[cs])
 		}
@@ -385,9 +391,9 @@ func newTreeJSON(t *pdfio.Tree, index map[*pdfio.ContentSet]int) *treeJSON {
 }
 
 func newSetJSON(d *pdfio.Document, cs *pdfio.ContentSet, i int) setJSON {
-	j := setJSON{Index: i, Object: cs.Ref.String(), Subtype: string(cs.Subtype), Orphan: cs.Orphan,
-		ContentType: cs.ContentType, Created: newDateJSON(cs.Created), RefCounts: cs.RefCounts,
-		IDSKeys: []string{}, URLSKeys: []string{}, Sources: []sourceJSON{}, Objects: []string{}}
+	j := setJSON{Index: i, Object: cs.Ref.String(), Subtype: bytesJSON(cs.Subtype), Orphan: cs.Orphan,
+		ContentType: optBytes(cs.ContentType), Created: newDateJSON(cs.Created), RefCounts: cs.RefCounts,
+		IDSKeys: []string{}, URLSKeys: []bytesJSON{}, Sources: []sourceJSON{}, Objects: []string{}}
 	if cs.ID != nil {
 		h := cs.ID.Hex()
 		j.ID = &h
@@ -397,13 +403,15 @@ func newSetJSON(d *pdfio.Document, cs *pdfio.ContentSet, i int) setJSON {
 		j.TID = &h
 	}
 	if cs.Title != nil {
-		s := cs.Title.String()
-		j.Title = &s
+		t := textJSON(*cs.Title)
+		j.Title = &t
 	}
 	for _, k := range cs.IDSKeys {
 		j.IDSKeys = append(j.IDSKeys, webcapture.RawID(k).Hex())
 	}
-	j.URLSKeys = append(j.URLSKeys, cs.URLSKeys...)
+	for _, k := range cs.URLSKeys {
+		j.URLSKeys = append(j.URLSKeys, bytesJSON(k))
+	}
 	for _, o := range cs.Objects {
 		j.Objects = append(j.Objects, o.String())
 	}
@@ -411,7 +419,7 @@ func newSetJSON(d *pdfio.Document, cs *pdfio.ContentSet, i int) setJSON {
 		j.Pages = d.PageNumbers(cs)
 	}
 	for _, si := range cs.Sources {
-		sj := sourceJSON{URL: si.URLs.URL, Alias: si.URLs.Alias, Chains: si.URLs.Chains,
+		sj := sourceJSON{URL: bytesJSON(si.URLs.URL), Alias: si.URLs.Alias, Chains: chainsJSON(si.URLs.Chains),
 			Updated: newDateJSON(si.Updated), Expires: newDateJSON(si.Expires), Submission: si.SubmissionOrDefault().String()}
 		if si.Command != nil {
 			sj.Command = si.Command.String()
@@ -421,11 +429,25 @@ func newSetJSON(d *pdfio.Document, cs *pdfio.ContentSet, i int) setJSON {
 	return j
 }
 
+func chainsJSON(chains [][]string) [][]bytesJSON {
+	if chains == nil {
+		return nil
+	}
+	out := make([][]bytesJSON, len(chains))
+	for i, c := range chains {
+		out[i] = make([]bytesJSON, len(c))
+		for j, u := range c {
+			out[i][j] = bytesJSON(u)
+		}
+	}
+	return out
+}
+
 func newDateJSON(d *webcapture.Date) *dateJSON {
 	if d == nil {
 		return nil
 	}
-	j := &dateJSON{Raw: d.Raw, Valid: d.Valid}
+	j := &dateJSON{Raw: bytesJSON(d.Raw), Valid: d.Valid}
 	if d.Valid {
 		j.Time = d.Time.Format(time.RFC3339)
 	}
