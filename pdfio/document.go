@@ -19,6 +19,14 @@ type Document struct {
 	Pages     []*Page          // the page tree's pages, in order
 	Images    []*Image         // every image XObject, by object number
 	Defects   []Defect         // everything malformed met while reading
+
+	// Read by readUse (usage.go), for the auditor.
+	ImageUseKnown  bool                  // every page's resources were walked within the bounds: Image.Pages is complete
+	PriorActions   []*PriorAction        // every link annotation's /PA, in page and /Annots order
+	IDForms        []*Form               // Form XObjects that carry /ID, by object number
+	SourceCommands []*webcapture.Command // commands a source information's /C reaches and SpiderInfo /C does not list
+	EmptyAliasC    []Place               // URL alias /C arrays that hold no chain, and chains that hold no URL
+
 	// Certification is the document's certification signature (DocMDP),
 	// or nil: an update must respect its permissions.
 	Certification *Certification
@@ -77,6 +85,11 @@ type Image struct {
 	Ref   webcapture.Ref
 	ID    *webcapture.RawID // /ID: the parent content set's identifier
 	IDRef webcapture.Ref    // the /ID string's object when indirect
+
+	// Read by readUse (usage.go): the pages that use the image.
+	Direct []int    // the pages whose resources (own or inherited) name it
+	Pages  []int    // the pages that use it at all: directly, or through Via
+	Via    []string // how pages that do not name it reach it: "form", "pattern", "annotation", "mask", ...
 }
 
 // PageOf returns the page that ref is, or nil.

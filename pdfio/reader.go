@@ -59,6 +59,7 @@ func (r *reader) read() *Document {
 		}
 	}
 	r.scanObjects()
+	r.readUse()
 	r.doc.Certification = r.certification(cat)
 	r.certifiedAfter(r.doc.Certification)
 	return r.doc
