@@ -18,6 +18,7 @@ package audit
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -59,6 +60,9 @@ func Check(d *pdfio.Document, opts Options) []Finding {
 	a.trees()
 	a.sets()
 	a.members()
+	a.pages()
+	a.images()
+	a.aliasChains()
 	a.urls()
 	a.redirectDuplicates()
 	a.sources()
@@ -67,10 +71,11 @@ func Check(d *pdfio.Document, opts Options) []Finding {
 }
 
 type auditor struct {
-	d     *pdfio.Document
-	opts  Options
-	canon *canon.Canonicalizer
-	out   []Finding
+	d          *pdfio.Document
+	opts       Options
+	canon      *canon.Canonicalizer
+	out        []Finding
+	imageByRef map[webcapture.Ref]*pdfio.Image // by image (see image)
 }
 
 func (a *auditor) add(rule string, obj webcapture.Ref, key string, format string, args ...any) {
@@ -115,12 +120,18 @@ var defectRule = map[pdfio.DefectKind]string{
 func (a *auditor) defects() {
 	for _, df := range a.d.Defects {
 		rule, ok := defectRule[df.Kind]
-		if !ok {
+		switch {
+		case !ok:
 			rule = "WC-VALUE"
+		case df.Kind == pdfio.WrongType && sourceCommandPath.MatchString(df.Path):
+			rule = "WC-SI-C"
 		}
 		a.add(rule, df.Object, keyOf(df.Path), "%s", df.Message)
 	}
 }
+
+// sourceCommandPath matches the path of a source information's /C.
+var sourceCommandPath = regexp.MustCompile(`/SI(\[[0-9]+\])?/C$`)
 
 // keyOf returns the dictionary key a path ends in ("/ID"), or "".
 func keyOf(path string) string {
@@ -156,7 +167,12 @@ func (a *auditor) version() {
 	}
 }
 
+// info checks SpiderInfo and every command: SpiderInfo's, and those only a
+// source information's /C reaches.
 func (a *auditor) info() {
+	for _, c := range a.d.SourceCommands {
+		a.command(c)
+	}
 	info := a.d.Info
 	if info == nil {
 		return
@@ -185,6 +201,9 @@ func (a *auditor) command(c *webcapture.Command) {
 	if f := c.FlagsOrDefault(); f.Reserved() != 0 {
 		a.add("WC-CMD-FLAGS", c.Ref, "/F", "/F is %d (%s): only bits 1-3 (SameSite, SamePath, Submit) may be set", uint32(f), f)
 	}
+	if c.ContentType != nil {
+		a.ascii(c.Ref, "/CT", *c.ContentType)
+	}
 	if c.ContentType != nil && !c.IsPost() {
 		a.add("WC-CMD-CT", c.Ref, "/CT", "/CT %q is given but there is no /P: the content type is only for POST data", *c.ContentType)
 	}
@@ -206,8 +225,12 @@ func (a *auditor) command(c *webcapture.Command) {
 
 func (a *auditor) trees() {
 	for _, t := range []*pdfio.Tree{a.d.IDS, a.d.URLS} {
-		if t != nil && t.Empty {
+		switch {
+		case t == nil:
+		case t.Empty:
 			a.add("WC-TREE-EMPTY", t.Root, "/"+t.Name, "the %s tree is empty", t.Name)
+		case t.Nodes > 0 && len(t.Entries) == 0 && !a.treeDefect(t.Name):
+			a.add("WC-TREE-EMPTY-NAMES", t.Root, "/"+t.Name, "the %s tree holds no entry (an empty /Names or /Kids array); a lookup finds nothing, as in the << >> Acrobat leaves", t.Name)
 		}
 	}
 	if ids := a.d.IDS; ids != nil {
@@ -219,6 +242,16 @@ func (a *auditor) trees() {
 			}
 		}
 	}
+}
+
+// treeDefect reports whether the reader met a defect in the named tree.
+func (a *auditor) treeDefect(name string) bool {
+	for _, df := range a.d.Defects {
+		if df.Path == name || strings.HasPrefix(df.Path, name+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func hexOf(s string) string { return webcapture.RawID(s).Hex() }
@@ -256,6 +289,9 @@ func (a *auditor) set(cs *pdfio.ContentSet, images map[webcapture.Ref]bool) {
 	case len(*cs.ID) != 16:
 		a.add("WC-CS-ID-LENGTH", ref, "/ID", "/ID <%s> is %d bytes; an MD5 identifier is 16", cs.ID.Hex(), len(*cs.ID))
 	}
+	if cs.TextID != nil && len(*cs.TextID) != 16 {
+		a.add("WC-CS-TID-LENGTH", ref, "/TID", "/TID <%s> is %d bytes; an MD5 text identifier is 16", cs.TextID.Hex(), len(*cs.TextID))
+	}
 	if cs.Objects == nil {
 		a.add("WC-CS-O", ref, "/O", "the content set has no /O (its pages or images, required)")
 	}
@@ -282,6 +318,7 @@ func (a *auditor) set(cs *pdfio.ContentSet, images map[webcapture.Ref]bool) {
 	for _, si := range cs.Sources {
 		a.source(cs, si)
 	}
+	a.sourceTwice(cs)
 	if cs.ContentType != nil {
 		a.ascii(ref, "/CT", *cs.ContentType)
 	}
@@ -290,29 +327,6 @@ func (a *auditor) set(cs *pdfio.ContentSet, images map[webcapture.Ref]bool) {
 	}
 	if cs.IsImageSet() {
 		a.refCounts(cs)
-	}
-}
-
-func (a *auditor) refCounts(cs *pdfio.ContentSet) {
-	ref := cs.Ref
-	switch n := len(cs.Objects); {
-	case cs.RefCounts == nil:
-		a.add("WC-R", ref, "/R", "the image set has no /R (reference counts, required)")
-		return
-	case !cs.RefArray && n > 1:
-		a.add("WC-R-SHAPE", ref, "/R", "/R is an integer but /O holds %d objects: want an array of %d counts", n, n)
-	case cs.RefArray && len(cs.RefCounts) != n && !(n == 0 && len(cs.RefCounts) == 0):
-		a.add("WC-R-SHAPE", ref, "/R", "/R has %d counts but /O holds %d objects: they must be parallel", len(cs.RefCounts), n)
-	case cs.RefArray && n == 1:
-		a.add("WC-R-ARRAY1", ref, "/R", "/R is a one-element array for a single object; ISO 32000-1 wants the integer")
-	}
-	for i, c := range cs.RefCounts {
-		switch {
-		case c < 0:
-			a.add("WC-R-NEGATIVE", ref, "/R", "R[%d] is %d: a count of pages cannot be negative", i, c)
-		case c == 0:
-			a.add("WC-R-ZERO", ref, "/R", "R[%d] is 0: no page uses the image, which may be removed from /O", i)
-		}
 	}
 }
 
@@ -377,6 +391,10 @@ func (a *auditor) members() {
 					return
 				}
 			}
+		}
+		if !a.hasWebCapture() {
+			a.add("WC-ID-RESIDUE", ref, "/ID", "%s %s has /ID <%s>, but the file holds no Web Capture structure (no SpiderInfo, IDS, URLS or content set): residue of a capture saved without them", what, ref, id.Hex())
+			return
 		}
 		if len(byKey[string(*id)]) == 0 {
 			a.add("WC-PARENT", ref, "/ID", "%s %s has /ID <%s>, which is not an IDS key: its parent content set cannot be found", what, ref, id.Hex())

@@ -29,12 +29,37 @@ type spec struct {
 	idsRoot    func(b *pb.Builder, kv []pb.KV) pb.Ref // replaces the IDS tree
 	urlsRoot   func(b *pb.Builder, kv []pb.KV) pb.Ref
 	readOpts   pdfio.Options
+	residue    bool // only the pages and the image, with their /ID: no SpiderInfo, tree or set
 	sources    webcapture.AuxSource
 }
 
 type refs struct {
 	sps, sis, img pb.Ref
 	pages         []pb.Ref
+}
+
+// setPage changes page i's dictionary once the file's objects are there.
+func setPage(b *pb.Builder, r refs, i int, f func(d *pb.Dict)) {
+	d := b.Get(r.pages[i]).(pb.Dict)
+	f(&d)
+	b.Set(r.pages[i], d)
+}
+
+// tiling returns a tiling pattern whose cell draws the image (a content
+// stream that uses it as /Im0).
+func tiling(b *pb.Builder, img pb.Ref) pb.Ref {
+	return b.Add(&pb.Stream{Dict: pb.D("Type", pb.Name("Pattern"), "PatternType", 1, "PaintType", 1, "TilingType", 1,
+		"BBox", pb.Array{0, 0, 1, 1}, "XStep", 1, "YStep", 1, "Resources", pb.D("XObject", pb.D("Im0", img))),
+		Data: []byte("/Im0 Do")})
+}
+
+// drawnThrough is a spec whose first page draws the image only through a
+// tiling pattern (Acrobat's /R is then 0), with the image set's /R r.
+func drawnThrough(r int) spec {
+	return spec{sis: func(d *pb.Dict) { d.Set("R", r) }, extra: func(b *pb.Builder, rs refs) {
+		pat := tiling(b, rs.img)
+		setPage(b, rs, 0, func(d *pb.Dict) { d.Set("Resources", pb.D("Pattern", pb.D("P0", pat))) })
+	}}
 }
 
 const (
@@ -45,8 +70,8 @@ const (
 )
 
 // build writes a clean capture unless a hook changes it: two pages in a page
-// set, an image in an image set, SpiderInfo /V 1.0 with one command, IDS and
-// URLS trees whose keys match.
+// set, an image in an image set that the first page uses (/R 1), SpiderInfo
+// /V 1.0 with one command, IDS and URLS trees whose keys match.
 func build(s spec) []byte {
 	b := pb.New()
 	if s.version != "" {
@@ -65,11 +90,18 @@ func build(s spec) []byte {
 	img := b.Add(&pb.Stream{Dict: imgDict, Data: []byte{0}})
 	pagesRoot, pages := b.PageTree(2, func(i int) pb.Dict {
 		d := pb.D("ID", pb.Hex(pageID), "PZ", 1.33)
+		if i == 0 {
+			d.Set("Resources", pb.D("XObject", pb.D("Im0", img))) // the image set's /R 1
+		}
 		if s.page != nil {
 			s.page(i, &d)
 		}
 		return d
 	})
+	if s.residue {
+		b.Root = b.Add(pb.D("Type", pb.Name("Catalog"), "Pages", pagesRoot))
+		return b.Bytes()
+	}
 	dict := func(d pb.Dict, hook func(*pb.Dict)) pb.Dict {
 		if hook != nil {
 			hook(&d)
@@ -247,6 +279,7 @@ func TestEachRule(t *testing.T) {
 		}}, []string{"WC-TREE-ORDER"}},
 		{"WC-TREE-VALUE", spec{ids: func(b *pb.Builder, kv []pb.KV) []pb.KV { return append(kv, pb.KV{Key: "\xff", Value: 42}) }}, nil},
 		{"WC-TREE-EMPTY", spec{urlsRoot: func(b *pb.Builder, kv []pb.KV) pb.Ref { return b.Add(pb.D()) }}, nil},
+		{"WC-TREE-EMPTY-NAMES", spec{urlsRoot: func(b *pb.Builder, kv []pb.KV) pb.Ref { return b.Add(pb.D("Names", pb.Array{})) }}, nil},
 		{"WC-VERSION", spec{version: "1.2"}, nil},
 		{"WC-DEPRECATED", spec{version: "2.0"}, nil},
 		{"WC-INFO-V", spec{info: del("V")}, nil},
@@ -266,6 +299,7 @@ func TestEachRule(t *testing.T) {
 		{"WC-CS-TYPE", spec{sps: set("Type", pb.Name("Foo"))}, nil},
 		{"WC-CS-SUBTYPE-KEY", spec{sis: set("TID", pb.Hex(pageID))}, nil},
 		{"WC-CS-ID", spec{sps: del("ID")}, nil},
+		{"WC-CS-TID-LENGTH", spec{sps: set("TID", pb.Hex("\x01\x02"))}, nil},
 		{"WC-CS-ID-LENGTH", spec{sps: set("ID", pb.Hex("\x01\x02")), page: func(i int, d *pb.Dict) { d.Set("ID", pb.Hex("\x01\x02")) },
 			ids: func(b *pb.Builder, kv []pb.KV) []pb.KV { kv[0].Key = "\x01\x02"; return kv }}, nil},
 		{"WC-CS-O", spec{sps: del("O")}, []string{"WC-PARENT"}},
@@ -285,16 +319,26 @@ func TestEachRule(t *testing.T) {
 		{"WC-R-SHAPE", spec{sis: set("R", pb.Array{1, 2})}, nil},
 		{"WC-R-ARRAY1", spec{sis: set("R", pb.Array{1})}, nil},
 		{"WC-R-NEGATIVE", spec{sis: set("R", -1)}, nil},
-		{"WC-R-ZERO", spec{sis: set("R", 0)}, nil},
+		{"WC-R-ZERO", drawnThrough(0), nil},
+		{"WC-R-COUNT", spec{sis: set("R", 3)}, nil},
+		{"WC-IMAGE-UNUSED", spec{sis: set("R", 0), page: func(i int, d *pb.Dict) { del("Resources")(d) }}, nil},
+		{"WC-FORM-ID", spec{extra: func(b *pb.Builder, r refs) {
+			b.Add(&pb.Stream{Dict: pb.D("Type", pb.Name("XObject"), "Subtype", pb.Name("Form"), "BBox", pb.Array{0, 0, 1, 1}, "ID", pb.Hex(pageID))})
+		}}, nil},
 		{"WC-SI-AU", spec{spsSI: del("AU")}, nil},
 		{"WC-SI-S", spec{spsSI: set("S", 5)}, nil},
 		{"WC-SI-PAGESET", spec{sisSI: set("S", 1)}, nil},
+		{"WC-SI-C", spec{spsSI: set("C", pb.D("URL", pb.Lit(home)))}, nil},
+		{"WC-SI-DUPLICATE", spec{sps: set("SI", pb.Array{pb.D("AU", pb.Lit(home)), pb.D("AU", pb.Lit("HTTP://www.example.com:80/"))})}, nil},
+		{"WC-ALIAS-EMPTY", spec{spsSI: set("AU", pb.D("U", pb.Lit(home), "C", pb.Array{}))}, nil},
+		{"WC-ALIAS-EMPTY", spec{spsSI: set("AU", pb.D("U", pb.Lit(home), "C", pb.Array{pb.Array{}}))}, nil},
 		{"WC-IDS-KEY", spec{ids: func(b *pb.Builder, kv []pb.KV) []pb.KV { kv[0].Key = "\x99"; return kv }}, []string{"WC-PARENT"}},
 		{"WC-PARENT", spec{page: func(i int, d *pb.Dict) {
 			if i == 1 {
 				d.Set("ID", pb.Hex("\x42"))
 			}
 		}}, nil},
+		{"WC-ID-RESIDUE", spec{residue: true}, nil},
 		{"WC-MEMBER-TWICE", spec{extra: func(b *pb.Builder, r refs) {}, ids: func(b *pb.Builder, kv []pb.KV) []pb.KV {
 			other := b.Add(pb.D("S", pb.Name("SPS"), "ID", pb.Hex(pageID), "O", pb.Array{pb.Ref(4)}, "SI", pb.D("AU", pb.Lit(home))))
 			return []pb.KV{{Key: pageID, Value: pb.Array{kv[0].Value, other}}, kv[1]}
@@ -318,8 +362,16 @@ func TestEachRule(t *testing.T) {
 		{"WC-URLS-NONASCII", spec{spsSI: set("AU", pb.Lit(home+"caf\xe9")), urls: func(b *pb.Builder, kv []pb.KV) []pb.KV { kv[0].Key = home + "caf\xe9"; return kv }}, []string{"WC-URL-NONASCII"}},
 		{"WC-URLS-SOURCE", spec{urls: func(b *pb.Builder, kv []pb.KV) []pb.KV { kv[0].Key = "http://www.example.com/other"; return kv }}, nil},
 		{"WC-ASCII", spec{sps: set("CT", pb.Lit("text/html\xe9"))}, nil},
+		{"WC-ASCII", spec{cmd: func(d *pb.Dict) { d.Set("P", pb.Lit("q=1")); d.Set("CT", pb.Lit("text/pl\xe9in")) }}, nil},
 		{"WC-URL-NONASCII", spec{spsSI: set("AU", pb.D("U", pb.Lit(home), "C", pb.Array{pb.Array{pb.Lit("http://www.example.com/caf\xe9")}}))}, nil},
 		{"WC-URL-PASSWORD", spec{cmd: set("URL", pb.Lit("http://user:secret@www.example.com/"))}, nil},
+		{"WC-PZ", spec{page: func(i int, d *pb.Dict) { d.Set("PZ", 0) }}, nil},
+		{"WC-LINK-PA", spec{extra: func(b *pb.Builder, r refs) {
+			link := b.Add(pb.D("Type", pb.Name("Annot"), "Subtype", pb.Name("Link"), "Rect", pb.Array{0, 0, 10, 10},
+				"A", pb.D("S", pb.Name("GoTo"), "D", pb.Array{r.pages[1], pb.Name("Fit")}),
+				"PA", pb.D("S", pb.Name("GoTo"), "D", pb.Array{r.pages[1], pb.Name("Fit")})))
+			setPage(b, r, 0, func(d *pb.Dict) { d.Set("Annots", pb.Array{link}) })
+		}}, nil},
 		{"WC-SOURCE-MISSING", spec{sources: webcapture.MapSource{}}, nil},
 		{"WC-SOURCE-MISMATCH", spec{sources: webcapture.MapSource{logo: []byte("GIF89a changed since")}}, nil},
 		{"WC-SOURCE-INCOMPLETE", spec{sources: webcapture.MapSource{home: []byte(`<html><body><img src="gone.gif"></body></html>`)}}, nil},
@@ -409,5 +461,114 @@ func TestSourcesMatch(t *testing.T) {
 	fs := audit(t, sourcesSpec(webcapture.AuxRaw))
 	if len(fs) != 0 {
 		t.Errorf("findings with matching sources:%s", show(fs))
+	}
+}
+
+// /R is what Acrobat counts: the pages whose resources name the image. A
+// count that is the number of every page that uses it (through patterns,
+// forms and annotations too) is not reported either; only a count that is
+// neither is. WC-R-ZERO says what is true, and never suggests removing an
+// image that a page draws.
+func TestImageUse(t *testing.T) {
+	// Page 1 names the image; page 2 draws it through a tiling pattern.
+	both := func(r any) spec {
+		return spec{sis: func(d *pb.Dict) { d.Set("R", r) }, extra: func(b *pb.Builder, rs refs) {
+			pat := tiling(b, rs.img)
+			setPage(b, rs, 1, func(d *pb.Dict) { d.Set("Resources", pb.D("Pattern", pb.D("P0", pat))) })
+		}}
+	}
+	cases := []struct {
+		name string
+		s    spec
+		rule string // "" for no finding about /R or the image
+		has  []string
+		not  []string
+	}{
+		{"direct count (Acrobat's)", both(1), "", nil, nil},
+		{"every page's count", both(2), "", nil, nil},
+		{"neither count", both(3), "WC-R-COUNT", []string{"R[0] is 3", "1 page (page 1)", "2 pages (pages 1 and 2)"}, nil},
+		{"0 with a page that names it", both(0), "WC-R-COUNT", []string{"R[0] is 0"}, nil},
+		{"0, drawn through a pattern", drawnThrough(0), "WC-R-ZERO", []string{"tiling pattern", "page 1", "keep it"}, []string{"remove", "no page uses the image"}},
+		{"0, drawn by nobody", spec{sis: set0R(), page: func(i int, d *pb.Dict) { d.Set("Resources", pb.D()) }}, "WC-R-ZERO", []string{"at all", "may be removed"}, nil},
+		{"0, a widget's icon", spec{sis: set0R(), extra: func(b *pb.Builder, rs refs) {
+			icon := b.Add(&pb.Stream{Dict: pb.D("Type", pb.Name("XObject"), "Subtype", pb.Name("Form"), "BBox", pb.Array{0, 0, 1, 1},
+				"Resources", pb.D("XObject", pb.D("Im0", rs.img))), Data: []byte("/Im0 Do")})
+			ap := b.Add(&pb.Stream{Dict: pb.D("Type", pb.Name("XObject"), "Subtype", pb.Name("Form"), "BBox", pb.Array{0, 0, 1, 1},
+				"Resources", pb.D("XObject", pb.D("FRM", icon))), Data: []byte("/FRM Do")})
+			w := b.Add(pb.D("Type", pb.Name("Annot"), "Subtype", pb.Name("Widget"), "Rect", pb.Array{0, 0, 1, 1},
+				"AP", pb.D("N", ap), "MK", pb.D("I", icon)))
+			setPage(b, rs, 0, func(d *pb.Dict) { d.Set("Resources", pb.D()); d.Set("Annots", pb.Array{w}) })
+		}}, "WC-R-ZERO", []string{"annotation's appearance", "keep it"}, []string{"remove"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := audit(t, tc.s)
+			var got []Finding
+			for _, f := range fs {
+				switch f.Rule {
+				case "WC-R-COUNT", "WC-R-ZERO":
+					got = append(got, f)
+				}
+			}
+			if tc.rule == "" {
+				if len(got) != 0 {
+					t.Fatalf("findings about /R:%s", show(got))
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Rule != tc.rule {
+				t.Fatalf("findings about /R:%s\nwant one %s", show(got), tc.rule)
+			}
+			for _, s := range tc.has {
+				if !strings.Contains(got[0].Message, s) {
+					t.Errorf("message %q lacks %q", got[0].Message, s)
+				}
+			}
+			for _, s := range tc.not {
+				if strings.Contains(got[0].Message, s) {
+					t.Errorf("message %q says %q", got[0].Message, s)
+				}
+			}
+		})
+	}
+}
+
+func set0R() func(d *pb.Dict) { return func(d *pb.Dict) { d.Set("R", 0) } }
+
+// A command that only a source information's /C reaches is checked as
+// SpiderInfo's are; a direct /C is WC-SI-C, and its command is checked too.
+func TestSourceCommands(t *testing.T) {
+	cases := map[string]spec{
+		"indirect, not in SpiderInfo": {info: func(d *pb.Dict) { d.Set("C", pb.Array{}) }, cmd: func(d *pb.Dict) { d.Set("F", 9) }},
+		"direct":                      {spsSI: func(d *pb.Dict) { d.Set("C", pb.D("URL", pb.Lit(home), "F", 9)) }},
+	}
+	for name, s := range cases {
+		t.Run(name, func(t *testing.T) {
+			fs := audit(t, s)
+			n := 0
+			for _, f := range fs {
+				if f.Rule == "WC-CMD-FLAGS" {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Errorf("%d WC-CMD-FLAGS findings, want 1:%s", n, show(fs))
+			}
+		})
+	}
+}
+
+// A page /ID in a file that keeps Web Capture structures and finds no
+// parent is still WC-PARENT, an error; only in a file with none left is it
+// residue.
+func TestIDResidue(t *testing.T) {
+	for _, s := range []spec{{residue: true}, {page: func(i int, d *pb.Dict) { d.Set("ID", pb.Hex("\x42")) }}} {
+		rules := map[string]bool{}
+		for _, f := range audit(t, s) {
+			rules[f.Rule] = true
+		}
+		if s.residue == rules["WC-PARENT"] || s.residue != rules["WC-ID-RESIDUE"] {
+			t.Errorf("residue %v: rules %v", s.residue, rules)
+		}
 	}
 }
