@@ -27,6 +27,9 @@ type Document struct {
 	SourceCommands []*webcapture.Command // commands a source information's /C reaches and SpiderInfo /C does not list
 	EmptyAliasC    []Place               // URL alias /C arrays that hold no chain, and chains that hold no URL
 
+	// Damage is what the file needed repaired to be read, or could not be
+	// read at all: a file with any is not well-formed.
+	Damage []Damage
 	// Certification is the document's certification signature (DocMDP),
 	// or nil: an update must respect its permissions.
 	Certification *Certification

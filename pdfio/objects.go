@@ -42,7 +42,15 @@ func (r *reader) resolveKey(o types.Object, path, key string) (types.Object, web
 		ref = webcapture.Ref{Num: ir.ObjectNumber.Value(), Gen: ir.GenerationNumber.Value()}
 		e, found := r.xt.FindTableEntry(ref.Num, ref.Gen)
 		if !found || e == nil || e.Free || e.Object == nil {
-			r.defect(ref, path, Dangling, "%s refers to object %s, which does not exist", path, ref)
+			if obj, ok := r.recovered[ref.Num]; ok {
+				o = obj
+				continue
+			}
+			if r.xrefDamaged {
+				r.defect(ref, path, Dangling, "%s refers to object %s, which cannot be located: the cross-reference data is damaged", path, ref)
+			} else {
+				r.defect(ref, path, Dangling, "%s refers to object %s, which does not exist", path, ref)
+			}
 			return nil, ref, false
 		}
 		obj, err := load(e)

@@ -91,11 +91,11 @@ func Open(path string, opts Options) (*Document, error) {
 	if _, err := io.ReadFull(f, b); err != nil {
 		return nil, &Error{File: path, Op: "read", Err: withoutPath(err)}
 	}
-	return Read(bytes.NewReader(b), path, opts)
+	return readBytes(b, path, opts)
 }
 
 // Read reads the Web Capture structures of the PDF in rs; name is the file
-// name errors and the Document carry.
+// name errors and the Document carry. The file is read into memory.
 func Read(rs io.ReadSeeker, name string, opts Options) (doc *Document, err error) {
 	opts = opts.withDefaults()
 	size, err := rs.Seek(0, io.SeekEnd)
@@ -108,20 +108,33 @@ func Read(rs io.ReadSeeker, name string, opts Options) (doc *Document, err error
 	if size > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, size, opts.MaxFileSize)}
 	}
-	ctx, err := parse(rs, opts)
+	b, err := io.ReadAll(rs)
+	if err != nil {
+		return nil, &Error{File: name, Op: "read", Err: err}
+	}
+	return readBytes(b, name, opts)
+}
+
+// readBytes reads the Web Capture structures of the PDF b; it parses, then
+// walks what pdfcpu built, checking it against the bytes.
+func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
+	if int64(len(b)) > opts.MaxFileSize {
+		return nil, &Error{File: name, Op: "read", Err: fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, len(b), opts.MaxFileSize)}
+	}
+	ctx, err := parse(bytes.NewReader(b), opts)
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: err}
 	}
 	// pdfcpu has loaded every object and stream by now (only objects in
 	// object streams wait, and their streams are in memory): let go of the
-	// input, which Open reads whole.
+	// reader.
 	ctx.Read.RS = nil
 	defer func() {
 		if p := recover(); p != nil {
 			doc, err = nil, internalError(name, p)
 		}
 	}()
-	return newReader(ctx, name, opts).read(), nil
+	return newReader(ctx, name, opts, b).read(), nil
 }
 
 // withoutPath is an error of the os package without the operation and path
@@ -216,5 +229,5 @@ func classify(err error) error {
 
 // ReadBytes is Read for a file held in memory.
 func ReadBytes(b []byte, name string, opts Options) (*Document, error) {
-	return Read(bytes.NewReader(b), name, opts)
+	return readBytes(b, name, opts.withDefaults())
 }

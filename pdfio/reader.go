@@ -17,9 +17,13 @@ type reader struct {
 	opts Options
 	doc  *Document
 	sets map[webcapture.Ref]*ContentSet // content sets by object
+
+	b           []byte               // the file's bytes, to check against what pdfcpu built; nil: not checked
+	xrefDamaged bool                 // the cross-reference data had to be rebuilt
+	recovered   map[int]types.Object // objects the lost cross-reference data located, recovered from object streams
 }
 
-func newReader(ctx *model.Context, name string, opts Options) *reader {
+func newReader(ctx *model.Context, name string, opts Options, b []byte) *reader {
 	doc := &Document{File: name, pageByRef: map[webcapture.Ref]*Page{}}
 	if ctx.HeaderVersion != nil {
 		doc.Version = ctx.HeaderVersion.String()
@@ -28,7 +32,7 @@ func newReader(ctx *model.Context, name string, opts Options) *reader {
 		doc.Catalog = ctx.RootVersion.String()
 	}
 	doc.Encrypted = ctx.Encrypt != nil
-	return &reader{xt: ctx.XRefTable, opts: opts, doc: doc, sets: map[webcapture.Ref]*ContentSet{}}
+	return &reader{xt: ctx.XRefTable, opts: opts, doc: doc, sets: map[webcapture.Ref]*ContentSet{}, b: b}
 }
 
 func (r *reader) defect(obj webcapture.Ref, path string, kind DefectKind, format string, args ...any) {
@@ -36,6 +40,7 @@ func (r *reader) defect(obj webcapture.Ref, path string, kind DefectKind, format
 }
 
 func (r *reader) read() *Document {
+	r.checkWellFormed()
 	cat, err := r.xt.Catalog()
 	if err != nil || cat == nil {
 		r.defect(webcapture.Ref{}, "Root", Dangling, "the trailer's /Root is not a dictionary")

@@ -68,7 +68,7 @@ func (u *Update) Document() (doc *Document, err error) {
 			doc, err = nil, internalError(u.name, p)
 		}
 	}()
-	return newReader(u.ctx, u.name, u.opts).read(), nil
+	return newReader(u.ctx, u.name, u.opts, u.orig).read(), nil
 }
 
 // certification is the file's certification signature, or nil (every
@@ -79,7 +79,7 @@ func (u *Update) certification() *Certification {
 	if err != nil || cat == nil {
 		return nil
 	}
-	return newReader(u.ctx, u.name, u.opts).certification(cat)
+	return newReader(u.ctx, u.name, u.opts, nil).certification(cat)
 }
 
 // lastStartXRef reads the offset after the last "startxref".

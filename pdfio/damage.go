@@ -1,0 +1,239 @@
+package pdfio
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+	"github.com/webcap/webcap/webcapture"
+)
+
+// pdfcpu repairs what it can of a damaged file without saying so (relaxed
+// mode): a cross-reference table rebuilt by scanning, objects found near a
+// wrong offset, streams read to "endstream" past a wrong /Length. A file
+// that needed any of that is not well-formed, and other readers may see it
+// differently: the reader checks the bytes against what pdfcpu built and
+// records each repair as Damage.
+
+// A DamageKind names a repair the file needed.
+type DamageKind string
+
+// The kinds of damage.
+const (
+	DamageXRef       DamageKind = "xref"       // startxref reaches no whole cross-reference section: the table was rebuilt
+	DamageOffset     DamageKind = "offset"     // a cross-reference entry's offset holds no "N G obj" for its object
+	DamageLength     DamageKind = "length"     // a stream's /Length does not end where "endstream" is
+	DamageUnreadable DamageKind = "unreadable" // an object the cross-reference data lists cannot be parsed (nested too deep, cut short, ...)
+	DamageRecovered  DamageKind = "recovered"  // objects the cross-reference data lost, recovered from object streams
+)
+
+// A Damage is one thing the file needed repaired, or could not be read.
+type Damage struct {
+	Kind    DamageKind
+	Object  webcapture.Ref // the object concerned; zero for the file as a whole
+	Offset  int64          // where in the file; -1 if not one place
+	Message string
+}
+
+// maxDamage bounds the damage recorded of one kind (a file whose every
+// offset is wrong says so a hundred times, then once more in all).
+const maxDamage = 100
+
+// checkWellFormed compares the bytes with what pdfcpu built from them.
+func (r *reader) checkWellFormed() {
+	if r.b == nil {
+		return
+	}
+	counts := map[DamageKind]int{}
+	add := func(d Damage) {
+		if counts[d.Kind]++; counts[d.Kind] <= maxDamage {
+			r.doc.Damage = append(r.doc.Damage, d)
+		}
+	}
+	if off, err := lastStartXRef(r.b); err != nil {
+		r.xrefDamaged = true
+		add(Damage{Kind: DamageXRef, Offset: -1, Message: fmt.Sprintf("not well-formed: %v; the parser rebuilt the cross-reference table from the objects it found", err)})
+	} else if at, why := badSection(r.b, off); why != "" {
+		r.xrefDamaged = true
+		add(Damage{Kind: DamageXRef, Offset: at, Message: fmt.Sprintf("not well-formed: the cross-reference section at offset %d %s", at, why)})
+	}
+	nums := make([]int, 0, len(r.xt.Table))
+	for n := range r.xt.Table {
+		nums = append(nums, n)
+	}
+	sort.Ints(nums)
+	for _, n := range nums {
+		e := r.xt.Table[n]
+		if e == nil || e.Free || e.Compressed || e.Offset == nil || n == 0 {
+			continue
+		}
+		ref := webcapture.Ref{Num: n, Gen: genOf(e)}
+		off := *e.Offset
+		if !objectAt(r.b, off, n) {
+			add(Damage{Kind: DamageOffset, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: the cross-reference data puts object %s at offset %d, where no \"%d %d obj\" begins", ref, off, n, ref.Gen)})
+		}
+		switch o := e.Object.(type) {
+		case types.StreamDict:
+			// (An encrypted file's streams are decrypted in memory, their
+			// lengths with them: they are not compared.)
+			if o.StreamLength != nil && !r.doc.Encrypted && !endstreamAt(r.b, o.StreamOffset+*o.StreamLength) {
+				add(Damage{Kind: DamageLength, Object: ref, Offset: o.StreamOffset, Message: fmt.Sprintf("not well-formed: the stream of object %s has /Length %d, but \"endstream\" does not follow that many bytes", ref, *o.StreamLength)})
+			}
+		case nil:
+			if !nullAt(r.b, off) {
+				add(Damage{Kind: DamageUnreadable, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: object %s cannot be parsed", ref)})
+			}
+		}
+	}
+	for kind, n := range counts {
+		if n > maxDamage {
+			r.doc.Damage = append(r.doc.Damage, Damage{Kind: kind, Offset: -1, Message: fmt.Sprintf("and %d more of the same kind (%s)", n-maxDamage, kind)})
+		}
+	}
+	if r.xrefDamaged {
+		r.recoverFromObjectStreams()
+	}
+}
+
+// badSection follows the cross-reference sections from off through /Prev
+// and says what is wrong with the first that is malformed: it is not a
+// whole table or stream, or a stream's /W gives entries no bytes.
+func badSection(b []byte, off int64) (int64, string) {
+	seen := map[int64]bool{}
+	for i := 0; i < maxSections && !seen[off]; i++ {
+		seen[off] = true
+		if off < 0 || off >= int64(len(b)) || !xrefAt(b[off:]) {
+			return off, "is not a whole cross-reference table or stream"
+		}
+		d, num := sectionDict(b[off:])
+		if d == nil {
+			return off, "has no trailer dictionary"
+		}
+		if num >= 0 {
+			w, _ := d["W"].(types.Array)
+			sum := 0
+			for _, e := range w {
+				if n, ok := e.(types.Integer); ok && n >= 0 {
+					sum += int(n)
+				} else {
+					sum = -1000
+				}
+			}
+			if len(w) != 3 || sum <= 0 {
+				return off, fmt.Sprintf("has /W %v: its entries cannot be read", w)
+			}
+		}
+		prev, ok := d["Prev"].(types.Integer)
+		if !ok {
+			return 0, ""
+		}
+		off = int64(prev)
+	}
+	return 0, ""
+}
+
+func genOf(e *model.XRefTableEntry) int {
+	if e.Generation == nil {
+		return 0
+	}
+	return *e.Generation
+}
+
+// objectAt reports whether "num G obj" begins at off (after white space).
+func objectAt(b []byte, off int64, num int) bool {
+	if off < 0 || off >= int64(len(b)) {
+		return false
+	}
+	f := bytes.Fields(b[off:min(int64(len(b)), off+40)])
+	if len(f) < 3 || !bytes.HasPrefix(f[2], []byte("obj")) {
+		return false
+	}
+	n, err := strconv.Atoi(string(f[0]))
+	return err == nil && n == num
+}
+
+// nullAt reports whether the object whose header is at off is null (which
+// pdfcpu holds as nil, as it does an object it could not parse).
+func nullAt(b []byte, off int64) bool {
+	if off < 0 || off >= int64(len(b)) {
+		return false
+	}
+	rest := b[off:]
+	i := bytes.Index(rest[:min(len(rest), 40)], []byte("obj"))
+	return i >= 0 && bytes.HasPrefix(skipSpace(rest[i+3:]), []byte("null"))
+}
+
+// endstreamAt reports whether "endstream" follows at off, after at most an
+// end-of-line (PDF 1.7 §3.2.7 asks for one before it).
+func endstreamAt(b []byte, off int64) bool {
+	if off < 0 || off > int64(len(b)) {
+		return false
+	}
+	rest := b[off:]
+	for range 2 {
+		if len(rest) > 0 && (rest[0] == '\r' || rest[0] == '\n' || rest[0] == ' ') {
+			rest = rest[1:]
+		}
+	}
+	return bytes.HasPrefix(rest, []byte("endstream"))
+}
+
+// maxRecovered bounds the objects recovered from object streams.
+const maxRecovered = 100000
+
+// recoverFromObjectStreams finds, when the cross-reference data is
+// damaged, the objects that only the lost data located: each object stream
+// pdfcpu found is decoded, and the objects in it that its table lacks are
+// parsed from it and kept (r.recovered), so that a reference to them
+// resolves as in a reader that recovers them (poppler does). One Damage
+// says how many were recovered.
+func (r *reader) recoverFromObjectStreams() {
+	for _, e := range r.xt.Table {
+		sd, ok := e.Object.(types.StreamDict)
+		if !ok || e.Free {
+			continue
+		}
+		if t := sd.Type(); t == nil || *t != "ObjStm" {
+			continue
+		}
+		content, err := sd.DecodeLengthWithLimit(-1, 64<<20)
+		if err != nil {
+			continue
+		}
+		first, _ := sd.Dict["First"].(types.Integer)
+		count, _ := sd.Dict["N"].(types.Integer)
+		if first <= 0 || int(first) > len(content) || count <= 0 {
+			continue
+		}
+		f := bytes.Fields(content[:first])
+		for i := 0; i+1 < len(f) && i/2 < int(count) && len(r.recovered) < maxRecovered; i += 2 {
+			num, err1 := strconv.Atoi(string(f[i]))
+			at, err2 := strconv.Atoi(string(f[i+1]))
+			if err1 != nil || err2 != nil || at < 0 || int(first)+at >= len(content) {
+				continue
+			}
+			if e, ok := r.xt.Table[num]; ok && e != nil && !e.Free && e.Object != nil {
+				continue // the table has it
+			}
+			if _, ok := r.recovered[num]; ok {
+				continue
+			}
+			text := string(content[int(first)+at:])
+			o, err := parseObject(&text)
+			if err != nil || o == nil {
+				continue
+			}
+			if r.recovered == nil {
+				r.recovered = map[int]types.Object{}
+			}
+			r.recovered[num] = o
+		}
+	}
+	if len(r.recovered) > 0 {
+		r.doc.Damage = append(r.doc.Damage, Damage{Kind: DamageRecovered, Offset: -1,
+			Message: fmt.Sprintf("the cross-reference data lost %d objects; they were recovered from the object streams that hold them", len(r.recovered))})
+	}
+}
