@@ -254,6 +254,17 @@ func (a *auditor) treeDefect(name string) bool {
 	return false
 }
 
+// dangling reports whether the reader found a reference to o that leads to
+// no object (o does not exist or cannot be located).
+func (a *auditor) dangling(o webcapture.Ref) bool {
+	for _, df := range a.d.Defects {
+		if df.Kind == pdfio.Dangling && df.Object == o && !o.IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
 func hexOf(s string) string { return webcapture.RawID(s).Hex() }
 
 func (a *auditor) sets() {
@@ -297,6 +308,9 @@ func (a *auditor) set(cs *pdfio.ContentSet, images map[webcapture.Ref]bool) {
 	}
 	for i, o := range cs.Objects {
 		switch {
+		case a.dangling(o):
+			// The reader's WC-DANGLING already names the object that cannot
+			// be located (a damaged file's page, say); it is the one cause.
 		case cs.IsPageSet() && a.d.PageOf(o) == nil:
 			a.add("WC-CS-O-TARGET", ref, "/O", "O[%d] is %s, which is not a page of the page tree", i, o)
 		case cs.IsImageSet() && !images[o]:

@@ -4,6 +4,7 @@ import (
 	"crypto/md5"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -570,5 +571,28 @@ func TestIDResidue(t *testing.T) {
 		if s.residue == rules["WC-PARENT"] || s.residue != rules["WC-ID-RESIDUE"] {
 			t.Errorf("residue %v: rules %v", s.residue, rules)
 		}
+	}
+}
+
+// A page set's /O entry that is a page the page tree names but that cannot
+// be located (a damaged file's) is one WC-DANGLING, not also a
+// WC-CS-O-TARGET: the page tree does list it.
+func TestDanglingPageNotOTarget(t *testing.T) {
+	s := spec{
+		extra: func(b *pb.Builder, r refs) {
+			parent := b.Get(r.pages[0]).(pb.Dict).Get("Parent").(pb.Ref)
+			d := b.Get(parent).(pb.Dict)
+			d.Set("Kids", append(d.Get("Kids").(pb.Array), pb.Ref(999)))
+			d.Set("Count", len(r.pages)+1)
+			b.Set(parent, d)
+		},
+		sps: func(d *pb.Dict) { d.Set("O", append(d.Get("O").(pb.Array), pb.Ref(999))) },
+	}
+	var got []string
+	for _, f := range audit(t, s) {
+		got = append(got, f.Rule)
+	}
+	if !slices.Contains(got, "WC-DANGLING") || slices.Contains(got, "WC-CS-O-TARGET") {
+		t.Errorf("rules %v, want WC-DANGLING and no WC-CS-O-TARGET", got)
 	}
 }
