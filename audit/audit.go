@@ -54,7 +54,9 @@ func Check(d *pdfio.Document, opts Options) []Finding {
 		a.opts.Profile = canon.PDF
 	}
 	a.canon, _ = canon.New(a.opts.Profile)
+	a.wellFormed()
 	a.defects()
+	a.certified()
 	a.version()
 	a.info()
 	a.trees()

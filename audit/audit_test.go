@@ -1,11 +1,14 @@
 package audit
 
 import (
+	"bytes"
 	"crypto/md5"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -31,6 +34,8 @@ type spec struct {
 	urlsRoot   func(b *pb.Builder, kv []pb.KV) pb.Ref
 	readOpts   pdfio.Options
 	residue    bool // only the pages and the image, with their /ID: no SpiderInfo, tree or set
+	catalog    func(b *pb.Builder, d *pb.Dict)
+	mangle     func([]byte) []byte // changes the file's bytes once written
 	sources    webcapture.AuxSource
 }
 
@@ -144,7 +149,14 @@ func build(s spec) []byte {
 	}
 	names := b.Add(pb.D("IDS", idsRoot, "URLS", urlsRoot))
 	info := b.Add(dict(pb.D("V", 1.0, "C", pb.Array{cmd}), s.info))
-	b.Root = b.Add(pb.D("Type", pb.Name("Catalog"), "Pages", pagesRoot, "Names", names, "SpiderInfo", info))
+	cat := pb.D("Type", pb.Name("Catalog"), "Pages", pagesRoot, "Names", names, "SpiderInfo", info)
+	if s.catalog != nil {
+		s.catalog(b, &cat)
+	}
+	b.Root = b.Add(cat)
+	if s.mangle != nil {
+		return s.mangle(b.Bytes())
+	}
 	return b.Bytes()
 }
 
@@ -367,6 +379,27 @@ func TestEachRule(t *testing.T) {
 		{"WC-URL-NONASCII", spec{spsSI: set("AU", pb.D("U", pb.Lit(home), "C", pb.Array{pb.Array{pb.Lit("http://www.example.com/caf\xe9")}}))}, nil},
 		{"WC-URL-PASSWORD", spec{cmd: set("URL", pb.Lit("http://user:secret@www.example.com/"))}, nil},
 		{"WC-PZ", spec{page: func(i int, d *pb.Dict) { d.Set("PZ", 0) }}, nil},
+		{"WC-PDF-XREF", spec{mangle: startXRefOff}, nil},
+		{"WC-PDF-OFFSET", spec{mangle: func(b []byte) []byte {
+			// Object 2's entry (the table's third) 7 bytes off.
+			n := 0
+			return xrefEntry.ReplaceAllFunc(b, func(m []byte) []byte {
+				if n++; n != 3 {
+					return m
+				}
+				off, _ := strconv.Atoi(string(m[:10]))
+				return fmt.Appendf(nil, "%010d 00000 n ", off+7)
+			})
+		}}, nil},
+		{"WC-PDF-LENGTH", spec{mangle: func(b []byte) []byte {
+			return bytes.Replace(b, []byte("/Length 1>>"), []byte("/Length 4>>"), 1) // the image's one byte
+		}}, nil},
+		{"WC-PDF-UNREADABLE", spec{extra: func(b *pb.Builder, r refs) {
+			b.Add(pb.Raw("<< /Broken [ (unterminated >>"))
+		}}, nil},
+		{"WC-PDF-RECOVERED", spec{xrefStream: true, mangle: startXRefOff}, []string{"WC-PDF-XREF"}},
+		{"WC-CERTIFIED", spec{catalog: certify(2, 1<<30)}, nil},
+		{"WC-CERTIFIED-AFTER", spec{catalog: certify(1, 20)}, nil},
 		{"WC-LINK-PA", spec{extra: func(b *pb.Builder, r refs) {
 			link := b.Add(pb.D("Type", pb.Name("Annot"), "Subtype", pb.Name("Link"), "Rect", pb.Array{0, 0, 10, 10},
 				"A", pb.D("S", pb.Name("GoTo"), "D", pb.Array{r.pages[1], pb.Name("Fit")}),
@@ -594,5 +627,28 @@ func TestDanglingPageNotOTarget(t *testing.T) {
 	}
 	if !slices.Contains(got, "WC-DANGLING") || slices.Contains(got, "WC-CS-O-TARGET") {
 		t.Errorf("rules %v, want WC-DANGLING and no WC-CS-O-TARGET", got)
+	}
+}
+
+// xrefEntry matches an in-use entry of a cross-reference table.
+var xrefEntry = regexp.MustCompile(`(?m)^(\d{10}) 00000 n\s*$`)
+
+// startXRefOff moves the file's startxref 7 bytes off, so that it reaches
+// no cross-reference section.
+func startXRefOff(b []byte) []byte {
+	i := bytes.LastIndex(b, []byte("startxref"))
+	f := bytes.Fields(b[i+len("startxref"):])
+	off, _ := strconv.Atoi(string(f[0]))
+	return fmt.Appendf(b[:i:i], "startxref\n%d\n%%%%EOF\n", off+7)
+}
+
+// certify adds a DocMDP certification with permission p whose /ByteRange
+// ends at signed bytes (not a real signature: what the reader reads).
+func certify(p, signed int) func(b *pb.Builder, d *pb.Dict) {
+	return func(b *pb.Builder, d *pb.Dict) {
+		sig := b.Add(pb.D("Type", pb.Name("Sig"), "ByteRange", pb.Array{0, 1, 1, signed - 1},
+			"Reference", pb.Array{pb.D("Type", pb.Name("SigRef"), "TransformMethod", pb.Name("DocMDP"),
+				"TransformParams", pb.D("Type", pb.Name("TransformParams"), "V", pb.Name("1.2"), "P", p))}))
+		d.Set("Perms", pb.D("DocMDP", sig))
 	}
 }

@@ -46,6 +46,15 @@ type Rule struct {
 // Rules lists every rule, in the order docs/rules.md documents them.
 var Rules = []Rule{
 	// Reading and structure (from the reader's defects).
+	// The file's syntax: what the reader had to repair, or could not read.
+	{"WC-PDF-XREF", Serious, "PDF 1.7 §3.4.3-3.4.4, §3.4.7; ISO 32000-1 §7.5.4-7.5.5, §7.5.8", "not well-formed: startxref reaches no whole cross-reference section, or a section (through /Prev) is malformed; the table was rebuilt by scanning"},
+	{"WC-PDF-OFFSET", Serious, "PDF 1.7 §3.4.3; ISO 32000-1 §7.5.4", "not well-formed: a cross-reference entry's offset where its object does not begin"},
+	{"WC-PDF-LENGTH", Serious, "PDF 1.7 §3.2.7; ISO 32000-1 §7.3.8.2", "not well-formed: a stream whose /Length does not reach \"endstream\""},
+	{"WC-PDF-UNREADABLE", Serious, "PDF 1.7 §3.2; ISO 32000-1 §7.3", "not well-formed: an object the cross-reference data lists that cannot be parsed (cut short, nested too deep)"},
+	{"WC-PDF-RECOVERED", Notice, "PDF 1.7 §3.4.6; ISO 32000-1 §7.5.7", "objects the damaged cross-reference data lost, recovered from the object streams that hold them (the damage itself is WC-PDF-XREF)"},
+	// Certification.
+	{"WC-CERTIFIED", Notice, "PDF 1.7 §8.7.1, §8.7.3; ISO 32000-1 §12.8.2.2, §12.8.4", "a certified document (DocMDP): an update that adds pages or content sets breaks the certification, so writers refuse it without --force"},
+	{"WC-CERTIFIED-AFTER", Caution, "PDF 1.7 §8.7.1, Table 8.104; ISO 32000-1 §12.8.2.2, Table 254", "Web Capture structures added after the document was certified, which no DocMDP permission allows"},
 	{"WC-DANGLING", Serious, "PDF 1.7 §3.2.9", "a reference to an object that does not exist"},
 	{"WC-CYCLE", Serious, "PDF 1.7 §3.8.5", "a reference chain or name tree that loops"},
 	{"WC-LIMIT", Serious, "webcap", "a tree deeper or larger than the reader's bounds: the rest was not checked"},

@@ -9,7 +9,7 @@ import (
 )
 
 // A Certification is a document's certification signature (PDF 1.7
-// §8.7.2, "Certification Signatures"; ISO 32000-1 §12.8.2.2): the catalog's
+// §8.7.1, "DocMDP", and §8.7.3; ISO 32000-1 §12.8.2.2): the catalog's
 // /Perms /DocMDP signature, and the changes it permits after it.
 type Certification struct {
 	Signature webcapture.Ref // the signature dictionary

@@ -72,18 +72,25 @@ func (r *reader) checkWellFormed() {
 		}
 		ref := webcapture.Ref{Num: n, Gen: genOf(e)}
 		off := *e.Offset
-		if !objectAt(r.b, off, n) {
-			add(Damage{Kind: DamageOffset, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: the cross-reference data puts object %s at offset %d, where no \"%d %d obj\" begins", ref, off, n, ref.Gen)})
+		misplaced := !objectAt(r.b, off, n)
+		if misplaced {
+			lost := ""
+			if e.Object == nil {
+				lost = "; it cannot be read"
+			}
+			add(Damage{Kind: DamageOffset, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: the cross-reference data puts object %s at offset %d, where no \"%d %d obj\" begins%s", ref, off, n, ref.Gen, lost)})
 		}
 		switch o := e.Object.(type) {
 		case types.StreamDict:
 			// (An encrypted file's streams are decrypted in memory, their
 			// lengths with them: they are not compared.)
-			if o.StreamLength != nil && !r.doc.Encrypted && !endstreamAt(r.b, o.StreamOffset+*o.StreamLength) {
-				add(Damage{Kind: DamageLength, Object: ref, Offset: o.StreamOffset, Message: fmt.Sprintf("not well-formed: the stream of object %s has /Length %d, but \"endstream\" does not follow that many bytes", ref, *o.StreamLength)})
+			if n, ok := r.writtenLength(o, off); ok && !r.doc.Encrypted && !endstreamAt(r.b, o.StreamOffset+n) {
+				add(Damage{Kind: DamageLength, Object: ref, Offset: o.StreamOffset, Message: fmt.Sprintf("not well-formed: the stream of object %s has /Length %d, but \"endstream\" does not follow that many bytes", ref, n)})
 			}
 		case nil:
-			if !nullAt(r.b, off) {
+			// (A misplaced object that could not be read is that one
+			// damage, said above.)
+			if !misplaced && !nullAt(r.b, off) {
 				add(Damage{Kind: DamageUnreadable, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: object %s cannot be parsed", ref)})
 			}
 		}
@@ -179,6 +186,45 @@ func endstreamAt(b []byte, off int64) bool {
 		}
 	}
 	return bytes.HasPrefix(rest, []byte("endstream"))
+}
+
+// writtenLength is a stream's /Length as the file writes it, directly or
+// in the object it refers to. pdfcpu's is not always: reading relaxed, it
+// may trim from the data an end-of-line it takes for the one before
+// "endstream", which a right /Length includes; so where its length does
+// not reach "endstream", the dictionary at off (the object's offset) is
+// parsed again from the bytes.
+func (r *reader) writtenLength(o types.StreamDict, off int64) (int64, bool) {
+	if o.StreamLength == nil {
+		return 0, false
+	}
+	if endstreamAt(r.b, o.StreamOffset+*o.StreamLength) || off < 0 || off >= o.StreamOffset || o.StreamOffset > int64(len(r.b)) {
+		return *o.StreamLength, true
+	}
+	head := r.b[off:o.StreamOffset]
+	start := bytes.Index(head, []byte("obj"))
+	end := bytes.LastIndex(head, []byte("stream"))
+	if start < 0 || end < start {
+		return *o.StreamLength, true
+	}
+	text := string(head[start+len("obj") : end])
+	d, err := parseObject(&text)
+	dict, ok := d.(types.Dict)
+	if err != nil || !ok {
+		return *o.StreamLength, true
+	}
+	v := dict["Length"]
+	if ir, ok := v.(types.IndirectRef); ok {
+		e, found := r.xt.FindTableEntry(ir.ObjectNumber.Value(), ir.GenerationNumber.Value())
+		if !found || e == nil || e.Free {
+			return *o.StreamLength, true
+		}
+		v = e.Object
+	}
+	if n, ok := v.(types.Integer); ok {
+		return int64(n), true
+	}
+	return *o.StreamLength, true
 }
 
 // maxRecovered bounds the objects recovered from object streams.

@@ -28,6 +28,17 @@ func damaged(t *testing.T) map[string][]byte {
 		b.Root = b.Add(pb.D("Type", pb.Name("Catalog"), "Pages", root, "Metadata", s))
 		return b.Bytes()
 	}()
+	// Data that ends in an end-of-line, then CR LF and "endstream" (as in
+	// pikepdf__378014596.pdf): pdfcpu takes the data's own LF for the EOL
+	// before "endstream"; the /Length is right.
+	eolData := func() []byte {
+		b := pb.New()
+		s := b.Add(&pb.Stream{Dict: pb.D("Type", pb.Name("Metadata"), "Subtype", pb.Name("XML")), Data: []byte("0 TL\nq\nQ\n\r")})
+		root, _ := b.PageTree(1, nil)
+		b.Root = b.Add(pb.D("Type", pb.Name("Catalog"), "Pages", root, "Metadata", s))
+		f := b.Bytes()
+		return bytes.Replace(f, []byte("/Length 10"), []byte("/Length 9 "), 1)
+	}()
 	startxref := func(b []byte, delta int) []byte {
 		i := bytes.LastIndex(b, []byte("startxref"))
 		f := bytes.Fields(b[i+len("startxref"):])
@@ -54,9 +65,11 @@ func damaged(t *testing.T) map[string][]byte {
 		})
 	}
 	out := map[string][]byte{
+		"startxref 7 bytes off, data ending in an EOL": startxref(eolData, 7),
 		"intact, table":                  classic,
 		"intact, cross-reference stream": xstream,
 		"intact, a stream":               withStream,
+		"intact, data ending in an EOL":  eolData,
 		"startxref 7 bytes off":          startxref(classic, 7),
 		"startxref 7 bytes off, stream":  startxref(xstream, 7),
 		"no startxref":                   bytes.Replace(classic, []byte("startxref"), []byte("startxrex"), 1),
@@ -157,4 +170,24 @@ func TestRealWorldDamageAgreesWithQPDF(t *testing.T) {
 		})
 	}
 	t.Logf("%d real files, %d damaged by both", len(files), damagedFiles)
+}
+
+// A file whose cross-reference table is rebuilt has each stream read up to
+// "endstream" by pdfcpu, which trims an end-of-line of the data itself
+// from a right /Length: the reader checks the /Length the file writes, and
+// finds only the cross-reference damage (pikepdf__378014596.pdf's object
+// 48 was reported as a wrong /Length).
+func TestRebuiltKeepsRightLength(t *testing.T) {
+	b := damaged(t)["startxref 7 bytes off, data ending in an EOL"]
+	d, err := ReadBytes(b, "eol.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []DamageKind
+	for _, dm := range d.Damage {
+		kinds = append(kinds, dm.Kind)
+	}
+	if len(kinds) != 1 || kinds[0] != DamageXRef {
+		t.Errorf("damage %v, want only %s", kinds, DamageXRef)
+	}
 }

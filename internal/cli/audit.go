@@ -24,7 +24,12 @@ func newAuditCmd(ios *IOStreams, runF func(context.Context, *auditOptions) error
 values), the IDS and URLS name trees (order, duplicates, /Limits, cycles),
 the invariants between them (IDS keys equal set IDs, every page's and
 image's /ID finds its parent, no object in two sets, /R parallel to /O),
-canonical URLS keys (--profile), and URLs that carry passwords. With
+canonical URLS keys (--profile), and URLs that carry passwords. The file
+itself must be well-formed: a cross-reference table the parser had to
+rebuild, an offset or stream /Length that is wrong, or an object that does
+not parse is an error (WC-PDF-*, with the object and byte offset; the
+verdict is qpdf --check's). A certified document (DocMDP) is noted, and
+Web Capture structures added after its certification are a warning. With
 --sources (a wget mirror directory or a JSON manifest of URL: file), each
 content set's identifier is also recomputed from its source data.
 
