@@ -98,9 +98,9 @@
 //     http://a/g. For a relative reference, step 1's dot rule runs on the
 //     path as written, before "%2E" is decoded, as RFC 3986 §5.2.2 does.
 //   - Hosts: a host with non-ASCII characters goes through UTS #46 ToASCII
-//     (non-transitional; CheckHyphens, VerifyDnsLength and STD3 rules off)
-//     before anything else; then a host holding a character that RFC 3986
-//     does not allow in a reg-name is an error. ASCII letters are
+//     of Unicode 15.0.0 before anything else (see "Hosts and IDNA" below);
+//     then a host holding a character that RFC 3986 does not allow in a
+//     reg-name is an error. ASCII letters are
 //     lower-cased; in PDF and PDF2 escapes in a host keep their hex case. An
 //     IPv6 literal keeps its brackets and has its hex digits lower-cased,
 //     without compression; an RFC 6874 zone ("%25eth0") is allowed and kept
@@ -118,6 +118,47 @@
 //     never turn into a URL with an authority.
 //   - Step 5 compares the host with "localhost" after step 4 and keeps any
 //     userinfo or port.
+//
+// # Hosts and IDNA
+//
+// Step 4 of the PDF text says only "convert it to lowercase ASCII". For an
+// ASCII host that is ASCII lower-casing, and it is all that happens to one.
+// For a host with non-ASCII characters (http://München.de/) the sentence
+// defines nothing: lower-casing ü gives ü, which is not ASCII, and a URLS key
+// is an ASCII string. Such a host must become ASCII somehow to be a key at
+// all, and the standard way, the one browsers use to make the host they
+// request, is IDNA: UTS #46 mapping (which lower-cases, folds compatibility
+// characters and normalizes) and then Punycode, so München.de becomes
+// xn--mnchen-3ya.de. The key of a page is then the ASCII host a browser asked
+// the server for, and the spellings a browser takes for one host (München.de,
+// münchen.de, ＭÜＮＣＨＥＮ.de) share one key.
+//
+// Every profile uses UTS #46 of Unicode 15.0.0 with the options of the WHATWG
+// URL Standard: nontransitional processing (ß is kept, not mapped to "ss"),
+// CheckBidi and CheckJoiners on, CheckHyphens, VerifyDnsLength and
+// UseSTD3ASCIIRules off (after IDNA, the reg-name check rejects the ASCII
+// characters no host may hold). Only a host with non-ASCII characters goes
+// through IDNA: an ASCII host, xn-- labels included, is lower-cased as
+// written.
+//
+// A key must canonicalize to itself forever: a key written into a PDF today
+// must be found again by the key that any later build computes from the same
+// URL. UTS #46 changes between Unicode versions (Unicode 15.1 maps ẞ, U+1E9E,
+// to ß where 15.0 maps it to "ss", so http://ẞ.de/ would become
+// http://xn--zca.de/ instead of http://ss.de/; each version also makes valid
+// characters that older tables reject), so the version is pinned. The IDNA
+// code is internal/idna15: golang.org/x/net/idna with only its Unicode 15.0.0
+// tables, and copies of the golang.org/x/text packages it uses (normalization,
+// bidi classes) with theirs. A copy is needed because the module proxy serves
+// golang.org/x/net at the version go.mod names, but that version still picks
+// its tables by the Go version that builds it (by build tags: Unicode 15.0.0
+// up to Go 1.26, 17.0.0 from Go 1.27) and its algorithm by the standard
+// library's unicode.Version, so a toolchain upgrade alone would change keys.
+// Tests hold the version: internal/idna15 checks every code point against
+// IdnaMappingTable.txt 15.0.0, and canon's tests check the cases where later
+// versions differ and run the IdnaTestV2.txt 15.0.0 conformance vectors. Moving to another
+// Unicode version changes keys; it is a decision to make on purpose, with a
+// migration of existing keys, never a side effect of an upgrade.
 //
 // # Errors
 //

@@ -1,5 +1,7 @@
 package canon
 
+import "github.com/webcap/webcap/internal/idna15"
+
 // Hooks for the external tests.
 
 // IsCanonicalFast is the fast path's verdict.
@@ -10,3 +12,21 @@ func (c *Canonicalizer) SlowString(s string) (string, error) {
 	b, err := c.appendURL(nil, s, StepDots)
 	return string(b), err
 }
+
+// HostToASCII is step 4's IDNA: UTS #46 ToASCII with the options every
+// profile uses.
+func HostToASCII(s string) (string, error) { return hostIDNA.ToASCII(s) }
+
+// HostToASCIISTD3 is HostToASCII with UseSTD3ASCIIRules on, the one option
+// that IdnaTestV2.txt assumes and the profiles do not.
+func HostToASCIISTD3(s string) (string, error) { return hostIDNASTD3.ToASCII(s) }
+
+var hostIDNASTD3 = idna15.New(
+	idna15.MapForLookup(),
+	idna15.BidiRule(),
+	idna15.Transitional(false),
+	idna15.StrictDomainName(true),
+	idna15.CheckHyphens(false),
+	idna15.CheckJoiners(true),
+	idna15.VerifyDNSLength(false),
+)

@@ -5,22 +5,23 @@ import (
 	"net/netip"
 	"strconv"
 
-	"golang.org/x/net/idna"
+	"github.com/webcap/webcap/internal/idna15"
 )
 
-// hostIDNA is UTS #46 ToASCII as the project's rules fix it: non-transitional,
-// CheckHyphens off, VerifyDnsLength off, STD3 rules off; CheckBidi and
-// CheckJoiners on, as UTS #46 §4 has them. With STD3 off, IDNA lets through
-// ASCII that no host may hold (space, '<', fullwidth '@' mapped to '@'); the
-// reg-name check after it rejects those.
-var hostIDNA = idna.New(
-	idna.MapForLookup(),
-	idna.BidiRule(),
-	idna.Transitional(false),
-	idna.StrictDomainName(false),
-	idna.CheckHyphens(false),
-	idna.CheckJoiners(true),
-	idna.VerifyDNSLength(false),
+// hostIDNA is UTS #46 ToASCII as the project's rules fix it: Unicode 15.0.0
+// (idna15, whatever the Go toolchain), non-transitional, CheckHyphens off,
+// VerifyDnsLength off, STD3 rules off; CheckBidi and CheckJoiners on, as UTS
+// #46 §4 has them. With STD3 off, IDNA lets through ASCII that no host may
+// hold (space, '<', fullwidth '@' mapped to '@'); the reg-name check after it
+// rejects those.
+var hostIDNA = idna15.New(
+	idna15.MapForLookup(),
+	idna15.BidiRule(),
+	idna15.Transitional(false),
+	idna15.StrictDomainName(false),
+	idna15.CheckHyphens(false),
+	idna15.CheckJoiners(true),
+	idna15.VerifyDNSLength(false),
 )
 
 // appendHost is step 4 for a host that is not an IP literal: IDNA for a host
