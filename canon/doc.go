@@ -97,10 +97,11 @@
 //     the encoding pass and before step 7, so http://a/b/%2E%2E/g becomes
 //     http://a/g. For a relative reference, step 1's dot rule runs on the
 //     path as written, before "%2E" is decoded, as RFC 3986 §5.2.2 does.
-//   - Hosts: a host with non-ASCII characters goes through UTS #46 ToASCII
-//     of Unicode 15.0.0 before anything else (see "Hosts and IDNA" below);
-//     then a host holding a character that RFC 3986 does not allow in a
-//     reg-name is an error. ASCII letters are
+//   - Hosts: a host must be valid UTF-8, as written and with its escapes
+//     read as octets; a host with non-ASCII characters then goes through
+//     UTS #46 ToASCII of Unicode 15.0.0 before anything else (see "Hosts and
+//     IDNA" below); then a host holding a character that RFC 3986 does not
+//     allow in a reg-name is an error. ASCII letters are
 //     lower-cased; in PDF and PDF2 escapes in a host keep their hex case. An
 //     IPv6 literal keeps its brackets and has its hex digits lower-cased,
 //     without compression; an RFC 6874 zone ("%25eth0") is allowed and kept
@@ -156,9 +157,19 @@
 // library's unicode.Version, so a toolchain upgrade alone would change keys.
 // Tests hold the version: internal/idna15 checks every code point against
 // IdnaMappingTable.txt 15.0.0, and canon's tests check the cases where later
-// versions differ and run the IdnaTestV2.txt 15.0.0 conformance vectors. Moving to another
-// Unicode version changes keys; it is a decision to make on purpose, with a
-// migration of existing keys, never a side effect of an upgrade.
+// versions differ and run the IdnaTestV2.txt 15.0.0 conformance vectors.
+// Moving to another Unicode version changes keys; it is a decision to make on
+// purpose, with a migration of existing keys, never a side effect of an
+// upgrade.
+//
+// A host must be valid UTF-8, as written and with every well-formed escape
+// read as the octet it stands for (a reg-name's escapes are UTF-8 octets, RFC
+// 3986 §3.2.2); otherwise it is a bad host (ErrBadHost), reported at the first
+// byte or escape that breaks UTF-8, in every profile and input state. IDNA
+// would read each invalid byte as U+FFFD, so that hosts that differ only in
+// such bytes (m\xFCnchen.de and m\xE4nchen.de, Latin-1) would share the key
+// http://xn--mnchen-b078a.de/. A host in another charset must be converted
+// to UTF-8 before it is canonicalized.
 //
 // # Errors
 //

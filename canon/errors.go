@@ -15,8 +15,8 @@ var (
 	ErrOpaqueBase = errors.New("base URL is not hierarchical")
 	// ErrBadPort: the port is not all ASCII digits or is above 65535.
 	ErrBadPort = errors.New("bad port")
-	// ErrBadHost: IDNA rejects the host, or it holds a character a host
-	// may not hold.
+	// ErrBadHost: the host is not valid UTF-8, IDNA rejects it, or it holds
+	// a character a host may not hold.
 	ErrBadHost = errors.New("bad host")
 	// ErrBadIPv6: a '[' or ']' in the authority does not enclose a valid
 	// IPv6 or IPvFuture literal.

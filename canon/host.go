@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/netip"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/webcap/webcap/internal/idna15"
 )
@@ -38,17 +40,29 @@ func (p *Profile) appendHost(dst []byte, h piece, input string) ([]byte, error) 
 	if i == len(s) { // the common case: nothing to change or check
 		return append(dst, s...), nil
 	}
-	viaIDNA := false
-	for i := range len(s) {
-		if s[i] >= 0x80 {
-			a, err := hostIDNA.ToASCII(s)
-			if err != nil {
-				return dst, &Error{Input: input, Step: StepHost, Offset: h.at(0), Err: ErrBadHost,
-					Reason: fmt.Sprintf("IDNA (UTS #46) rejects host %q: %v", s, err)}
-			}
-			s, viaIDNA = a, true
+	// A byte above 0x7F calls for the UTF-8 check and IDNA; an escape of an
+	// octet above 0x7F, for the UTF-8 check.
+	nonASCII := false
+	for j := i; j < len(s); j++ {
+		if s[j] >= utf8.RuneSelf {
+			nonASCII = true
 			break
 		}
+	}
+	if nonASCII || hasHighEscape(s[i:]) {
+		if j := invalidUTF8(s[i:]); j >= 0 {
+			return dst, &Error{Input: input, Step: StepHost, Offset: h.at(i + j), Err: ErrBadHost,
+				Reason: fmt.Sprintf("host %q is not valid UTF-8: %s", s, describeOctet(s[i+j:]))}
+		}
+	}
+	viaIDNA := false
+	if nonASCII {
+		a, err := hostIDNA.ToASCII(s)
+		if err != nil {
+			return dst, &Error{Input: input, Step: StepHost, Offset: h.at(0), Err: ErrBadHost,
+				Reason: fmt.Sprintf("IDNA (UTS #46) rejects host %q: %v", s, err)}
+		}
+		s, viaIDNA = a, true
 	}
 	// Copy the host, then lower-case and check it in place; rfc3986 may
 	// shorten it by decoding escapes, so w trails i.
@@ -82,6 +96,91 @@ func (p *Profile) appendHost(dst []byte, h piece, input string) ([]byte, error) 
 		}
 	}
 	return dst[:hs+w], nil
+}
+
+// invalidUTF8 returns the offset of the first byte of s that is not part of
+// valid UTF-8, or -1. A host must be UTF-8 twice over: as written, since IDNA
+// would read an invalid byte as U+FFFD (so that m\xFCnchen and m\xE4nchen
+// would share a key), and with every well-formed escape read as the octet it
+// stands for, since a reg-name's escapes are UTF-8 octets (RFC 3986 §3.2.2), so
+// that %FC is rejected as \xFC is. An escape that breaks UTF-8 is reported at
+// its '%'.
+func invalidUTF8(s string) int {
+	bad := -1
+	if strings.IndexByte(s, '%') >= 0 {
+		bad = invalidOctets(s)
+	}
+	if utf8.ValidString(s) {
+		return bad
+	}
+	// An escape may complete a bad byte as an octet ("%C3\xBC"), so the
+	// first bad byte as written may come first.
+	for i := 0; i < len(s) && (bad < 0 || i < bad); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return bad
+}
+
+// invalidOctets is invalidUTF8 for the octets of s, escapes decoded.
+func invalidOctets(s string) int {
+	var b [utf8.UTFMax]byte
+	for i := 0; i < len(s); {
+		c, n := octet(s, i)
+		if c < utf8.RuneSelf {
+			i += n
+			continue
+		}
+		k := 0
+		for j := i; k < len(b) && j < len(s); k++ {
+			b[k], n = octet(s, j)
+			j += n
+		}
+		r, size := utf8.DecodeRune(b[:k])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		for ; size > 0; size-- {
+			_, n = octet(s, i)
+			i += n
+		}
+	}
+	return -1
+}
+
+// hasHighEscape reports whether s holds a well-formed escape of an octet
+// above 0x7F.
+func hasHighEscape(s string) bool {
+	for {
+		i := strings.IndexByte(s, '%')
+		if i < 0 || i+2 >= len(s) {
+			return false
+		}
+		if s[i+1] >= '8' && isHex(s[i+1]) && isHex(s[i+2]) {
+			return true
+		}
+		s = s[i+1:]
+	}
+}
+
+// octet returns the octet at s[i], reading a well-formed escape as the octet
+// it stands for, and how many bytes of s it took.
+func octet(s string, i int) (byte, int) {
+	if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+		return unhex(s[i+1])<<4 | unhex(s[i+2]), 3
+	}
+	return s[i], 1
+}
+
+// describeOctet names the byte or escape that starts s, for an error.
+func describeOctet(s string) string {
+	if c, n := octet(s, 0); n == 3 {
+		return fmt.Sprintf("the escape %s (octet 0x%02X) is not part of a valid UTF-8 sequence", s[:3], c)
+	}
+	return fmt.Sprintf("byte 0x%02X is not part of a valid UTF-8 sequence", s[0])
 }
 
 // appendEscape writes the escape %hl found in the input. In pdf and pdf2 it is
