@@ -3,6 +3,7 @@ package pdfio
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/webcapture"
@@ -18,11 +19,15 @@ var ErrNotFound = errors.New("not found")
 // and the canonical key is looked up byte for byte. When that is not a key,
 // u's own bytes are: a key as a file holds it is found as it is written,
 // even when it is not canonical (Acrobat 10 wrote raw non-ASCII bytes into
-// URLS keys).
+// URLS keys). When neither is, the keys that are not canonical are looked
+// up by their canonical form: a key with a raw byte ("...Nov\xFD...") is
+// found by the URL that canonicalizes as it does ("...Nov%FD..."). When
+// several such keys canonicalize to u's key (a collision), which one u
+// means is not known: err is then an *AmbiguousKeyError naming them.
 //
 // key is the key found, or the canonical key when none is (u when it cannot
 // be canonicalized). A key whose value holds no content set is found with
-// no sets. err wraps ErrNotFound when neither is a key, or is c's error (a
+// no sets. err wraps ErrNotFound when no key answers, or is c's error (a
 // *canon.Error) when u cannot be canonicalized and is not a key.
 func (d *Document) LookupURL(c *canon.Canonicalizer, u string) (key string, sets []*ContentSet, err error) {
 	if c == nil {
@@ -42,7 +47,35 @@ func (d *Document) LookupURL(c *canon.Canonicalizer, u string) (key string, sets
 	if cerr != nil {
 		return u, nil, cerr
 	}
+	if d.URLS != nil {
+		var keys []string
+		for _, e := range d.URLS.Entries {
+			if k, err := c.String(e.Key); err == nil && k == key && k != e.Key && !slices.Contains(keys, e.Key) {
+				keys = append(keys, e.Key)
+			}
+		}
+		switch len(keys) {
+		case 1:
+			sets, _ := d.URLS.lookup(keys[0])
+			return keys[0], sets, nil
+		case 0:
+		default:
+			return key, nil, &AmbiguousKeyError{Key: key, Keys: keys}
+		}
+	}
 	return key, nil, notFound("URLS", d.URLS, key)
+}
+
+// An AmbiguousKeyError is a lookup by a URL whose canonical key is not a
+// key of the URLS tree, and that several keys, none of them canonical,
+// canonicalize to (webcap fix reports them as a collision).
+type AmbiguousKeyError struct {
+	Key  string   // the canonical key
+	Keys []string // the keys that canonicalize to it, in tree order
+}
+
+func (e *AmbiguousKeyError) Error() string {
+	return fmt.Sprintf("%q: %d URLS keys canonicalize to the key", e.Key, len(e.Keys))
 }
 
 // LookupURLKey returns the content sets the URLS tree holds for key, its

@@ -24,6 +24,7 @@ func sampleDoc(t *testing.T, name string) *Document {
 
 func TestLookupURL(t *testing.T) {
 	capture, damaged, residue := sampleDoc(t, "capture"), sampleDoc(t, "damaged"), sampleDoc(t, "residue")
+	collide := sampleDoc(t, "collide")
 	// An Acrobat 10 key: a raw byte 0xFD where a canonical key has %FD.
 	acrobat10 := &ContentSet{ContentSet: &webcapture.ContentSet{}}
 	raw := &Document{URLS: &Tree{Name: "URLS", Entries: []*Entry{{Key: "file:///C|/Users/x/Nov\xFD%20x.htm", Sets: []*ContentSet{acrobat10}}}}}
@@ -48,6 +49,10 @@ func TestLookupURL(t *testing.T) {
 		{"not canonicalizable", capture, nil, "http://a:x/", "http://a:x/", 0, nil, true},
 		{"a key as written, not canonical", damaged, nil, "HTTP://A/", "HTTP://A/", 1, nil, false},
 		{"a key with raw bytes (Acrobat 10)", raw, nil, "file:///C|/Users/x/Nov\xFD%20x.htm", "file:///C|/Users/x/Nov\xFD%20x.htm", 1, nil, false},
+		{"a key with raw bytes, by its canonical form", raw, nil, "file:///C|/Users/x/Nov%FD%20x.htm", "file:///C|/Users/x/Nov\xFD%20x.htm", 1, nil, false},
+		{"a non-canonical key, by its canonical form", collide, nil, "http://example.com/d", "HTTP://example.com/d", 1, nil, false},
+		{"two keys of one set, by their canonical form", collide, nil, "http://example.com/c", "http://example.com/c", 1, nil, false},
+		{"two keys of two sets: ambiguous", collide, nil, "http://EXAMPLE.com/a", "http://example.com/a", 0, errAmbiguous, false},
 		{"no URLS tree", &Document{}, nil, "http://a/", "http://a/", 0, ErrNotFound, false},
 		{"an empty tree", residue, nil, "http://a/", "http://a/", 0, ErrNotFound, false},
 	} {
@@ -59,12 +64,20 @@ func TestLookupURL(t *testing.T) {
 				t.Errorf("LookupURL(%q) = %q, %d sets, want %q, %d sets", tc.url, key, len(sets), tc.key, tc.sets)
 			case tc.canonEr && !errors.As(err, &ce):
 				t.Errorf("LookupURL(%q) error = %v, want a *canon.Error", tc.url, err)
+			case tc.err == errAmbiguous:
+				var amb *AmbiguousKeyError
+				if !errors.As(err, &amb) || amb.Key != tc.key || len(amb.Keys) != 2 {
+					t.Errorf("LookupURL(%q) error = %v, want an *AmbiguousKeyError naming 2 keys", tc.url, err)
+				}
 			case !tc.canonEr && !errors.Is(err, tc.err):
 				t.Errorf("LookupURL(%q) error = %v, want %v", tc.url, err, tc.err)
 			}
 		})
 	}
 }
+
+// errAmbiguous stands for an *AmbiguousKeyError in TestLookupURL.
+var errAmbiguous = errors.New("ambiguous")
 
 func TestLookupURLKeyAndID(t *testing.T) {
 	d := sampleDoc(t, "capture")

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -86,15 +85,15 @@ func runLookup(ctx context.Context, opts *lookupOptions) error {
 	}
 	for _, u := range opts.URLs {
 		q := lookupJSON{Query: bytesJSON(u), Tree: "URLS"}
-		key, sets, err := lookupURL(d, c, u)
+		key, sets, err := d.LookupURL(c, u)
 		q.Key, q.Found = bytesJSON(key), err == nil
 		var ce *canon.Error
-		var amb *ambiguousKey
+		var amb *pdfio.AmbiguousKeyError
 		switch {
 		case errors.As(err, &ce):
 			q.Key, q.Error = "", fmt.Sprintf("%s: %s", displayInput(u), ce.Detail())
 		case errors.As(err, &amb):
-			q.Error = amb.message(u, key)
+			q.Error = ambiguousMessage(amb, u)
 		case err != nil:
 			q.Error = notFound("URLS", d.URLS, displayInput(key), u, key)
 		}
@@ -122,52 +121,18 @@ func runLookup(ctx context.Context, opts *lookupOptions) error {
 	return nil
 }
 
-// lookupURL looks u up as pdfio's LookupURL does (its canonical key, then
-// u as written), and then among the keys that are not canonical, by their
-// canonical form: a URLS key with raw bytes ("...Nov\xfd...") is found by
-// the URL that canonicalizes as it does ("...Nov%FD..."). When several keys
-// canonicalize to u's key (a collision, which webcap fix reports), which
-// one u means is not known: that is an *ambiguousKey error.
-func lookupURL(d *pdfio.Document, c *canon.Canonicalizer, u string) (string, []*pdfio.ContentSet, error) {
-	key, sets, err := d.LookupURL(c, u)
-	if !errors.Is(err, pdfio.ErrNotFound) || d.URLS == nil {
-		return key, sets, err
-	}
-	var keys []string
-	for _, e := range d.URLS.Entries {
-		if k, cerr := c.String(e.Key); cerr == nil && k == key && k != e.Key && !slices.Contains(keys, e.Key) {
-			keys = append(keys, e.Key)
-		}
-	}
-	switch len(keys) {
-	case 0:
-		return key, nil, err
-	case 1:
-		sets, err := d.LookupURLKey(keys[0])
-		return keys[0], sets, err
-	}
-	return key, nil, &ambiguousKey{keys}
-}
-
-// ambiguousKey is a canonical key that several keys of the URLS tree, none
-// of them canonical, canonicalize to.
-type ambiguousKey struct{ keys []string }
-
-func (a *ambiguousKey) Error() string {
-	return fmt.Sprintf("%d URLS keys canonicalize to the key", len(a.keys))
-}
-
-func (a *ambiguousKey) message(query, key string) string {
+// ambiguousMessage says which keys a URL's canonical key could mean.
+func ambiguousMessage(a *pdfio.AmbiguousKeyError, query string) string {
 	from := ""
-	if query != key {
+	if query != a.Key {
 		from = fmt.Sprintf(" (canonical form of %s)", displayInput(query))
 	}
-	shown := make([]string, len(a.keys))
-	for i, k := range a.keys {
+	shown := make([]string, len(a.Keys))
+	for i, k := range a.Keys {
 		shown[i] = strconv.Quote(k)
 	}
 	return fmt.Sprintf("%s%s: not in URLS, and %d keys canonicalize to it: %s (webcap fix reports them as a collision)",
-		displayInput(key), from, len(a.keys), strings.Join(shown, ", "))
+		displayInput(a.Key), from, len(a.Keys), strings.Join(shown, ", "))
 }
 
 // lookupRun prints the answers to a lookup's queries.
