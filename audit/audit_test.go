@@ -652,3 +652,23 @@ func certify(p, signed int) func(b *pb.Builder, d *pb.Dict) {
 		d.Set("Perms", pb.D("DocMDP", sig))
 	}
 }
+
+// A raw byte in a host is not mended by percent-encoding (canon rejects a
+// host that is not UTF-8, escaped or not): WC-URL-NONASCII does not
+// suggest it there, and does in a path.
+func TestURLNonASCIIHost(t *testing.T) {
+	for _, tc := range []struct{ au, want, not string }{
+		{"http://m\xfcnchen.de/", "converted to UTF-8", "percent-encoded:"},
+		{"http://www.example.com/caf\xe9", `percent-encoded: "http://www.example.com/caf%E9"`, "converted"},
+	} {
+		var msgs []string
+		for _, f := range audit(t, spec{spsSI: func(d *pb.Dict) { d.Set("AU", pb.Lit(tc.au)) }}) {
+			if f.Rule == "WC-URL-NONASCII" {
+				msgs = append(msgs, f.Message)
+			}
+		}
+		if len(msgs) != 1 || !strings.Contains(msgs[0], tc.want) || strings.Contains(msgs[0], tc.not) {
+			t.Errorf("%q: WC-URL-NONASCII %q, want one saying %q", tc.au, msgs, tc.want)
+		}
+	}
+}

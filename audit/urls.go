@@ -106,7 +106,14 @@ func (a *auditor) ascii(obj webcapture.Ref, key, s string) {
 func (a *auditor) urlBytes(obj webcapture.Ref, key, s string) {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
-			a.add("WC-URL-NONASCII", obj, key, "%s %q holds the raw byte 0x%02X at %d; a URL is an ASCII string (percent-encoded: %q)", key, s, s[i], i, encodeHigh(s))
+			enc := encodeHigh(s)
+			if _, err := a.canon.String(enc); errors.Is(err, canon.ErrBadHost) {
+				// Percent-encoding does not mend a host: its octets must be
+				// UTF-8, escaped or not (canon's doc).
+				a.add("WC-URL-NONASCII", obj, key, "%s %q holds the raw byte 0x%02X at %d; a URL is an ASCII string, and this host is not UTF-8, raw or percent-encoded, so no spelling of it canonicalizes: it must be converted to UTF-8 from the charset it was written in", key, s, s[i], i)
+				return
+			}
+			a.add("WC-URL-NONASCII", obj, key, "%s %q holds the raw byte 0x%02X at %d; a URL is an ASCII string (percent-encoded: %q)", key, s, s[i], i, enc)
 			return
 		}
 	}
