@@ -3,7 +3,6 @@ package pdfio
 import (
 	"bytes"
 	"fmt"
-	"sort"
 	"strconv"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
@@ -60,12 +59,7 @@ func (r *reader) checkWellFormed() {
 		r.xrefDamaged = true
 		add(Damage{Kind: DamageXRef, Offset: at, Message: fmt.Sprintf("not well-formed: the cross-reference section at offset %d %s", at, why)})
 	}
-	nums := make([]int, 0, len(r.xt.Table))
-	for n := range r.xt.Table {
-		nums = append(nums, n)
-	}
-	sort.Ints(nums)
-	for _, n := range nums {
+	for _, n := range r.objectNumbers() {
 		e := r.xt.Table[n]
 		if e == nil || e.Free || e.Compressed || e.Offset == nil || n == 0 {
 			continue

@@ -3,7 +3,8 @@ package pdfio
 import (
 	"bytes"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -396,15 +397,13 @@ func show(tree, key string) string {
 	return fmt.Sprintf("%q", key)
 }
 
+// objectNumbers are the numbers of the cross-reference table, in order.
+func (r *reader) objectNumbers() []int { return slices.Sorted(maps.Keys(r.xt.Table)) }
+
 // scanObjects finds the image XObjects and the content sets that no tree
 // reaches, and links every set to the keys that hold it.
 func (r *reader) scanObjects() {
-	nums := make([]int, 0, len(r.xt.Table))
-	for n := range r.xt.Table {
-		nums = append(nums, n)
-	}
-	sort.Ints(nums)
-	for _, n := range nums {
+	for _, n := range r.objectNumbers() {
 		e := r.xt.Table[n]
 		if e == nil || e.Free || e.Object == nil {
 			continue
