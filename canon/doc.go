@@ -155,9 +155,13 @@
 // its tables by the Go version that builds it (by build tags: Unicode 15.0.0
 // up to Go 1.26, 17.0.0 from Go 1.27) and its algorithm by the standard
 // library's unicode.Version, so a toolchain upgrade alone would change keys.
-// Tests hold the version: internal/idna15 checks every code point against
-// IdnaMappingTable.txt 15.0.0, and canon's tests check the cases where later
-// versions differ and run the IdnaTestV2.txt 15.0.0 conformance vectors.
+// One fix is made to the copy: the Bidi rule applies when a label holds a
+// right-to-left character after mapping, not before (ℵ maps to א), as UTS
+// #46 says and ICU does. Tests hold the version: internal/idna15 checks
+// every code point against IdnaMappingTable.txt 15.0.0; canon's tests check
+// the cases where later versions differ, compare every code point's host
+// with ICU 72 (Unicode 15.0, through PyICU), and run the IdnaTestV2.txt
+// 15.0.0 conformance vectors when the file is there.
 // Moving to another Unicode version changes keys; it is a decision to make on
 // purpose, with a migration of existing keys, never a side effect of an
 // upgrade.

@@ -136,3 +136,22 @@ func TestIDNAPinnedDeps(t *testing.T) {
 		t.Error("canon does not depend on internal/idna15")
 	}
 }
+
+// The Bidi rule is checked on a label after mapping (UTS #46 §4.1, RFC
+// 5893): ℵ (U+2135, Bidi class L) maps to א (U+05D0, class R), so a label
+// that mixes it with Latin letters breaks the rule as "aאb" does, and in a
+// name with it a label that starts with a digit does too (ICU 72 agrees;
+// x/net/idna decided on the class before mapping, golang/go#81525).
+func TestBidiAfterMapping(t *testing.T) {
+	for _, p := range canon.Profiles() {
+		for _, in := range []string{"http://aℵb/", "http://aאb/", "http://1.ℵ/", "http://ℵ.1/", "http://xℶ.de/"} {
+			if got, err := p.Canonical(in); !errors.Is(err, canon.ErrBadHost) {
+				t.Errorf("%s Canonical(%q) = %q, %v; want %v (the Bidi rule)", p, in, got, err, canon.ErrBadHost)
+			}
+		}
+		run(t, mustNew(t, p), []tcase{
+			{"a mapped Hebrew letter alone", "http://ℵ/", "http://xn--4db/"},
+			{"as the Hebrew letter (ICU 72: xn--4dbc)", "http://ℵב.il/", "http://xn--4dbc.il/"},
+		})
+	}
+}

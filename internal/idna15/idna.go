@@ -535,6 +535,23 @@ func (c info) isBidi(s string) bool {
 	return false
 }
 
+// hasRTL reports whether b holds a character of Bidi class R, AL or AN
+// (webcap: what makes a label right-to-left, RFC 5893 §1.4).
+func hasRTL(b []byte) bool {
+	for len(b) > 0 {
+		p, sz := bidi.Lookup(b)
+		if sz == 0 {
+			return false
+		}
+		switch p.Class() {
+		case bidi.R, bidi.AL, bidi.AN:
+			return true
+		}
+		b = b[sz:]
+	}
+	return false
+}
+
 func validateAndMap(p *Profile, s string) (vm string, bidi bool, err error) {
 	var (
 		b []byte
@@ -557,11 +574,19 @@ func validateAndMap(p *Profile, s string) (vm string, bidi bool, err error) {
 			break
 		}
 		combinedInfoBits |= info(v)
-		bidi = bidi || info(v).isBidi(s[i:])
 		start := i
 		i += sz
+		cat := p.simplify(info(v).category())
+		// webcap: whether the name is a Bidi domain name is decided on the
+		// label after mapping (UTS #46 §4.1 step 4, RFC 5893 §1.4): a
+		// character that is mapped counts by what it maps to, below, not
+		// by its own class (U+2135..U+2138, class L, map to Hebrew letters,
+		// class R; golang/go#81525). A dropped character counts for none.
+		if cat != mapped && cat != ignored && !(cat == deviation && (!unicode16 || p.transitional)) {
+			bidi = bidi || info(v).isBidi(s[start:])
+		}
 		// Copy bytes not copied so far.
-		switch p.simplify(info(v).category()) {
+		switch cat {
 		case valid:
 			continue
 		case disallowed:
@@ -580,11 +605,13 @@ func validateAndMap(p *Profile, s string) (vm string, bidi bool, err error) {
 		case mapped:
 			b = append(b, s[k:start]...)
 			// Unicode 16 requires a special case to handle ẞ -> ss in transitional mode.
+			n := len(b)
 			if unicode16 && p.transitional && s[start:start+sz] == "ẞ" {
 				b = append(b, "ss"...)
 			} else {
 				b = info(v).appendMapping(b, s[start:i])
 			}
+			bidi = bidi || hasRTL(b[n:]) // webcap: by what it maps to
 		case ignored:
 			b = append(b, s[k:start]...)
 			// drop the rune
