@@ -51,7 +51,11 @@ import (
 // ' '), and canon rejects them after IDNA.
 func TestIDNAAgainstICU(t *testing.T) {
 	start := time.Now()
-	inputs := icuInputs()
+	last := rune(0x10FFFF)
+	if testing.Short() {
+		last = 0xFFFF
+	}
+	inputs := icuInputs(last)
 	icu := startICU(t)
 
 	// Feed the oracle while its answers are read.
@@ -155,7 +159,7 @@ func TestIDNAAgainstICU(t *testing.T) {
 			t.Errorf("icuAllowed lists %+q, which does not disagree as it says (canon %s, ICU %s): remove it", host, a.canon, icuBitsString(a.icuBits))
 		}
 	}
-	if icuOK < 100000 || icuErr < 100000 || afterIDNA == 0 {
+	if min(icuOK, icuErr) < len(inputs)/100 || afterIDNA == 0 {
 		t.Fatalf("ICU accepts %d hosts and rejects %d, and the reg-name check %d: the harness is not comparing what it should", icuOK, icuErr, afterIDNA)
 	}
 	if len(bad) == 0 {
@@ -293,9 +297,13 @@ func (in icuInput) String() string {
 	return fmt.Sprintf("U+%04X in \"a\\U%08Xb\"", in.cp, in.cp)
 }
 
-func icuInputs() []icuInput {
-	in := make([]icuInput, 0, 2*(0x110000-0x80-0x800)+len(icuSamples))
-	for cp := rune(0x80); cp <= 0x10FFFF; cp++ {
+// icuInputs are the hosts compared: every code point from U+0080 up to
+// last, and the samples. (go test -short, CI's race step, sweeps the Basic
+// Multilingual Plane alone: the whole sweep takes half a minute under
+// -race, and the full test run has it.)
+func icuInputs(last rune) []icuInput {
+	in := make([]icuInput, 0, 2*(int(last)+1-0x80-0x800)+len(icuSamples))
+	for cp := rune(0x80); cp <= last; cp++ {
 		if 0xD800 <= cp && cp <= 0xDFFF {
 			continue // surrogates: not characters, and not valid UTF-8
 		}
