@@ -122,6 +122,7 @@ func TestCaptureCommands(t *testing.T) {
 		!strings.Contains(stdout.String(), `"title": "Posted"`) {
 		t.Errorf("capture --post: exit %d\n%s%s", code, stdout, stderr)
 	}
+	checkSchema(t, stdout.Bytes())
 	ios, _, stdout, _ = Test()
 	if code := Main(context.Background(), []string{"info", posted}, ios); code != 0 || !strings.Contains(stdout.String(), "POST (7 bytes, application/x-www-form-urlencoded)") || !strings.Contains(stdout.String(), "submission POST") {
 		t.Errorf("info of the form capture: exit %d\n%s", code, stdout)

@@ -61,7 +61,7 @@ started, 130 when interrupted.`,
   $ webcap refresh --dry-run --json capture.pdf
   $ webcap refresh --dry-run --allow-private intranet-capture.pdf`,
 		Args: cobra.ExactArgs(1),
-		RunE: runner(opts, runF, runRefresh, func(args []string) error {
+		RunE: runner(opts, runF, inBand(runRefresh), func(args []string) error {
 			opts.File = args[0]
 			switch {
 			case !opts.DryRun && opts.Out == "":
@@ -162,7 +162,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 
 // refreshJSON prints refresh's report as JSON.
 func refreshJSON(opts *refreshOptions, res *capture.RefreshResult, written bool, sum audit.Summary) error {
-	out := refreshSummary{File: opts.File, Commands: res.Commands, Changes: res.Changes, Skips: skipsOrNone(res.Skips), Replaced: res.Replaced,
+	out := refreshSummary{Schema: schemaName("refresh"), Input: opts.File, DryRun: opts.DryRun, Commands: orNoneOf(res.Commands), Changes: orNoneOf(res.Changes), Skips: skipsOrNone(res.Skips), Replaced: res.Replaced,
 		Added: res.Added, Checked: res.Checked, Links: res.Links, Stopped: stopCause(res.Stopped)}
 	if written {
 		out.Output, out.Errors = opts.Out, sum.Count(audit.Serious)
