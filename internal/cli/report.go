@@ -379,6 +379,7 @@ type refreshSummary struct {
 	Links    int              `json:"internalLinks"`
 	Errors   int              `json:"auditErrors"`
 	Stopped  string           `json:"stopped,omitempty"`
+	Error    *errorJSON       `json:"error,omitempty"` // nothing written: no page could be checked
 }
 
 func newInfoReport(d *pdfio.Document) *infoReport {
