@@ -17,8 +17,9 @@
 //
 // A program may give the input's bytes and each source's bytes in the
 // manifest itself (Manifest.InputData, PageSet.Data, ImageSet.Data) instead
-// of files. The manifest's JSON schema is testdata/build/manifest.schema.json
-// in the repository.
+// of files. ParseManifest validates a manifest against its JSON schema,
+// docs/schemas/manifest.schema.json (shipped in package docs; webcap help
+// schema manifest prints it), and refuses a name given twice in an object.
 //
 // Decisions: image sets of the same identifier are one set (an image's new
 // URL becomes one more source of it); a page set whose auxiliary files are

@@ -153,6 +153,9 @@ func ParseManifest(r io.Reader, name string) (*Manifest, error) {
 		return nil, &ManifestError{File: name, Err: err}
 	}
 	m := &Manifest{name: name, dir: filepath.Dir(name)}
+	if err := uniqueNames(name, data); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	dec.UseNumber() // settings keep integers and reals apart
@@ -173,6 +176,11 @@ func ParseManifest(r io.Reader, name string) (*Manifest, error) {
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
+	// What the checks above let through, the schema does not: the
+	// manifest is valid against docs/schemas/manifest.schema.json too.
+	if err := validateSchema(name, data); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -190,7 +198,7 @@ func decodeError(name string, data []byte, dec *json.Decoder, err error) error {
 		if i := bytes.LastIndex(data[:min(off, int64(len(data)))], []byte(strconv.Quote(f))); i >= 0 {
 			off = int64(i) // the key itself
 		}
-		return at(name, data, off, "", fmt.Errorf("unknown field %q (see manifest.schema.json)", f))
+		return at(name, data, off, "", fmt.Errorf("unknown field %q (see webcap help schema manifest)", f))
 	case errors.Is(err, io.EOF):
 		return &ManifestError{File: name, Err: errors.New("empty manifest")}
 	case errors.Is(err, io.ErrUnexpectedEOF):

@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 
 	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/docs"
 	"github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/pdfio"
@@ -347,9 +348,10 @@ func TestBuildErrors(t *testing.T) {
 	}
 }
 
-// The schema documents every field the manifest accepts, and no other.
+// The schema documents every field the manifest accepts, and no other,
+// each with the JSON type of the Go field.
 func TestSchemaMatchesManifest(t *testing.T) {
-	data, err := os.ReadFile("../testdata/build/manifest.schema.json")
+	data, err := docs.Schema("manifest")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,6 +394,80 @@ func TestSchemaMatchesManifest(t *testing.T) {
 		if got, want := props(schema, tc.path...), fields(tc.v); !reflect.DeepEqual(got, want) {
 			t.Errorf("schema %v: properties %v, manifest fields %v", tc.path, got, want)
 		}
+		obj := schema
+		for _, p := range tc.path {
+			obj = obj[p].(map[string]any)
+		}
+		ty := reflect.TypeOf(tc.v)
+		for i := 0; i < ty.NumField(); i++ {
+			name := strings.Split(ty.Field(i).Tag.Get("json"), ",")[0]
+			if name == "" || name == "-" {
+				continue
+			}
+			p := obj["properties"].(map[string]any)[name].(map[string]any)
+			if got, want := schemaType(schema, p), goJSONType(ty.Field(i).Type); got != want {
+				t.Errorf("schema %v: %s is %q, the Go field %s %q", tc.path, name, got, ty.Field(i).Type, want)
+			}
+		}
+	}
+}
+
+// schemaType is a property's JSON type: its "type", or the type of its
+// enum's values, through a $ref to the schema's $defs.
+func schemaType(schema, p map[string]any) string {
+	if ref, ok := p["$ref"].(string); ok {
+		p = schema["$defs"].(map[string]any)[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any)
+	}
+	if ty, ok := p["type"].(string); ok {
+		return ty
+	}
+	if enum, ok := p["enum"].([]any); ok && len(enum) > 0 {
+		switch enum[0].(type) {
+		case string:
+			return "string"
+		case float64:
+			return "number"
+		}
+	}
+	return "?"
+}
+
+// goJSONType is the JSON type encoding/json decodes into t.
+func goJSONType(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int64:
+		return "integer"
+	case reflect.Float64:
+		return "number"
+	case reflect.Slice:
+		return "array"
+	}
+	return "object"
+}
+
+// A name given twice in one object is refused, named with its line and
+// column (encoding/json would keep the last silently); so is what the
+// schema forbids and the decoder lets through.
+func TestManifestRefused(t *testing.T) {
+	for _, tc := range []struct{ name, manifest, want string }{
+		{"top-level", "{\"input\": \"a.pdf\",\n \"input\": \"b.pdf\"}", `m.json:2:2: input: "input" is given twice in one object`},
+		{"nested", `{"input": "a.pdf", "pageSets": [{"pages": "1", "url": "http://a/", "url": "http://b/"}]}`, `m.json:1:68: pageSets[0].url: "url" is given twice`},
+		{"settings", `{"input": "a.pdf", "commands": [{"name": "c", "url": "http://a/", "settings": {"global": {"K": 1, "K": 2}}}], "pageSets": [{"pages": "1", "url": "http://a/"}]}`, `commands[0].settings.global.K: "K" is given twice`},
+		{"schema", `{"input": "a.pdf", "version": 0, "pageSets": [{"pages": "1", "url": "http://a/"}]}`, `m.json: version: exclusiveMinimum: got 0, want 0 (webcap help schema manifest)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseManifest(strings.NewReader(tc.manifest), "m.json")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("ParseManifest(%s) = %v, want an error containing %q", tc.manifest, err, tc.want)
+			}
+		})
 	}
 }
 

@@ -1,11 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/webcap/webcap/docs"
 	"github.com/webcap/webcap/internal/cli"
 	"github.com/webcap/webcap/internal/pdfbuild"
 )
@@ -34,6 +41,21 @@ func TestScripts(t *testing.T) {
 				ts.Check(err)
 				ts.Check(os.WriteFile(ts.MkAbs(args[1]), b, 0o644))
 			},
+			// jsonschema NAME FILE validates FILE against the schema NAME
+			// that the binary ships (docs/schemas): a document, or each
+			// line of a stream. It fails on an empty file.
+			"jsonschema": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 {
+					ts.Fatalf("usage: jsonschema NAME FILE")
+				}
+				err := validateJSON(args[0], ts.ReadFile(args[1]))
+				switch {
+				case neg && err == nil:
+					ts.Fatalf("%s is valid against %s", args[1], args[0])
+				case !neg:
+					ts.Check(err)
+				}
+			},
 			// mksite DIR copies the build example's captured site
 			// (testdata/build/site, a wget mirror) to DIR.
 			"mksite": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -44,4 +66,46 @@ func TestScripts(t *testing.T) {
 			},
 		},
 	})
+}
+
+// validateJSON validates each JSON value in text (a document, or the lines
+// of a stream) against the shipped schema name, with a validator that is
+// not webcap's (santhosh-tekuri/jsonschema, draft 2020-12).
+func validateJSON(name, text string) error {
+	b, err := docs.Schema(name)
+	if err != nil {
+		return err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	c := jsonschema.NewCompiler()
+	url := "https://github.com/webcap/webcap/docs/schemas/" + name + ".schema.json"
+	if err := c.AddResource(url, doc); err != nil {
+		return err
+	}
+	sch, err := c.Compile(url)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	n := 0
+	for {
+		var v any
+		if err := dec.Decode(&v); err == io.EOF {
+			break
+		} else if err != nil {
+			return fmt.Errorf("value %d: %w", n+1, err)
+		}
+		n++
+		if err := sch.Validate(v); err != nil {
+			return fmt.Errorf("value %d: %w", n, err)
+		}
+	}
+	if n == 0 {
+		return fmt.Errorf("no JSON value to validate against %s", name)
+	}
+	return nil
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"strings"
@@ -48,21 +47,29 @@ order.
 Exit status: 0 when no file has an error, 1 when one has, 3 when a file
 could not be read at all (this wins), 2 for a usage error.
 
-With --json, one JSON document:
-  {"files": [{"file", "error" (only when unreadable), "findings": [{"rule",
-   "severity", "message", "object", "key", "spec"}]}],
-   "summary": {"files", "errors", "warnings", "infos", "unreadable"}}`,
+With --json, one JSON document (schema: webcap help schema audit):
+  {"schema": "webcap.audit/1",
+   "files": [{"input", "error": {"message", "kind"} (only when unreadable),
+              "findings": [{"rule", "severity", "message", "object", "key", "spec"}]}],
+   "summary": {"files", "errors", "warnings", "infos", "unreadable"}}
+With --jsonl, one JSON object per file on its own line, written as each
+file is done (in input order), without the summary (schema: webcap help
+schema audit-file):
+  {"schema": "webcap.audit-file/1", "input", "error", "findings": [...]}`,
 		Example: `  $ webcap audit capture.pdf
   $ webcap audit --profile pdf2 archive/*.pdf
-  $ webcap audit --json --jobs 4 --timeout 30s archive/*.pdf > report.json`,
+  $ webcap audit --json --jobs 4 --timeout 30s archive/*.pdf > report.json
+  $ webcap audit --jsonl archive/*.pdf | jq -c 'select(.findings != [])'`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: runner(opts, runF, runAudit, func(args []string) error {
+		RunE: runner(opts, runF, inBand(runAudit), func(args []string) error {
 			opts.Files = args
 			switch {
 			case opts.Jobs < 1:
 				return usagef("audit: --jobs %d: want at least 1", opts.Jobs)
 			case opts.Timeout <= 0:
 				return usagef("audit: --timeout %v: want a positive duration", opts.Timeout)
+			case opts.JSON && opts.JSONL:
+				return usagef("audit: --json and --jsonl exclude each other")
 			}
 			return nil
 		}),
@@ -70,6 +77,7 @@ With --json, one JSON document:
 	addAuditFlags(cmd, opts)
 	f := cmd.Flags()
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON document")
+	f.BoolVar(&opts.JSONL, "jsonl", false, "print one JSON object per file, as each is done")
 	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
 	f.BoolVar(&opts.InProcess, "in-process", false, "audit in this process, without a child per file (no crash isolation)")
 	_ = f.MarkHidden("in-process")
@@ -80,6 +88,7 @@ type auditOptions struct {
 	IO        *IOStreams
 	Profile   *canon.Profile
 	JSON      bool
+	JSONL     bool // one object per file, a line each
 	Jobs      int
 	Timeout   time.Duration
 	Password  string
@@ -147,7 +156,16 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		progress.step()
 		r := results[i]
 		count(&sum, r)
-		if !opts.JSON {
+		if opts.JSONL {
+			progress.clear()
+			err := writeLine(w, fileLineJSON{schemaName("audit-file"), r})
+			if err == nil {
+				err = w.Flush()
+			}
+			if err != nil {
+				return &ioError{fmt.Errorf("audit: writing output: %w", err)}
+			}
+		} else if !opts.JSON {
 			progress.clear()
 			if err := writeFileFindings(w, r); err != nil {
 				return &ioError{fmt.Errorf("audit: writing output: %w", err)}
@@ -160,11 +178,11 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	wg.Wait()
 	progress.clear()
 	var err error
-	if opts.JSON {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		err = enc.Encode(auditReport{Files: results, Summary: sum})
-	} else {
+	switch {
+	case opts.JSON:
+		err = writeLine(w, auditReport{Schema: schemaName("audit"), Files: results, Summary: sum})
+	case opts.JSONL:
+	default:
 		_, err = fmt.Fprintf(w, "%s audited: %s, %s, %s, %d unreadable\n", plural(sum.Files, "file"),
 			plural(sum.Errors, "error"), plural(sum.Warnings, "warning"), plural(sum.Infos, "note"), sum.Unreadable)
 	}
@@ -185,7 +203,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 
 func count(s *auditSummary, r fileJSON) {
 	s.Files++
-	if r.Error != "" {
+	if r.Error != nil {
 		s.Unreadable++
 	}
 	for _, f := range r.Findings {
@@ -201,9 +219,9 @@ func count(s *auditSummary, r fileJSON) {
 }
 
 func writeFileFindings(w *bufio.Writer, r fileJSON) error {
-	name := displayInput(r.File)
-	if r.Error != "" {
-		fmt.Fprintf(w, "%s: unreadable: %s\n", name, r.Error)
+	name := displayInput(r.Input)
+	if r.Error != nil {
+		fmt.Fprintf(w, "%s: unreadable: %s\n", name, r.Error.Message)
 	}
 	for _, f := range r.Findings {
 		where := f.Object

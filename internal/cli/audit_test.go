@@ -33,14 +33,14 @@ func TestAuditChildHangsAndCrashes(t *testing.T) {
 	hang := script("hang", "exec sleep 600")
 	childProgram = func() (string, error) { return hang, nil }
 	r := auditChild(context.Background(), "x.pdf", opts)
-	if !strings.Contains(r.Error, "took longer than 300ms") {
-		t.Errorf("hanging child: %q", r.Error)
+	if !strings.Contains(r.Error.Message, "took longer than 300ms") {
+		t.Errorf("hanging child: %q", r.Error.Message)
 	}
 
 	crash := script("crash", "echo 'runtime: goroutine stack exceeds 1000000000-byte limit' >&2; echo 'fatal error: stack overflow' >&2; exit 2")
 	childProgram = func() (string, error) { return crash, nil }
 	r = auditChild(context.Background(), "x.pdf", opts)
-	if !strings.Contains(r.Error, "fatal error: stack overflow") || r.File != "x.pdf" {
+	if !strings.Contains(r.Error.Message, "fatal error: stack overflow") || r.Input != "x.pdf" {
 		t.Errorf("crashing child: %+v", r)
 	}
 }

@@ -24,21 +24,21 @@ import (
 
 // auditFile reads and checks one file in this process.
 func auditFile(path string, opts *auditOptions) fileJSON {
-	r := fileJSON{File: path, Findings: []findingJSON{}}
+	r := fileJSON{Input: path, Findings: []findingJSON{}}
 	var src webcapture.AuxSource
 	if opts.Sources != "" {
 		var err error
 		if src, err = mirror.Load(opts.Sources); err != nil {
-			r.Error = "sources: " + err.Error()
+			r.Error = unreadable("sources: " + err.Error())
 			return r
 		}
 	}
 	d, err := pdfio.Open(path, pdfio.Options{Password: opts.Password, Timeout: opts.Timeout})
 	if err != nil {
-		r.Error = err.Error()
+		r.Error = unreadable(err.Error())
 		var pe *pdfio.Error
 		if errors.As(err, &pe) {
-			r.Error = pe.Op + ": " + pe.Err.Error()
+			r.Error.Message = pe.Op + ": " + pe.Err.Error()
 		}
 		return r
 	}
@@ -76,18 +76,18 @@ func auditChild(ctx context.Context, path string, opts *auditOptions) fileJSON {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err = cmd.Run()
-	var r fileJSON
-	if jerr := json.Unmarshal(out.Bytes(), &r); jerr == nil && r.File != "" {
-		return r
+	var line fileLineJSON
+	if jerr := json.Unmarshal(out.Bytes(), &line); jerr == nil && line.Input != "" {
+		return line.fileJSON
 	}
-	r = fileJSON{File: path, Findings: []findingJSON{}}
+	r := fileJSON{Input: path, Findings: []findingJSON{}}
 	switch {
 	case cctx.Err() == context.DeadlineExceeded:
-		r.Error = fmt.Sprintf("reading took longer than %v; stopped", opts.Timeout)
+		r.Error = unreadable(fmt.Sprintf("reading took longer than %v; stopped", opts.Timeout))
 	case err != nil:
-		r.Error = fmt.Sprintf("the reader failed (%v): %s", err, lastLine(errb.String()))
+		r.Error = unreadable(fmt.Sprintf("the reader failed (%v): %s", err, lastLine(errb.String())))
 	default:
-		r.Error = "the reader gave no result"
+		r.Error = unreadable("the reader gave no result")
 	}
 	return r
 }
@@ -105,7 +105,7 @@ var (
 )
 
 // newAuditFileCmd is the hidden child command: it audits one file and prints
-// its result as JSON.
+// its result as JSON, a line of audit --jsonl.
 func newAuditFileCmd(ios *IOStreams, runF func(context.Context, *auditOptions) error) *cobra.Command {
 	opts := &auditOptions{IO: ios}
 	cmd := &cobra.Command{
@@ -124,5 +124,11 @@ func newAuditFileCmd(ios *IOStreams, runF func(context.Context, *auditOptions) e
 }
 
 func runAuditFile(ctx context.Context, opts *auditOptions) error {
-	return json.NewEncoder(opts.IO.Out).Encode(auditFile(opts.Files[0], opts))
+	return writeLine(opts.IO.Out, fileLineJSON{schemaName("audit-file"), auditFile(opts.Files[0], opts)})
+}
+
+// unreadable is the error of a file audit could not read: an I/O error,
+// as the exit status says (3).
+func unreadable(msg string) *errorJSON {
+	return &errorJSON{Message: msg, Kind: "io"}
 }

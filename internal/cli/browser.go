@@ -64,10 +64,15 @@ func stopped(ios *IOStreams, name string, why error, kept string) error {
 
 // skipsOrNone is a crawl's skipped URLs for JSON: [] rather than null.
 func skipsOrNone(skips []capture.Skip) []capture.Skip {
-	if skips == nil {
-		return []capture.Skip{}
+	return orNoneOf(skips)
+}
+
+// orNoneOf is a list for JSON: [] rather than null.
+func orNoneOf[T any](list []T) []T {
+	if list == nil {
+		return []T{}
 	}
-	return skips
+	return list
 }
 
 // stopCause says why a crawl stopped early, or "" when it did not.

@@ -20,7 +20,7 @@ func newBuildCmd(ios *IOStreams, runF func(context.Context, *buildOptions) error
 		Use:   "build [flags] MANIFEST -o OUT.pdf",
 		Short: "Add Web Capture content sets to a PDF, from a JSON manifest",
 		Long: `Add Web Capture structures to a PDF made from web content. The manifest
-(JSON; schema: testdata/build/manifest.schema.json, example:
+(JSON; schema: webcap help schema manifest, example:
 testdata/build/manifest.json) names the input PDF and, for each page set,
 its pages, source URL, redirects, captured file, content type, capture
 time, title, submission type and command; for each image set, the image
@@ -47,7 +47,7 @@ cannot be read or written.`,
   $ webcap build --profile pdf2 --sources mirror/ site.json -o site.pdf
   $ webcap build --json manifest.json -o out.pdf | jq '.sets[].id'`,
 		Args: cobra.ExactArgs(1),
-		RunE: runner(opts, runF, runBuild, func(args []string) error {
+		RunE: runner(opts, runF, inBand(runBuild), func(args []string) error {
 			opts.Manifest = args[0]
 			if opts.Out == "" {
 				return usagef("build: say where to write: -o OUT.pdf")
@@ -105,7 +105,7 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	}
 	sum := summarize(d, res.Profile)
 	if opts.JSON {
-		return jsonVerdict(opts.IO.Out, newBuildSummary(opts.Out, res, sum), sum.Count(audit.Serious))
+		return jsonVerdict(opts.IO.Out, newBuildSummary(opts.Manifest, opts.Out, res, sum), sum.Count(audit.Serious))
 	}
 	w := opts.IO.Out
 	writeSets(w, res.Sets)
@@ -116,17 +116,17 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 }
 
 // newBuildSummary is build --json's output.
-func newBuildSummary(out string, res *record.Result, sum audit.Summary) buildSummary {
-	bs := buildSummary{Input: res.Input, Output: out, Appended: res.Appended, Commands: len(res.Commands), Errors: sum.Count(audit.Serious)}
+func newBuildSummary(manifest, out string, res *record.Result, sum audit.Summary) buildSummary {
+	bs := buildSummary{Schema: schemaName("build"), Input: manifest, PDF: res.Input, Output: out, Appended: res.Appended, Sets: []buildSet{}, Commands: len(res.Commands), Errors: sum.Count(audit.Serious)}
 	for _, s := range res.Sets {
-		set := buildSet{Kind: string(s.Kind), Object: s.Ref.String(), ID: s.ID.String(), URL: s.URL, Key: s.Key, Pages: s.Pages, R: s.RefCount, Aux: s.Aux,
+		set := buildSet{Subtype: string(s.Kind), Object: s.Ref.String(), ID: s.ID.String(), URL: s.URL, Key: s.Key, Pages: s.Pages, R: s.RefCount, Aux: s.Aux,
 			Aliases: s.Aliases, Shared: s.Shared}
 		if s.TextID != nil {
 			set.TextID = s.TextID.String()
 		}
 		if s.Kind == "SIS" {
 			for _, o := range s.Objects {
-				set.Images = append(set.Images, o.String())
+				set.Objects = append(set.Objects, o.String())
 			}
 		}
 		bs.Sets = append(bs.Sets, set)

@@ -26,6 +26,7 @@ func TestBuildThenInfoJSON(t *testing.T) {
 	if code := Main(context.Background(), []string{"info", "--json", out}, ios); code != 0 {
 		t.Fatalf("info: exit %d\n%s", code, stderr)
 	}
+	checkSchema(t, stdout.Bytes())
 	var info struct {
 		SpiderInfo struct {
 			Version  string `json:"version"`

@@ -42,9 +42,11 @@ Input encoding states:
            (default)
   raw      the URL was never encoded: every % is a literal percent sign
 
-With --json, each input gives one JSON object on its own line:
-  {"input": "...", "canonical": "..."}
-  {"input": "...", "error": "...", "step": "6", "offset": 9}
+With --json, each input gives one JSON object on its own line (schema:
+webcap help schema canon):
+  {"schema": "webcap.canon/1", "input": "...", "canonical": "..."}
+  {"schema": "webcap.canon/1", "input": "...",
+   "error": {"message": "...", "kind": "failed", "step": "6", "offset": 9}}
 and with --explain also "steps": [{"step", "name", "before", "after"}, ...].`,
 		Example: `  $ webcap canon 'HTTP://Example.COM:80/a/./b/../c#top'
   http://example.com/a/c
@@ -66,7 +68,7 @@ and with --explain also "steps": [{"step", "name", "before", "after"}, ...].`,
 
   # One JSON object per input
   $ webcap canon --json 'http://a:99999/'`,
-		RunE: runner(opts, runF, runCanon, func(args []string) error {
+		RunE: runner(opts, runF, inBand(runCanon), func(args []string) error {
 			opts.URLs = args
 			if len(args) == 0 {
 				opts.URLs = []string{"-"}
@@ -244,14 +246,14 @@ func (r *canonRun) doSlow(u string) error {
 }
 
 func newCanonJSON(in, out string, ex *canon.Explanation, err error) canonJSON {
-	j := canonJSON{Input: in, Canonical: out}
+	j := canonJSON{Schema: schemaCanon, Input: in, Canonical: out}
 	if err != nil {
-		j.Error = err.Error()
+		j.Error = &errorJSON{Message: err.Error(), Kind: "failed"}
 		var ce *canon.Error
 		if errors.As(err, &ce) {
-			j.Error, j.Step = ce.Detail(), ce.Step.Number()
+			j.Error.Message, j.Error.Step = ce.Detail(), ce.Step.Number()
 			if ce.Offset >= 0 {
-				j.Offset = &ce.Offset
+				j.Error.Offset = &ce.Offset
 			}
 		}
 	}

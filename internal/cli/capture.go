@@ -61,7 +61,7 @@ captured before is written).`,
   $ webcap capture --max-pages 20 --timeout 2m --json https://a.example/ https://b.example/ -o two.pdf
   $ webcap capture --post 'q=web+capture' https://example.com/search -o results.pdf`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: runner(opts, runF, runCapture, func(args []string) error {
+		RunE: runner(opts, runF, inBand(runCapture), func(args []string) error {
 			opts.URLs = args
 			return checkCapture("capture", opts)
 		}),
@@ -145,7 +145,7 @@ read or written or Chromium cannot be started.`,
 		Example: `  $ webcap append site.pdf https://example.com/about.html -o site2.pdf
   $ webcap append --levels 2 --same-path site.pdf https://example.com/blog/ -o site2.pdf`,
 		Args: cobra.MinimumNArgs(2),
-		RunE: runner(opts, runF, runCapture, func(args []string) error {
+		RunE: runner(opts, runF, inBand(runCapture), func(args []string) error {
 			opts.File, opts.URLs = args[0], args[1:]
 			return checkCapture("append", opts)
 		}),
@@ -155,10 +155,7 @@ read or written or Chromium cannot be started.`,
 }
 
 func runCapture(ctx context.Context, opts *captureOptions) error {
-	name := "capture"
-	if opts.File != "" {
-		name = "append"
-	}
+	name := opts.name()
 	// Before anything is fetched: a crawl is not lost to a bad -o.
 	if err := checkOutput(name, opts.Out, opts.Force, opts.File); err != nil {
 		return err
@@ -210,6 +207,14 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	return err
 }
 
+// name is the command's: capture, or append.
+func (o *captureOptions) name() string {
+	if o.File != "" {
+		return "append"
+	}
+	return "capture"
+}
+
 // crawl returns the crawl's options and its start URLs.
 func (o *captureOptions) crawl(name string) (capture.Options, []capture.Start) {
 	var flags webcapture.Flags
@@ -237,7 +242,7 @@ func (o *captureOptions) crawl(name string) (capture.Options, []capture.Start) {
 
 // captureJSON prints a capture's summary as JSON.
 func captureJSON(opts *captureOptions, res *capture.Result, sum audit.Summary) error {
-	out := captureSummary{Output: opts.Out, Skips: skipsOrNone(res.Skips), Links: res.Links,
+	out := captureSummary{Schema: schemaName(opts.name()), Input: opts.File, Output: opts.Out, Pages: []capturedPage{}, Skips: skipsOrNone(res.Skips), Links: res.Links,
 		Errors: sum.Count(audit.Serious), Stopped: stopCause(res.Stopped)}
 	for i, s := range pageSets(res) {
 		rp := res.Pages[i]

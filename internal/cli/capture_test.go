@@ -115,6 +115,21 @@ func TestCaptureCommands(t *testing.T) {
 		t.Errorf("append of a page the file has: exit %d\n%s%s", code, stdout, stderr)
 	}
 
+	// The same with --json: one document, valid against append's schema;
+	// the failure too.
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"append", "--json", "--levels", "2", out, srv.URL + "/three", "-o", filepath.Join(t.TempDir(), "more.pdf")}, ios); code != 0 ||
+		!strings.Contains(stdout.String(), `"schema": "webcap.append/1"`) || !strings.Contains(stdout.String(), `"input": "`+out+`"`) {
+		t.Errorf("append --json: exit %d\n%s%s", code, stdout, stderr)
+	}
+	checkSchema(t, stdout.Bytes())
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"append", "--json", out, srv.URL + "/two", "-o", filepath.Join(t.TempDir(), "none.pdf")}, ios); code != 1 ||
+		!strings.Contains(stdout.String(), `"kind": "failed"`) {
+		t.Errorf("append --json of a page the file has: exit %d\n%s%s", code, stdout, stderr)
+	}
+	checkSchema(t, stdout.Bytes())
+
 	// a form submitted by POST.
 	ios, _, stdout, stderr = Test()
 	posted := filepath.Join(t.TempDir(), "posted.pdf")
@@ -122,6 +137,7 @@ func TestCaptureCommands(t *testing.T) {
 		!strings.Contains(stdout.String(), `"title": "Posted"`) {
 		t.Errorf("capture --post: exit %d\n%s%s", code, stdout, stderr)
 	}
+	checkSchema(t, stdout.Bytes())
 	ios, _, stdout, _ = Test()
 	if code := Main(context.Background(), []string{"info", posted}, ios); code != 0 || !strings.Contains(stdout.String(), "POST (7 bytes, application/x-www-form-urlencoded)") || !strings.Contains(stdout.String(), "submission POST") {
 		t.Errorf("info of the form capture: exit %d\n%s", code, stdout)

@@ -126,6 +126,7 @@ func runJSON(t *testing.T, v any, args ...string) int {
 	if err := json.Unmarshal(stdout.Bytes(), v); err != nil {
 		t.Fatalf("webcap %q: exit %d, output is not JSON: %v\n%s%s", args, code, err, stdout, stderr)
 	}
+	checkSchema(t, stdout.Bytes())
 	return code
 }
 
@@ -199,7 +200,7 @@ func TestEndToEnd(t *testing.T) {
 			args = append(args, "--text-only")
 		}
 		var rep struct {
-			Pages []capture.Change `json:"pages"`
+			Pages []capture.Change `json:"changes"`
 		}
 		if code := runJSON(t, &rep, append(args, file)...); code != 1 {
 			t.Errorf("refresh --text-only=%v: exit %d, want 1", tc.textOnly, code)

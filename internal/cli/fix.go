@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/repair"
 )
 
@@ -33,13 +35,20 @@ they are (a signature stays valid) and the changes are appended. The input
 is never changed unless --in-place is given; the output is written to a
 temporary file and renamed. The result is audited again.
 
+With --json, one JSON document (schema: webcap help schema fix):
+  {"schema": "webcap.fix/1", "input", "output", "dryRun",
+   "repairs": [{"rules", "object", "message"}], "leftAlone": [...],
+   "collisions": [{"key", "keys": [{"key", "setObjects"}]}],
+   "appendedBytes", "auditErrors"}
+
 Exit status: 0 when the result has no error finding, 1 when errors or
 collisions remain, 3 when the file cannot be read or written, 2 for a usage error.`,
 		Example: `  $ webcap fix damaged.pdf -o repaired.pdf
   $ webcap fix --dry-run damaged.pdf
-  $ webcap fix --in-place --profile pdf2 capture.pdf`,
+  $ webcap fix --in-place --profile pdf2 capture.pdf
+  $ webcap fix --dry-run --json damaged.pdf | jq '.repairs[].message'`,
 		Args: cobra.ExactArgs(1),
-		RunE: runner(opts, runF, runFix, func(args []string) error {
+		RunE: runner(opts, runF, inBand(runFix), func(args []string) error {
 			opts.File = args[0]
 			switch {
 			case opts.DryRun && (opts.Out != "" || opts.InPlace):
@@ -56,6 +65,7 @@ collisions remain, 3 when the file cannot be read or written, 2 for a usage erro
 	f.StringVarP(&opts.Out, "output", "o", "", "write the repaired file to `OUT.pdf`")
 	f.BoolVar(&opts.InPlace, "in-place", false, "replace the input file (a symbolic link stays one)")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the repairs without writing anything")
+	f.BoolVar(&opts.JSON, "json", false, "print the repairs and the result as JSON")
 	addProfileFlag(cmd, &opts.Profile, canon.PDF, "canonicalization for URLS keys: pdf, pdf2 or rfc3986")
 	return cmd
 }
@@ -65,6 +75,7 @@ type fixOptions struct {
 	Out     string
 	InPlace bool
 	DryRun  bool
+	JSON    bool
 	Profile *canon.Profile
 	File    string
 }
@@ -87,6 +98,9 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	plan, err := repair.NewPlan(d, opts.Profile)
 	if err != nil {
 		return err
+	}
+	if opts.JSON {
+		return fixJSON(opts, orig, d, plan, out)
 	}
 	w := opts.IO.Out
 	for _, c := range plan.Changes {
@@ -128,6 +142,60 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 		return err
 	}
 	return verdict
+}
+
+// fixJSON does what runFix does once the repairs are planned, and prints
+// them and the result as one JSON document: collisions are in it, and
+// fail the command as they do in plain text.
+func fixJSON(opts *fixOptions, orig []byte, d *pdfio.Document, plan *repair.Plan, out string) error {
+	s := fixSummary{Schema: schemaName("fix"), Input: opts.File, DryRun: opts.DryRun, Repairs: repairsJSON(plan.Changes),
+		Left: repairsJSON(plan.Left), Collisions: []collisionJSON{}}
+	for _, c := range plan.Collisions {
+		cj := collisionJSON{Key: bytesJSON(c.Key), Keys: []collidingKeyJSON{}}
+		for _, k := range c.Keys {
+			kj := collidingKeyJSON{Key: bytesJSON(k.Key), SetObjects: []string{}}
+			for _, r := range k.Sets {
+				kj.SetObjects = append(kj.SetObjects, r.String())
+			}
+			cj.Keys = append(cj.Keys, kj)
+		}
+		s.Collisions = append(s.Collisions, cj)
+	}
+	switch {
+	case plan.Empty() && len(plan.Collisions) == 0: // nothing to fix: the verdict is the input's
+		s.Errors = summarize(d, opts.Profile).Count(audit.Serious)
+	case plan.Empty(), opts.DryRun:
+	default:
+		fixed, err := plan.Apply(orig, opts.File)
+		if err != nil {
+			return fileError("fix", opts.File, err)
+		}
+		d2, err := writeOutput("fix", out, fixed)
+		if err != nil {
+			return err
+		}
+		s.Output, s.Appended = out, len(fixed)-len(orig)
+		s.Errors = summarize(d2, opts.Profile).Count(audit.Serious)
+	}
+	if len(plan.Collisions) > 0 {
+		if err := writeJSON(opts.IO.Out, s); err != nil {
+			return err
+		}
+		return errFailed
+	}
+	return jsonVerdict(opts.IO.Out, s, s.Errors)
+}
+
+func repairsJSON(changes []repair.Change) []repairJSON {
+	out := []repairJSON{}
+	for _, c := range changes {
+		r := repairJSON{Rules: orNoneOf(c.Rules), Message: c.Message}
+		if !c.Object.IsZero() {
+			r.Object = c.Object.String()
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // collisions fails the command when URLS keys were left as written because

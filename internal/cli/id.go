@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -44,17 +43,20 @@ the exit status is 1. --aux-id sets how each auxiliary identifier is fed to
 MD5: raw 16 bytes (default), HEX or hex digits; the specification does not
 say, so "webcap audit --sources" tries all three.
 
-With --json, each file gives one JSON object on its own line:
-  {"file", "kind", "id", "complete", "url", "base", "auxId",
-   "aux": [{"url", "element", "attr", "raw", "id", "found", "error"}],
-   "skipped": [...], "textLength"}`,
+With --json, each file gives one JSON object on its own line (schema:
+webcap help schema id):
+  {"schema": "webcap.id/1", "input", "kind", "id", "complete", "url",
+   "base", "auxId", "aux": [{"url", "element", "attr", "raw", "id", "found",
+   "reason"}], "skipped": [...], "textLength"}
+and a file that cannot be read {"schema", "input", "error": {"message",
+"kind"}}.`,
 		Example: `  $ webcap id logo.gif report.pdf
   $ webcap id --aux mirror/ mirror/www.example.com/index.html
   $ webcap id --kind page --url http://www.example.com/ --aux files.json page.html
   $ webcap id --kind text page.html
   $ webcap id --json --aux mirror/ mirror/www.example.com/index.html`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: runner(opts, runF, runID, func(args []string) error {
+		RunE: runner(opts, runF, inBand(runID), func(args []string) error {
 			opts.Files = args
 			if _, ok := idKinds[opts.Kind]; !ok && opts.Kind != "text" {
 				return usagef("id: --kind %q: want auto, page, image, pdf, file or text", opts.Kind)
@@ -107,22 +109,40 @@ func runID(ctx context.Context, opts *idOptions) error {
 		}
 		data, err := os.ReadFile(file)
 		if err != nil {
-			w.Flush()
-			fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %v\n", err)
 			failed, ioFailed = failed+1, true
+			if opts.JSON { // in-band, not on stderr
+				err = writeLine(w, failureJSON{Schema: schemaName("id"), Input: file, Error: &errorJSON{Message: err.Error(), Kind: "io"}})
+			} else {
+				w.Flush()
+				fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %v\n", err)
+			}
+			if err != nil {
+				return &ioError{fmt.Errorf("id: writing output: %w", err)}
+			}
 			continue
 		}
-		j := computeID(data, file, opts, aux, dir, enc)
-		if !j.Complete {
+		j, err := computeID(data, file, opts, aux, dir, enc)
+		switch {
+		case err != nil:
 			failed++
-			w.Flush()
-			fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %s: identifier incomplete: %s\n", displayInput(file), missing(j.Aux))
+			if !opts.JSON {
+				w.Flush()
+				fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %s: %v\n", displayInput(file), err)
+				continue
+			}
+		case !j.Complete:
+			failed++
+			if !opts.JSON {
+				w.Flush()
+				fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %s: identifier incomplete: %s\n", displayInput(file), missing(j.Aux))
+			}
 		}
-		if opts.JSON {
-			e := json.NewEncoder(w)
-			e.SetEscapeHTML(false)
-			err = e.Encode(j)
-		} else {
+		switch {
+		case opts.JSON && err != nil:
+			err = writeLine(w, failureJSON{Schema: schemaName("id"), Input: file, Error: &errorJSON{Message: err.Error(), Kind: "failed"}})
+		case opts.JSON:
+			err = writeLine(w, j)
+		default:
 			_, err = fmt.Fprintf(w, "%s  %s\n", j.ID, displayInput(file))
 		}
 		if err != nil {
@@ -141,14 +161,16 @@ func runID(ctx context.Context, opts *idOptions) error {
 	return nil
 }
 
-func computeID(data []byte, file string, opts *idOptions, aux webcapture.AuxSource, dir mirror.Dir, enc webcapture.AuxEncoding) idJSON {
-	j := idJSON{File: file, Kind: opts.Kind, Complete: true}
+// computeID computes a file's identifier; an error is a file whose
+// identifier cannot be computed at all.
+func computeID(data []byte, file string, opts *idOptions, aux webcapture.AuxSource, dir mirror.Dir, enc webcapture.AuxEncoding) (idJSON, error) {
+	j := idJSON{Schema: schemaName("id"), Input: file, Kind: opts.Kind, Complete: true}
 	if opts.Kind == "text" {
 		id, text := webcapture.TextID(data, "")
 		j.ID = id.String()
 		n := len(text)
 		j.TextLength = &n
-		return j
+		return j, nil
 	}
 	u := opts.URL
 	if u == "" && dir != "" {
@@ -156,16 +178,14 @@ func computeID(data []byte, file string, opts *idOptions, aux webcapture.AuxSour
 	}
 	src, err := webcapture.SourceID(data, webcapture.SourceOptions{Kind: idKinds[opts.Kind], URL: u, Aux: aux, AuxEncoding: enc})
 	if err != nil {
-		j.Complete = false
-		j.Aux = []auxRefJSON{{Error: err.Error()}}
-		return j
+		return j, err
 	}
 	j.Kind, j.ID, j.Complete = src.Kind.String(), src.ID.String(), src.Complete()
 	if r := src.Page; r != nil {
 		j.URL, j.Base, j.AuxID = u, r.Base, enc.String()
 		j.Aux, j.Skipped = auxRefs(r.Aux), auxRefs(r.Skipped)
 	}
-	return j
+	return j, nil
 }
 
 // idKinds are --kind's rules (auto: the one SourceID decides).
@@ -177,7 +197,7 @@ var idKinds = map[string]webcapture.SourceKind{
 func auxRefs(refs []webcapture.AuxRef) []auxRefJSON {
 	out := []auxRefJSON{}
 	for _, a := range refs {
-		r := auxRefJSON{URL: a.URL, Element: a.First.Element, Attr: a.First.Attr, Raw: a.First.Raw, Found: a.Found, Error: a.Err}
+		r := auxRefJSON{URL: a.URL, Element: a.First.Element, Attr: a.First.Attr, Raw: a.First.Raw, Found: a.Found, Reason: a.Err}
 		if a.Found {
 			r.ID = a.ID.String()
 		}
@@ -200,7 +220,7 @@ func missing(aux []auxRefJSON) string {
 			if what == "" {
 				what = a.Raw
 			}
-			parts = append(parts, fmt.Sprintf("%s (%s)", displayInput(what), a.Error))
+			parts = append(parts, fmt.Sprintf("%s (%s)", displayInput(what), a.Reason))
 		}
 	}
 	more := ""

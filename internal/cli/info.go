@@ -28,15 +28,16 @@ Everything is read byte-exactly; nothing is changed. Malformed structures
 (unsorted or duplicate tree keys, wrong /Limits, dangling references, wrong
 types) are listed as defects; "webcap audit" judges them.
 
-With --json, each file gives one JSON object on its own line; the schema is
-in the README ("webcap info --json"). No byte of a string from the file is
+With --json, each file gives one JSON object on its own line (schema:
+webcap help schema info); a file that cannot be read gives
+{"schema", "input", "error": {"message", "kind"}} in its place. No byte of a string from the file is
 lost: it is a JSON string when its bytes are UTF-8, and {"hex": "..."}
 (upper-case hex of its bytes) when they are not.`,
 		Example: `  $ webcap info capture.pdf
   $ webcap info --json capture.pdf | jq '.contentSets[] | {id, urlsKeys, pages}'
   $ webcap info --password 1234 encrypted.pdf`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: runner(opts, runF, runInfo, func(args []string) error {
+		RunE: runner(opts, runF, inBand(runInfo), func(args []string) error {
 			opts.Files = args
 			return nil
 		}),
@@ -63,12 +64,20 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 		}
 		d, err := pdfio.Open(f, pdfio.Options{Password: opts.Password})
 		if err != nil {
-			w.Flush()
-			fmt.Fprintf(opts.IO.ErrOut, "webcap: info: %v\n", err)
 			failed++
 			if isOSError(err) {
 				ioErr = err
 			}
+			if opts.JSON { // in-band, not on stderr
+				e := newErrorJSON(readError("info", err))
+				e.Message = err.Error()
+				if err := writeLine(w, failureJSON{Schema: schemaName("info"), Input: f, Error: e}); err != nil {
+					return &ioError{fmt.Errorf("info: writing output: %w", err)}
+				}
+				continue
+			}
+			w.Flush()
+			fmt.Fprintf(opts.IO.ErrOut, "webcap: info: %v\n", err)
 			continue
 		}
 		// pdfcpu's object graph, several times the file's size, is

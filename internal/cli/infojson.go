@@ -46,7 +46,7 @@ func writeInfoJSON(w io.Writer, d *pdfio.Document) error {
 
 // newInfoReportHead is newInfoReport without the content sets.
 func newInfoReportHead(d *pdfio.Document) *infoReport {
-	rep := &infoReport{File: d.File, Version: d.Version, Encrypted: d.Encrypted, Pages: len(d.Pages)}
+	rep := &infoReport{Schema: schemaName("info"), Input: d.File, Version: d.Version, Encrypted: d.Encrypted, Pages: len(d.Pages)}
 	if d.Info != nil {
 		rep.SpiderInfo = newSpiderInfoJSON(d.Info)
 	}
@@ -61,6 +61,13 @@ func newInfoReportHead(d *pdfio.Document) *infoReport {
 	}
 	rep.Counts = counts(d)
 	return rep
+}
+
+// writeLine writes v as JSON on a line of its own: an object of a stream.
+func writeLine(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 // marshal is json.Marshal without HTML escaping, as the encoders use.

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -30,16 +29,19 @@ URL exactly as the file writes it, and by their canonical form. --id looks
 up a hex identifier in IDS instead; it can be given several times.
 
 The exit status is 1 when something is not found or cannot be canonicalized.
-With --json, each query gives one JSON object on its own line:
-  {"query", "tree", "key", "found", "error", "sets": [content set, ...]}
+With --json, each query gives one JSON object on its own line (schema:
+webcap help schema lookup):
+  {"schema": "webcap.lookup/1", "input", "query", "tree", "key", "found",
+   "error": {"message", "kind"}, "sets": [content set, ...]}
 (content sets as in "webcap info --json"; "query" and "key" are strings
-when their bytes are UTF-8, {"hex": "..."} otherwise).`,
+when their bytes are UTF-8, {"hex": "..."} otherwise). A file that cannot
+be read gives one {"schema", "input", "error"}.`,
 		Example: `  $ webcap lookup capture.pdf 'HTTP://WWW.Example.com:80/#top'
   $ webcap lookup --base http://www.example.com/a/ capture.pdf ../logo.gif
   $ webcap lookup --id 83EDD6AAB530B644B8540F609E468F78 capture.pdf
   $ webcap lookup --json capture.pdf http://www.example.com/`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: runner(opts, runF, runLookup, func(args []string) error {
+		RunE: runner(opts, runF, inBand(runLookup), func(args []string) error {
 			opts.File, opts.URLs = args[0], args[1:]
 			if len(opts.URLs) == 0 && len(opts.IDs) == 0 {
 				return usagef("lookup: give at least one URL or --id")
@@ -84,18 +86,18 @@ func runLookup(ctx context.Context, opts *lookupOptions) error {
 		l.index[cs] = i + 1
 	}
 	for _, u := range opts.URLs {
-		q := lookupJSON{Query: bytesJSON(u), Tree: "URLS"}
+		q := lookupJSON{Schema: schemaName("lookup"), Input: opts.File, Query: bytesJSON(u), Tree: "URLS"}
 		key, sets, err := d.LookupURL(c, u)
 		q.Key, q.Found = bytesJSON(key), err == nil
 		var ce *canon.Error
 		var amb *pdfio.AmbiguousKeyError
 		switch {
 		case errors.As(err, &ce):
-			q.Key, q.Error = "", fmt.Sprintf("%s: %s", displayInput(u), ce.Detail())
+			q.Key, q.Error = "", lookupError(fmt.Sprintf("%s: %s", displayInput(u), ce.Detail()))
 		case errors.As(err, &amb):
-			q.Error = ambiguousMessage(amb, u)
+			q.Error = lookupError(ambiguousMessage(amb, u))
 		case err != nil:
-			q.Error = notFound("URLS", d.URLS, displayInput(key), u, key)
+			q.Error = lookupError(notFound("URLS", d.URLS, displayInput(key), u, key))
 		}
 		if err := l.answer(q, sets); err != nil {
 			return err
@@ -103,10 +105,10 @@ func runLookup(ctx context.Context, opts *lookupOptions) error {
 	}
 	for _, h := range opts.IDs {
 		id, _ := webcapture.ParseRawID(strings.TrimSpace(h)) // checked with the flags
-		q := lookupJSON{Query: bytesJSON(h), Tree: "IDS", Key: bytesJSON(id.Hex())}
+		q := lookupJSON{Schema: schemaName("lookup"), Input: opts.File, Query: bytesJSON(h), Tree: "IDS", Key: bytesJSON(id.Hex())}
 		sets, err := d.LookupID(id)
 		if q.Found = err == nil; !q.Found {
-			q.Error = notFound("IDS", d.IDS, id.Hex(), id.Hex(), id.Hex())
+			q.Error = lookupError(notFound("IDS", d.IDS, id.Hex(), id.Hex(), id.Hex()))
 		}
 		if err := l.answer(q, sets); err != nil {
 			return err
@@ -119,6 +121,11 @@ func runLookup(ctx context.Context, opts *lookupOptions) error {
 		return errFailed
 	}
 	return nil
+}
+
+// lookupError is a query that finds nothing.
+func lookupError(msg string) *errorJSON {
+	return &errorJSON{Message: msg, Kind: "failed"}
 }
 
 // ambiguousMessage says which keys a URL's canonical key could mean.
@@ -156,15 +163,13 @@ func (l *lookupRun) answer(q lookupJSON, sets []*pdfio.ContentSet) error {
 	case !q.Found && !l.opts.JSON:
 		l.missing++
 		l.w.Flush()
-		fmt.Fprintf(l.opts.IO.ErrOut, "webcap: lookup: %s: %s\n", displayInput(l.opts.File), q.Error)
+		fmt.Fprintf(l.opts.IO.ErrOut, "webcap: lookup: %s: %s\n", displayInput(l.opts.File), q.Error.Message)
 		return nil
 	case !q.Found:
 		l.missing++
 		fallthrough
 	case l.opts.JSON:
-		enc := json.NewEncoder(l.w)
-		enc.SetEscapeHTML(false)
-		err = enc.Encode(q)
+		err = writeLine(l.w, q)
 	default:
 		err = l.write(q, sets)
 	}

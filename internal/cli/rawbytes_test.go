@@ -63,6 +63,7 @@ func runJSONLines(t *testing.T, wantCode int, args ...string) []any {
 	if code := Main(context.Background(), args, ios); code != wantCode {
 		t.Fatalf("webcap %q: exit %d, want %d: %s", args, code, wantCode, errOut)
 	}
+	checkSchema(t, out.Bytes())
 	var vs []any
 	for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
 		var v any
@@ -285,7 +286,7 @@ func TestLookupRealAcrobatRawKey(t *testing.T) {
 func TestLookupAmbiguousKey(t *testing.T) {
 	file := writeSample(t, "collide")
 	q := runJSONLines(t, exitFailed, "lookup", "--json", file, "http://example.com/a")[0]
-	if get(t, q, "found") != false || !strings.Contains(get(t, q, "error").(string), `2 keys canonicalize to it: "HTTP://Example.com/a", "http://example.com:80/a"`) {
+	if get(t, q, "found") != false || !strings.Contains(get(t, q, "error").(map[string]any)["message"].(string), `2 keys canonicalize to it: "HTTP://Example.com/a", "http://example.com:80/a"`) {
 		t.Errorf("lookup of a collision = %v", q)
 	}
 	// Each key as written is still found.

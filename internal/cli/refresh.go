@@ -61,7 +61,7 @@ started, 130 when interrupted.`,
   $ webcap refresh --dry-run --json capture.pdf
   $ webcap refresh --dry-run --allow-private intranet-capture.pdf`,
 		Args: cobra.ExactArgs(1),
-		RunE: runner(opts, runF, runRefresh, func(args []string) error {
+		RunE: runner(opts, runF, inBand(runRefresh), func(args []string) error {
 			opts.File = args[0]
 			switch {
 			case !opts.DryRun && opts.Out == "":
@@ -134,8 +134,12 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 		}
 		sum = summarize(d, opts.Profile)
 	}
+	var nothing error // no page could be checked: the command fails
+	if !opts.DryRun && !written {
+		nothing = fmt.Errorf("refresh: nothing written: no page of %s could be checked (%s)", displayInput(opts.File), statusCounts(count))
+	}
 	if opts.JSON {
-		err = refreshJSON(opts, res, written, sum)
+		err = refreshJSON(opts, res, written, sum, nothing)
 	} else {
 		err = refreshText(opts, res, written, sum, count)
 	}
@@ -152,8 +156,8 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 		}
 	}
 	switch {
-	case !opts.DryRun && !written:
-		return fmt.Errorf("refresh: nothing written: no page of %s could be checked (%s)", displayInput(opts.File), statusCounts(count))
+	case nothing != nil:
+		return nothing
 	case opts.DryRun && differ > 0:
 		return errFailed
 	}
@@ -161,11 +165,14 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 }
 
 // refreshJSON prints refresh's report as JSON.
-func refreshJSON(opts *refreshOptions, res *capture.RefreshResult, written bool, sum audit.Summary) error {
-	out := refreshSummary{File: opts.File, Commands: res.Commands, Changes: res.Changes, Skips: skipsOrNone(res.Skips), Replaced: res.Replaced,
+func refreshJSON(opts *refreshOptions, res *capture.RefreshResult, written bool, sum audit.Summary, nothing error) error {
+	out := refreshSummary{Schema: schemaName("refresh"), Input: opts.File, DryRun: opts.DryRun, Commands: orNoneOf(res.Commands), Changes: orNoneOf(res.Changes), Skips: skipsOrNone(res.Skips), Replaced: res.Replaced,
 		Added: res.Added, Checked: res.Checked, Links: res.Links, Stopped: stopCause(res.Stopped)}
 	if written {
 		out.Output, out.Errors = opts.Out, sum.Count(audit.Serious)
+	}
+	if nothing != nil {
+		out.Error = newErrorJSON(nothing)
 	}
 	return jsonVerdict(opts.IO.Out, out, out.Errors)
 }

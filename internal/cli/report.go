@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"sort"
 	"strings"
 	"time"
@@ -11,23 +12,71 @@ import (
 )
 
 // The JSON every command prints with --json, and the builders of info's
-// report. Field names are stable; identifiers are upper-case hex; strings
-// read from the file (bytesJSON, textJSON) lose no byte: a JSON string when
-// they are valid UTF-8 (titles: when they decode), {"hex": "..."}
-// otherwise; dates come as written ("raw") and, when they parse, in RFC
-// 3339 ("time"). Messages (defects, errors) are text for people. Documented
-// in README.md.
+// report. Every object a command prints starts with "schema":
+// "webcap.COMMAND/1", the name of its JSON Schema (docs/schemas, shipped
+// in the binary: webcap help schema NAME; generated from these types by
+// TestSchemas). Output comes in one of two kinds: a stream, one object per
+// input on its own line (canon, id, info, lookup, audit --jsonl), or one
+// document (audit, build, fix, capture, append, refresh, version).
+// Field names are stable, and one concept has one name in every command
+// (docs/json.md): "input" is what the command read, "output" the file it
+// wrote, "subtype" a content set's /S, "refCounts" an image set's /R,
+// "chains" redirect chains, "reason" why something was skipped or left
+// out, "error" a failure. Identifiers are upper-case hex; strings read from
+// the file (bytesJSON, textJSON) lose no byte: a JSON string when they are
+// valid UTF-8 (titles: when they decode), {"hex": "..."} otherwise; dates
+// come as written ("raw") and, when they parse, in RFC 3339 ("time").
+// Messages (defects, errors) are text for people.
+
+// schemaName is the "schema" of what a command prints.
+func schemaName(command string) string { return "webcap." + command + "/1" }
+
+// schemaCanon is canon's, a constant: canon prints millions.
+const schemaCanon = "webcap.canon/1"
+
+// errorJSON is a failure, in-band. Kind is the class of exit status it
+// makes, decided by exitCode: "failed" (1), "io" (3: a file or stream could
+// not be read or written), "interrupted" (130 or 143).
+type errorJSON struct {
+	Message string `json:"message"`
+	Kind    string `json:"kind" jsonschema:"enum=failed,enum=io,enum=interrupted"`
+	Step    string `json:"step,omitempty"`   // canon: the step of the algorithm that failed
+	Offset  *int   `json:"offset,omitempty"` // canon: the byte of the input where it failed
+}
+
+func newErrorJSON(err error) *errorJSON {
+	var in *interrupted
+	kind := "failed"
+	switch {
+	case errors.As(err, &in):
+		kind = "interrupted"
+	case exitCode(err) == exitIOError:
+		kind = "io"
+	}
+	return &errorJSON{Message: err.Error(), Kind: kind}
+}
+
+// failureJSON is what a command prints with --json when it fails as a
+// whole, or (info, id) for an input it cannot read: the command's schema,
+// what it read and was to write, and the error.
+type failureJSON struct {
+	Schema string     `json:"schema"`
+	Input  string     `json:"input,omitempty"`
+	Output string     `json:"output,omitempty"`
+	Error  *errorJSON `json:"error"`
+}
 
 // info --json: one object per file.
 
 type infoReport struct {
-	File        string          `json:"file"`
+	Schema      string          `json:"schema"`
+	Input       string          `json:"input"`
 	Version     string          `json:"version"`
 	Encrypted   bool            `json:"encrypted"`
 	Pages       int             `json:"pages"`
-	SpiderInfo  *spiderInfoJSON `json:"spiderInfo"`
-	IDS         *treeJSON       `json:"ids"`
-	URLS        *treeJSON       `json:"urls"`
+	SpiderInfo  *spiderInfoJSON `json:"spiderInfo" jsonschema:"nullable"`
+	IDS         *treeJSON       `json:"ids" jsonschema:"nullable"`
+	URLS        *treeJSON       `json:"urls" jsonschema:"nullable"`
 	ContentSets []setJSON       `json:"contentSets"`
 	Defects     []defectJSON    `json:"defects"`
 	Counts      countsJSON      `json:"counts"`
@@ -35,7 +84,7 @@ type infoReport struct {
 
 type spiderInfoJSON struct {
 	Object   string        `json:"object"`
-	Version  *string       `json:"version"`
+	Version  *string       `json:"version" jsonschema:"nullable"`
 	Commands []commandJSON `json:"commands"`
 }
 
@@ -61,7 +110,7 @@ type settingsJSON struct {
 type engineJSON struct {
 	Name     bytesJSON   `json:"name"`
 	Valid    bool        `json:"valid"`
-	Error    string      `json:"error,omitempty"`
+	Reason   string      `json:"reason,omitempty"` // why Name is not an engine name
 	Settings []bytesJSON `json:"settings"`
 }
 
@@ -83,7 +132,7 @@ type setJSON struct {
 	Index       int          `json:"index"`
 	Object      string       `json:"object"`
 	Subtype     bytesJSON    `json:"subtype"`
-	ID          *string      `json:"id"`
+	ID          *string      `json:"id" jsonschema:"nullable"`
 	IDSKeys     []string     `json:"idsKeys"`
 	URLSKeys    []bytesJSON  `json:"urlsKeys"`
 	Orphan      bool         `json:"orphan"`
@@ -135,11 +184,10 @@ type countsJSON struct {
 // canon --json: one object per input.
 
 type canonJSON struct {
+	Schema    string     `json:"schema"`
 	Input     string     `json:"input"`
 	Canonical string     `json:"canonical,omitempty"`
-	Error     string     `json:"error,omitempty"`
-	Step      string     `json:"step,omitempty"`
-	Offset    *int       `json:"offset,omitempty"`
+	Error     *errorJSON `json:"error,omitempty"`
 	Steps     []stepJSON `json:"steps,omitempty"`
 }
 
@@ -153,18 +201,21 @@ type stepJSON struct {
 // lookup --json: one object per query; its sets are info's.
 
 type lookupJSON struct {
-	Query bytesJSON `json:"query"`
-	Tree  string    `json:"tree"`
-	Key   bytesJSON `json:"key,omitempty"`
-	Found bool      `json:"found"`
-	Error string    `json:"error,omitempty"`
-	Sets  []setJSON `json:"sets"`
+	Schema string     `json:"schema"`
+	Input  string     `json:"input"` // the PDF file
+	Query  bytesJSON  `json:"query"`
+	Tree   string     `json:"tree" jsonschema:"enum=URLS,enum=IDS"`
+	Key    bytesJSON  `json:"key,omitempty"`
+	Found  bool       `json:"found"`
+	Error  *errorJSON `json:"error,omitempty"`
+	Sets   []setJSON  `json:"sets"`
 }
 
 // id --json: one object per file.
 
 type idJSON struct {
-	File       string       `json:"file"`
+	Schema     string       `json:"schema"`
+	Input      string       `json:"input"`
 	Kind       string       `json:"kind"`
 	ID         string       `json:"id"`
 	Complete   bool         `json:"complete"`
@@ -183,21 +234,29 @@ type auxRefJSON struct {
 	Raw     string `json:"raw"`
 	ID      string `json:"id,omitempty"`
 	Found   bool   `json:"found"`
-	Error   string `json:"error,omitempty"`
+	Reason  string `json:"reason,omitempty"` // why it was not found
 }
 
-// audit --json: one document; audit-file prints a fileJSON to its parent.
+// audit --json: one document; audit --jsonl: a fileLineJSON per file, as
+// audit-file prints it to its parent.
 
 type auditReport struct {
+	Schema  string       `json:"schema"`
 	Files   []fileJSON   `json:"files"`
 	Summary auditSummary `json:"summary"`
 }
 
-// fileJSON is one file's result, as the report and the child print it.
+// fileJSON is one file's result.
 type fileJSON struct {
-	File     string        `json:"file"`
-	Error    string        `json:"error,omitempty"`
+	Input    string        `json:"input"`
+	Error    *errorJSON    `json:"error,omitempty"` // the file could not be read
 	Findings []findingJSON `json:"findings"`
+}
+
+// fileLineJSON is one file's result on a line of its own (audit --jsonl).
+type fileLineJSON struct {
+	Schema string `json:"schema"`
+	fileJSON
 }
 
 type findingJSON struct {
@@ -221,33 +280,70 @@ type auditSummary struct {
 
 // buildSummary is build --json's output.
 type buildSummary struct {
-	Input    string     `json:"input"`
+	Schema   string     `json:"schema"`
+	Input    string     `json:"input"` // the manifest
+	PDF      string     `json:"pdf"`   // the PDF the manifest names, which build adds to
 	Output   string     `json:"output"`
 	Appended int        `json:"appendedBytes"`
-	Commands int        `json:"commands"`
+	Commands int        `json:"commandsAdded"`
 	Sets     []buildSet `json:"sets"`
 	Errors   int        `json:"auditErrors"`
 }
 
 type buildSet struct {
-	Kind    string   `json:"kind"`
+	Subtype string   `json:"subtype" jsonschema:"enum=SPS,enum=SIS"`
 	Object  string   `json:"object"`
 	ID      string   `json:"id"`
 	TextID  string   `json:"tid,omitempty"`
 	URL     string   `json:"url"`
 	Key     string   `json:"urlsKey"`
 	Pages   []int    `json:"pages,omitempty"`
-	Images  []string `json:"images,omitempty"`
-	R       []int64  `json:"r,omitempty"`
+	Objects []string `json:"objects,omitempty"` // image sets: the image XObjects
+	R       []int64  `json:"refCounts,omitempty"`
 	Aux     int      `json:"auxFiles,omitempty"`
 	Aliases []string `json:"aliases,omitempty"` // URLS keys of the URLs that redirected to URL
 	Shared  bool     `json:"joined,omitempty"`  // the images joined an image set with the same ID
+}
+
+// fix --json.
+
+// fixSummary is what fix prints with --json.
+type fixSummary struct {
+	Schema     string          `json:"schema"`
+	Input      string          `json:"input"`
+	Output     string          `json:"output,omitempty"` // the file written (the input with --in-place); none with --dry-run or nothing to fix
+	DryRun     bool            `json:"dryRun"`
+	Repairs    []repairJSON    `json:"repairs"`
+	Left       []repairJSON    `json:"leftAlone"`
+	Collisions []collisionJSON `json:"collisions"`
+	Appended   int             `json:"appendedBytes"`
+	Errors     int             `json:"auditErrors"` // of the output, or of the input when nothing is written
+}
+
+type repairJSON struct {
+	Rules   []string `json:"rules"`
+	Object  string   `json:"object,omitempty"`
+	Message string   `json:"message"`
+}
+
+// collisionJSON is URLS keys left as written: canonicalized, they would
+// all be Key and merge different content sets.
+type collisionJSON struct {
+	Key  bytesJSON          `json:"key"`
+	Keys []collidingKeyJSON `json:"keys"`
+}
+
+type collidingKeyJSON struct {
+	Key        bytesJSON `json:"key"`        // as the file writes it
+	SetObjects []string  `json:"setObjects"` // the content sets it leads to
 }
 
 // capture --json and append --json.
 
 // captureSummary is what capture and append print with --json.
 type captureSummary struct {
+	Schema  string         `json:"schema"`
+	Input   string         `json:"input,omitempty"` // append: the capture added to
 	Output  string         `json:"output"`
 	Pages   []capturedPage `json:"captured"`
 	Skips   []capture.Skip `json:"skipped"`
@@ -259,7 +355,7 @@ type captureSummary struct {
 // capturedPage is one page a capture fetched.
 type capturedPage struct {
 	URL     string         `json:"url"`
-	Chains  [][]string     `json:"redirects,omitempty"`
+	Chains  [][]string     `json:"chains,omitempty"`
 	Title   string         `json:"title"`
 	Pages   []int          `json:"pages"`
 	ID      string         `json:"id"`
@@ -270,10 +366,12 @@ type capturedPage struct {
 
 // refreshSummary is what refresh prints with --json.
 type refreshSummary struct {
-	File     string           `json:"file"`
+	Schema   string           `json:"schema"`
+	Input    string           `json:"input"`
 	Output   string           `json:"output,omitempty"`
+	DryRun   bool             `json:"dryRun"`
 	Commands []capture.Replay `json:"commands"`
-	Changes  []capture.Change `json:"pages"`
+	Changes  []capture.Change `json:"changes"`
 	Skips    []capture.Skip   `json:"skipped"`
 	Replaced int              `json:"replaced"`
 	Added    int              `json:"added"`
@@ -281,6 +379,7 @@ type refreshSummary struct {
 	Links    int              `json:"internalLinks"`
 	Errors   int              `json:"auditErrors"`
 	Stopped  string           `json:"stopped,omitempty"`
+	Error    *errorJSON       `json:"error,omitempty"` // nothing written: no page could be checked
 }
 
 func newInfoReport(d *pdfio.Document) *infoReport {
@@ -335,9 +434,9 @@ func newSpiderInfoJSON(info *webcapture.Info) *spiderInfoJSON {
 		if s := c.Settings; s != nil {
 			sj := &settingsJSON{Object: s.Ref.String(), Global: dictKeys(s.Global), Engines: []engineJSON{}}
 			for _, e := range s.Engines {
-				ej := engineJSON{Name: bytesJSON(e.Key), Valid: e.Err == nil}
+				ej := engineJSON{Name: bytesJSON(e.Key), Valid: e.Err == nil, Settings: []bytesJSON{}}
 				if e.Err != nil {
-					ej.Error = e.Err.Error()
+					ej.Reason = e.Err.Error()
 				}
 				if d, ok := e.Settings.(webcapture.Dict); ok {
 					ej.Settings = dictKeys(d)

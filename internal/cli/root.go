@@ -83,6 +83,7 @@ name trees, page and image sets, source information and capture commands.`,
 		newAuditFileCmd(ios, nil),
 		newVersionCmd(ios, nil),
 		newCompletionCmd(ios, nil),
+		newSchemaTopic(ios),
 		&cobra.Command{
 			Use:   "exit-codes",
 			Short: "Exit codes of every webcap command",

@@ -204,7 +204,7 @@ func (s *captureSite) pages() []string {
 // refreshReport is the part of refresh --json the test reads.
 type refreshReport struct {
 	Commands []capture.Replay `json:"commands"`
-	Pages    []capture.Change `json:"pages"`
+	Pages    []capture.Change `json:"changes"`
 }
 
 // TestBrowserCaptureSite is the end-to-end check of a capture against what the
@@ -219,7 +219,7 @@ func TestBrowserCaptureSite(t *testing.T) {
 	var sum struct {
 		Pages []struct {
 			URL     string         `json:"url"`
-			Chains  [][]string     `json:"redirects"`
+			Chains  [][]string     `json:"chains"`
 			Pages   []int          `json:"pages"`
 			ID      string         `json:"id"`
 			Missing []capture.Skip `json:"missing"`

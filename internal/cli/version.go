@@ -15,13 +15,14 @@ import (
 var version = ""
 
 type versionInfo struct {
+	Schema   string `json:"schema"`
 	Version  string `json:"version"`
 	Revision string `json:"revision,omitempty"`
 	Go       string `json:"go"`
 }
 
 func buildVersion() versionInfo {
-	v := versionInfo{Version: version, Go: runtime.Version()}
+	v := versionInfo{Schema: schemaName("version"), Version: version, Go: runtime.Version()}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if v.Version == "" {
 			v.Version = bi.Main.Version
@@ -57,7 +58,7 @@ func newVersionCmd(ios *IOStreams, runF func(context.Context, *versionOptions) e
 		Args: cobra.NoArgs,
 		RunE: runner(opts, runF, runVersion, func([]string) error { return nil }),
 	}
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, `print {"version", "revision", "go"} as JSON`)
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, `print {"schema", "version", "revision", "go"} as JSON`)
 	return cmd
 }
 

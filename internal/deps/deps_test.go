@@ -14,6 +14,7 @@ const mod = "github.com/webcap/webcap"
 // forbidden maps a package (prefix) of the module to import paths (prefixes)
 // it must not import, directly or not.
 var forbidden = map[string][]string{
+	mod + "/docs":               {mod, "github.com"}, // embedded files only
 	mod + "/canon":              {mod + "/webcapture", mod + "/pdfio", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
 	mod + "/webcapture":         {mod + "/pdfio", mod + "/audit", mod + "/record", mod + "/repair", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
 	mod + "/pdfio":              {mod + "/audit", mod + "/record", mod + "/repair", mod + "/internal/cli", mod + "/cmd", "github.com/spf13"},
