@@ -83,11 +83,9 @@ name trees, page and image sets, source information and capture commands.`,
 		newAuditFileCmd(ios, nil),
 		newVersionCmd(ios, nil),
 		newCompletionCmd(ios, nil),
-		&cobra.Command{
-			Use:   "exit-codes",
-			Short: "Exit codes of every webcap command",
-			Long:  exitCodesHelp,
-		},
+		newExitCodesTopic(ios),
+		newRulesTopic(ios),
 	)
+	root.SetHelpCommand(newHelpCmd())
 	return root
 }
