@@ -47,6 +47,8 @@ func newTopicCmd(ios *IOStreams, t topic) *cobra.Command {
 		Example:     t.Example,
 		Args:        t.Args,
 		Annotations: map[string]string{topicAnnotation: "true"},
+		// A topic has no flag of its own.
+		DisableFlagsInUseLine: true,
 	}
 	if t.Complete != nil {
 		cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -191,15 +193,14 @@ func ruleNamed(id string) (audit.Rule, bool) {
 }
 
 const rulesIntro = `webcap audit checks these rules (audit.Rules; docs/rules.md in the source
-explains some at length). Severities follow what real files show, since
-every viewer reads what Acrobat writes: an error is a structure that is
-broken or a lookup that gives a wrong or no answer; a warning is a departure
-that Acrobat itself makes, or one that breaks no lookup; info is worth
-knowing and not wrong. "webcap help rules RULE..." shows some rules only.
-`
+explains some at length). Severities follow what real files show, since every viewer reads what
+Acrobat writes: an error is a structure that is broken or a lookup that gives a wrong or no answer;
+a warning is a departure that Acrobat itself makes, or one that breaks no lookup; info is worth
+knowing and not wrong. "webcap help rules RULE..." shows some rules only.`
 
-// showRules prints the rules named by ids, all of them when there is none:
-// each as its ID and severity, then its summary and reference indented.
+// showRules prints the rules named by ids; all of them, after rulesIntro,
+// when there is none. Each is its ID and severity, then its summary and
+// reference indented.
 func showRules(w io.Writer, ids []string) error {
 	rules := audit.Rules
 	if len(ids) > 0 {
@@ -208,10 +209,12 @@ func showRules(w io.Writer, ids []string) error {
 			r, _ := ruleNamed(id)
 			rules = append(rules, r)
 		}
-	} else if _, err := fmt.Fprint(w, rulesIntro+"\n"); err != nil {
-		return err
 	}
 	var b strings.Builder
+	if len(ids) == 0 {
+		wrap(&b, rulesIntro, "", ruleWidth)
+		b.WriteByte('\n')
+	}
 	for i, r := range rules {
 		if i > 0 {
 			b.WriteByte('\n')
