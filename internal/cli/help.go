@@ -196,11 +196,13 @@ const rulesIntro = `webcap audit checks these rules (audit.Rules; docs/rules.md 
 explains some at length). Severities follow what real files show, since every viewer reads what
 Acrobat writes: an error is a structure that is broken or a lookup that gives a wrong or no answer;
 a warning is a departure that Acrobat itself makes, or one that breaks no lookup; info is worth
-knowing and not wrong. "webcap help rules RULE..." shows some rules only.`
+knowing and not wrong. "webcap help rules RULE..." shows some rules only, with the paragraph that
+explains them when there is one.`
 
 // showRules prints the rules named by ids; all of them, after rulesIntro,
 // when there is none. Each is its ID and severity, then its summary and
-// reference indented.
+// reference indented, and, when named, the paragraph that explains it, if
+// the library has one (Rule.Detail).
 func showRules(w io.Writer, ids []string) error {
 	rules := audit.Rules
 	if len(ids) > 0 {
@@ -222,6 +224,10 @@ func showRules(w io.Writer, ids []string) error {
 		fmt.Fprintf(&b, "%s (%s)\n", r.ID, r.Severity)
 		wrap(&b, r.Summary, "    ", ruleWidth)
 		wrap(&b, "Reference: "+r.Spec, "    ", ruleWidth)
+		if d := r.Detail(); d != "" && len(ids) > 0 {
+			b.WriteByte('\n')
+			wrap(&b, d, "    ", ruleWidth)
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -21,6 +21,7 @@ func TestHelpTopics(t *testing.T) {
 		{"exit codes directly", []string{"exit-codes"}, exitOK, []string{"2  usage error"}, ""},
 		{"rules", []string{"help", "rules"}, exitOK, []string{"Severities", "WC-PDF-XREF (error)\n", "WC-SOURCE-FORM (info)\n"}, ""},
 		{"one rule", []string{"help", "rules", "WC-PZ"}, exitOK, []string{"WC-PZ (warning)\n    a page's preferred zoom /PZ that is not a positive number\n    Reference: ISO 32000-1 Table 30\n"}, ""},
+		{"rule with its paragraph", []string{"help", "rules", "WC-R-COUNT"}, exitOK, []string{"WC-R-COUNT (warning)\n", "Reference: ISO 32000-1 §14.10.4.3\n\n    WC-R-ZERO, WC-R-COUNT and WC-IMAGE-UNUSED compare"}, ""},
 		{"rule in lower case", []string{"help", "rules", "wc-pz"}, exitOK, []string{"WC-PZ (warning)"}, ""},
 		{"rule directly", []string{"rules", "WC-PZ"}, exitOK, []string{"WC-PZ (warning)"}, ""},
 		{"unknown rule", []string{"help", "rules", "WC-NOPE"}, exitUsage, nil, `webcap: help rules: no rule "WC-NOPE"`},
