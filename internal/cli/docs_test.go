@@ -43,7 +43,7 @@ func genDocs(man, md string) error {
 	}
 	// The trees leave out help topics: their pages are written here.
 	for _, c := range root.Commands() {
-		if !isTopic(c) {
+		if !c.IsAdditionalHelpTopicCommand() {
 			continue
 		}
 		c.DisableAutoGenTag = true
@@ -195,7 +195,7 @@ func TestDocsCoverEveryCommand(t *testing.T) {
 	}
 	ios, _, _, _ := Test()
 	for _, c := range newRootCmd(ios).Commands() {
-		if !c.IsAvailableCommand() && !isTopic(c) {
+		if !c.IsAvailableCommand() && !c.IsAdditionalHelpTopicCommand() {
 			continue
 		}
 		for _, name := range []string{
