@@ -71,9 +71,9 @@ With --json, one JSON document:
 	f := cmd.Flags()
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON document")
 	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
-	f.Lookup("jobs").DefValue = "number of CPUs" // as help says it: the same on every machine
 	f.BoolVar(&opts.InProcess, "in-process", false, "audit in this process, without a child per file (no crash isolation)")
 	_ = f.MarkHidden("in-process")
+	f.Lookup("jobs").DefValue = "number of CPUs" // as help says it: the same on every machine
 	return cmd
 }
 
