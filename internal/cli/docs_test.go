@@ -207,14 +207,14 @@ func TestDocsCoverEveryCommand(t *testing.T) {
 				t.Errorf("%s: %v", c.Name(), err)
 				continue
 			}
-			if isTopic(c) && !strings.Contains(string(b), firstLine(c)) {
-				t.Errorf("%s does not hold the topic (%q)", name, firstLine(c))
+			if isTopic(c) && !strings.Contains(string(b), longFirstLine(c)) {
+				t.Errorf("%s does not hold the topic (%q)", name, longFirstLine(c))
 			}
 		}
 	}
 }
 
-func firstLine(c *cobra.Command) string {
+func longFirstLine(c *cobra.Command) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(c.Long), "\n")
 	return line
 }
