@@ -672,3 +672,45 @@ func TestURLNonASCIIHost(t *testing.T) {
 		}
 	}
 }
+
+// Rule.Detail is docs/rules.md's paragraphs after the table, without their
+// Markdown: each paragraph, in order, and only rules of the table.
+func TestRuleDetailsAreDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, _ := strings.Cut(string(doc), fmt.Sprintf("| `%s` |", Rules[len(Rules)-1].ID))
+	after, _, _ = strings.Cut(after, "\n## ")
+	emphasis := regexp.MustCompile(`\*(\w+)\*`)
+	var paras []string
+	for i, p := range strings.Split(after, "\n\n") {
+		if i == 0 || strings.TrimSpace(p) == "" {
+			continue // the table's last row
+		}
+		p = emphasis.ReplaceAllString(strings.ReplaceAll(p, "`", ""), "$1")
+		paras = append(paras, strings.Join(strings.Fields(p), " "))
+	}
+	if len(paras) != len(details) {
+		t.Errorf("docs/rules.md has %d paragraphs after its table, audit %d details", len(paras), len(details))
+	}
+	for i, d := range details {
+		text := strings.Join(strings.Fields(d.text), " ")
+		if i < len(paras) && paras[i] != text {
+			t.Errorf("detail %d (%v) is not docs/rules.md's paragraph %d:\n got %q\nwant %q", i, d.rules, i, text, paras[i])
+		}
+		for _, id := range d.rules {
+			r, ok := ruleByID[id]
+			if !ok {
+				t.Errorf("detail %d: no rule %s", i, id)
+				continue
+			}
+			if !strings.Contains(text, id) && !strings.Contains(text, id[:strings.LastIndex(id, "-")+1]+"*") {
+				t.Errorf("detail %d does not name %s", i, id)
+			}
+			if r.Detail() != text {
+				t.Errorf("%s.Detail() = %q, want detail %d", id, r.Detail(), i)
+			}
+		}
+	}
+}

@@ -81,6 +81,7 @@ schema audit-file):
 	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
 	f.BoolVar(&opts.InProcess, "in-process", false, "audit in this process, without a child per file (no crash isolation)")
 	_ = f.MarkHidden("in-process")
+	f.Lookup("jobs").DefValue = "number of CPUs" // as help says it: the same on every machine
 	return cmd
 }
 

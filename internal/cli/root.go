@@ -84,11 +84,9 @@ name trees, page and image sets, source information and capture commands.`,
 		newVersionCmd(ios, nil),
 		newCompletionCmd(ios, nil),
 		newSchemaTopic(ios),
-		&cobra.Command{
-			Use:   "exit-codes",
-			Short: "Exit codes of every webcap command",
-			Long:  exitCodesHelp,
-		},
+		newExitCodesTopic(ios),
+		newRulesTopic(ios),
 	)
+	root.SetHelpCommand(newHelpCmd())
 	return root
 }

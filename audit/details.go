@@ -1,0 +1,109 @@
+package audit
+
+import "strings"
+
+// Detail returns what docs/rules.md explains of the rule beyond its
+// summary, as one paragraph of plain text (it may speak of the rules of its
+// group too); "" for most rules. TestRuleDetailsAreDocumented keeps the two
+// the same.
+func (r Rule) Detail() string { return ruleDetails[r.ID] }
+
+// ruleDetails holds each rule's Detail.
+var ruleDetails = func() map[string]string {
+	m := map[string]string{}
+	for _, d := range details {
+		for _, id := range d.rules {
+			m[id] = strings.Join(strings.Fields(d.text), " ")
+		}
+	}
+	return m
+}()
+
+// details are docs/rules.md's paragraphs after its table, in its order,
+// without the Markdown (code spans and emphasis), each with the rules it
+// explains.
+var details = []struct {
+	rules []string
+	text  string
+}{
+	{
+		rules: []string{"WC-CS-REDIRECT-DUPLICATE"},
+		text: `WC-CS-REDIRECT-DUPLICATE is the same fetched resource captured twice: /old-page redirected (3xx)
+to /about.html, and the file holds two sets with one /ID, one whose /AU is a URL alias
+dictionary (/U http://h/about.html /C [[http://h/old-page http://h/about.html]]) and one whose
+/AU is http://h/about.html. Two sets of one subtype and one /ID are linked when a URL of one
+set's sources (its /AU, /U or any URL of any chain), canonicalized by the profile, is in a
+redirect chain of the other (a chain ends in its dictionary's /U), or when one URLS key
+(canonicalized) holds both. A lookup by that URL then gives two answers, which diverge once one
+set is refreshed, so it is an error. It is reported once per linked group, on the set with the
+greatest object number, naming the other sets and the redirect or key that links them. Not
+flagged: one set whose /SI is an array with one source information dictionary per URL (what the
+specification asks for); two sets with one /ID reached from unrelated URLs (a processor may
+merge them); a page set and an image set with one /ID (Figure 10.2).`,
+	},
+	{
+		rules: []string{"WC-R-ZERO", "WC-R-COUNT", "WC-IMAGE-UNUSED"},
+		text: `WC-R-ZERO, WC-R-COUNT and WC-IMAGE-UNUSED compare an image set's counts with how the pages use
+each image. The reader walks every page's resources (its own or inherited from the page tree)
+and counts, for each image XObject, the pages that name it in their /XObject resources (direct
+use), and the pages that use it at all: through Form XObjects, tiling patterns, Type 3 fonts and
+soft masks (recursively, each object once, loops cut), annotation appearance streams and widget
+icons (/AP, /MK), as another image's /SMask or /Mask, and as a page thumbnail. Acrobat's /R is
+the direct count: in the real files every one of the 54 counts equals it, and the 29 counts of 0
+are images drawn only through tiling patterns (28, in pdfcpu__sample01.pdf and endesive__...) or
+a widget's icon (1, PdfPig__0000505.pdf), plus 2 images that no page uses. So a count of 0 is a
+warning whose message says which of these it is, and suggests removing the image from /O only
+when no page uses it at all; a count is WC-R-COUNT only when it is neither the direct count nor
+the count of every page that uses the image.`,
+	},
+	{
+		rules: []string{"WC-ID-RESIDUE"},
+		text: `WC-ID-RESIDUE: a capture re-saved by a program that drops SpiderInfo and the name trees can
+leave /ID on its pages and images. With no SpiderInfo, IDS, URLS or content set left there is
+nothing for the /ID to find, and nothing is wrong with a lookup, so it is a warning. In a file
+that has Web Capture structures, a /ID that finds no parent is WC-PARENT, an error.`,
+	},
+	{
+		rules: []string{"WC-TREE-EMPTY-NAMES"},
+		text: `WC-TREE-EMPTY-NAMES: no real file holds an IDS or URLS tree with an empty /Names array (Acrobat
+leaves << >>, WC-TREE-EMPTY); like that residue it answers every lookup correctly (with
+nothing), so it is a warning too.`,
+	},
+	{
+		rules: []string{"WC-SOURCE-MISMATCH", "WC-SOURCE-MISSING", "WC-SOURCE-INCOMPLETE", "WC-SOURCE-FORM"},
+		text: `The WC-SOURCE-* rules run only with --sources DIR|MANIFEST (a wget --mirror directory or a JSON
+manifest of URL: file): each content set's identifier is recomputed from its source as it is now
+(image sets and PDFs: the MD5 of the bytes; HTML page sets: the page and its auxiliary files,
+with the three forms of auxiliary identifiers tried).`,
+	},
+	{
+		rules: []string{"WC-PDF-XREF", "WC-PDF-OFFSET", "WC-PDF-LENGTH", "WC-PDF-UNREADABLE", "WC-PDF-RECOVERED"},
+		text: `WC-PDF-* say a file is not well-formed, in JHOVE's sense: pdfcpu, which reads the file, repairs
+what it can without a word (a cross-reference table rebuilt by scanning for N G obj, an object
+found near a wrong offset, a stream read up to endstream past a wrong /Length), and another
+reader may then see other objects. The reader checks the bytes against what was built: startxref
+and every section through /Prev must be a whole cross-reference table or stream whose /W, /Size
+and /Index locate something (WC-PDF-XREF; an appended stream with /W [0 0 0] is one), every
+in-use entry's offset must begin N G obj (WC-PDF-OFFSET), every stream's /Length as written must
+end where endstream follows, after an optional end-of-line (WC-PDF-LENGTH), and every listed
+object must parse (WC-PDF-UNREADABLE: cut short, or nested deeper than the parser's bound). Each
+finding names the object and the byte offset. The verdict, damaged or not, is qpdf --check's on
+every crafted case and every real file (tests TestDamageAgreesWithQPDF,
+TestRealWorldDamageAgreesWithQPDF). When the cross-reference data is lost, objects kept in
+object streams that pdfcpu found are recovered from them, as poppler does (WC-PDF-RECOVERED,
+once, with their number), so a reference to one resolves; a reference that still leads nowhere
+is WC-DANGLING saying the object "cannot be located: the cross-reference data is damaged", not
+that it does not exist. A file pdfcpu cannot parse at all is reported as unreadable (exit 3),
+not audited.`,
+	},
+	{
+		rules: []string{"WC-CERTIFIED", "WC-CERTIFIED-AFTER"},
+		text: `WC-CERTIFIED notes a document certified with DocMDP (the catalog's /Perms /DocMDP signature; /P
+1 no changes, 2 form filling and signing, 3 also annotations). Adding pages, content sets, name
+trees or catalog entries is none of these, so build, append and refresh refuse to update such a
+file unless --force. WC-CERTIFIED-AFTER is a file whose Web Capture structures (SpiderInfo, the
+IDS or URLS tree, a content set) lie past the bytes the signature covers (its /ByteRange): they
+were added after certification, which breaks it for any validator that checks DocMDP
+permissions; the byte-range digest itself still verifies, so pdfsig alone does not show it.`,
+	},
+}
