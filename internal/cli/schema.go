@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -54,39 +56,66 @@ One concept has one name in every command: docs/json.md lists them.
 
 The same schemas are in docs/schemas in the source.`
 
-// newSchemaTopic is the help topic "schema", with one topic per schema:
-// webcap help schema lists them, webcap help schema NAME prints one.
+// newSchemaTopic is the help topic "schema": webcap help schema lists the
+// schemas, webcap help schema NAME prints one; an unknown NAME is a usage
+// error.
 func newSchemaTopic(ios *IOStreams) *cobra.Command {
-	topic := &cobra.Command{
-		Use:   "schema",
+	return newTopicCmd(ios, topic{
+		Use:   "schema [NAME]",
 		Short: "JSON Schemas of every --json output and of the build manifest",
-		Long:  schemaHelp,
-	}
-	topic.SetHelpFunc(func(c *cobra.Command, args []string) {
-		if c != topic {
-			printSchema(ios, c.Name())
-			return
-		}
-		fmt.Fprintf(ios.Out, "%s\n\nSchemas:\n", schemaHelp)
-		tw := tabwriter.NewWriter(ios.Out, 2, 8, 2, ' ', 0)
-		for _, t := range schemaTopics() {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.name, t.kind, t.about)
-		}
-		tw.Flush()
-		fmt.Fprintf(ios.Out, "\nUsage:\n  webcap help schema NAME\n")
+		Example: `  # The schemas there are
+  $ webcap help schema
+  # info --json's schema
+  $ webcap help schema info`,
+		Args: func(_ *cobra.Command, args []string) error {
+			switch {
+			case len(args) > 1:
+				return fmt.Errorf("give one schema name, not %d", len(args))
+			case len(args) == 1 && !isSchema(args[0]):
+				return fmt.Errorf("no schema %q (webcap help schema lists them)", args[0])
+			}
+			return nil
+		},
+		Complete: func(args []string, toComplete string) []cobra.Completion {
+			if len(args) > 0 {
+				return nil
+			}
+			var out []cobra.Completion
+			for _, t := range schemaTopics() {
+				if strings.HasPrefix(t.name, toComplete) {
+					out = append(out, cobra.CompletionWithDesc(t.name, t.about))
+				}
+			}
+			return out
+		},
+		Show: showSchema,
 	})
-	for _, t := range schemaTopics() {
-		topic.AddCommand(&cobra.Command{Use: t.name, Short: "JSON Schema: " + t.about})
-	}
-	return topic
 }
 
-// printSchema prints a schema as docs/schemas holds it.
-func printSchema(ios *IOStreams, name string) {
-	b, err := docs.Schema(name)
-	if err != nil { // a topic without its file: TestSchemaTopics fails first
-		fmt.Fprintf(ios.ErrOut, "webcap: help schema: no schema %s\n", name)
-		return
+func isSchema(name string) bool {
+	for _, t := range schemaTopics() {
+		if t.name == name {
+			return true
+		}
 	}
-	ios.Out.Write(b)
+	return false
+}
+
+// showSchema prints the list of schemas, or the one args names as
+// docs/schemas holds it.
+func showSchema(w io.Writer, args []string) error {
+	if len(args) == 1 {
+		b, err := docs.Schema(args[0])
+		if err != nil { // a topic without its file: TestSchemaTopics fails first
+			return fmt.Errorf("no schema %s: %w", args[0], err)
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	fmt.Fprintf(w, "%s\n\nSchemas:\n", schemaHelp)
+	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
+	for _, t := range schemaTopics() {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.name, t.kind, t.about)
+	}
+	return tw.Flush()
 }
