@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -82,8 +81,7 @@ func stopCause(why error) string {
 // most max) and bytes fetched: a bar on a terminal, a line per page
 // otherwise.
 func newCaptureProgress(ios *IOStreams, name string, max int) func(done, queued int, bytes int64, url string) {
-	f, ok := ios.ErrOut.(*os.File)
-	if !ok || !isTerminal(f) {
+	if !ios.ErrTTY {
 		return func(done, queued int, bytes int64, url string) {
 			fmt.Fprintf(ios.ErrOut, "%s: %d done, %d queued, %s fetched: %s\n", name, done, queued, sizeOf(bytes), url)
 		}
@@ -99,7 +97,7 @@ func newCaptureProgress(ios *IOStreams, name string, max int) func(done, queued 
 
 // clearProgress erases the progress bar's line, on a terminal.
 func clearProgress(ios *IOStreams) {
-	if f, ok := ios.ErrOut.(*os.File); ok && isTerminal(f) {
+	if ios.ErrTTY {
 		fmt.Fprint(ios.ErrOut, "\r\033[K")
 	}
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -14,8 +13,7 @@ type progress struct {
 }
 
 func newProgress(ios *IOStreams, total int) *progress {
-	f, ok := ios.ErrOut.(*os.File)
-	if !ok || total < 2 || !isTerminal(f) {
+	if total < 2 || !ios.ErrTTY {
 		return &progress{}
 	}
 	return &progress{bar: progressbar.NewOptions(total,
