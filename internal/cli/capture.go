@@ -66,7 +66,7 @@ captured before is written).`,
 			return checkCapture("capture", opts)
 		}),
 	}
-	captureFlags(cmd, opts)
+	captureFlags(cmd, opts, false)
 	return cmd
 }
 
@@ -89,8 +89,8 @@ type captureOptions struct {
 }
 
 // captureFlags are capture's and append's flags.
-func captureFlags(cmd *cobra.Command, opts *captureOptions) {
-	opts.outputFlags.add(cmd, "write the result to `OUT.pdf`")
+func captureFlags(cmd *cobra.Command, opts *captureOptions, inPlace bool) {
+	opts.outputFlags.add(cmd, "write the result to `OUT.pdf`", inPlace)
 	opts.fetchFlags.add(cmd, 50)
 	f := cmd.Flags()
 	f.IntVar(&opts.Levels, "levels", 1, "levels of links followed (1: the start pages only)")
@@ -107,9 +107,10 @@ func captureFlags(cmd *cobra.Command, opts *captureOptions) {
 
 // checkCapture checks capture's and append's flags.
 func checkCapture(name string, opts *captureOptions) error {
+	if err := opts.outputFlags.flags(name, opts.File != "", true); err != nil {
+		return err
+	}
 	switch {
-	case opts.Out == "":
-		return usagef("%s: say where to write: -o OUT.pdf", name)
 	case opts.Levels < 1:
 		return usagef("%s: --levels %d: 1 captures the start pages only", name, opts.Levels)
 	case opts.Jobs < 1:
@@ -127,7 +128,8 @@ func newAppendCmd(ios *IOStreams, runF func(context.Context, *captureOptions) er
 		Short: "Capture more web pages into an existing capture (incremental update)",
 		Long: `Capture web pages as webcap capture does and add them after the last page of
 FILE, a capture, as an incremental update: FILE's bytes are kept exactly
-(a signature over them stays valid) and FILE itself is never changed.
+(a signature over them stays valid) and FILE itself is never changed
+unless --in-place.
 
 Pages FILE already has (by canonical URL, redirects included) are not
 fetched again: they are reported as skipped, and links to them become
@@ -150,7 +152,7 @@ read or written or Chromium cannot be started.`,
 			return checkCapture("append", opts)
 		}),
 	}
-	captureFlags(cmd, opts)
+	captureFlags(cmd, opts, true)
 	return cmd
 }
 
@@ -160,7 +162,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		name = "append"
 	}
 	// Before anything is fetched: a crawl is not lost to a bad -o.
-	if err := checkOutput(name, opts.Out, opts.Force, opts.File); err != nil {
+	if err := opts.outputFlags.check(name, opts.IO, opts.File); err != nil {
 		return err
 	}
 	var file []byte
@@ -191,7 +193,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if err != nil {
 		return err
 	}
-	d, err := writeOutput(name, opts.Out, res.PDF)
+	d, err := opts.write(name, opts.IO, opts.File, res.PDF)
 	if err != nil {
 		return err
 	}
@@ -202,7 +204,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		err = captureText(opts, res, d, sum)
 	}
 	if err == nil || errors.Is(err, errFailed) {
-		kept := fmt.Sprintf("the %s captured before are in %s", plural(len(res.Pages), "page"), displayInput(opts.Out))
+		kept := fmt.Sprintf("the %s captured before are in %s", plural(len(res.Pages), "page"), displayInput(opts.target(opts.File)))
 		if stop := stopped(opts.IO, name, res.Stopped, kept); stop != nil {
 			return stop
 		}
@@ -237,20 +239,21 @@ func (o *captureOptions) crawl(name string) (capture.Options, []capture.Start) {
 
 // captureJSON prints a capture's summary as JSON.
 func captureJSON(opts *captureOptions, res *capture.Result, sum audit.Summary) error {
-	out := captureSummary{Output: opts.Out, Skips: skipsOrNone(res.Skips), Links: res.Links,
+	out := captureSummary{Output: opts.target(opts.File), Skips: skipsOrNone(res.Skips), Links: res.Links,
 		Errors: sum.Count(audit.Serious), Stopped: stopCause(res.Stopped)}
 	for i, s := range pageSets(res) {
 		rp := res.Pages[i]
 		out.Pages = append(out.Pages, capturedPage{URL: s.URL, Chains: rp.Chains, Title: rp.Title, Pages: s.Pages, ID: s.ID.String(), Missing: rp.Missing})
 	}
-	return jsonVerdict(opts.IO.Out, out, out.Errors)
+	return jsonVerdict(opts.summary(opts.IO), out, out.Errors)
 }
 
 // captureText prints a capture's summary: a line per set written, the
 // auxiliary files left out of identifiers, the skipped URLs by reason, the
 // totals, and what the audit of the result finds.
 func captureText(opts *captureOptions, res *capture.Result, d *pdfio.Document, sum audit.Summary) error {
-	w := opts.IO.Out
+	w := opts.summary(opts.IO)
+	out := opts.target(opts.File)
 	writeSets(w, res.Build.Sets)
 	for _, pg := range res.Pages {
 		for _, m := range pg.Missing {
@@ -260,13 +263,13 @@ func captureText(opts *captureOptions, res *capture.Result, d *pdfio.Document, s
 	writeSkips(w, res.Skips, opts.Verbose)
 	if opts.File != "" {
 		fmt.Fprintf(w, "%s: %s captured and added after the %s of %s (%s now), %s made internal, %s skipped\n",
-			displayInput(opts.Out), plural(len(res.Pages), "page"), plural(res.First-1, "page"), displayInput(opts.File),
+			displayInput(out), plural(len(res.Pages), "page"), plural(res.First-1, "page"), displayInput(opts.File),
 			plural(len(d.Pages), "PDF page"), plural(res.Links, "link"), plural(len(res.Skips), "URL"))
 	} else {
 		fmt.Fprintf(w, "%s: %s captured into %s, %s made internal, %s skipped\n",
-			displayInput(opts.Out), plural(len(res.Pages), "page"), plural(len(d.Pages), "PDF page"), plural(res.Links, "link"), plural(len(res.Skips), "URL"))
+			displayInput(out), plural(len(res.Pages), "page"), plural(len(d.Pages), "PDF page"), plural(res.Links, "link"), plural(len(res.Skips), "URL"))
 	}
-	return writeVerdict(w, opts.Out, sum)
+	return writeVerdict(w, out, sum)
 }
 
 // pageSets returns the page sets a capture wrote, one per page in

@@ -41,41 +41,33 @@ collisions remain, 3 when the file cannot be read or written, 2 for a usage erro
 		Args: cobra.ExactArgs(1),
 		RunE: runner(opts, runF, runFix, func(args []string) error {
 			opts.File = args[0]
-			switch {
-			case opts.DryRun && (opts.Out != "" || opts.InPlace):
+			if opts.DryRun && (opts.Out != "" || opts.InPlace) {
 				return usagef("fix: --dry-run writes nothing: drop -o and --in-place")
-			case !opts.DryRun && opts.Out == "" && !opts.InPlace:
-				return usagef("fix: say where to write: -o OUT.pdf, or --in-place")
-			case opts.Out != "" && opts.InPlace:
-				return usagef("fix: -o and --in-place exclude each other")
 			}
-			return nil
+			return opts.outputFlags.flags("fix", true, !opts.DryRun)
 		}),
 	}
+	opts.outputFlags.add(cmd, "write the repaired file to `OUT.pdf`", true)
 	f := cmd.Flags()
-	f.StringVarP(&opts.Out, "output", "o", "", "write the repaired file to `OUT.pdf`")
-	f.BoolVar(&opts.InPlace, "in-place", false, "replace the input file (a symbolic link stays one)")
+	f.Lookup("force").Usage = "replace -o's file if it exists"
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the repairs without writing anything")
 	addProfileFlag(cmd, &opts.Profile, canon.PDF, "canonicalization for URLS keys: pdf, pdf2 or rfc3986")
 	return cmd
 }
 
 type fixOptions struct {
-	IO      *IOStreams
-	Out     string
-	InPlace bool
+	IO *IOStreams
+	outputFlags
 	DryRun  bool
 	Profile *canon.Profile
 	File    string
 }
 
 func runFix(ctx context.Context, opts *fixOptions) error {
-	out := opts.Out
-	if opts.InPlace {
-		out = opts.File
-	} else if out != "" && sameFile(out, opts.File) {
-		return usagef("fix: -o %s is the input file: use --in-place to replace it", out)
+	if err := opts.outputFlags.check("fix", opts.IO, opts.File); err != nil {
+		return err
 	}
+	out := opts.target(opts.File)
 	orig, err := readFile("fix", opts.File)
 	if err != nil {
 		return err
@@ -88,7 +80,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
-	w := opts.IO.Out
+	w := opts.summary(opts.IO)
 	for _, c := range plan.Changes {
 		fmt.Fprintf(w, "fix: %s%s: %s\n", strings.Join(c.Rules, ","), where(c), c.Message)
 	}
@@ -117,7 +109,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	if err != nil {
 		return fileError("fix", opts.File, err)
 	}
-	d2, err := writeOutput("fix", out, fixed)
+	d2, err := opts.write("fix", opts.IO, opts.File, fixed)
 	if err != nil {
 		return err
 	}

@@ -99,15 +99,22 @@ func (c *canonFlags) canonicalizer(cmd string) (*canon.Canonicalizer, error) {
 	return cz, nil
 }
 
-// outputFlags are -o and --force, of the commands that write a new file.
+// outputFlags are -o, --force and --in-place, of the commands that write
+// a PDF; their rules are in output.go.
 type outputFlags struct {
-	Out   string
-	Force bool
+	Out     string
+	Force   bool
+	InPlace bool
 }
 
-func (o *outputFlags) add(cmd *cobra.Command, usage string) {
-	cmd.Flags().StringVarP(&o.Out, "output", "o", "", usage)
-	cmd.Flags().BoolVar(&o.Force, "force", false, "replace OUT.pdf if it exists, and update a certified input although its permissions forbid it")
+// add adds -o and --force, and --in-place when the command writes an
+// update of an input PDF (inPlace).
+func (o *outputFlags) add(cmd *cobra.Command, usage string, inPlace bool) {
+	cmd.Flags().StringVarP(&o.Out, "output", "o", "", usage+` ("-": stdout)`)
+	cmd.Flags().BoolVar(&o.Force, "force", false, "replace -o's file if it exists, and update a certified input although its permissions forbid it")
+	if inPlace {
+		cmd.Flags().BoolVar(&o.InPlace, "in-place", false, "replace the input file (a symbolic link stays one)")
+	}
 }
 
 // fetchFlags are the flags of the commands that fetch pages: capture,

@@ -73,9 +73,9 @@ func TestCommandFlags(t *testing.T) {
 		{"audit-file", parseWith(newAuditFileCmd), []string{"--profile", "rfc3986", "--timeout", "2s", "--password", "pw", "--sources", "d", "a.pdf"},
 			&auditOptions{Profile: canon.RFC3986, Timeout: 2 * time.Second, Password: "pw", Sources: "d", Files: []string{"a.pdf"}}},
 		{"fix", parseWith(newFixCmd), []string{"--profile", "pdf2", "-o", "out.pdf", "in.pdf"},
-			&fixOptions{Profile: canon.PDF2, Out: "out.pdf", File: "in.pdf"}},
+			&fixOptions{Profile: canon.PDF2, outputFlags: outputFlags{Out: "out.pdf"}, File: "in.pdf"}},
 		{"fix in place", parseWith(newFixCmd), []string{"--in-place", "in.pdf"},
-			&fixOptions{Profile: canon.PDF, InPlace: true, File: "in.pdf"}},
+			&fixOptions{Profile: canon.PDF, outputFlags: outputFlags{InPlace: true}, File: "in.pdf"}},
 		{"fix dry run", parseWith(newFixCmd), []string{"--dry-run", "in.pdf"},
 			&fixOptions{Profile: canon.PDF, DryRun: true, File: "in.pdf"}},
 		{"build defaults", parseWith(newBuildCmd), []string{"m.json", "-o", "out.pdf"},
@@ -159,7 +159,7 @@ func TestCommandFlagErrors(t *testing.T) {
 		{[]string{"audit", "--timeout", "soon", "a.pdf"}, `webcap: audit: --timeout: time: invalid duration "soon"`},
 		{[]string{"audit-file", "--profile", "x", "a.pdf"}, `webcap: audit-file: --profile "x": want pdf, pdf2 or rfc3986`},
 		{[]string{"fix", "--profile", "x", "--dry-run", "a.pdf"}, `webcap: fix: --profile "x": want pdf, pdf2 or rfc3986`},
-		{[]string{"fix", "a.pdf"}, "webcap: fix: say where to write: -o OUT.pdf, or --in-place"},
+		{[]string{"fix", "a.pdf"}, "webcap: fix: say where to write: -o OUT.pdf, -o - (stdout) or --in-place"},
 		{[]string{"fix", "--dry-run", "--in-place", "a.pdf"}, "webcap: fix: --dry-run writes nothing"},
 		{[]string{"build", "--profile", "x", "m.json", "-o", "o.pdf"}, `webcap: build: --profile "x": want pdf, pdf2 or rfc3986`},
 		{[]string{"build", "m.json"}, "webcap: build: say where to write: -o OUT.pdf"},
@@ -171,7 +171,7 @@ func TestCommandFlagErrors(t *testing.T) {
 		{[]string{"append", "--media", "tv", "a.pdf", "http://a/", "-o", "o.pdf"}, `webcap: append: --media "tv": want print or screen`},
 		{[]string{"refresh", "--profile", "x", "--dry-run", "a.pdf"}, `webcap: refresh: --profile "x": want pdf, pdf2 or rfc3986`},
 		{[]string{"refresh", "--wait-idle", "1m", "--dry-run", "a.pdf"}, "webcap: refresh: --wait-idle 1m0s: give a time above 0 and up to 10s"},
-		{[]string{"refresh", "--dry-run", "-o", "o.pdf", "a.pdf"}, "webcap: refresh: --dry-run writes nothing: drop -o o.pdf"},
+		{[]string{"refresh", "--dry-run", "-o", "o.pdf", "a.pdf"}, "webcap: refresh: --dry-run writes nothing: drop -o and --in-place"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			ios, _, stdout, stderr := Test()

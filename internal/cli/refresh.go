@@ -48,8 +48,8 @@ object, and gets the new identifier, text identifier, title and times), new
 pages are added at the end with their page sets, the sources of unchanged
 sets get the time they were checked (/TS) and their new expiry (/E), and
 links to the pages become internal links. Gone, unreachable and unchecked
-pages are kept as they are. FILE itself is never changed. When no page can
-be checked, nothing is written.
+pages are kept as they are. FILE itself is never changed unless
+--in-place. When no page can be checked, nothing is written.
 
 Exit status: 0 when OUT.pdf is written and audits with no error (with
 --dry-run: when every page is unchanged), 1 when errors remain or nothing
@@ -63,16 +63,16 @@ started, 130 when interrupted.`,
 		Args: cobra.ExactArgs(1),
 		RunE: runner(opts, runF, runRefresh, func(args []string) error {
 			opts.File = args[0]
-			switch {
-			case !opts.DryRun && opts.Out == "":
-				return usagef("refresh: say where to write: -o OUT.pdf (or --dry-run to report only)")
-			case opts.DryRun && opts.Out != "":
-				return usagef("refresh: --dry-run writes nothing: drop -o %s", opts.Out)
+			if opts.DryRun && (opts.Out != "" || opts.InPlace) {
+				return usagef("refresh: --dry-run writes nothing: drop -o and --in-place")
+			}
+			if err := opts.outputFlags.flags("refresh", true, !opts.DryRun); err != nil {
+				return err
 			}
 			return opts.fetchFlags.check("refresh")
 		}),
 	}
-	opts.outputFlags.add(cmd, "write the refreshed capture to `OUT.pdf`")
+	opts.outputFlags.add(cmd, "write the refreshed capture to `OUT.pdf`", true)
 	opts.fetchFlags.add(cmd, 100)
 	f := cmd.Flags()
 	f.BoolVar(&opts.DryRun, "dry-run", false, "report what changed, write nothing")
@@ -94,10 +94,8 @@ type refreshOptions struct {
 }
 
 func runRefresh(ctx context.Context, opts *refreshOptions) error {
-	if opts.Out != "" {
-		if err := checkOutput("refresh", opts.Out, opts.Force, opts.File); err != nil {
-			return err
-		}
+	if err := opts.outputFlags.check("refresh", opts.IO, opts.File); err != nil {
+		return err
 	}
 	file, err := readFile("refresh", opts.File)
 	if err != nil {
@@ -129,7 +127,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	var d *pdfio.Document
 	var sum audit.Summary
 	if written {
-		if d, err = writeOutput("refresh", opts.Out, res.PDF); err != nil {
+		if d, err = opts.write("refresh", opts.IO, opts.File, res.PDF); err != nil {
 			return err
 		}
 		sum = summarize(d, opts.Profile)
@@ -145,7 +143,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	if written || opts.DryRun {
 		kept := fmt.Sprintf("%s compared before it", plural(len(res.Changes)-res.Count()[capture.StatusUnchecked], "page"))
 		if written {
-			kept += "; the refreshed file is " + displayInput(opts.Out)
+			kept += "; the refreshed file is " + displayInput(opts.target(opts.File))
 		}
 		if stop := stopped(opts.IO, "refresh", res.Stopped, kept); stop != nil {
 			return stop
@@ -165,15 +163,15 @@ func refreshJSON(opts *refreshOptions, res *capture.RefreshResult, written bool,
 	out := refreshSummary{File: opts.File, Commands: res.Commands, Changes: res.Changes, Skips: skipsOrNone(res.Skips), Replaced: res.Replaced,
 		Added: res.Added, Checked: res.Checked, Links: res.Links, Stopped: stopCause(res.Stopped)}
 	if written {
-		out.Output, out.Errors = opts.Out, sum.Count(audit.Serious)
+		out.Output, out.Errors = opts.target(opts.File), sum.Count(audit.Serious)
 	}
-	return jsonVerdict(opts.IO.Out, out, out.Errors)
+	return jsonVerdict(opts.summary(opts.IO), out, out.Errors)
 }
 
 // refreshText prints refresh's report: the commands replayed, a line per
 // page, and the totals.
 func refreshText(opts *refreshOptions, res *capture.RefreshResult, written bool, sum audit.Summary, count map[string]int) error {
-	w := opts.IO.Out
+	w := opts.summary(opts.IO)
 	for i, c := range res.Commands {
 		what := fmt.Sprintf("command %d: %s %s (levels %d", i+1, c.Method, c.URL, c.Levels)
 		if c.Flags != "" {
@@ -217,8 +215,8 @@ func refreshText(opts *refreshOptions, res *capture.RefreshResult, written bool,
 		kept = " (the gone, unreachable and unchecked kept as they were)"
 	}
 	fmt.Fprintf(w, "%s: %s compared (%s): %s%s; %s made internal\n",
-		displayInput(opts.Out), plural(len(res.Changes), "page"), by, strings.Join(parts, ", "), kept, plural(res.Links, "link"))
-	return writeVerdict(w, opts.Out, sum)
+		displayInput(opts.target(opts.File)), plural(len(res.Changes), "page"), by, strings.Join(parts, ", "), kept, plural(res.Links, "link"))
+	return writeVerdict(w, opts.target(opts.File), sum)
 }
 
 // statusCounts says how many pages have each status, in the order the
