@@ -77,12 +77,12 @@ With --json, one JSON document:
 }
 
 type auditOptions struct {
-	IO        *IOStreams
-	Profile   *canon.Profile
-	JSON      bool
-	Jobs      int
-	Timeout   time.Duration
-	Password  string
+	IO      *IOStreams
+	Profile *canon.Profile
+	JSON    bool
+	Jobs    int
+	Timeout time.Duration
+	passwordFlags
 	Sources   string // a wget mirror directory or a JSON manifest
 	InProcess bool   // audit in this process (no child per file): for tests and debugging
 	Files     []string
@@ -93,11 +93,14 @@ func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 	addProfileFlag(cmd, &opts.Profile, canon.PDF, "canonicalization URLS keys must be in: pdf, pdf2 or rfc3986")
 	f := cmd.Flags()
 	f.DurationVar(&opts.Timeout, "timeout", 60*time.Second, "time limit for each file")
-	f.StringVar(&opts.Password, "password", "", "password of encrypted files")
+	opts.passwordFlags.add(cmd)
 	f.StringVar(&opts.Sources, "sources", "", "recompute identifiers from the captured data: a wget mirror `DIR` or a JSON MANIFEST")
 }
 
 func runAudit(ctx context.Context, opts *auditOptions) error {
+	if err := opts.resolve("audit", opts.IO); err != nil {
+		return err
+	}
 	if opts.Sources != "" {
 		if _, err := loadSources("audit", "--sources", opts.Sources); err != nil {
 			return err

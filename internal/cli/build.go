@@ -57,12 +57,14 @@ cannot be read or written.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Sources, "sources", "", "read captured files from a wget mirror `DIR` or aux MANIFEST (default: the manifest's sources)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
+	opts.passwordFlags.add(cmd)
 	return cmd
 }
 
 type buildOptions struct {
 	IO *IOStreams
 	outputFlags
+	passwordFlags
 	Profile  *canon.Profile // nil: the manifest's
 	Sources  string
 	JSON     bool
@@ -84,6 +86,9 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	if err := opts.outputFlags.check("build", opts.IO, m.InputPath()); err != nil {
 		return err
 	}
+	if err := opts.resolve("build", opts.IO); err != nil {
+		return err
+	}
 	if opts.Sources != "" {
 		src, err := loadSources("build", "--sources", opts.Sources)
 		if err != nil {
@@ -91,7 +96,12 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 		}
 		bo.Sources = src
 	}
+	bo.Password = opts.get()
 	res, err := record.Apply(m, bo)
+	if err != nil && opts.retry(err, m.InputPath()) {
+		bo.Password = opts.get()
+		res, err = record.Apply(m, bo)
+	}
 	if err != nil {
 		return buildError(err)
 	}
@@ -135,7 +145,7 @@ func newBuildSummary(out string, res *record.Result, sum audit.Summary) buildSum
 // read is an I/O error, the rest make the build fail.
 func buildError(err error) error {
 	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	if errors.As(err, &pe) || isPasswordError(err) {
 		return &ioError{fmt.Errorf("build: %w", err)}
 	}
 	return fmt.Errorf("build: %w", err)

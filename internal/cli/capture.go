@@ -76,6 +76,7 @@ type captureOptions struct {
 	URLs []string
 	outputFlags
 	fetchFlags
+	passwordFlags
 	Levels          int
 	SameSite        bool
 	SamePath        bool
@@ -103,6 +104,9 @@ func captureFlags(cmd *cobra.Command, opts *captureOptions, inPlace bool) {
 	f.StringVar(&opts.PostType, "post-type", capture.DefaultPostType, "the content type of --post's data")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON (every skipped URL included)")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "list every skipped URL, not a line per reason")
+	if inPlace { // append: it reads a PDF
+		opts.passwordFlags.add(cmd)
+	}
 }
 
 // checkCapture checks capture's and append's flags.
@@ -167,12 +171,21 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	}
 	var file []byte
 	if opts.File != "" {
+		// The file is read before Chromium starts: one that cannot be
+		// appended to needs no browser.
+		if err := opts.resolve(name, opts.IO); err != nil {
+			return err
+		}
 		var err error
-		if file, err = readFile("append", opts.File); err != nil {
+		if file, err = readFile(name, opts.File); err != nil {
+			return err
+		}
+		if err := opts.checkUpdate(name, file, opts.File); err != nil {
 			return err
 		}
 	}
 	co, starts := opts.crawl(name)
+	co.Password = opts.get()
 	var res *capture.Result
 	err := opts.browse(ctx, opts.IO, name, func(ctx context.Context, b *capture.Browser) (err error) {
 		if file != nil {

@@ -24,24 +24,6 @@ func readFile(cmd, path string) ([]byte, error) {
 	return b, nil
 }
 
-// openPDF reads the Web Capture structures of the PDF file at path.
-func openPDF(cmd, path string, opts pdfio.Options) (*pdfio.Document, error) {
-	d, err := pdfio.Open(path, opts)
-	if err != nil {
-		return nil, readError(cmd, err)
-	}
-	return d, nil
-}
-
-// readPDF reads the Web Capture structures of a PDF file held in memory.
-func readPDF(cmd string, data []byte, name string) (*pdfio.Document, error) {
-	d, err := pdfio.ReadBytes(data, name, pdfio.Options{})
-	if err != nil {
-		return nil, readError(cmd, err)
-	}
-	return d, nil
-}
-
 // readError is a PDF that could not be read: an I/O error when the file
 // could not be opened or read, not when it could not be parsed.
 func readError(cmd string, err error) error {
@@ -62,12 +44,12 @@ func fileError(cmd, file string, err error) error {
 	return fmt.Errorf("%s: %w", cmd, err)
 }
 
-// isOSError tells a file that cannot be opened or read from one that is not
-// a PDF.
+// isOSError tells a file that cannot be opened or read (an encrypted one
+// without its password included) from one that is not a PDF.
 func isOSError(err error) bool {
 	var pe *pdfio.Error
 	var pathErr *fs.PathError
-	return errors.As(err, &pe) && pe.Op != "parse" || errors.As(err, &pathErr)
+	return errors.As(err, &pe) && pe.Op != "parse" || errors.As(err, &pathErr) || isPasswordError(err)
 }
 
 // loadSources opens the captured files a flag names (--sources, --aux): a

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/repair"
 )
 
@@ -52,12 +53,14 @@ collisions remain, 3 when the file cannot be read or written, 2 for a usage erro
 	f.Lookup("force").Usage = "replace -o's file if it exists"
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the repairs without writing anything")
 	addProfileFlag(cmd, &opts.Profile, canon.PDF, "canonicalization for URLS keys: pdf, pdf2 or rfc3986")
+	opts.passwordFlags.add(cmd)
 	return cmd
 }
 
 type fixOptions struct {
 	IO *IOStreams
 	outputFlags
+	passwordFlags
 	DryRun  bool
 	Profile *canon.Profile
 	File    string
@@ -72,7 +75,10 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
-	d, err := readPDF("fix", orig, opts.File)
+	if err := opts.resolve("fix", opts.IO); err != nil {
+		return err
+	}
+	d, err := opts.readPDF("fix", orig, opts.File)
 	if err != nil {
 		return err
 	}
@@ -105,7 +111,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 		fmt.Fprintf(w, "%s: %s planned%s (dry run: nothing written)\n", displayInput(opts.File), plural(len(plan.Changes), "repair"), collided)
 		return collisions(opts, plan)
 	}
-	fixed, err := plan.Apply(orig, opts.File)
+	fixed, err := plan.ApplyWith(orig, opts.File, pdfio.Options{Password: opts.get()})
 	if err != nil {
 		return fileError("fix", opts.File, err)
 	}

@@ -79,6 +79,7 @@ started, 130 when interrupted.`,
 	f.BoolVar(&opts.TextOnly, "text-only", false, "compare only the pages' text (TID)")
 	f.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
 	f.BoolVar(&opts.Resubmit, "resubmit", false, "replay the commands that submit forms, with the file's data (never by POST with --dry-run)")
+	opts.passwordFlags.add(cmd)
 	return cmd
 }
 
@@ -87,6 +88,7 @@ type refreshOptions struct {
 	File string
 	outputFlags
 	fetchFlags
+	passwordFlags
 	DryRun   bool
 	TextOnly bool
 	JSON     bool
@@ -97,14 +99,20 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	if err := opts.outputFlags.check("refresh", opts.IO, opts.File); err != nil {
 		return err
 	}
+	if err := opts.resolve("refresh", opts.IO); err != nil {
+		return err
+	}
 	file, err := readFile("refresh", opts.File)
 	if err != nil {
+		return err
+	}
+	if _, err := opts.readPDF("refresh", file, opts.File); err != nil {
 		return err
 	}
 	// The file is read before Chromium starts: one that cannot be
 	// refreshed needs no browser.
 	co := opts.fetchFlags.options(opts.IO, "refresh")
-	co.AllowCertified = opts.Force
+	co.AllowCertified, co.Password = opts.Force, opts.get()
 	plan, err := capture.PlanRefresh(file, opts.File, capture.RefreshOptions{TextOnly: opts.TextOnly, DryRun: opts.DryRun,
 		Resubmit: opts.Resubmit, Options: co})
 	if err != nil {
