@@ -17,7 +17,7 @@ import (
 func newAuditCmd(ios *IOStreams, runF func(context.Context, *auditOptions) error) *cobra.Command {
 	opts := &auditOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "audit [flags] FILE...",
+		Use:   "audit [flags] FILE... | --files-from LIST",
 		Short: "Check the Web Capture structures of PDF files against the specification",
 		Long: `Check every Web Capture structure of each file against PDF Reference 1.7
 §10.9 and ISO 32000-1/-2 §14.10: the dictionaries (required keys, types,
@@ -40,6 +40,9 @@ show: an error means the structure is broken or a lookup gives a wrong or
 no answer; what Acrobat itself writes (SpiderInfo /V 1.25, one-element /R
 arrays, empty trees) is a warning. Every rule is listed in docs/rules.md.
 
+--files-from LIST audits the files LIST names, one path per line (blank
+lines skipped; "-": stdin), after those given as arguments.
+
 Each file is read in a child process under --timeout, so a hostile file
 that makes the parser hang or crash is reported as unreadable and the other
 files go on. Files are audited in parallel (--jobs); results come in input
@@ -54,11 +57,15 @@ With --json, one JSON document:
    "summary": {"files", "errors", "warnings", "infos", "unreadable"}}`,
 		Example: `  $ webcap audit capture.pdf
   $ webcap audit --profile pdf2 archive/*.pdf
-  $ webcap audit --json --jobs 4 --timeout 30s archive/*.pdf > report.json`,
-		Args: cobra.MinimumNArgs(1),
+  $ webcap audit --json --jobs 4 --timeout 30s archive/*.pdf > report.json
+  $ find archive -name '*.pdf' | webcap audit --files-from -`,
 		RunE: runner(opts, runF, runAudit, func(args []string) error {
 			opts.Files = args
 			switch {
+			case len(args) == 0 && opts.FilesFrom == "":
+				return usagef("audit: give at least one FILE, or --files-from LIST")
+			case opts.FilesFrom == "-" && opts.PasswordFile == "-":
+				return usagef("audit: --files-from - and --password-file - cannot both read stdin")
 			case opts.Jobs < 1:
 				return usagef("audit: --jobs %d: want at least 1", opts.Jobs)
 			case opts.Timeout <= 0:
@@ -71,6 +78,7 @@ With --json, one JSON document:
 	f := cmd.Flags()
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON document")
 	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
+	f.StringVar(&opts.FilesFrom, "files-from", "", "audit the files `LIST` names, one per line (-: stdin)")
 	f.BoolVar(&opts.InProcess, "in-process", false, "audit in this process, without a child per file (no crash isolation)")
 	_ = f.MarkHidden("in-process")
 	return cmd
@@ -85,6 +93,7 @@ type auditOptions struct {
 	passwordFlags
 	Sources   string // a wget mirror directory or a JSON manifest
 	InProcess bool   // audit in this process (no child per file): for tests and debugging
+	FilesFrom string // a file naming files, one per line; "-": stdin
 	Files     []string
 }
 
@@ -98,6 +107,13 @@ func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 }
 
 func runAudit(ctx context.Context, opts *auditOptions) error {
+	if opts.FilesFrom != "" {
+		files, err := readList(opts.FilesFrom, opts.IO)
+		if err != nil {
+			return &ioError{fmt.Errorf("audit: --files-from %s: %w", opts.FilesFrom, err)}
+		}
+		opts.Files = append(opts.Files, files...) // none: nothing to audit, no error
+	}
 	if err := opts.resolve("audit", opts.IO); err != nil {
 		return err
 	}

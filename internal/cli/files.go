@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/pdfio"
@@ -22,6 +25,45 @@ func readFile(cmd, path string) ([]byte, error) {
 		return nil, &ioError{fmt.Errorf("%s: %w", cmd, err)}
 	}
 	return b, nil
+}
+
+// readInput reads an input file whole; "-" is stdin.
+func readInput(path string, ios *IOStreams) ([]byte, error) {
+	if path == "-" {
+		b, err := io.ReadAll(ios.In)
+		if err != nil {
+			return nil, fmt.Errorf("reading stdin: %w", err)
+		}
+		return b, nil
+	}
+	return os.ReadFile(path)
+}
+
+// readList reads a list of paths, one per line ("-": stdin): line ends
+// (LF or CRLF) are not part of a path, blank lines are skipped.
+func readList(path string, ios *IOStreams) ([]string, error) {
+	var r io.Reader = ios.In
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the path is named by the caller
+			}
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	var list []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if line := strings.TrimSuffix(sc.Text(), "\r"); line != "" {
+			list = append(list, line)
+		}
+	}
+	return list, sc.Err()
 }
 
 // readError is a PDF that could not be read: an I/O error when the file
