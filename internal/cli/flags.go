@@ -3,10 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/webcap/webcap/canon"
@@ -140,7 +142,7 @@ func (o *fetchFlags) add(cmd *cobra.Command, maxPages int) {
 	f.StringVar(&o.Chromium, "chromium", "", "the Chromium executable (default: chromium on PATH)")
 	f.IntVar(&o.MaxPages, "max-pages", maxPages, "fetch at most `N` pages")
 	o.MaxBytes = 100 << 20
-	f.Var(&o.MaxBytes, "max-bytes", "start no page once `N` bytes are fetched (k, M, G)")
+	f.Var(&o.MaxBytes, "max-bytes", "start no page once `SIZE` is fetched (500kB, 100MiB, 2GB)")
 	f.DurationVar(&o.Timeout, "timeout", 5*time.Minute, "stop fetching after `D` (what was done before it is kept)")
 	f.DurationVar(&o.PageTimeout, "page-timeout", 30*time.Second, "skip a page that takes longer than `D` to fetch and render")
 	f.BoolVar(&o.IgnoreRobots, "ignore-robots", false, "fetch pages robots.txt forbids")
@@ -164,44 +166,19 @@ func (o *fetchFlags) check(cmd string) error {
 	return nil
 }
 
-// byteSize is a flag of a number of bytes: 1048576, 500k, 100M, 2G (k, M,
-// G: 1024, 1024², 1024³; a trailing B or iB is allowed).
+// byteSize is a flag of a number of bytes, read and written by
+// go-humanize: 1048576, 500kB, 100MiB, 2GB, 1.5GiB (kB, MB, GB: powers of
+// 1000; KiB, MiB, GiB: powers of 1024; k, M, G alone are kB, MB, GB).
 type byteSize int64
 
-func (s *byteSize) String() string {
-	switch n := int64(*s); {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%dG", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%dM", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%dk", n>>10)
-	default:
-		return strconv.FormatInt(n, 10)
-	}
-}
+func (s *byteSize) String() string { return humanize.IBytes(uint64(*s)) }
 
 func (s *byteSize) Set(v string) error {
-	t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(v), "B"), "i")
-	mult := int64(1)
-	if t != "" {
-		switch t[len(t)-1] {
-		case 'k', 'K':
-			mult = 1 << 10
-		case 'M':
-			mult = 1 << 20
-		case 'G':
-			mult = 1 << 30
-		}
-		if mult > 1 {
-			t = t[:len(t)-1]
-		}
+	n, err := humanize.ParseBytes(v)
+	if err != nil || n == 0 || n > math.MaxInt64 {
+		return errors.New("not a size: give bytes, or a number with kB, MB, GB (powers of 1000) or KiB, MiB, GiB (of 1024)")
 	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)/mult {
-		return errors.New("not a size: give bytes, or a number with k, M or G")
-	}
-	*s = byteSize(n * mult)
+	*s = byteSize(n)
 	return nil
 }
 

@@ -88,7 +88,7 @@ func TestCommandFlags(t *testing.T) {
 				o.URLs, o.Out = []string{"http://a/"}, "out.pdf"
 				return &o
 			}()},
-		{"capture", parseWith(newCaptureCmd), []string{"--levels", "3", "--same-site", "--same-path", "--max-pages", "9", "--max-bytes", "2M",
+		{"capture", parseWith(newCaptureCmd), []string{"--levels", "3", "--same-site", "--same-path", "--max-pages", "9", "--max-bytes", "2MiB",
 			"--timeout", "1m", "--page-timeout", "5s", "--jobs", "4", "--profile", "pdf2", "--chromium", "/bin/c", "--ignore-robots",
 			"--keep-credentials", "--post", "q=1", "--post-type", "text/plain", "--allow-private", "--media", "screen", "--wait-idle", "2s",
 			"--no-sandbox", "--json", "-v", "--force", "http://a/", "http://b/", "-o", "out.pdf"},
@@ -111,7 +111,7 @@ func TestCommandFlags(t *testing.T) {
 		{"refresh defaults", parseWith(newRefreshCmd), []string{"site.pdf", "-o", "out.pdf"},
 			&refreshOptions{File: "site.pdf", outputFlags: outputFlags{Out: "out.pdf"}, fetchFlags: fetchDefaults(100)}},
 		{"refresh", parseWith(newRefreshCmd), []string{"--dry-run", "--text-only", "--json", "--resubmit", "--profile", "rfc3986", "--max-pages", "7",
-			"--max-bytes", "1G", "--timeout", "10s", "--page-timeout", "3s", "--ignore-robots", "--allow-private", "--media", "screen",
+			"--max-bytes", "1GiB", "--timeout", "10s", "--page-timeout", "3s", "--ignore-robots", "--allow-private", "--media", "screen",
 			"--wait-idle", "1s", "--no-sandbox", "--chromium", "c", "site.pdf"},
 			&refreshOptions{File: "site.pdf", DryRun: true, TextOnly: true, JSON: true, Resubmit: true,
 				fetchFlags: fetchFlags{Profile: canon.RFC3986, Chromium: "c", MaxPages: 7, MaxBytes: 1 << 30, Timeout: 10 * time.Second,
@@ -166,7 +166,7 @@ func TestCommandFlagErrors(t *testing.T) {
 		{[]string{"id", "--kind", "movie", "x"}, `webcap: id: --kind "movie": want auto, page, image, pdf, file or text`},
 		{[]string{"id", "--aux-id", "base64", "x"}, `webcap: id: --aux-id "base64": want raw, HEX or hex`},
 		{[]string{"capture", "--profile", "x", "http://a/", "-o", "o.pdf"}, `webcap: capture: --profile "x": want pdf, pdf2 or rfc3986`},
-		{[]string{"capture", "--max-bytes", "lots", "http://a/", "-o", "o.pdf"}, `webcap: capture: --max-bytes "lots": not a size: give bytes, or a number with k, M or G`},
+		{[]string{"capture", "--max-bytes", "lots", "http://a/", "-o", "o.pdf"}, `webcap: capture: --max-bytes "lots": not a size: give bytes, or a number with kB, MB, GB (powers of 1000) or KiB, MiB, GiB (of 1024)`},
 		{[]string{"capture", "--max-pages", "0", "http://a/", "-o", "o.pdf"}, "webcap: capture: --max-pages 0: fetch at least one page"},
 		{[]string{"append", "--media", "tv", "a.pdf", "http://a/", "-o", "o.pdf"}, `webcap: append: --media "tv": want print or screen`},
 		{[]string{"refresh", "--profile", "x", "--dry-run", "a.pdf"}, `webcap: refresh: --profile "x": want pdf, pdf2 or rfc3986`},
