@@ -71,13 +71,14 @@ With --json, one JSON document:
 			case opts.Timeout <= 0:
 				return usagef("audit: --timeout %v: want a positive duration", opts.Timeout)
 			}
-			return nil
+			return opts.progressFlags.check("audit")
 		}),
 	}
 	addAuditFlags(cmd, opts)
 	f := cmd.Flags()
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON document")
 	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
+	opts.progressFlags.add(cmd)
 	f.StringVar(&opts.FilesFrom, "files-from", "", "audit the files `LIST` names, one per line (-: stdin)")
 	f.BoolVar(&opts.InProcess, "in-process", false, "audit in this process, without a child per file (no crash isolation)")
 	_ = f.MarkHidden("in-process")
@@ -94,7 +95,8 @@ type auditOptions struct {
 	Sources   string // a wget mirror directory or a JSON manifest
 	InProcess bool   // audit in this process (no child per file): for tests and debugging
 	FilesFrom string // a file naming files, one per line; "-": stdin
-	Files     []string
+	progressFlags
+	Files []string
 }
 
 // addAuditFlags adds the flags audit passes on to its child, audit-file.
@@ -155,7 +157,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	}()
 	w := bufio.NewWriter(opts.IO.Out)
 	var sum auditSummary
-	progress := newProgress(opts.IO, len(opts.Files))
+	progress := newProgress(opts.IO, opts.progressFlags, "audit", len(opts.Files))
 	for i := range opts.Files {
 		select {
 		case <-done[i]:
@@ -163,7 +165,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			wg.Wait()
 			return ctx.Err()
 		}
-		progress.step()
+		progress.step(opts.Files[i])
 		r := results[i]
 		count(&sum, r)
 		if !opts.JSON {

@@ -195,7 +195,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		}
 		return err
 	})
-	clearProgress(opts.IO)
+	opts.clearProgress(opts.IO)
 	var nothing *capture.NothingError
 	if errors.As(err, &nothing) {
 		if opts.Verbose {

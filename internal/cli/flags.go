@@ -133,6 +133,7 @@ type fetchFlags struct {
 	Media        string
 	NoSandbox    bool
 	WaitIdle     time.Duration
+	progressFlags
 }
 
 // add adds the fetch flags; maxPages is --max-pages' default.
@@ -151,6 +152,7 @@ func (o *fetchFlags) add(cmd *cobra.Command, maxPages int) {
 	f.BoolVar(&o.NoSandbox, "no-sandbox", false, "run Chromium without its sandbox (it always is as root)")
 	f.DurationVar(&o.WaitIdle, "wait-idle", capture.DefaultIdleQuiet, "print a page once it has fetched nothing for `D` (at most 10s after its load)")
 	_ = cmd.RegisterFlagCompletionFunc("media", cobra.FixedCompletions([]string{"print", "screen"}, cobra.ShellCompDirectiveNoFileComp))
+	o.progressFlags.add(cmd)
 }
 
 // check checks what the fetch flags' types do not.
@@ -163,7 +165,7 @@ func (o *fetchFlags) check(cmd string) error {
 	case o.WaitIdle <= 0 || o.WaitIdle > capture.DefaultIdleMax:
 		return usagef("%s: --wait-idle %v: give a time above 0 and up to %v", cmd, o.WaitIdle, capture.DefaultIdleMax)
 	}
-	return nil
+	return o.progressFlags.check(cmd)
 }
 
 // byteSize is a flag of a number of bytes, read and written by

@@ -125,7 +125,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 		}
 		return nil
 	})
-	clearProgress(opts.IO)
+	opts.clearProgress(opts.IO)
 	if err != nil {
 		return err
 	}
