@@ -77,9 +77,14 @@ func (o *outputFlags) check(cmd string, ios *IOStreams, input string) error {
 	return checkDir(cmd, o.Out)
 }
 
-// checkDir checks that the directory of out exists and can be written to.
+// checkDir checks that the directory out is written in exists and can be
+// written to: the directory of the file a symbolic link names, for a link
+// (pdfio.WriteFile replaces that file).
 func checkDir(cmd, out string) error {
 	dir := filepath.Dir(out)
+	if target, err := filepath.EvalSymlinks(out); err == nil {
+		dir = filepath.Dir(target)
+	}
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
