@@ -34,6 +34,10 @@ type Options struct {
 	// its DocMDP permissions forbid it; without it the update is refused
 	// (a *pdfio.CertifiedError) and nothing is fetched.
 	AllowCertified bool
+	// Password opens an encrypted file (Append, Refresh); an update of
+	// one is refused (pdfio.ErrEncryptedWrite), the password only makes
+	// the refusal say so.
+	Password string
 	// Allow are the kinds of address (loopback, private, ...) webcap may
 	// connect to besides public ones. A capture also allows the kinds its
 	// start URLs are (capturing http://127.0.0.1:8080/ is asked for);
@@ -409,7 +413,7 @@ func capture(ctx context.Context, b *Browser, file []byte, name string, starts [
 	first := 1 // the first new page's number
 	if file != nil {
 		var err error
-		if u, err = pdfio.NewUpdate(file, name, pdfio.Options{AllowCertified: opts.AllowCertified}); err != nil {
+		if u, err = pdfio.NewUpdate(file, name, pdfio.Options{Password: opts.Password, AllowCertified: opts.AllowCertified}); err != nil {
 			return nil, err
 		}
 		d, err := u.Document()

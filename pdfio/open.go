@@ -45,9 +45,12 @@ const (
 
 // Errors wrapped by *Error.
 var (
-	// ErrEncrypted: the file is encrypted and Options.Password does not
-	// open it.
+	// ErrEncrypted: the file is encrypted and no Options.Password was
+	// given.
 	ErrEncrypted = errors.New("encrypted: a password is needed to read it")
+	// ErrWrongPassword: the file is encrypted and Options.Password opens
+	// it neither as the user's nor as the owner's password.
+	ErrWrongPassword = errors.New("encrypted: wrong password")
 	// ErrTooLarge: the file is larger than Options.MaxFileSize.
 	ErrTooLarge = errors.New("file too large")
 	// ErrTimeout: parsing took longer than Options.Timeout.
@@ -209,7 +212,7 @@ func parse(rs io.ReadSeeker, opts Options) (*model.Context, error) {
 	select {
 	case r := <-done:
 		if r.err != nil {
-			return nil, classify(r.err)
+			return nil, classify(r.err, opts.Password != "")
 		}
 		return r.ctx, nil
 	case <-goctx.Done():
@@ -217,9 +220,14 @@ func parse(rs io.ReadSeeker, opts Options) (*model.Context, error) {
 	}
 }
 
-func classify(err error) error {
+// classify names what pdfcpu's error means; withPassword says a password
+// was given (pdfcpu says "wrong password" when none was).
+func classify(err error, withPassword bool) error {
 	if errors.Is(err, pdfcpu.ErrWrongPassword) || errors.Is(err, pdfcpu.ErrOwnerPasswordRequired) {
-		return fmt.Errorf("%w (%v)", ErrEncrypted, err)
+		if withPassword {
+			return ErrWrongPassword
+		}
+		return ErrEncrypted
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return ErrTimeout

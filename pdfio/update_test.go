@@ -2,6 +2,7 @@ package pdfio
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -349,4 +350,40 @@ func TestNewObjectNumbers(t *testing.T) {
 		}
 		checkNewNumbers(t, "merged.pdf", merged)
 	})
+}
+
+// An encrypted file opens with its user or owner password; without one the
+// error is ErrEncrypted, with a wrong one ErrWrongPassword (qpdf encrypts).
+func TestPasswords(t *testing.T) {
+	qpdf, err := exec.LookPath("qpdf")
+	if err != nil {
+		t.Skip("qpdf is not installed")
+	}
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "enc.pdf")
+	os.WriteFile(in, plain(1, false), 0o644)
+	if b, err := exec.Command(qpdf, "--encrypt", "user", "owner", "256", "--", in, out).CombinedOutput(); err != nil {
+		t.Fatalf("qpdf --encrypt: %v %s", err, b)
+	}
+	for _, tc := range []struct {
+		name, password string
+		want           error
+	}{
+		{"user", "user", nil},
+		{"owner", "owner", nil},
+		{"none", "", ErrEncrypted},
+		{"wrong", "nope", ErrWrongPassword},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := Open(out, Options{Password: tc.password})
+			switch {
+			case tc.want == nil && err != nil:
+				t.Errorf("Open(password %q) = %v, want no error", tc.password, err)
+			case tc.want == nil && !d.Encrypted:
+				t.Errorf("Open(password %q): Encrypted = false", tc.password)
+			case tc.want != nil && !errors.Is(err, tc.want):
+				t.Errorf("Open(password %q) = %v, want %v", tc.password, err, tc.want)
+			}
+		})
+	}
 }

@@ -316,6 +316,18 @@ func (m *Manifest) validate() error {
 	return nil
 }
 
+// InputPath is the path of the PDF the manifest adds to: Input, relative
+// to the manifest's directory ("" when InputData holds the bytes).
+func (m *Manifest) InputPath() string {
+	switch {
+	case m.InputData != nil, m.Input == "":
+		return ""
+	case filepath.IsAbs(m.Input):
+		return m.Input
+	}
+	return filepath.Join(m.dir, m.Input)
+}
+
 func (m *Manifest) source(f, url string, redirects [][]string, captured, expires string) error {
 	switch {
 	case url == "":

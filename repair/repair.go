@@ -239,7 +239,12 @@ func (p *Plan) planBackLinks() {
 // Apply writes the repairs as an incremental update of orig, the bytes the
 // plan's document was read from.
 func (p *Plan) Apply(orig []byte, name string) ([]byte, error) {
-	u, err := pdfio.NewUpdate(orig, name, pdfio.Options{})
+	return p.ApplyWith(orig, name, pdfio.Options{})
+}
+
+// ApplyWith is Apply with the options orig is read with (its password).
+func (p *Plan) ApplyWith(orig []byte, name string, opts pdfio.Options) ([]byte, error) {
+	u, err := pdfio.NewUpdate(orig, name, opts)
 	if err != nil {
 		return nil, err
 	}

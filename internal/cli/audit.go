@@ -16,7 +16,7 @@ import (
 func newAuditCmd(ios *IOStreams, runF func(context.Context, *auditOptions) error) *cobra.Command {
 	opts := &auditOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "audit [flags] FILE...",
+		Use:   "audit [flags] FILE... | --files-from LIST",
 		Short: "Check the Web Capture structures of PDF files against the specification",
 		Long: `Check every Web Capture structure of each file against PDF Reference 1.7
 §10.9 and ISO 32000-1/-2 §14.10: the dictionaries (required keys, types,
@@ -39,6 +39,9 @@ show: an error means the structure is broken or a lookup gives a wrong or
 no answer; what Acrobat itself writes (SpiderInfo /V 1.25, one-element /R
 arrays, empty trees) is a warning. Every rule is listed in docs/rules.md.
 
+--files-from LIST audits the files LIST names, one path per line (blank
+lines skipped; "-": stdin), after those given as arguments.
+
 Each file is read in a child process under --timeout, so a hostile file
 that makes the parser hang or crash is reported as unreadable and the other
 files go on. Files are audited in parallel (--jobs); results come in input
@@ -59,11 +62,15 @@ schema audit-file):
 		Example: `  $ webcap audit capture.pdf
   $ webcap audit --profile pdf2 archive/*.pdf
   $ webcap audit --json --jobs 4 --timeout 30s archive/*.pdf > report.json
-  $ webcap audit --jsonl archive/*.pdf | jq -c 'select(.findings != [])'`,
-		Args: cobra.MinimumNArgs(1),
+  $ webcap audit --jsonl archive/*.pdf | jq -c 'select(.findings != [])'
+  $ find archive -name '*.pdf' | webcap audit --files-from -`,
 		RunE: runner(opts, runF, inBand(runAudit), func(args []string) error {
 			opts.Files = args
 			switch {
+			case len(args) == 0 && opts.FilesFrom == "":
+				return usagef("audit: give at least one FILE, or --files-from LIST")
+			case opts.FilesFrom == "-" && opts.PasswordFile == "-":
+				return usagef("audit: --files-from - and --password-file - cannot both read stdin")
 			case opts.Jobs < 1:
 				return usagef("audit: --jobs %d: want at least 1", opts.Jobs)
 			case opts.Timeout <= 0:
@@ -71,7 +78,7 @@ schema audit-file):
 			case opts.JSON && opts.JSONL:
 				return usagef("audit: --json and --jsonl exclude each other")
 			}
-			return nil
+			return opts.progressFlags.check("audit")
 		}),
 	}
 	addAuditFlags(cmd, opts)
@@ -79,6 +86,8 @@ schema audit-file):
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON document")
 	f.BoolVar(&opts.JSONL, "jsonl", false, "print one JSON object per file, as each is done")
 	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
+	opts.progressFlags.add(cmd)
+	f.StringVar(&opts.FilesFrom, "files-from", "", "audit the files `LIST` names, one per line (-: stdin)")
 	f.BoolVar(&opts.InProcess, "in-process", false, "audit in this process, without a child per file (no crash isolation)")
 	_ = f.MarkHidden("in-process")
 	f.Lookup("jobs").DefValue = "number of CPUs" // as help says it: the same on every machine
@@ -86,16 +95,18 @@ schema audit-file):
 }
 
 type auditOptions struct {
-	IO        *IOStreams
-	Profile   *canon.Profile
-	JSON      bool
-	JSONL     bool // one object per file, a line each
-	Jobs      int
-	Timeout   time.Duration
-	Password  string
+	IO      *IOStreams
+	Profile *canon.Profile
+	JSON    bool
+	JSONL   bool // one object per file, a line each
+	Jobs    int
+	Timeout time.Duration
+	passwordFlags
 	Sources   string // a wget mirror directory or a JSON manifest
 	InProcess bool   // audit in this process (no child per file): for tests and debugging
-	Files     []string
+	FilesFrom string // a file naming files, one per line; "-": stdin
+	progressFlags
+	Files []string
 }
 
 // addAuditFlags adds the flags audit passes on to its child, audit-file.
@@ -103,11 +114,21 @@ func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 	addProfileFlag(cmd, &opts.Profile, canon.PDF, "canonicalization URLS keys must be in: pdf, pdf2 or rfc3986")
 	f := cmd.Flags()
 	f.DurationVar(&opts.Timeout, "timeout", 60*time.Second, "time limit for each file")
-	f.StringVar(&opts.Password, "password", "", "password of encrypted files")
+	opts.passwordFlags.add(cmd)
 	f.StringVar(&opts.Sources, "sources", "", "recompute identifiers from the captured data: a wget mirror `DIR` or a JSON MANIFEST")
 }
 
 func runAudit(ctx context.Context, opts *auditOptions) error {
+	if opts.FilesFrom != "" {
+		files, err := readList(opts.FilesFrom, opts.IO)
+		if err != nil {
+			return &ioError{fmt.Errorf("audit: --files-from %s: %w", opts.FilesFrom, err)}
+		}
+		opts.Files = append(opts.Files, files...) // none: nothing to audit, no error
+	}
+	if err := opts.resolve("audit", opts.IO); err != nil {
+		return err
+	}
 	if opts.Sources != "" {
 		if _, err := loadSources("audit", "--sources", opts.Sources); err != nil {
 			return err
@@ -146,7 +167,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	}()
 	w := bufio.NewWriter(opts.IO.Out)
 	var sum auditSummary
-	progress := newProgress(opts.IO, len(opts.Files))
+	progress := newProgress(opts.IO, opts.progressFlags, "audit", len(opts.Files))
 	for i := range opts.Files {
 		select {
 		case <-done[i]:
@@ -154,7 +175,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			wg.Wait()
 			return ctx.Err()
 		}
-		progress.step()
+		progress.step(opts.Files[i])
 		r := results[i]
 		count(&sum, r)
 		if opts.JSONL {

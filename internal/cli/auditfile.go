@@ -33,7 +33,7 @@ func auditFile(path string, opts *auditOptions) fileJSON {
 			return r
 		}
 	}
-	d, err := pdfio.Open(path, pdfio.Options{Password: opts.Password, Timeout: opts.Timeout})
+	d, err := opts.open(path, pdfio.Options{Timeout: opts.Timeout})
 	if err != nil {
 		r.Error = unreadable(err.Error())
 		var pe *pdfio.Error
@@ -60,22 +60,31 @@ func auditChild(ctx context.Context, path string, opts *auditOptions) fileJSON {
 	if err != nil {
 		return auditFile(path, opts)
 	}
+	r := runChild(ctx, exe, path, opts)
+	// The child cannot prompt for a password: this process does, once.
+	if r.Error != nil && strings.HasSuffix(r.Error.Message, pdfio.ErrEncrypted.Error()) && opts.retry(pdfio.ErrEncrypted, path) {
+		r = runChild(ctx, exe, path, opts)
+	}
+	return r
+}
+
+// runChild runs the child for one file. The password goes to it in its
+// environment, never on its command line (which ps shows).
+func runChild(ctx context.Context, exe, path string, opts *auditOptions) fileJSON {
 	// The child stops its own parse at the time limit and reports it; the
 	// kill, a little later, is for a child that cannot.
 	cctx, cancel := context.WithTimeout(ctx, opts.Timeout+childGrace)
 	defer cancel()
 	args := []string{"audit-file", "--profile", opts.Profile.String(), "--timeout", opts.Timeout.String()}
-	if opts.Password != "" {
-		args = append(args, "--password", opts.Password)
-	}
 	if opts.Sources != "" {
 		args = append(args, "--sources", opts.Sources)
 	}
 	cmd := exec.CommandContext(cctx, exe, append(args, "--", path)...)
 	cmd.Args[0] = os.Args[0] // so that a multi-call binary (the tests') runs webcap
+	cmd.Env = childEnv(opts.get())
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err = cmd.Run()
+	err := cmd.Run()
 	var line fileLineJSON
 	if jerr := json.Unmarshal(out.Bytes(), &line); jerr == nil && line.Input != "" {
 		return line.fileJSON
@@ -90,6 +99,21 @@ func auditChild(ctx context.Context, path string, opts *auditOptions) fileJSON {
 		r.Error = unreadable("the reader gave no result")
 	}
 	return r
+}
+
+// childEnv is this process's environment with $WEBCAP_PASSWORD set to pw
+// (removed when pw is "").
+func childEnv(pw string) []string {
+	env := make([]string, 0, len(os.Environ())+1)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, passwordEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	if pw != "" {
+		env = append(env, passwordEnv+"="+pw)
+	}
+	return env
 }
 
 func lastLine(s string) string {
@@ -124,6 +148,9 @@ func newAuditFileCmd(ios *IOStreams, runF func(context.Context, *auditOptions) e
 }
 
 func runAuditFile(ctx context.Context, opts *auditOptions) error {
+	if err := opts.resolve("audit-file", opts.IO); err != nil {
+		return err
+	}
 	return writeLine(opts.IO.Out, fileLineJSON{schemaName("audit-file"), auditFile(opts.Files[0], opts)})
 }
 

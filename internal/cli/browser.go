@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -31,7 +30,9 @@ func (o *fetchFlags) browse(ctx context.Context, ios *IOStreams, cmd string, f f
 	}
 	defer b.Close()
 	for _, n := range b.Notes {
-		fmt.Fprintf(ios.ErrOut, "%s: %s\n", cmd, n)
+		if !o.Quiet {
+			fmt.Fprintf(ios.ErrOut, "%s: %s\n", cmd, n)
+		}
 	}
 	return f(ctx, b)
 }
@@ -43,7 +44,7 @@ func (o *fetchFlags) options(ios *IOStreams, cmd string) capture.Options {
 		allow = capture.Loopback | capture.Private | capture.LinkLocal | capture.Metadata
 	}
 	return capture.Options{Profile: o.Profile, MaxPages: o.MaxPages, MaxBytes: int64(o.MaxBytes), PageTimeout: o.PageTimeout,
-		IgnoreRobots: o.IgnoreRobots, Allow: allow, Media: o.Media, IdleQuiet: o.WaitIdle, Progress: newCaptureProgress(ios, cmd, o.MaxPages)}
+		IgnoreRobots: o.IgnoreRobots, Allow: allow, Media: o.Media, IdleQuiet: o.WaitIdle, Progress: newCaptureProgress(ios, o.mode(ios, progressPlain), cmd, o.MaxPages)}
 }
 
 // stopped reports a crawl that stopped before its end, once what it did
@@ -84,11 +85,12 @@ func stopCause(why error) string {
 }
 
 // newCaptureProgress shows pages done of pages known (done + queued, at
-// most max) and bytes fetched: a bar on a terminal, a line per page
-// otherwise.
-func newCaptureProgress(ios *IOStreams, name string, max int) func(done, queued int, bytes int64, url string) {
-	f, ok := ios.ErrOut.(*os.File)
-	if !ok || !isTerminal(f) {
+// most max) and bytes fetched: a bar, a line per page, or nothing (nil).
+func newCaptureProgress(ios *IOStreams, mode progressMode, name string, max int) func(done, queued int, bytes int64, url string) {
+	switch mode {
+	case progressNone:
+		return nil
+	case progressPlain:
 		return func(done, queued int, bytes int64, url string) {
 			fmt.Fprintf(ios.ErrOut, "%s: %d done, %d queued, %s fetched: %s\n", name, done, queued, sizeOf(bytes), url)
 		}
@@ -102,9 +104,9 @@ func newCaptureProgress(ios *IOStreams, name string, max int) func(done, queued 
 	}
 }
 
-// clearProgress erases the progress bar's line, on a terminal.
-func clearProgress(ios *IOStreams) {
-	if f, ok := ios.ErrOut.(*os.File); ok && isTerminal(f) {
+// clearProgress erases the progress bar's line, when there is one.
+func (o *fetchFlags) clearProgress(ios *IOStreams) {
+	if o.mode(ios, progressPlain) == progressBar {
 		fmt.Fprint(ios.ErrOut, "\r\033[K")
 	}
 }

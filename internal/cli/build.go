@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
@@ -37,7 +36,8 @@ rebuilt with the new keys.
 
 The result is an incremental update: the input's bytes are the output's
 first bytes, unchanged. The output is written to a temporary file and
-renamed; the input is never changed. A manifest error names the manifest's
+renamed (-o - writes it to stdout, the summary to stderr); the input is
+never changed unless --in-place. A manifest error names the manifest's
 line and column or field, and nothing is written.
 
 Exit status: 0 when the result audits with no error, 1 when the manifest
@@ -49,23 +49,22 @@ cannot be read or written.`,
 		Args: cobra.ExactArgs(1),
 		RunE: runner(opts, runF, inBand(runBuild), func(args []string) error {
 			opts.Manifest = args[0]
-			if opts.Out == "" {
-				return usagef("build: say where to write: -o OUT.pdf")
-			}
-			return nil
+			return opts.outputFlags.flags("build", true, true)
 		}),
 	}
-	opts.outputFlags.add(cmd, "write the new file to `OUT.pdf`")
+	opts.outputFlags.add(cmd, "write the new file to `OUT.pdf`", true)
 	addProfileFlag(cmd, &opts.Profile, nil, "canonicalization for URLS keys: pdf, pdf2 or rfc3986 (default: the manifest's, or pdf)")
 	f := cmd.Flags()
 	f.StringVar(&opts.Sources, "sources", "", "read captured files from a wget mirror `DIR` or aux MANIFEST (default: the manifest's sources)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
+	opts.passwordFlags.add(cmd)
 	return cmd
 }
 
 type buildOptions struct {
 	IO *IOStreams
 	outputFlags
+	passwordFlags
 	Profile  *canon.Profile // nil: the manifest's
 	Sources  string
 	JSON     bool
@@ -74,16 +73,8 @@ type buildOptions struct {
 
 func runBuild(ctx context.Context, opts *buildOptions) error {
 	bo := record.Options{Profile: opts.Profile, AllowCertified: opts.Force}
-	if opts.Sources != "" {
-		src, err := loadSources("build", "--sources", opts.Sources)
-		if err != nil {
-			return err
-		}
-		bo.Sources = src
-	}
-	if _, err := os.Stat(opts.Out); err == nil && !opts.Force {
-		return usagef("build: %s exists: choose another -o, or --force to replace it", opts.Out)
-	}
+	// The manifest names the input PDF: it is read first (it is small), so
+	// that the output is checked against the input before any work.
 	data, err := readFile("build", opts.Manifest)
 	if err != nil {
 		return err
@@ -92,27 +83,43 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	if err != nil {
 		return buildError(err)
 	}
+	if err := opts.outputFlags.check("build", opts.IO, m.InputPath()); err != nil {
+		return err
+	}
+	if err := opts.resolve("build", opts.IO); err != nil {
+		return err
+	}
+	if opts.Sources != "" {
+		src, err := loadSources("build", "--sources", opts.Sources)
+		if err != nil {
+			return err
+		}
+		bo.Sources = src
+	}
+	bo.Password = opts.get()
 	res, err := record.Apply(m, bo)
+	if err != nil && opts.retry(err, m.InputPath()) {
+		bo.Password = opts.get()
+		res, err = record.Apply(m, bo)
+	}
 	if err != nil {
 		return buildError(err)
 	}
-	if sameFile(opts.Out, res.Input) {
-		return usagef("build: -o %s is the input PDF: build never changes its input", opts.Out)
-	}
-	d, err := writeOutput("build", opts.Out, res.Output)
+	d, err := opts.write("build", opts.IO, res.Input, res.Output)
 	if err != nil {
 		return err
 	}
+	out := opts.target(res.Input)
 	sum := summarize(d, res.Profile)
+	w := opts.summary(opts.IO)
 	if opts.JSON {
-		return jsonVerdict(opts.IO.Out, newBuildSummary(opts.Manifest, opts.Out, res, sum), sum.Count(audit.Serious))
+		return jsonVerdict(w, newBuildSummary(opts.Manifest, out, res, sum), sum.Count(audit.Serious))
 	}
-	w := opts.IO.Out
 	writeSets(w, res.Sets)
 	fmt.Fprintf(w, "%s: %s and %s written to %s (%d bytes appended; the input's %d bytes are unchanged)\n",
 		displayInput(res.Input), plural(len(res.Sets), "content set"), plural(len(res.Commands), "command"),
-		displayInput(opts.Out), res.Appended, len(res.Output)-res.Appended)
-	return writeVerdict(w, opts.Out, sum)
+		displayInput(out), res.Appended, len(res.Output)-res.Appended)
+	return writeVerdict(w, out, sum)
 }
 
 // newBuildSummary is build --json's output.
@@ -138,7 +145,7 @@ func newBuildSummary(manifest, out string, res *record.Result, sum audit.Summary
 // read is an I/O error, the rest make the build fail.
 func buildError(err error) error {
 	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	if errors.As(err, &pe) || isPasswordError(err) {
 		return &ioError{fmt.Errorf("build: %w", err)}
 	}
 	return fmt.Errorf("build: %w", err)

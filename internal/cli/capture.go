@@ -66,7 +66,7 @@ captured before is written).`,
 			return checkCapture("capture", opts)
 		}),
 	}
-	captureFlags(cmd, opts)
+	captureFlags(cmd, opts, false)
 	return cmd
 }
 
@@ -76,6 +76,7 @@ type captureOptions struct {
 	URLs []string
 	outputFlags
 	fetchFlags
+	passwordFlags
 	Levels          int
 	SameSite        bool
 	SamePath        bool
@@ -89,8 +90,8 @@ type captureOptions struct {
 }
 
 // captureFlags are capture's and append's flags.
-func captureFlags(cmd *cobra.Command, opts *captureOptions) {
-	opts.outputFlags.add(cmd, "write the result to `OUT.pdf`")
+func captureFlags(cmd *cobra.Command, opts *captureOptions, inPlace bool) {
+	opts.outputFlags.add(cmd, "write the result to `OUT.pdf`", inPlace)
 	opts.fetchFlags.add(cmd, 50)
 	f := cmd.Flags()
 	f.IntVar(&opts.Levels, "levels", 1, "levels of links followed (1: the start pages only)")
@@ -103,13 +104,17 @@ func captureFlags(cmd *cobra.Command, opts *captureOptions) {
 	f.StringVar(&opts.PostType, "post-type", capture.DefaultPostType, "the content type of --post's data")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON (every skipped URL included)")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "list every skipped URL, not a line per reason")
+	if inPlace { // append: it reads a PDF
+		opts.passwordFlags.add(cmd)
+	}
 }
 
 // checkCapture checks capture's and append's flags.
 func checkCapture(name string, opts *captureOptions) error {
+	if err := opts.outputFlags.flags(name, opts.File != "", true); err != nil {
+		return err
+	}
 	switch {
-	case opts.Out == "":
-		return usagef("%s: say where to write: -o OUT.pdf", name)
 	case opts.Levels < 1:
 		return usagef("%s: --levels %d: 1 captures the start pages only", name, opts.Levels)
 	case opts.Jobs < 1:
@@ -127,7 +132,8 @@ func newAppendCmd(ios *IOStreams, runF func(context.Context, *captureOptions) er
 		Short: "Capture more web pages into an existing capture (incremental update)",
 		Long: `Capture web pages as webcap capture does and add them after the last page of
 FILE, a capture, as an incremental update: FILE's bytes are kept exactly
-(a signature over them stays valid) and FILE itself is never changed.
+(a signature over them stays valid) and FILE itself is never changed
+unless --in-place.
 
 Pages FILE already has (by canonical URL, redirects included) are not
 fetched again: they are reported as skipped, and links to them become
@@ -150,24 +156,33 @@ read or written or Chromium cannot be started.`,
 			return checkCapture("append", opts)
 		}),
 	}
-	captureFlags(cmd, opts)
+	captureFlags(cmd, opts, true)
 	return cmd
 }
 
 func runCapture(ctx context.Context, opts *captureOptions) error {
 	name := opts.name()
 	// Before anything is fetched: a crawl is not lost to a bad -o.
-	if err := checkOutput(name, opts.Out, opts.Force, opts.File); err != nil {
+	if err := opts.outputFlags.check(name, opts.IO, opts.File); err != nil {
 		return err
 	}
 	var file []byte
 	if opts.File != "" {
+		// The file is read before Chromium starts: one that cannot be
+		// appended to needs no browser.
+		if err := opts.resolve(name, opts.IO); err != nil {
+			return err
+		}
 		var err error
-		if file, err = readFile("append", opts.File); err != nil {
+		if file, err = readFile(name, opts.File); err != nil {
+			return err
+		}
+		if err := opts.checkUpdate(name, file, opts.File); err != nil {
 			return err
 		}
 	}
 	co, starts := opts.crawl(name)
+	co.Password = opts.get()
 	var res *capture.Result
 	err := opts.browse(ctx, opts.IO, name, func(ctx context.Context, b *capture.Browser) (err error) {
 		if file != nil {
@@ -177,7 +192,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		}
 		return err
 	})
-	clearProgress(opts.IO)
+	opts.clearProgress(opts.IO)
 	var nothing *capture.NothingError
 	if errors.As(err, &nothing) {
 		if opts.Verbose {
@@ -188,7 +203,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if err != nil {
 		return err
 	}
-	d, err := writeOutput(name, opts.Out, res.PDF)
+	d, err := opts.write(name, opts.IO, opts.File, res.PDF)
 	if err != nil {
 		return err
 	}
@@ -199,7 +214,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		err = captureText(opts, res, d, sum)
 	}
 	if err == nil || errors.Is(err, errFailed) {
-		kept := fmt.Sprintf("the %s captured before are in %s", plural(len(res.Pages), "page"), displayInput(opts.Out))
+		kept := fmt.Sprintf("the %s captured before are in %s", plural(len(res.Pages), "page"), displayInput(opts.target(opts.File)))
 		if stop := stopped(opts.IO, name, res.Stopped, kept); stop != nil {
 			return stop
 		}
@@ -242,20 +257,21 @@ func (o *captureOptions) crawl(name string) (capture.Options, []capture.Start) {
 
 // captureJSON prints a capture's summary as JSON.
 func captureJSON(opts *captureOptions, res *capture.Result, sum audit.Summary) error {
-	out := captureSummary{Schema: schemaName(opts.name()), Input: opts.File, Output: opts.Out, Pages: []capturedPage{}, Skips: skipsOrNone(res.Skips), Links: res.Links,
+	out := captureSummary{Schema: schemaName(opts.name()), Input: opts.File, Output: opts.target(opts.File), Pages: []capturedPage{}, Skips: skipsOrNone(res.Skips), Links: res.Links,
 		Errors: sum.Count(audit.Serious), Stopped: stopCause(res.Stopped)}
 	for i, s := range pageSets(res) {
 		rp := res.Pages[i]
 		out.Pages = append(out.Pages, capturedPage{URL: s.URL, Chains: rp.Chains, Title: rp.Title, Pages: s.Pages, ID: s.ID.String(), Missing: rp.Missing})
 	}
-	return jsonVerdict(opts.IO.Out, out, out.Errors)
+	return jsonVerdict(opts.summary(opts.IO), out, out.Errors)
 }
 
 // captureText prints a capture's summary: a line per set written, the
 // auxiliary files left out of identifiers, the skipped URLs by reason, the
 // totals, and what the audit of the result finds.
 func captureText(opts *captureOptions, res *capture.Result, d *pdfio.Document, sum audit.Summary) error {
-	w := opts.IO.Out
+	w := opts.summary(opts.IO)
+	out := opts.target(opts.File)
 	writeSets(w, res.Build.Sets)
 	for _, pg := range res.Pages {
 		for _, m := range pg.Missing {
@@ -265,13 +281,13 @@ func captureText(opts *captureOptions, res *capture.Result, d *pdfio.Document, s
 	writeSkips(w, res.Skips, opts.Verbose)
 	if opts.File != "" {
 		fmt.Fprintf(w, "%s: %s captured and added after the %s of %s (%s now), %s made internal, %s skipped\n",
-			displayInput(opts.Out), plural(len(res.Pages), "page"), plural(res.First-1, "page"), displayInput(opts.File),
+			displayInput(out), plural(len(res.Pages), "page"), plural(res.First-1, "page"), displayInput(opts.File),
 			plural(len(d.Pages), "PDF page"), plural(res.Links, "link"), plural(len(res.Skips), "URL"))
 	} else {
 		fmt.Fprintf(w, "%s: %s captured into %s, %s made internal, %s skipped\n",
-			displayInput(opts.Out), plural(len(res.Pages), "page"), plural(len(d.Pages), "PDF page"), plural(res.Links, "link"), plural(len(res.Skips), "URL"))
+			displayInput(out), plural(len(res.Pages), "page"), plural(len(d.Pages), "PDF page"), plural(res.Links, "link"), plural(len(res.Skips), "URL"))
 	}
-	return writeVerdict(w, opts.Out, sum)
+	return writeVerdict(w, out, sum)
 }
 
 // pageSets returns the page sets a capture wrote, one per page in

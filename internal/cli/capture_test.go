@@ -29,7 +29,7 @@ func TestCaptureCommand(t *testing.T) {
 		{[]string{"capture", "--profile", "x", "http://a/", "-o", out}, 2, "--profile"},
 		{[]string{"capture", "--chromium", "/nonexistent/chromium", "http://a/", "-o", out}, 3, "/nonexistent/chromium"},
 		{[]string{"append", "site.pdf"}, 2, "requires at least 2 arg"},
-		{[]string{"append", out, "http://a/", "-o", out}, 2, "append never changes its input"},
+		{[]string{"append", out, "http://a/", "-o", out}, 2, "is the input: use --in-place"},
 		{[]string{"append", "/nonexistent/site.pdf", "http://a/", "-o", out}, 3, "/nonexistent/site.pdf"},
 		// The output is checked before anything is fetched (here: before
 		// Chromium would be looked for).
@@ -37,7 +37,7 @@ func TestCaptureCommand(t *testing.T) {
 		{[]string{"capture", "--chromium", "/nonexistent/chromium", "http://a/", "-o", exists}, 2, "exists: choose another -o, or --force"},
 		{[]string{"capture", "--chromium", "/nonexistent/chromium", "http://a/", "-o", dir}, 2, "is a directory"},
 		{[]string{"refresh", "--chromium", "/nonexistent/chromium", exists, "-o", "/nonexistent/dir/x.pdf"}, 3, "does not exist"},
-		{[]string{"refresh", exists, "-o", exists}, 2, "refresh never changes its input"},
+		{[]string{"refresh", exists, "-o", exists}, 2, "is the input: use --in-place"},
 		{[]string{"capture", "--media", "tv", "http://a/", "-o", out}, 2, "--media"},
 		{[]string{"capture", "--wait-idle", "0s", "http://a/", "-o", out}, 2, "--wait-idle"},
 	} {
@@ -176,9 +176,12 @@ func TestByteSize(t *testing.T) {
 		want int64
 		str  string
 	}{
-		{"1048576", 1 << 20, "1M"}, {"500k", 500 << 10, "500k"}, {"100M", 100 << 20, "100M"}, {"2G", 2 << 30, "2G"},
-		{"100MB", 100 << 20, "100M"}, {"100MiB", 100 << 20, "100M"}, {"1500", 1500, "1500"}, {"3K", 3 << 10, "3k"},
-		{"", 0, ""}, {"0", 0, ""}, {"-5M", 0, ""}, {"ten", 0, ""}, {"5T", 0, ""}, {"9999999999G", 0, ""},
+		// IEC units are powers of 1024, SI units of 1000 (2^20 is 1.0 MiB,
+		// not "MB"); the flag prints IEC.
+		{"1048576", 1 << 20, "1.0 MiB"}, {"500KiB", 500 << 10, "500 KiB"}, {"100MiB", 100 << 20, "100 MiB"}, {"2GiB", 2 << 30, "2.0 GiB"},
+		{"100 MiB", 100 << 20, "100 MiB"}, {"1.5GiB", 3 << 29, "1.5 GiB"}, {"100MB", 100e6, "95 MiB"}, {"100M", 100e6, "95 MiB"},
+		{"500k", 500e3, "488 KiB"}, {"1500", 1500, "1.5 KiB"}, {"512", 512, "512 B"}, {"5T", 5e12, "4.5 TiB"},
+		{"", 0, ""}, {"0", 0, ""}, {"-5M", 0, ""}, {"ten", 0, ""}, {"9999999999G", 0, ""},
 	} {
 		var s byteSize
 		err := s.Set(tc.in)
@@ -214,5 +217,17 @@ func TestWriteSkips(t *testing.T) {
 	writeSkips(&w, skips, true)
 	if n := strings.Count(w.String(), "\n"); n != 41 {
 		t.Errorf("verbose: %d lines, want 41", n)
+	}
+}
+
+// Sizes are printed in IEC units: 2^20 bytes is 1.0 MiB, not "MB".
+func TestSizeOf(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{{0, "0 B"}, {512, "512 B"}, {1536, "1.5 KiB"}, {1 << 20, "1.0 MiB"}, {5 << 30, "5.0 GiB"}, {-1, "0 B"}} {
+		if got := sizeOf(tc.n); got != tc.want {
+			t.Errorf("sizeOf(%d) = %q, want %q", tc.n, got, tc.want)
+		}
 	}
 }

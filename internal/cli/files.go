@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/pdfio"
@@ -24,22 +27,43 @@ func readFile(cmd, path string) ([]byte, error) {
 	return b, nil
 }
 
-// openPDF reads the Web Capture structures of the PDF file at path.
-func openPDF(cmd, path string, opts pdfio.Options) (*pdfio.Document, error) {
-	d, err := pdfio.Open(path, opts)
-	if err != nil {
-		return nil, readError(cmd, err)
+// readInput reads an input file whole; "-" is stdin.
+func readInput(path string, ios *IOStreams) ([]byte, error) {
+	if path == "-" {
+		b, err := io.ReadAll(ios.In)
+		if err != nil {
+			return nil, fmt.Errorf("reading stdin: %w", err)
+		}
+		return b, nil
 	}
-	return d, nil
+	return os.ReadFile(path)
 }
 
-// readPDF reads the Web Capture structures of a PDF file held in memory.
-func readPDF(cmd string, data []byte, name string) (*pdfio.Document, error) {
-	d, err := pdfio.ReadBytes(data, name, pdfio.Options{})
-	if err != nil {
-		return nil, readError(cmd, err)
+// readList reads a list of paths, one per line ("-": stdin): line ends
+// (LF or CRLF) are not part of a path, blank lines are skipped.
+func readList(path string, ios *IOStreams) ([]string, error) {
+	var r io.Reader = ios.In
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the path is named by the caller
+			}
+			return nil, err
+		}
+		defer f.Close()
+		r = f
 	}
-	return d, nil
+	var list []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if line := strings.TrimSuffix(sc.Text(), "\r"); line != "" {
+			list = append(list, line)
+		}
+	}
+	return list, sc.Err()
 }
 
 // readError is a PDF that could not be read: an I/O error when the file
@@ -62,12 +86,12 @@ func fileError(cmd, file string, err error) error {
 	return fmt.Errorf("%s: %w", cmd, err)
 }
 
-// isOSError tells a file that cannot be opened or read from one that is not
-// a PDF.
+// isOSError tells a file that cannot be opened or read (an encrypted one
+// without its password included) from one that is not a PDF.
 func isOSError(err error) bool {
 	var pe *pdfio.Error
 	var pathErr *fs.PathError
-	return errors.As(err, &pe) && pe.Op != "parse" || errors.As(err, &pathErr)
+	return errors.As(err, &pe) && pe.Op != "parse" || errors.As(err, &pathErr) || isPasswordError(err)
 }
 
 // loadSources opens the captured files a flag names (--sources, --aux): a

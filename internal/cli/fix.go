@@ -50,30 +50,26 @@ collisions remain, 3 when the file cannot be read or written, 2 for a usage erro
 		Args: cobra.ExactArgs(1),
 		RunE: runner(opts, runF, inBand(runFix), func(args []string) error {
 			opts.File = args[0]
-			switch {
-			case opts.DryRun && (opts.Out != "" || opts.InPlace):
+			if opts.DryRun && (opts.Out != "" || opts.InPlace) {
 				return usagef("fix: --dry-run writes nothing: drop -o and --in-place")
-			case !opts.DryRun && opts.Out == "" && !opts.InPlace:
-				return usagef("fix: say where to write: -o OUT.pdf, or --in-place")
-			case opts.Out != "" && opts.InPlace:
-				return usagef("fix: -o and --in-place exclude each other")
 			}
-			return nil
+			return opts.outputFlags.flags("fix", true, !opts.DryRun)
 		}),
 	}
+	opts.outputFlags.add(cmd, "write the repaired file to `OUT.pdf`", true)
 	f := cmd.Flags()
-	f.StringVarP(&opts.Out, "output", "o", "", "write the repaired file to `OUT.pdf`")
-	f.BoolVar(&opts.InPlace, "in-place", false, "replace the input file (a symbolic link stays one)")
+	f.Lookup("force").Usage = "replace -o's file if it exists"
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the repairs without writing anything")
 	f.BoolVar(&opts.JSON, "json", false, "print the repairs and the result as JSON")
 	addProfileFlag(cmd, &opts.Profile, canon.PDF, "canonicalization for URLS keys: pdf, pdf2 or rfc3986")
+	opts.passwordFlags.add(cmd)
 	return cmd
 }
 
 type fixOptions struct {
-	IO      *IOStreams
-	Out     string
-	InPlace bool
+	IO *IOStreams
+	outputFlags
+	passwordFlags
 	DryRun  bool
 	JSON    bool
 	Profile *canon.Profile
@@ -81,17 +77,18 @@ type fixOptions struct {
 }
 
 func runFix(ctx context.Context, opts *fixOptions) error {
-	out := opts.Out
-	if opts.InPlace {
-		out = opts.File
-	} else if out != "" && sameFile(out, opts.File) {
-		return usagef("fix: -o %s is the input file: use --in-place to replace it", out)
+	if err := opts.outputFlags.check("fix", opts.IO, opts.File); err != nil {
+		return err
 	}
+	out := opts.target(opts.File)
 	orig, err := readFile("fix", opts.File)
 	if err != nil {
 		return err
 	}
-	d, err := readPDF("fix", orig, opts.File)
+	if err := opts.resolve("fix", opts.IO); err != nil {
+		return err
+	}
+	d, err := opts.readPDF("fix", orig, opts.File)
 	if err != nil {
 		return err
 	}
@@ -102,7 +99,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	if opts.JSON {
 		return fixJSON(opts, orig, d, plan, out)
 	}
-	w := opts.IO.Out
+	w := opts.summary(opts.IO)
 	for _, c := range plan.Changes {
 		fmt.Fprintf(w, "fix: %s%s: %s\n", strings.Join(c.Rules, ","), where(c), c.Message)
 	}
@@ -127,11 +124,11 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 		fmt.Fprintf(w, "%s: %s planned%s (dry run: nothing written)\n", displayInput(opts.File), plural(len(plan.Changes), "repair"), collided)
 		return collisions(opts, plan)
 	}
-	fixed, err := plan.Apply(orig, opts.File)
+	fixed, err := plan.ApplyWith(orig, opts.File, pdfio.Options{Password: opts.get()})
 	if err != nil {
 		return fileError("fix", opts.File, err)
 	}
-	d2, err := writeOutput("fix", out, fixed)
+	d2, err := opts.write("fix", opts.IO, opts.File, fixed)
 	if err != nil {
 		return err
 	}
@@ -166,24 +163,25 @@ func fixJSON(opts *fixOptions, orig []byte, d *pdfio.Document, plan *repair.Plan
 		s.Errors = summarize(d, opts.Profile).Count(audit.Serious)
 	case plan.Empty(), opts.DryRun:
 	default:
-		fixed, err := plan.Apply(orig, opts.File)
+		fixed, err := plan.ApplyWith(orig, opts.File, pdfio.Options{Password: opts.get()})
 		if err != nil {
 			return fileError("fix", opts.File, err)
 		}
-		d2, err := writeOutput("fix", out, fixed)
+		d2, err := opts.write("fix", opts.IO, opts.File, fixed)
 		if err != nil {
 			return err
 		}
 		s.Output, s.Appended = out, len(fixed)-len(orig)
 		s.Errors = summarize(d2, opts.Profile).Count(audit.Serious)
 	}
+	w := opts.summary(opts.IO)
 	if len(plan.Collisions) > 0 {
-		if err := writeJSON(opts.IO.Out, s); err != nil {
+		if err := writeJSON(w, s); err != nil {
 			return err
 		}
 		return errFailed
 	}
-	return jsonVerdict(opts.IO.Out, s, s.Errors)
+	return jsonVerdict(w, s, s.Errors)
 }
 
 func repairsJSON(changes []repair.Change) []repairJSON {

@@ -3,10 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/webcap/webcap/canon"
@@ -99,15 +101,22 @@ func (c *canonFlags) canonicalizer(cmd string) (*canon.Canonicalizer, error) {
 	return cz, nil
 }
 
-// outputFlags are -o and --force, of the commands that write a new file.
+// outputFlags are -o, --force and --in-place, of the commands that write
+// a PDF; their rules are in output.go.
 type outputFlags struct {
-	Out   string
-	Force bool
+	Out     string
+	Force   bool
+	InPlace bool
 }
 
-func (o *outputFlags) add(cmd *cobra.Command, usage string) {
-	cmd.Flags().StringVarP(&o.Out, "output", "o", "", usage)
-	cmd.Flags().BoolVar(&o.Force, "force", false, "replace OUT.pdf if it exists, and update a certified input although its permissions forbid it")
+// add adds -o and --force, and --in-place when the command writes an
+// update of an input PDF (inPlace).
+func (o *outputFlags) add(cmd *cobra.Command, usage string, inPlace bool) {
+	cmd.Flags().StringVarP(&o.Out, "output", "o", "", usage+` ("-": stdout)`)
+	cmd.Flags().BoolVar(&o.Force, "force", false, "replace -o's file if it exists, and update a certified input although its permissions forbid it")
+	if inPlace {
+		cmd.Flags().BoolVar(&o.InPlace, "in-place", false, "replace the input file (a symbolic link stays one)")
+	}
 }
 
 // fetchFlags are the flags of the commands that fetch pages: capture,
@@ -124,6 +133,7 @@ type fetchFlags struct {
 	Media        string
 	NoSandbox    bool
 	WaitIdle     time.Duration
+	progressFlags
 }
 
 // add adds the fetch flags; maxPages is --max-pages' default.
@@ -133,7 +143,7 @@ func (o *fetchFlags) add(cmd *cobra.Command, maxPages int) {
 	f.StringVar(&o.Chromium, "chromium", "", "the Chromium executable (default: chromium on PATH)")
 	f.IntVar(&o.MaxPages, "max-pages", maxPages, "fetch at most `N` pages")
 	o.MaxBytes = 100 << 20
-	f.Var(&o.MaxBytes, "max-bytes", "start no page once `N` bytes are fetched (k, M, G)")
+	f.Var(&o.MaxBytes, "max-bytes", "start no page once `SIZE` is fetched (500kB, 100MiB, 2GB)")
 	f.DurationVar(&o.Timeout, "timeout", 5*time.Minute, "stop fetching after `D` (what was done before it is kept)")
 	f.DurationVar(&o.PageTimeout, "page-timeout", 30*time.Second, "skip a page that takes longer than `D` to fetch and render")
 	f.BoolVar(&o.IgnoreRobots, "ignore-robots", false, "fetch pages robots.txt forbids")
@@ -142,6 +152,7 @@ func (o *fetchFlags) add(cmd *cobra.Command, maxPages int) {
 	f.BoolVar(&o.NoSandbox, "no-sandbox", false, "run Chromium without its sandbox (it always is as root)")
 	f.DurationVar(&o.WaitIdle, "wait-idle", capture.DefaultIdleQuiet, "print a page once it has fetched nothing for `D` (at most 10s after its load)")
 	_ = cmd.RegisterFlagCompletionFunc("media", cobra.FixedCompletions([]string{"print", "screen"}, cobra.ShellCompDirectiveNoFileComp))
+	o.progressFlags.add(cmd)
 }
 
 // check checks what the fetch flags' types do not.
@@ -154,47 +165,22 @@ func (o *fetchFlags) check(cmd string) error {
 	case o.WaitIdle <= 0 || o.WaitIdle > capture.DefaultIdleMax:
 		return usagef("%s: --wait-idle %v: give a time above 0 and up to %v", cmd, o.WaitIdle, capture.DefaultIdleMax)
 	}
-	return nil
+	return o.progressFlags.check(cmd)
 }
 
-// byteSize is a flag of a number of bytes: 1048576, 500k, 100M, 2G (k, M,
-// G: 1024, 1024², 1024³; a trailing B or iB is allowed).
+// byteSize is a flag of a number of bytes, read and written by
+// go-humanize: 1048576, 500kB, 100MiB, 2GB, 1.5GiB (kB, MB, GB: powers of
+// 1000; KiB, MiB, GiB: powers of 1024; k, M, G alone are kB, MB, GB).
 type byteSize int64
 
-func (s *byteSize) String() string {
-	switch n := int64(*s); {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%dG", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%dM", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%dk", n>>10)
-	default:
-		return strconv.FormatInt(n, 10)
-	}
-}
+func (s *byteSize) String() string { return humanize.IBytes(uint64(*s)) }
 
 func (s *byteSize) Set(v string) error {
-	t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(v), "B"), "i")
-	mult := int64(1)
-	if t != "" {
-		switch t[len(t)-1] {
-		case 'k', 'K':
-			mult = 1 << 10
-		case 'M':
-			mult = 1 << 20
-		case 'G':
-			mult = 1 << 30
-		}
-		if mult > 1 {
-			t = t[:len(t)-1]
-		}
+	n, err := humanize.ParseBytes(v)
+	if err != nil || n == 0 || n > math.MaxInt64 {
+		return errors.New("not a size: give bytes, or a number with kB, MB, GB (powers of 1000) or KiB, MiB, GiB (of 1024)")
 	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)/mult {
-		return errors.New("not a size: give bytes, or a number with k, M or G")
-	}
-	*s = byteSize(n * mult)
+	*s = byteSize(n)
 	return nil
 }
 

@@ -35,14 +35,14 @@ func parseWith[T any](newCmd func(*IOStreams, func(context.Context, *T) error) *
 // fetchDefaults are the fetch flags' defaults, --max-pages aside.
 func fetchDefaults(maxPages int) fetchFlags {
 	return fetchFlags{Profile: canon.PDF, MaxPages: maxPages, MaxBytes: 100 << 20, Timeout: 5 * time.Minute,
-		PageTimeout: 30 * time.Second, Media: "print", WaitIdle: capture.DefaultIdleQuiet}
+		PageTimeout: 30 * time.Second, Media: "print", WaitIdle: capture.DefaultIdleQuiet, progressFlags: progressFlags{Progress: progressAuto}}
 }
 
 // Every command's flags, through its runF seam: the options each command
 // line parses into, defaults included; nothing runs.
 func TestCommandFlags(t *testing.T) {
 	canonDefaults := canonFlags{Profile: canon.PDF, Input: canon.Encoded}
-	auditDefaults := auditOptions{Profile: canon.PDF, Jobs: runtime.NumCPU(), Timeout: time.Minute}
+	auditDefaults := auditOptions{Profile: canon.PDF, Jobs: runtime.NumCPU(), Timeout: time.Minute, progressFlags: progressFlags{Progress: progressAuto}}
 	captureDefaults := captureOptions{fetchFlags: fetchDefaults(50), Levels: 1, Jobs: 2, PostType: capture.DefaultPostType}
 	for _, tc := range []struct {
 		name  string
@@ -57,9 +57,9 @@ func TestCommandFlags(t *testing.T) {
 		{"canon", parseWith(newCanonCmd), []string{"--profile", "pdf2", "--base", "http://a/", "--input", "raw", "--explain", "--json", "u1", "u2"},
 			&canonOptions{canonFlags: canonFlags{Profile: canon.PDF2, Base: "http://a/", Input: canon.Raw}, Explain: true, JSON: true, URLs: []string{"u1", "u2"}}},
 		{"info", parseWith(newInfoCmd), []string{"--json", "--password", "pw", "a.pdf", "b.pdf"},
-			&infoOptions{JSON: true, Password: "pw", Files: []string{"a.pdf", "b.pdf"}}},
+			&infoOptions{JSON: true, passwordFlags: passwordFlags{Password: "pw"}, Files: []string{"a.pdf", "b.pdf"}}},
 		{"lookup", parseWith(newLookupCmd), []string{"--profile", "rfc3986", "--base", "http://b/", "--input", "raw", "--id", "0A", "--id", "0b", "--json", "--password", "pw", "c.pdf", "u"},
-			&lookupOptions{canonFlags: canonFlags{Profile: canon.RFC3986, Base: "http://b/", Input: canon.Raw}, IDs: []string{"0A", "0b"}, JSON: true, Password: "pw", File: "c.pdf", URLs: []string{"u"}}},
+			&lookupOptions{canonFlags: canonFlags{Profile: canon.RFC3986, Base: "http://b/", Input: canon.Raw}, IDs: []string{"0A", "0b"}, JSON: true, passwordFlags: passwordFlags{Password: "pw"}, File: "c.pdf", URLs: []string{"u"}}},
 		{"lookup defaults", parseWith(newLookupCmd), []string{"c.pdf", "u"},
 			&lookupOptions{canonFlags: canonDefaults, File: "c.pdf", URLs: []string{"u"}}},
 		{"id defaults", parseWith(newIDCmd), []string{"a.html"},
@@ -68,14 +68,14 @@ func TestCommandFlags(t *testing.T) {
 			&idOptions{Kind: "page", URL: "http://a/", Aux: "mirror", AuxID: "HEX", JSON: true, Files: []string{"a.html"}}},
 		{"audit defaults", parseWith(newAuditCmd), []string{"a.pdf"},
 			func() *auditOptions { o := auditDefaults; o.Files = []string{"a.pdf"}; return &o }()},
-		{"audit", parseWith(newAuditCmd), []string{"--profile", "pdf2", "--json", "--jobs", "3", "--timeout", "5s", "--password", "pw", "--sources", "m.json", "--in-process", "a.pdf", "b.pdf"},
-			&auditOptions{Profile: canon.PDF2, JSON: true, Jobs: 3, Timeout: 5 * time.Second, Password: "pw", Sources: "m.json", InProcess: true, Files: []string{"a.pdf", "b.pdf"}}},
+		{"audit", parseWith(newAuditCmd), []string{"--profile", "pdf2", "--json", "--jobs", "3", "--timeout", "5s", "--password", "pw", "--sources", "m.json", "--in-process", "--progress", "plain", "a.pdf", "b.pdf"},
+			&auditOptions{Profile: canon.PDF2, JSON: true, Jobs: 3, Timeout: 5 * time.Second, passwordFlags: passwordFlags{Password: "pw"}, Sources: "m.json", InProcess: true, progressFlags: progressFlags{Progress: progressPlain}, Files: []string{"a.pdf", "b.pdf"}}},
 		{"audit-file", parseWith(newAuditFileCmd), []string{"--profile", "rfc3986", "--timeout", "2s", "--password", "pw", "--sources", "d", "a.pdf"},
-			&auditOptions{Profile: canon.RFC3986, Timeout: 2 * time.Second, Password: "pw", Sources: "d", Files: []string{"a.pdf"}}},
+			&auditOptions{Profile: canon.RFC3986, Timeout: 2 * time.Second, passwordFlags: passwordFlags{Password: "pw"}, Sources: "d", Files: []string{"a.pdf"}}},
 		{"fix", parseWith(newFixCmd), []string{"--profile", "pdf2", "-o", "out.pdf", "in.pdf"},
-			&fixOptions{Profile: canon.PDF2, Out: "out.pdf", File: "in.pdf"}},
+			&fixOptions{Profile: canon.PDF2, outputFlags: outputFlags{Out: "out.pdf"}, File: "in.pdf"}},
 		{"fix in place", parseWith(newFixCmd), []string{"--in-place", "in.pdf"},
-			&fixOptions{Profile: canon.PDF, InPlace: true, File: "in.pdf"}},
+			&fixOptions{Profile: canon.PDF, outputFlags: outputFlags{InPlace: true}, File: "in.pdf"}},
 		{"fix dry run", parseWith(newFixCmd), []string{"--dry-run", "in.pdf"},
 			&fixOptions{Profile: canon.PDF, DryRun: true, File: "in.pdf"}},
 		{"build defaults", parseWith(newBuildCmd), []string{"m.json", "-o", "out.pdf"},
@@ -88,13 +88,14 @@ func TestCommandFlags(t *testing.T) {
 				o.URLs, o.Out = []string{"http://a/"}, "out.pdf"
 				return &o
 			}()},
-		{"capture", parseWith(newCaptureCmd), []string{"--levels", "3", "--same-site", "--same-path", "--max-pages", "9", "--max-bytes", "2M",
+		{"capture", parseWith(newCaptureCmd), []string{"--levels", "3", "--same-site", "--same-path", "--max-pages", "9", "--max-bytes", "2MiB",
 			"--timeout", "1m", "--page-timeout", "5s", "--jobs", "4", "--profile", "pdf2", "--chromium", "/bin/c", "--ignore-robots",
 			"--keep-credentials", "--post", "q=1", "--post-type", "text/plain", "--allow-private", "--media", "screen", "--wait-idle", "2s",
-			"--no-sandbox", "--json", "-v", "--force", "http://a/", "http://b/", "-o", "out.pdf"},
+			"--no-sandbox", "--json", "-v", "--force", "--quiet", "http://a/", "http://b/", "-o", "out.pdf"},
 			&captureOptions{URLs: []string{"http://a/", "http://b/"}, outputFlags: outputFlags{Out: "out.pdf", Force: true},
 				fetchFlags: fetchFlags{Profile: canon.PDF2, Chromium: "/bin/c", MaxPages: 9, MaxBytes: 2 << 20, Timeout: time.Minute,
-					PageTimeout: 5 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: 2 * time.Second},
+					PageTimeout: 5 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: 2 * time.Second,
+					progressFlags: progressFlags{Progress: progressAuto, Quiet: true}},
 				Levels: 3, SameSite: true, SamePath: true, Jobs: 4, KeepCredentials: true, JSON: true, Verbose: true, Post: "q=1", PostType: "text/plain"}},
 		{"capture submit", parseWith(newCaptureCmd), []string{"--submit", "http://a/?q=1", "-o", "out.pdf"},
 			func() *captureOptions {
@@ -111,11 +112,12 @@ func TestCommandFlags(t *testing.T) {
 		{"refresh defaults", parseWith(newRefreshCmd), []string{"site.pdf", "-o", "out.pdf"},
 			&refreshOptions{File: "site.pdf", outputFlags: outputFlags{Out: "out.pdf"}, fetchFlags: fetchDefaults(100)}},
 		{"refresh", parseWith(newRefreshCmd), []string{"--dry-run", "--text-only", "--json", "--resubmit", "--profile", "rfc3986", "--max-pages", "7",
-			"--max-bytes", "1G", "--timeout", "10s", "--page-timeout", "3s", "--ignore-robots", "--allow-private", "--media", "screen",
-			"--wait-idle", "1s", "--no-sandbox", "--chromium", "c", "site.pdf"},
+			"--max-bytes", "1GiB", "--timeout", "10s", "--page-timeout", "3s", "--ignore-robots", "--allow-private", "--media", "screen",
+			"--wait-idle", "1s", "--no-sandbox", "--chromium", "c", "--progress", "none", "site.pdf"},
 			&refreshOptions{File: "site.pdf", DryRun: true, TextOnly: true, JSON: true, Resubmit: true,
 				fetchFlags: fetchFlags{Profile: canon.RFC3986, Chromium: "c", MaxPages: 7, MaxBytes: 1 << 30, Timeout: 10 * time.Second,
-					PageTimeout: 3 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: time.Second}}},
+					PageTimeout: 3 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: time.Second,
+					progressFlags: progressFlags{Progress: progressNone}}}},
 		{"version", parseWith(newVersionCmd), []string{"--json"}, &versionOptions{JSON: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -149,6 +151,9 @@ func TestCommandFlagErrors(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"canon", "--profile", "pdf3", "x"}, `webcap: canon: --profile "pdf3": want pdf, pdf2 or rfc3986`},
+		{[]string{"audit", "--progress", "fancy", "a.pdf"}, `webcap: audit: --progress "fancy": want auto, bar, plain or none`},
+		{[]string{"audit", "--quiet", "--progress", "bar", "a.pdf"}, `webcap: audit: --quiet shows no progress: drop --progress bar`},
+		{[]string{"capture", "-q", "--progress", "plain", "http://a/", "-o", "o.pdf"}, `webcap: capture: --quiet shows no progress: drop --progress plain`},
 		{[]string{"canon", "--input", "twice", "x"}, `webcap: canon: --input "twice": want encoded or raw`},
 		{[]string{"lookup", "--profile", "x", "c.pdf", "u"}, `webcap: lookup: --profile "x": want pdf, pdf2 or rfc3986`},
 		{[]string{"lookup", "--id", "xyz", "c.pdf"}, `webcap: lookup: --id "xyz" is not hex`},
@@ -159,19 +164,19 @@ func TestCommandFlagErrors(t *testing.T) {
 		{[]string{"audit", "--timeout", "soon", "a.pdf"}, `webcap: audit: --timeout: time: invalid duration "soon"`},
 		{[]string{"audit-file", "--profile", "x", "a.pdf"}, `webcap: audit-file: --profile "x": want pdf, pdf2 or rfc3986`},
 		{[]string{"fix", "--profile", "x", "--dry-run", "a.pdf"}, `webcap: fix: --profile "x": want pdf, pdf2 or rfc3986`},
-		{[]string{"fix", "a.pdf"}, "webcap: fix: say where to write: -o OUT.pdf, or --in-place"},
+		{[]string{"fix", "a.pdf"}, "webcap: fix: say where to write: -o OUT.pdf, -o - (stdout) or --in-place"},
 		{[]string{"fix", "--dry-run", "--in-place", "a.pdf"}, "webcap: fix: --dry-run writes nothing"},
 		{[]string{"build", "--profile", "x", "m.json", "-o", "o.pdf"}, `webcap: build: --profile "x": want pdf, pdf2 or rfc3986`},
 		{[]string{"build", "m.json"}, "webcap: build: say where to write: -o OUT.pdf"},
 		{[]string{"id", "--kind", "movie", "x"}, `webcap: id: --kind "movie": want auto, page, image, pdf, file or text`},
 		{[]string{"id", "--aux-id", "base64", "x"}, `webcap: id: --aux-id "base64": want raw, HEX or hex`},
 		{[]string{"capture", "--profile", "x", "http://a/", "-o", "o.pdf"}, `webcap: capture: --profile "x": want pdf, pdf2 or rfc3986`},
-		{[]string{"capture", "--max-bytes", "lots", "http://a/", "-o", "o.pdf"}, `webcap: capture: --max-bytes "lots": not a size: give bytes, or a number with k, M or G`},
+		{[]string{"capture", "--max-bytes", "lots", "http://a/", "-o", "o.pdf"}, `webcap: capture: --max-bytes "lots": not a size: give bytes, or a number with kB, MB, GB (powers of 1000) or KiB, MiB, GiB (of 1024)`},
 		{[]string{"capture", "--max-pages", "0", "http://a/", "-o", "o.pdf"}, "webcap: capture: --max-pages 0: fetch at least one page"},
 		{[]string{"append", "--media", "tv", "a.pdf", "http://a/", "-o", "o.pdf"}, `webcap: append: --media "tv": want print or screen`},
 		{[]string{"refresh", "--profile", "x", "--dry-run", "a.pdf"}, `webcap: refresh: --profile "x": want pdf, pdf2 or rfc3986`},
 		{[]string{"refresh", "--wait-idle", "1m", "--dry-run", "a.pdf"}, "webcap: refresh: --wait-idle 1m0s: give a time above 0 and up to 10s"},
-		{[]string{"refresh", "--dry-run", "-o", "o.pdf", "a.pdf"}, "webcap: refresh: --dry-run writes nothing: drop -o o.pdf"},
+		{[]string{"refresh", "--dry-run", "-o", "o.pdf", "a.pdf"}, "webcap: refresh: --dry-run writes nothing: drop -o and --in-place"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			ios, _, stdout, stderr := Test()

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dustin/go-humanize"
 )
 
 // How every command shows things in plain text.
@@ -72,15 +74,10 @@ func pageList(p []int) string {
 	return fmt.Sprintf("%d-%d", p[0], p[len(p)-1])
 }
 
-// sizeOf writes a number of bytes: "512 B", "1.5 kB", "2.0 MB".
+// sizeOf writes a number of bytes in IEC units (go-humanize): "512 B",
+// "1.5 KiB", "2.0 MiB".
 func sizeOf(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
+	return humanize.IBytes(uint64(max(n, 0)))
 }
 
 // printableASCII reports whether s is printable ASCII, space to tilde.

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,7 +19,7 @@ func newIDCmd(ios *IOStreams, runF func(context.Context, *idOptions) error) *cob
 		Short: "Compute the Web Capture digital identifiers of source files",
 		Long: `Compute the MD5 digital identifier that keys a content set in the IDS tree
 (PDF Reference 1.7 §10.9.2), and print it in upper-case hex, one line per
-file ("ID  FILE").
+file ("ID  FILE"). "-" reads a file from stdin.
 
 Kinds (--kind):
   page   MD5 of an HTML or XHTML page's bytes followed by the identifier of
@@ -54,10 +54,14 @@ and a file that cannot be read {"schema", "input", "error": {"message",
   $ webcap id --aux mirror/ mirror/www.example.com/index.html
   $ webcap id --kind page --url http://www.example.com/ --aux files.json page.html
   $ webcap id --kind text page.html
+  $ curl -s https://example.com/ | webcap id --kind page --url https://example.com/ -
   $ webcap id --json --aux mirror/ mirror/www.example.com/index.html`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: runner(opts, runF, inBand(runID), func(args []string) error {
 			opts.Files = args
+			if i := slices.Index(args, "-"); i >= 0 && slices.Contains(args[i+1:], "-") {
+				return usagef("id: - (stdin) can be read once")
+			}
 			if _, ok := idKinds[opts.Kind]; !ok && opts.Kind != "text" {
 				return usagef("id: --kind %q: want auto, page, image, pdf, file or text", opts.Kind)
 			}
@@ -107,7 +111,7 @@ func runID(ctx context.Context, opts *idOptions) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		data, err := os.ReadFile(file)
+		data, err := readInput(file, opts.IO)
 		if err != nil {
 			failed, ioFailed = failed+1, true
 			if opts.JSON { // in-band, not on stderr

@@ -35,7 +35,7 @@ lost: it is a JSON string when its bytes are UTF-8, and {"hex": "..."}
 (upper-case hex of its bytes) when they are not.`,
 		Example: `  $ webcap info capture.pdf
   $ webcap info --json capture.pdf | jq '.contentSets[] | {id, urlsKeys, pages}'
-  $ webcap info --password 1234 encrypted.pdf`,
+  $ webcap info --password-file pw.txt encrypted.pdf`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: runner(opts, runF, inBand(runInfo), func(args []string) error {
 			opts.Files = args
@@ -43,18 +43,21 @@ lost: it is a JSON string when its bytes are UTF-8, and {"hex": "..."}
 		}),
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object per file")
-	cmd.Flags().StringVar(&opts.Password, "password", "", "password of an encrypted file")
+	opts.passwordFlags.add(cmd)
 	return cmd
 }
 
 type infoOptions struct {
-	IO       *IOStreams
-	JSON     bool
-	Password string
-	Files    []string
+	IO   *IOStreams
+	JSON bool
+	passwordFlags
+	Files []string
 }
 
 func runInfo(ctx context.Context, opts *infoOptions) error {
+	if err := opts.resolve("info", opts.IO); err != nil {
+		return err
+	}
 	w := bufio.NewWriter(opts.IO.Out)
 	failed := 0
 	var ioErr error
@@ -62,7 +65,7 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		d, err := pdfio.Open(f, pdfio.Options{Password: opts.Password})
+		d, err := opts.open(f, pdfio.Options{})
 		if err != nil {
 			failed++
 			if isOSError(err) {

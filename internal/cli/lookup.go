@@ -58,18 +58,18 @@ be read gives one {"schema", "input", "error"}.`,
 	f := cmd.Flags()
 	f.StringArrayVar(&opts.IDs, "id", nil, "look up this hex identifier in IDS (repeatable)")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object per query")
-	f.StringVar(&opts.Password, "password", "", "password of an encrypted file")
+	opts.passwordFlags.add(cmd)
 	return cmd
 }
 
 type lookupOptions struct {
 	IO *IOStreams
 	canonFlags
-	IDs      []string // hex identifiers, looked up in IDS
-	JSON     bool
-	Password string
-	File     string
-	URLs     []string
+	IDs  []string // hex identifiers, looked up in IDS
+	JSON bool
+	passwordFlags
+	File string
+	URLs []string
 }
 
 func runLookup(ctx context.Context, opts *lookupOptions) error {
@@ -77,7 +77,10 @@ func runLookup(ctx context.Context, opts *lookupOptions) error {
 	if err != nil {
 		return err
 	}
-	d, err := openPDF("lookup", opts.File, pdfio.Options{Password: opts.Password})
+	if err := opts.resolve("lookup", opts.IO); err != nil {
+		return err
+	}
+	d, err := opts.openPDF("lookup", opts.File, pdfio.Options{})
 	if err != nil {
 		return err
 	}

@@ -17,26 +17,74 @@ import (
 // Writing a command's result: the output checked before any work starts,
 // the file written atomically (pdfio.WriteFile), read back and audited.
 
-// checkOutput checks, before any work starts, that a command can write its
-// result to out: not one of its inputs, not an existing file unless force,
-// not a directory, and in a directory that exists and can be written to
-// (tried with a temporary file, removed at once). A long crawl is not lost
-// to a typo in -o.
-func checkOutput(cmd, out string, force bool, inputs ...string) error {
-	for _, in := range inputs {
-		if in != "" && sameFile(out, in) {
-			return usagef("%s: -o %s is the input: %s never changes its input; write to another file", cmd, out, cmd)
-		}
+// The -o rules, the same for every command that writes a PDF (build, fix,
+// capture, append, refresh): outputFlags.flags checks the flags as they
+// are parsed, outputFlags.check the files before any work starts (before a
+// manifest is applied, a file repaired, Chromium started):
+//
+//   - -o FILE refuses an existing FILE unless --force, a directory, a
+//     directory that does not exist or cannot be written to (tried with a
+//     temporary file, removed at once), and the command's input;
+//   - -o - writes the PDF to stdout (not to a terminal), and every human
+//     line, the summary included, to stderr;
+//   - --in-place (commands with an input PDF) replaces the input; a
+//     symbolic link stays one;
+//   - the file is written atomically by pdfio.WriteFile, then read back.
+//
+// A long crawl is not lost to a typo in -o.
+
+// stdoutName is how a PDF written to stdout is named in messages.
+const stdoutName = "-"
+
+// flags checks the -o flags as they are parsed: -o and --in-place
+// exclude each other, and a command that must write (need: no --dry-run)
+// is told where. hasInput says the command has --in-place.
+func (o *outputFlags) flags(cmd string, hasInput, need bool) error {
+	switch {
+	case o.InPlace && o.Out != "":
+		return usagef("%s: -o and --in-place exclude each other", cmd)
+	case o.Out == "" && !o.InPlace && need && hasInput:
+		return usagef("%s: say where to write: -o OUT.pdf, -o - (stdout) or --in-place", cmd)
+	case o.Out == "" && !o.InPlace && need:
+		return usagef("%s: say where to write: -o OUT.pdf or -o - (stdout)", cmd)
 	}
-	if fi, err := os.Stat(out); err == nil {
+	return nil
+}
+
+// check applies the rest of the -o rules for command cmd, before any work
+// starts; input is the PDF the command reads and writes an update of.
+func (o *outputFlags) check(cmd string, ios *IOStreams, input string) error {
+	switch {
+	case o.InPlace:
+		return checkDir(cmd, input)
+	case o.Out == "":
+		return nil
+	case o.Out == stdoutName && ios.OutTTY:
+		return usagef("%s: -o - writes a PDF to stdout, which is a terminal: redirect it, or give a file name", cmd)
+	case o.Out == stdoutName:
+		return nil
+	case input != "" && sameFile(o.Out, input):
+		return usagef("%s: -o %s is the input: use --in-place to replace it", cmd, o.Out)
+	}
+	if fi, err := os.Stat(o.Out); err == nil {
 		switch {
 		case fi.IsDir():
-			return usagef("%s: -o %s is a directory: give a file name", cmd, out)
-		case !force:
-			return usagef("%s: %s exists: choose another -o, or --force to replace it", cmd, out)
+			return usagef("%s: -o %s is a directory: give a file name", cmd, o.Out)
+		case !o.Force:
+			return usagef("%s: %s exists: choose another -o, or --force to replace it", cmd, o.Out)
 		}
 	}
+	return checkDir(cmd, o.Out)
+}
+
+// checkDir checks that the directory out is written in exists and can be
+// written to: the directory of the file a symbolic link names, for a link
+// (pdfio.WriteFile replaces that file).
+func checkDir(cmd, out string) error {
 	dir := filepath.Dir(out)
+	if target, err := filepath.EvalSymlinks(out); err == nil {
+		dir = filepath.Dir(target)
+	}
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -65,10 +113,34 @@ func sameFile(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
-// writeOutput writes a command's result to path atomically (a symbolic
-// link stays one, the file keeps its permissions) and reads it back.
-func writeOutput(cmd, path string, data []byte) (*pdfio.Document, error) {
-	if err := pdfio.WriteFile(path, data, pdfio.WriteOptions{}); err != nil {
+// target is the file written, after check: the input with --in-place,
+// "-" for stdout.
+func (o *outputFlags) target(input string) string {
+	if o.InPlace {
+		return input
+	}
+	return o.Out
+}
+
+// summary is where a command prints what it did: stderr when the PDF goes
+// to stdout, so that no line is mixed into its bytes.
+func (o *outputFlags) summary(ios *IOStreams) io.Writer {
+	if o.Out == stdoutName {
+		return ios.ErrOut
+	}
+	return ios.Out
+}
+
+// write writes a command's result where check allowed, atomically for a
+// file (a symbolic link stays one, the file keeps its permissions), and
+// reads it back.
+func (o *outputFlags) write(cmd string, ios *IOStreams, input string, data []byte) (*pdfio.Document, error) {
+	path := o.target(input)
+	if path == stdoutName {
+		if _, err := ios.Out.Write(data); err != nil {
+			return nil, &ioError{fmt.Errorf("%s: writing the PDF to stdout: %w", cmd, err)}
+		}
+	} else if err := pdfio.WriteFile(path, data, pdfio.WriteOptions{}); err != nil {
 		return nil, &ioError{fmt.Errorf("%s: %w", cmd, err)}
 	}
 	d, err := pdfio.ReadBytes(data, path, pdfio.Options{})

@@ -48,8 +48,8 @@ object, and gets the new identifier, text identifier, title and times), new
 pages are added at the end with their page sets, the sources of unchanged
 sets get the time they were checked (/TS) and their new expiry (/E), and
 links to the pages become internal links. Gone, unreachable and unchecked
-pages are kept as they are. FILE itself is never changed. When no page can
-be checked, nothing is written.
+pages are kept as they are. FILE itself is never changed unless
+--in-place. When no page can be checked, nothing is written.
 
 Exit status: 0 when OUT.pdf is written and audits with no error (with
 --dry-run: when every page is unchanged), 1 when errors remain or nothing
@@ -63,22 +63,23 @@ started, 130 when interrupted.`,
 		Args: cobra.ExactArgs(1),
 		RunE: runner(opts, runF, inBand(runRefresh), func(args []string) error {
 			opts.File = args[0]
-			switch {
-			case !opts.DryRun && opts.Out == "":
-				return usagef("refresh: say where to write: -o OUT.pdf (or --dry-run to report only)")
-			case opts.DryRun && opts.Out != "":
-				return usagef("refresh: --dry-run writes nothing: drop -o %s", opts.Out)
+			if opts.DryRun && (opts.Out != "" || opts.InPlace) {
+				return usagef("refresh: --dry-run writes nothing: drop -o and --in-place")
+			}
+			if err := opts.outputFlags.flags("refresh", true, !opts.DryRun); err != nil {
+				return err
 			}
 			return opts.fetchFlags.check("refresh")
 		}),
 	}
-	opts.outputFlags.add(cmd, "write the refreshed capture to `OUT.pdf`")
+	opts.outputFlags.add(cmd, "write the refreshed capture to `OUT.pdf`", true)
 	opts.fetchFlags.add(cmd, 100)
 	f := cmd.Flags()
 	f.BoolVar(&opts.DryRun, "dry-run", false, "report what changed, write nothing")
 	f.BoolVar(&opts.TextOnly, "text-only", false, "compare only the pages' text (TID)")
 	f.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
 	f.BoolVar(&opts.Resubmit, "resubmit", false, "replay the commands that submit forms, with the file's data (never by POST with --dry-run)")
+	opts.passwordFlags.add(cmd)
 	return cmd
 }
 
@@ -87,6 +88,7 @@ type refreshOptions struct {
 	File string
 	outputFlags
 	fetchFlags
+	passwordFlags
 	DryRun   bool
 	TextOnly bool
 	JSON     bool
@@ -94,19 +96,23 @@ type refreshOptions struct {
 }
 
 func runRefresh(ctx context.Context, opts *refreshOptions) error {
-	if opts.Out != "" {
-		if err := checkOutput("refresh", opts.Out, opts.Force, opts.File); err != nil {
-			return err
-		}
+	if err := opts.outputFlags.check("refresh", opts.IO, opts.File); err != nil {
+		return err
+	}
+	if err := opts.resolve("refresh", opts.IO); err != nil {
+		return err
 	}
 	file, err := readFile("refresh", opts.File)
 	if err != nil {
 		return err
 	}
+	if _, err := opts.readPDF("refresh", file, opts.File); err != nil {
+		return err
+	}
 	// The file is read before Chromium starts: one that cannot be
 	// refreshed needs no browser.
 	co := opts.fetchFlags.options(opts.IO, "refresh")
-	co.AllowCertified = opts.Force
+	co.AllowCertified, co.Password = opts.Force, opts.get()
 	plan, err := capture.PlanRefresh(file, opts.File, capture.RefreshOptions{TextOnly: opts.TextOnly, DryRun: opts.DryRun,
 		Resubmit: opts.Resubmit, Options: co})
 	if err != nil {
@@ -119,7 +125,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 		}
 		return nil
 	})
-	clearProgress(opts.IO)
+	opts.clearProgress(opts.IO)
 	if err != nil {
 		return err
 	}
@@ -129,7 +135,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	var d *pdfio.Document
 	var sum audit.Summary
 	if written {
-		if d, err = writeOutput("refresh", opts.Out, res.PDF); err != nil {
+		if d, err = opts.write("refresh", opts.IO, opts.File, res.PDF); err != nil {
 			return err
 		}
 		sum = summarize(d, opts.Profile)
@@ -149,7 +155,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	if written || opts.DryRun {
 		kept := fmt.Sprintf("%s compared before it", plural(len(res.Changes)-res.Count()[capture.StatusUnchecked], "page"))
 		if written {
-			kept += "; the refreshed file is " + displayInput(opts.Out)
+			kept += "; the refreshed file is " + displayInput(opts.target(opts.File))
 		}
 		if stop := stopped(opts.IO, "refresh", res.Stopped, kept); stop != nil {
 			return stop
@@ -169,18 +175,18 @@ func refreshJSON(opts *refreshOptions, res *capture.RefreshResult, written bool,
 	out := refreshSummary{Schema: schemaName("refresh"), Input: opts.File, DryRun: opts.DryRun, Commands: orNoneOf(res.Commands), Changes: orNoneOf(res.Changes), Skips: skipsOrNone(res.Skips), Replaced: res.Replaced,
 		Added: res.Added, Checked: res.Checked, Links: res.Links, Stopped: stopCause(res.Stopped)}
 	if written {
-		out.Output, out.Errors = opts.Out, sum.Count(audit.Serious)
+		out.Output, out.Errors = opts.target(opts.File), sum.Count(audit.Serious)
 	}
 	if nothing != nil {
 		out.Error = newErrorJSON(nothing)
 	}
-	return jsonVerdict(opts.IO.Out, out, out.Errors)
+	return jsonVerdict(opts.summary(opts.IO), out, out.Errors)
 }
 
 // refreshText prints refresh's report: the commands replayed, a line per
 // page, and the totals.
 func refreshText(opts *refreshOptions, res *capture.RefreshResult, written bool, sum audit.Summary, count map[string]int) error {
-	w := opts.IO.Out
+	w := opts.summary(opts.IO)
 	for i, c := range res.Commands {
 		what := fmt.Sprintf("command %d: %s %s (levels %d", i+1, c.Method, c.URL, c.Levels)
 		if c.Flags != "" {
@@ -224,8 +230,8 @@ func refreshText(opts *refreshOptions, res *capture.RefreshResult, written bool,
 		kept = " (the gone, unreachable and unchecked kept as they were)"
 	}
 	fmt.Fprintf(w, "%s: %s compared (%s): %s%s; %s made internal\n",
-		displayInput(opts.Out), plural(len(res.Changes), "page"), by, strings.Join(parts, ", "), kept, plural(res.Links, "link"))
-	return writeVerdict(w, opts.Out, sum)
+		displayInput(opts.target(opts.File)), plural(len(res.Changes), "page"), by, strings.Join(parts, ", "), kept, plural(res.Links, "link"))
+	return writeVerdict(w, opts.target(opts.File), sum)
 }
 
 // statusCounts says how many pages have each status, in the order the

@@ -5,8 +5,10 @@
 // without running anything), then its options struct, then the run
 // function that does the work. What several commands share lives in files
 // named for it: flags.go (flag groups, --profile parsed in one place),
-// files.go (reading inputs), output.go (checking and writing outputs, the
-// audit verdict), format.go (plain text), report.go (every --json schema),
+// files.go (reading inputs; "-" is stdin), output.go (the -o rules of every
+// writer, checking and writing outputs, the audit verdict), password.go
+// (the password options of every reader), progress.go (--progress and
+// --quiet), iostreams.go (the streams, terminal detection), format.go (plain text), report.go (every --json schema),
 // browser.go (what capture, append and refresh share), command.go (the
 // runF seam). Exit codes are decided by exitCode alone.
 package cli
