@@ -38,7 +38,7 @@ func auditFile(path string, opts *auditOptions) fileJSON {
 		r.Error = err.Error()
 		var pe *pdfio.Error
 		if errors.As(err, &pe) {
-			r.Error = pe.Op + ": " + pe.Err.Error()
+			r.Error = pe.Err.Error()
 		}
 		return r
 	}

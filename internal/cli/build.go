@@ -139,7 +139,7 @@ func newBuildSummary(out string, res *record.Result, sum audit.Summary) buildSum
 func buildError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return &ioError{fmt.Errorf("build: %w", err)}
+		return &ioError{fmt.Errorf("build: %w", pathError(err))}
 	}
 	return fmt.Errorf("build: %w", err)
 }

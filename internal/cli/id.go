@@ -108,7 +108,7 @@ func runID(ctx context.Context, opts *idOptions) error {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			w.Flush()
-			fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %v\n", err)
+			fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %v\n", pathError(err))
 			failed, ioFailed = failed+1, true
 			continue
 		}

@@ -56,7 +56,6 @@ type infoOptions struct {
 func runInfo(ctx context.Context, opts *infoOptions) error {
 	w := bufio.NewWriter(opts.IO.Out)
 	failed := 0
-	var ioErr error
 	for i, f := range opts.Files {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -66,9 +65,6 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 			w.Flush()
 			fmt.Fprintf(opts.IO.ErrOut, "webcap: info: %v\n", err)
 			failed++
-			if isOSError(err) {
-				ioErr = err
-			}
 			continue
 		}
 		// pdfcpu's object graph, several times the file's size, is
@@ -93,11 +89,9 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 	if err := w.Flush(); err != nil {
 		return &ioError{fmt.Errorf("info: writing output: %w", err)}
 	}
-	switch {
-	case ioErr != nil:
+	if failed > 0 {
+		// Every failure is a file that could not be read (exit 3).
 		return &ioError{errFailed}
-	case failed > 0:
-		return errFailed
 	}
 	return nil
 }
