@@ -3,8 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/pdfio"
 )
 
@@ -71,6 +74,71 @@ func exitCode(err error) int {
 		return exitIOError
 	}
 	return exitFailed
+}
+
+// commandPrefix is "COMMAND: " for a command's messages, "" for the root
+// (Main says "webcap: " before every message).
+func commandPrefix(cmd *cobra.Command) string {
+	if cmd == nil || !cmd.HasParent() {
+		return ""
+	}
+	return strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ") + ": "
+}
+
+// cobraArgs matches the errors of cobra's argument checks (cobra.ExactArgs
+// and its kin), which carry no type.
+var cobraArgs = regexp.MustCompile(`^(requires at least|accepts at most|accepts) (\d+) arg\(s\), (?:only )?received (\d+)$`)
+
+// cobraUsage says cobra's own command-line errors as webcap says its
+// usage errors, prefixed by the command ("fix: want 1 argument (FILE -o
+// OUT.pdf), got 2"; "version: unexpected argument "x""); other errors
+// are returned as they are.
+func cobraUsage(cmd *cobra.Command, err error) error {
+	var ue *usageError
+	if err == nil || errors.As(err, &ue) || !isCobraUsage(err) {
+		return err
+	}
+	msg := err.Error()
+	if m := cobraArgs.FindStringSubmatch(msg); m != nil && cmd != nil {
+		want := map[string]string{"requires at least": "at least ", "accepts at most": "at most ", "accepts": ""}[m[1]]
+		n, _ := strconv.Atoi(m[2])
+		return usagef("%swant %s%s (%s), got %s", commandPrefix(cmd), want, plural(n, "argument"), argsSynopsis(cmd), m[3])
+	}
+	if cmd != nil && cmd.HasParent() && strings.HasSuffix(msg, fmt.Sprintf(" for %q", cmd.CommandPath())) {
+		// cobra.NoArgs ("unknown command"), cobra.OnlyValidArgs ("invalid
+		// argument").
+		arg := strings.TrimSuffix(msg, fmt.Sprintf(" for %q", cmd.CommandPath()))
+		if rest, ok := strings.CutPrefix(arg, "invalid argument "); ok {
+			return usagef("%sinvalid argument %s: want %s", commandPrefix(cmd), rest, argsSynopsis(cmd))
+		}
+		return usagef("%sunexpected argument %s", commandPrefix(cmd), strings.TrimPrefix(arg, "unknown command "))
+	}
+	if rest, ok := strings.CutPrefix(msg, "unknown command "); ok {
+		// "unknown command "x" for "webcap"", and cobra's suggestions after it.
+		name, tail, _ := strings.Cut(rest, " for ")
+		_, sugg, _ := strings.Cut(tail, "\n")
+		if sugg != "" {
+			sugg = "\n" + sugg
+		}
+		return usagef("%sunknown command %s%s", commandPrefix(cmd), name, strings.TrimRight(sugg, "\n"))
+	}
+	return &usageError{fmt.Errorf("%s%w", commandPrefix(cmd), err)}
+}
+
+// argsSynopsis is the arguments a command's Use line names ("FILE -o
+// OUT.pdf" of "fix [flags] FILE -o OUT.pdf").
+func argsSynopsis(cmd *cobra.Command) string {
+	f := strings.Fields(cmd.Use)
+	var out []string
+	for _, w := range f[1:] {
+		if w != "[flags]" {
+			out = append(out, w)
+		}
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, " ")
 }
 
 // isCobraUsage recognizes the command-line errors cobra makes itself, which

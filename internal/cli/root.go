@@ -26,6 +26,7 @@ func Main(ctx context.Context, args []string, ios *IOStreams) int {
 	root := newRootCmd(ios)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
+	err = cobraUsage(cmd, err)
 	var in *interrupted
 	if err != nil && !errors.Is(err, errFailed) && !(errors.As(err, &in) && in.reported) {
 		fmt.Fprintf(ios.ErrOut, "webcap: %v\n", err)
