@@ -22,7 +22,9 @@ func (o *fetchFlags) browse(ctx context.Context, ios *IOStreams, cmd string, f f
 	ctx, cancel := context.WithTimeoutCause(ctx, o.Timeout, capture.ErrTimeLimit)
 	defer cancel()
 	exe, err := capture.FindChromium(o.Chromium)
-	if err != nil {
+	if err != nil && o.Chromium != "" {
+		return &ioError{fmt.Errorf("%s: --chromium %w", cmd, err)}
+	} else if err != nil {
 		return &ioError{fmt.Errorf("%s: %w", cmd, err)}
 	}
 	b, err := capture.NewBrowser(ctx, exe, capture.BrowserOptions{NoSandbox: o.NoSandbox})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/capture"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/record"
@@ -117,7 +118,21 @@ func checkCapture(name string, opts *captureOptions) error {
 	case opts.PostType != "" && !printableASCII(opts.PostType):
 		return usagef("%s: --post-type %q is not ASCII", name, opts.PostType)
 	}
-	return opts.fetchFlags.check(name)
+	if err := opts.fetchFlags.check(name); err != nil {
+		return err
+	}
+	// A start URL that cannot be captured is a usage error found before
+	// Chromium starts (capture would only skip it).
+	for _, u := range opts.URLs {
+		if err := capture.CheckStartURL(u, opts.Profile); err != nil {
+			var ce *canon.Error
+			if errors.As(err, &ce) {
+				return usagef("%s: %s: cannot be canonicalized: %s", name, displayInput(u), ce.Detail())
+			}
+			return usagef("%s: %s: %v", name, displayInput(u), err)
+		}
+	}
+	return nil
 }
 
 func newAppendCmd(ios *IOStreams, runF func(context.Context, *captureOptions) error) *cobra.Command {
