@@ -99,6 +99,9 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	if sameFile(opts.Out, res.Input) {
 		return usagef("build: -o %s is the input PDF: build never changes its input", opts.Out)
 	}
+	if err := checkInterrupt(ctx); err != nil {
+		return err // nothing written
+	}
 	d, err := writeOutput("build", opts.Out, res.Output)
 	if err != nil {
 		return err

@@ -30,8 +30,9 @@ const exitCodesHelp = `webcap exits with one of these codes:
     3  a file or stream could not be read or written: an input that is
        missing, a directory, not a PDF, too damaged to parse, or encrypted
        with a password not given; an output that cannot be written
-  130  interrupted by Ctrl-C (143: by a TERM signal); capture, append and
-       refresh write what they captured before it, and say so
+  130  interrupted by Ctrl-C (143: by a TERM signal), said as
+       "webcap: COMMAND: interrupted"; capture, append and refresh write
+       what they captured before it, and say so; build and fix write nothing
 `
 
 // usageError marks an error in the command line.

@@ -28,7 +28,12 @@ func Main(ctx context.Context, args []string, ios *IOStreams) int {
 	cmd, err := root.ExecuteContextC(ctx)
 	err = cobraUsage(cmd, err)
 	var in *interrupted
-	if err != nil && !errors.Is(err, errFailed) && !(errors.As(err, &in) && in.reported) {
+	if errors.Is(err, context.Canceled) && errors.As(context.Cause(ctx), &in) && !errors.As(err, &in) {
+		err = in // a command that stopped at ctx.Err(): the signal is the cause
+	}
+	if errors.As(err, &in) && !in.reported {
+		fmt.Fprintf(ios.ErrOut, "webcap: %s%v\n", commandPrefix(cmd), in)
+	} else if err != nil && !errors.Is(err, errFailed) && !(errors.As(err, &in) && in.reported) {
 		fmt.Fprintf(ios.ErrOut, "webcap: %v\n", err)
 		if exitCode(err) == exitUsage {
 			path := "webcap"
