@@ -118,6 +118,7 @@ func TestInterruptedCommands(t *testing.T) {
 	manifest := filepath.Join("..", "..", "testdata", "build", "manifest.json")
 	for _, args := range [][]string{
 		{"info", in},
+		{"lookup", in, "http://a/"},
 		{"id", in},
 		{"audit", in},
 		{"canon", "http://a/", "-"},

@@ -28,8 +28,10 @@ func Main(ctx context.Context, args []string, ios *IOStreams) int {
 	cmd, err := root.ExecuteContextC(ctx)
 	err = cobraUsage(cmd, err)
 	var in *interrupted
-	if errors.Is(err, context.Canceled) && errors.As(context.Cause(ctx), &in) && !errors.As(err, &in) {
-		err = in // a command that stopped at ctx.Err(): the signal is the cause
+	if (err == nil || errors.Is(err, context.Canceled)) && errors.As(context.Cause(ctx), &in) && !errors.As(err, &in) {
+		// A command that stopped at ctx.Err(), or finished without
+		// looking: it was interrupted all the same.
+		err = in
 	}
 	if errors.As(err, &in) && !in.reported {
 		fmt.Fprintf(ios.ErrOut, "webcap: %s%v\n", commandPrefix(cmd), in)
