@@ -203,6 +203,10 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		}
 		return fmt.Errorf("%s: %w", name, err)
 	}
+	var pe *pdfio.Error
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", name, err) // append's FILE: it names the file
+	}
 	if err != nil {
 		return err
 	}
