@@ -57,10 +57,10 @@ func stopped(ios *IOStreams, name string, why error, kept string) error {
 	case why == nil:
 		return nil
 	case errors.As(why, &in):
-		fmt.Fprintf(ios.ErrOut, "%s: %v: %s\n", name, in, kept)
+		fmt.Fprintf(ios.ErrOut, "webcap: %s: %v: %s\n", name, in, kept)
 		return &interrupted{in.sig, true}
 	}
-	fmt.Fprintf(ios.ErrOut, "%s: stopped early: %v: %s\n", name, why, kept)
+	fmt.Fprintf(ios.ErrOut, "webcap: %s: stopped early: %v: %s\n", name, why, kept)
 	return nil
 }
 

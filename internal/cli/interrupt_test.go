@@ -51,7 +51,7 @@ func TestBrowserCaptureInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatalf("nothing written: %v\n%s%s", err, stdout, stderr)
 	}
-	if n := len(d.Pages); n < 1 || n > 5 || !strings.Contains(stderr.String(), fmt.Sprintf("capture: interrupted (interrupt): the %s captured before are in %s", plural(n, "page"), out)) {
+	if n := len(d.Pages); n < 1 || n > 5 || !strings.Contains(stderr.String(), fmt.Sprintf("webcap: capture: interrupted (interrupt): the %s captured before are in %s", plural(n, "page"), out)) {
 		t.Errorf("%d pages written; stderr:\n%s", n, stderr)
 	}
 	if strings.Contains(stderr.String(), "webcap: interrupted") {
