@@ -170,7 +170,7 @@ func writeCommand(p *printer, n int, c *webcapture.Command) {
 }
 
 // writeZoom lists the pages' /PZ (preferred zoom), pages of one value
-// together: "/PZ: 1.33 on pages 1-2, 1 on page 3".
+// together: "/PZ: 1.33 on pages 1-2; 1 on page 3".
 func writeZoom(p *printer, d *pdfio.Document) {
 	var values []float64
 	pages := map[float64][]int{}
@@ -194,7 +194,7 @@ func writeZoom(p *printer, d *pdfio.Document) {
 		}
 		parts[i] = fmt.Sprintf("%s on %s %s", strconv.FormatFloat(v, 'f', -1, 64), which, pageRanges(pages[v]))
 	}
-	p.f("/PZ: %s\n", strings.Join(parts, ", "))
+	p.f("/PZ: %s\n", strings.Join(parts, "; "))
 }
 
 // writePriorActions lists the link annotations' /PA: the URI a Web
