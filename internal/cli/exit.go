@@ -21,18 +21,36 @@ const (
 	// TERM; interrupted.code); what was done before is kept.
 )
 
-const exitCodesHelp = `webcap exits with one of these codes:
+const exitCodesHelp = `webcap exits with one of these codes, the same in every command:
 
     0  success
-    1  at least one input failed (canon: a URL could not be canonicalized);
-       each failure is reported on stderr and the other inputs are still done
-    2  usage error: unknown command or flag, bad flag value, wrong arguments
+    1  an input was read but failed; each failure is said on stderr, and
+       the other inputs are still done:
+         canon    a URL that cannot be canonicalized
+         id       an identifier left incomplete (an auxiliary file not read)
+         lookup   a URL or identifier that is not in the file
+         audit    a file with an error finding
+         build    a manifest that is wrong, or a result with audit errors
+         fix      a result with audit errors, or URLS keys that would collide
+         capture, append
+                  no page captured, or a result with audit errors
+         refresh  nothing to re-run or check, or a result with audit errors
+                  (with --dry-run: a page that is not unchanged)
+       (info has no 1: a file it can read is shown, defects and all)
+    2  usage error, found before anything is read, fetched or started:
+       unknown command or flag, bad flag value, wrong arguments, a start
+       URL that cannot be captured
     3  a file or stream could not be read or written: an input that is
        missing, a directory, not a PDF, too damaged to parse, or encrypted
-       with a password not given; an output that cannot be written
+       with a password not given; an output that cannot be written;
+       Chromium that cannot be started
   130  interrupted by Ctrl-C (143: by a TERM signal), said as
        "webcap: COMMAND: interrupted"; capture, append and refresh write
        what they captured before it, and say so; build and fix write nothing
+
+Every failure is one line: "webcap: COMMAND: FILE: what is wrong" (or
+"webcap: COMMAND: what is wrong"); a usage error is followed by
+"Run 'webcap COMMAND --help' for usage."
 `
 
 // usageError marks an error in the command line.
