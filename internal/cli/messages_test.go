@@ -5,9 +5,21 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/webcap/webcap/internal/pdfbuild"
 )
+
+// doubledWord is a word of s said twice in a row ("open: open ..."), or "".
+func doubledWord(s string) string {
+	words := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) })
+	for i := 1; i < len(words); i++ {
+		if strings.EqualFold(words[i], words[i-1]) {
+			return words[i]
+		}
+	}
+	return ""
+}
 
 // Every command's typical failures, each said on one line of the form
 // "webcap: COMMAND: FILE: what is wrong" (or "webcap: COMMAND: what is
@@ -86,6 +98,9 @@ func TestMessages(t *testing.T) {
 			lines := strings.Split(stderr.String(), "\n")
 			if code != tc.code || lines[0] != tc.want {
 				t.Errorf("webcap %q: exit %d, stderr %q\nwant exit %d, %q\nstdout: %s", tc.args, code, lines[0], tc.code, tc.want, stdout)
+			}
+			if w := doubledWord(stderr.String()); w != "" {
+				t.Errorf("webcap %q says %q twice:\n%s", tc.args, w, stderr)
 			}
 			path := "webcap"
 			if !strings.HasPrefix(tc.args[0], "-") && tc.args[0] != "bogus" {
