@@ -186,10 +186,19 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		}
 	}
 	co, starts := opts.crawl(name)
+	var plan *capture.AppendPlan
+	if file != nil {
+		// The file is read before Chromium starts: one that cannot be
+		// appended to needs no browser.
+		var err error
+		if plan, err = capture.PlanAppend(file, opts.File, co); err != nil {
+			return fmt.Errorf("append: %w", err)
+		}
+	}
 	var res *capture.Result
 	err := opts.browse(ctx, opts.IO, name, func(ctx context.Context, b *capture.Browser) (err error) {
-		if file != nil {
-			res, err = capture.AppendStarts(ctx, b, file, opts.File, starts, co)
+		if plan != nil {
+			res, err = plan.Run(ctx, b, starts)
 		} else {
 			res, err = capture.CaptureStarts(ctx, b, starts, co)
 		}

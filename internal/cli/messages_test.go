@@ -33,7 +33,7 @@ func TestMessages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, data := range map[string][]byte{"good.pdf": good, "not.pdf": []byte("hello\n"), "empty.pdf": {}} {
+	for name, data := range map[string][]byte{"good.pdf": good, "not.pdf": []byte("hello\n"), "empty.pdf": {}, "certified.pdf": pdfbuild.Certified(1)} {
 		if err := os.WriteFile(name, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -86,6 +86,9 @@ func TestMessages(t *testing.T) {
 		{[]string{"append", "good.pdf"}, exitUsage, "webcap: append: want at least 2 arguments (FILE URL... -o OUT.pdf), got 1"},
 		{[]string{"append", noChromium, "good.pdf", "ftp://a/", "-o", "out.pdf"}, exitUsage, "webcap: append: ftp://a/: not http or https"},
 		{[]string{"append", noChromium, "missing.pdf", "http://a/", "-o", "out.pdf"}, exitIOError, "webcap: append: missing.pdf: no such file or directory"},
+		// The file is read before Chromium is looked for.
+		{[]string{"append", noChromium, "not.pdf", "http://a/", "-o", "out.pdf"}, exitIOError, "webcap: append: not.pdf: not a PDF: no %PDF- header"},
+		{[]string{"append", noChromium, "certified.pdf", "http://a/", "-o", "out.pdf"}, exitFailed, "webcap: append: certified.pdf: the document is certified and its permissions forbid this update (DocMDP /P 1: no changes; the signature 5 0 R would no longer validate)"},
 		{[]string{"refresh"}, exitUsage, "webcap: refresh: want 1 argument (FILE -o OUT.pdf), got 0"},
 		{[]string{"refresh", "--dry-run", "good.pdf", "-o", "out.pdf"}, exitUsage, "webcap: refresh: --dry-run writes nothing: drop -o out.pdf"},
 		{[]string{"refresh", noChromium, "missing.pdf", "-o", "out.pdf"}, exitIOError, "webcap: refresh: missing.pdf: no such file or directory"},
