@@ -42,10 +42,16 @@ func checkInterrupt(ctx context.Context) error {
 // nothing (a terminal, a pipe) returns the context's cause as soon as ctx
 // is done. Each Read reads into a buffer of its own in a goroutine; once
 // ctx is done, a read still blocked is left behind (the command is
-// ending) and every Read returns the cause.
+// ending) and every Read returns the cause. A regular file, whose reads
+// never wait, is read as it is (the reads cost no goroutine).
 func interruptible(ctx context.Context, r io.Reader) io.Reader {
 	if ctx.Done() == nil {
 		return r // never cancelled
+	}
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			return r
+		}
 	}
 	return &ctxReader{ctx: ctx, r: r}
 }
