@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"os/exec"
@@ -32,7 +33,16 @@ var ErrNoChromium = errors.New("no Chromium found: install Debian's chromium pac
 // chromium-browser, google-chrome and google-chrome-stable on PATH.
 func FindChromium(path string) (string, error) {
 	if path != "" {
-		return exec.LookPath(path)
+		p, err := exec.LookPath(path)
+		var ee *exec.Error
+		var pe *fs.PathError
+		switch {
+		case errors.As(err, &pe):
+			err = fmt.Errorf("%s: %w", path, pe.Err) // not "exec: PATH: stat PATH: ..."
+		case errors.As(err, &ee):
+			err = fmt.Errorf("%s: %w", path, ee.Err)
+		}
+		return p, err
 	}
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
 		if p, err := exec.LookPath(name); err == nil {

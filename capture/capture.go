@@ -372,13 +372,13 @@ func (cr *crawler) skipOf(ctx context.Context, u string, err error) Skip {
 // PDF, and writes a page set per page, a command per start URL, and the
 // IDS and URLS trees. Identifiers are computed from the bytes fetched.
 func Capture(ctx context.Context, b *Browser, urls []string, opts Options) (*Result, error) {
-	return capture(ctx, b, nil, "capture.pdf", starts(urls, opts), opts)
+	return capture(ctx, b, nil, starts(urls, opts), opts)
 }
 
 // CaptureStarts is Capture for commands of their own (levels, flags, a
 // form's submission each).
 func CaptureStarts(ctx context.Context, b *Browser, starts []Start, opts Options) (*Result, error) {
-	return capture(ctx, b, nil, "capture.pdf", starts, opts)
+	return capture(ctx, b, nil, starts, opts)
 }
 
 func starts(urls []string, opts Options) []Start {
@@ -398,35 +398,65 @@ func starts(urls []string, opts Options) []Start {
 // tree entries join the file's; an image with the identifier of an image
 // set the file has joins that set.
 func Append(ctx context.Context, b *Browser, file []byte, name string, urls []string, opts Options) (*Result, error) {
-	return capture(ctx, b, file, name, starts(urls, opts), opts)
+	return AppendStarts(ctx, b, file, name, starts(urls, opts), opts)
 }
 
 // AppendStarts is Append for commands of their own.
 func AppendStarts(ctx context.Context, b *Browser, file []byte, name string, starts []Start, opts Options) (*Result, error) {
-	return capture(ctx, b, file, name, starts, opts)
+	p, err := PlanAppend(file, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	return p.Run(ctx, b, starts)
 }
 
-func capture(ctx context.Context, b *Browser, file []byte, name string, starts []Start, opts Options) (*Result, error) {
+// An AppendPlan is a file read for Append, before any browser is needed.
+type AppendPlan struct {
+	name  string
+	opts  Options
+	u     *pdfio.Update
+	have  map[string]string // the pages the file holds, by canonical URL
+	first int               // the first new page's number
+}
+
+// PlanAppend reads file (name is used in messages) for Append: a file
+// that is not a PDF, cannot be updated, or is certified against changes
+// (without opts.AllowCertified) is an error here, before anything starts.
+func PlanAppend(file []byte, name string, opts Options) (*AppendPlan, error) {
+	opts = opts.withDefaults()
+	u, err := pdfio.NewUpdate(file, name, pdfio.Options{Password: opts.Password, AllowCertified: opts.AllowCertified})
+	if err != nil {
+		return nil, err
+	}
+	d, err := u.Document()
+	if err != nil {
+		return nil, err
+	}
+	if err := certifiedRefused(d, opts); err != nil {
+		return nil, err
+	}
+	have, err := pagesHeld(d, opts.Profile)
+	if err != nil {
+		return nil, err
+	}
+	return &AppendPlan{name: name, opts: opts, u: u, have: have, first: len(d.Pages) + 1}, nil
+}
+
+// Run captures starts with b and appends them to the planned file, as
+// AppendStarts does. A plan runs once.
+func (p *AppendPlan) Run(ctx context.Context, b *Browser, starts []Start) (*Result, error) {
+	return capture(ctx, b, p, starts, p.opts)
+}
+
+// capture captures starts into a new file, or into the file of p when p
+// is not nil.
+func capture(ctx context.Context, b *Browser, p *AppendPlan, starts []Start, opts Options) (*Result, error) {
 	opts = opts.withDefaults()
 	var have map[string]string
 	var u *pdfio.Update
-	first := 1 // the first new page's number
-	if file != nil {
-		var err error
-		if u, err = pdfio.NewUpdate(file, name, pdfio.Options{Password: opts.Password, AllowCertified: opts.AllowCertified}); err != nil {
-			return nil, err
-		}
-		d, err := u.Document()
-		if err != nil {
-			return nil, err
-		}
-		if err := certifiedRefused(d, opts); err != nil {
-			return nil, err // before anything is fetched
-		}
-		if have, err = pagesHeld(d, opts.Profile); err != nil {
-			return nil, err
-		}
-		first = len(d.Pages) + 1
+	first, name := 1, "capture.pdf" // the first new page's number, the input's name
+	if p != nil {
+		u, have, first, name = p.u, p.have, p.first, p.name
 	}
 	urls := make([]string, len(starts))
 	for i, s := range starts {

@@ -4,6 +4,7 @@
 package capture
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -222,16 +223,9 @@ func (f *Frontier) Links(from Item, base string, hrefs []string) []Skip {
 // push queues it. When it is not queued, it says why; a URL already
 // queued or fetched is not queued again, and the Skip is then zero.
 func (f *Frontier) push(it Item) (Skip, bool) {
-	u, err := url.Parse(it.URL)
-	switch {
-	case err != nil:
-		return skip(it.URL, SkipURL, "does not parse: %v", err), false
-	case !u.IsAbs():
-		return skip(it.URL, SkipURL, "not an absolute URL"), false
-	case u.Scheme != "http" && u.Scheme != "https":
-		return skip(it.URL, SkipURL, "not http or https"), false
-	case u.Host == "":
-		return skip(it.URL, SkipURL, "no host"), false
+	u, err := fetchable(it.URL)
+	if err != nil {
+		return skip(it.URL, SkipURL, "%v", err), false
 	}
 	u.Fragment, u.RawFragment = "", ""
 	it.URL = u.String()
@@ -250,3 +244,49 @@ func (f *Frontier) push(it Item) (Skip, bool) {
 }
 
 func (f *Frontier) key(u string) (string, error) { return f.c.String(u) }
+
+// fetchable parses a URL a capture would fetch, or says why it cannot be
+// fetched (a Skip's reason, of kind SkipURL).
+func fetchable(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL, which the Skip has
+		}
+		return nil, fmt.Errorf("does not parse: %w", err)
+	case !u.IsAbs():
+		return nil, errors.New("not an absolute URL")
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, errors.New("not http or https")
+	case u.Host == "":
+		return nil, errors.New("no host")
+	}
+	return u, nil
+}
+
+// CheckStartURL says why a start URL given to a capture or an append
+// cannot be captured (it does not parse, is not an absolute http or https
+// URL with a host, or its key cannot be made by profile p, nil: PDF), or
+// returns nil. A capture skips such a URL (kind SkipURL) with this reason;
+// a command line can refuse it before any browser starts. A *canon.Error
+// is wrapped.
+func CheckStartURL(raw string, p *canon.Profile) error {
+	u, err := fetchable(raw)
+	if err != nil {
+		return err
+	}
+	if p == nil {
+		p = canon.PDF
+	}
+	c, err := canon.New(p)
+	if err != nil {
+		return err
+	}
+	u.Fragment, u.RawFragment = "", ""
+	if _, err := c.String(u.String()); err != nil {
+		return fmt.Errorf("cannot be canonicalized: %w", err)
+	}
+	return nil
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
@@ -55,20 +56,34 @@ var (
 	ErrTooLarge = errors.New("file too large")
 	// ErrTimeout: parsing took longer than Options.Timeout.
 	ErrTimeout = errors.New("parsing took too long")
+	// ErrNotPDF: the file is no PDF at all (empty, or no %PDF- header in
+	// its first 1024 bytes, ISO 32000-1 §7.5.2 and its implementation
+	// note), as opposed to a PDF too damaged to parse.
+	ErrNotPDF = errors.New("not a PDF")
 )
 
 // An Error reports a file that cannot be read: which file, what failed.
+// Its message is "FILE: what is wrong" ("a.pdf: no such file or
+// directory", "a.txt: not a PDF: no %PDF- header"); Op is for programs.
 type Error struct {
 	File string // the file's path or name
 	Op   string // "open", "parse" or "read"
-	Err  error
+	Err  error  // what is wrong, without the file's name
 	// Stack is where a panic inside the reader happened (a bug, reported
 	// as an internal error); it is not part of Error's message.
 	Stack []byte
 }
 
-func (e *Error) Error() string { return e.File + ": " + e.Op + ": " + e.Err.Error() }
+func (e *Error) Error() string { return e.File + ": " + e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
+
+// Unreadable reports whether the file could not be read at all: it could
+// not be opened or read, is not a PDF, does not parse, is encrypted with a
+// password not given, or is too large; not a file read that cannot be
+// updated, and not a bug inside the reader.
+func (e *Error) Unreadable() bool {
+	return (e.Op == "open" || e.Op == "read" || e.Op == "parse") && e.Stack == nil
+}
 
 // Open reads the Web Capture structures of the file at path. The file is
 // read into memory first: pdfcpu seeks and reads once per object, and from
@@ -84,8 +99,8 @@ func Open(path string, opts Options) (*Document, error) {
 	if err != nil {
 		return nil, &Error{File: path, Op: "read", Err: withoutPath(err)}
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, &Error{File: path, Op: "open", Err: fmt.Errorf("not a regular file (%s)", fi.Mode().Type())}
+	if err := notRegular(fi); err != nil {
+		return nil, &Error{File: path, Op: "open", Err: err}
 	}
 	if fi.Size() > opts.MaxFileSize {
 		return nil, &Error{File: path, Op: "read", Err: fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, fi.Size(), opts.MaxFileSize)}
@@ -126,7 +141,7 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 	}
 	ctx, err := parse(bytes.NewReader(b), opts)
 	if err != nil {
-		return nil, &Error{File: name, Op: "parse", Err: err}
+		return nil, &Error{File: name, Op: "parse", Err: parseError(b, err)}
 	}
 	// pdfcpu has loaded every object and stream by now (only objects in
 	// object streams wait, and their streams are in memory): let go of the
@@ -138,6 +153,46 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 		}
 	}()
 	return newReader(ctx, name, opts, b).read(), nil
+}
+
+// notRegular says why a file that is not a regular file cannot be read:
+// syscall.EISDIR ("is a directory") for a directory.
+func notRegular(fi fs.FileInfo) error {
+	switch m := fi.Mode(); {
+	case m.IsRegular():
+		return nil
+	case m.IsDir():
+		return syscall.EISDIR
+	case m&fs.ModeNamedPipe != 0:
+		return errors.New("is a named pipe, not a regular file")
+	case m&fs.ModeSocket != 0:
+		return errors.New("is a socket, not a regular file")
+	case m&fs.ModeDevice != 0:
+		return errors.New("is a device, not a regular file")
+	}
+	return errors.New("not a regular file")
+}
+
+// headerWindow is how far into a file its %PDF- header may be (ISO
+// 32000-1 §7.5.2, implementation note 13 of PDF Reference 1.7: Acrobat
+// looks in the first 1024 bytes).
+const headerWindow = 1024
+
+// parseError is pdfcpu's failure to parse b said by its real cause: a file
+// that is no PDF at all says so (ErrNotPDF), decided from the bytes
+// themselves, not from the error pdfcpu happens to return first.
+func parseError(b []byte, err error) error {
+	switch {
+	case errors.Is(err, ErrEncrypted), errors.Is(err, ErrWrongPassword), errors.Is(err, ErrTimeout):
+		return err
+	case len(b) == 0:
+		return fmt.Errorf("%w: the file is empty", ErrNotPDF)
+	case !bytes.Contains(b[:min(len(b), headerWindow)], []byte("%PDF-")):
+		return fmt.Errorf("%w: no %%PDF- header", ErrNotPDF)
+	case errors.Is(err, pdfcpu.ErrCorruptHeader):
+		return fmt.Errorf("%w: a malformed %%PDF- header", ErrNotPDF)
+	}
+	return fmt.Errorf("cannot be parsed: %w", err)
 }
 
 // withoutPath is an error of the os package without the operation and path

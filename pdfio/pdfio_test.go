@@ -318,11 +318,48 @@ func TestErrorsNameTheFile(t *testing.T) {
 			t.Errorf("Open(%s) = %v, want an *Error naming the file", name, err)
 		}
 	}
-	if _, err := Open(filepath.Join(dir, "missing.pdf"), Options{}); err == nil || !strings.Contains(err.Error(), "missing.pdf: open") {
+	if _, err := Open(filepath.Join(dir, "missing.pdf"), Options{}); err == nil || !strings.HasSuffix(err.Error(), "missing.pdf: no such file or directory") {
 		t.Errorf("Open(missing) = %v", err)
 	}
 	if _, err := ReadBytes(good, "big.pdf", Options{MaxFileSize: 100}); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("MaxFileSize: %v", err)
+	}
+}
+
+// An unreadable file's message is its real cause, "FILE: what is wrong",
+// the operation not repeated; a file that is no PDF is ErrNotPDF, one that
+// is a PDF but does not parse is not.
+func TestUnreadableCause(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		data []byte // nil: a directory
+		want string
+		not  bool // errors.Is(err, ErrNotPDF)
+	}{
+		{"empty.pdf", []byte{}, "not a PDF: the file is empty", true},
+		{"text.pdf", []byte("hello\n"), "not a PDF: no %PDF- header", true},
+		{"late.pdf", append(make([]byte, 1100), "%PDF-1.7\n"...), "not a PDF: no %PDF- header", true},
+		{"header.pdf", []byte("%PDF-1.7"), "not a PDF: a malformed %PDF- header", true},
+		{"broken.pdf", []byte("%PDF-1.7\n1 0 obj\n<<>>\nendobj\n"), "cannot be parsed: ", false},
+		{"dir.pdf", nil, "is a directory", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, tc.name)
+			if tc.data == nil {
+				os.Mkdir(p, 0o755)
+			} else {
+				os.WriteFile(p, tc.data, 0o644)
+			}
+			_, err := Open(p, Options{})
+			var pe *Error
+			if !errors.As(err, &pe) || !pe.Unreadable() || !strings.HasPrefix(err.Error(), p+": "+tc.want) {
+				t.Fatalf("Open(%s) = %v, want %q", tc.name, err, p+": "+tc.want)
+			}
+			if errors.Is(err, ErrNotPDF) != tc.not {
+				t.Errorf("Open(%s): errors.Is(ErrNotPDF) = %v", tc.name, !tc.not)
+			}
+		})
 	}
 }
 

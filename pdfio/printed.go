@@ -42,7 +42,7 @@ type Dest struct {
 func ReadPrinted(pdf []byte, name string, opts Options) (*Printed, error) {
 	ctx, err := parse(bytes.NewReader(pdf), opts.withDefaults())
 	if err != nil {
-		return nil, &Error{File: name, Op: "parse", Err: err}
+		return nil, &Error{File: name, Op: "parse", Err: parseError(pdf, err)}
 	}
 	c := &pageCopier{src: ctx, skip: map[int]bool{}}
 	pages, err := c.srcPages()

@@ -46,7 +46,7 @@ func NewUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	}
 	ctx, err := parse(bytes.NewReader(orig), opts)
 	if err != nil {
-		return nil, &Error{File: name, Op: "parse", Err: err}
+		return nil, &Error{File: name, Op: "parse", Err: parseError(orig, err)}
 	}
 	if ctx.Encrypt != nil {
 		return nil, &Error{File: name, Op: "update", Err: ErrEncryptedWrite}

@@ -28,6 +28,7 @@ type PriorAction struct {
 	Kind   string         // what /PA is: "a dictionary", "a name", ...; "a missing object" for a dangling reference
 	Action string         // the dictionary's /S, when it is a name
 	URI    bool           // the dictionary has a string /URI
+	Target string         // that /URI string's bytes, when URI
 }
 
 // A Form is a Form XObject that carries /ID.
@@ -352,7 +353,7 @@ func (r *reader) priorAction(annot, pa types.Object, page int) *PriorAction {
 		if s, ok := r.quiet(d["S"]).(types.Name); ok {
 			out.Action = string(s)
 		}
-		_, out.URI = rawString(r.quiet(d["URI"]))
+		out.Target, out.URI = rawString(r.quiet(d["URI"]))
 	}
 	return out
 }

@@ -38,7 +38,7 @@ func auditFile(path string, opts *auditOptions) fileJSON {
 		r.Error = unreadable(err.Error())
 		var pe *pdfio.Error
 		if errors.As(err, &pe) {
-			r.Error.Message = pe.Op + ": " + pe.Err.Error()
+			r.Error.Message = pe.Err.Error()
 		}
 		return r
 	}

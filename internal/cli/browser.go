@@ -21,7 +21,9 @@ func (o *fetchFlags) browse(ctx context.Context, ios *IOStreams, cmd string, f f
 	ctx, cancel := context.WithTimeoutCause(ctx, o.Timeout, capture.ErrTimeLimit)
 	defer cancel()
 	exe, err := capture.FindChromium(o.Chromium)
-	if err != nil {
+	if err != nil && o.Chromium != "" {
+		return &ioError{fmt.Errorf("%s: --chromium %w", cmd, err)}
+	} else if err != nil {
 		return &ioError{fmt.Errorf("%s: %w", cmd, err)}
 	}
 	b, err := capture.NewBrowser(ctx, exe, capture.BrowserOptions{NoSandbox: o.NoSandbox})
@@ -56,10 +58,10 @@ func stopped(ios *IOStreams, name string, why error, kept string) error {
 	case why == nil:
 		return nil
 	case errors.As(why, &in):
-		fmt.Fprintf(ios.ErrOut, "%s: %v: %s\n", name, in, kept)
+		fmt.Fprintf(ios.ErrOut, "webcap: %s: %v: %s\n", name, in, kept)
 		return &interrupted{in.sig, true}
 	}
-	fmt.Fprintf(ios.ErrOut, "%s: stopped early: %v: %s\n", name, why, kept)
+	fmt.Fprintf(ios.ErrOut, "webcap: %s: stopped early: %v: %s\n", name, why, kept)
 	return nil
 }
 

@@ -105,6 +105,9 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	if err != nil {
 		return buildError(err)
 	}
+	if err := checkInterrupt(ctx); err != nil {
+		return err // nothing written
+	}
 	d, err := opts.write("build", opts.IO, res.Input, res.Output)
 	if err != nil {
 		return err
@@ -146,7 +149,7 @@ func newBuildSummary(manifest, out string, res *record.Result, sum audit.Summary
 func buildError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) || isPasswordError(err) {
-		return &ioError{fmt.Errorf("build: %w", err)}
+		return &ioError{fmt.Errorf("build: %w", pathError(err))}
 	}
 	return fmt.Errorf("build: %w", err)
 }

@@ -103,7 +103,7 @@ func runCanon(ctx context.Context, opts *canonOptions) error {
 	}
 	for _, u := range opts.URLs {
 		if u == "-" {
-			err = r.stream(ctx, opts.IO.In)
+			err = r.stream(ctx, interruptible(ctx, opts.IO.In))
 		} else {
 			err = r.do([]byte(u))
 		}
@@ -157,6 +157,9 @@ func (r *canonRun) stream(ctx context.Context, in io.Reader) error {
 		}
 		if err == io.EOF {
 			return nil
+		}
+		if err != nil && ctx.Err() != nil {
+			return context.Cause(ctx)
 		}
 		if err != nil {
 			return &ioError{fmt.Errorf("canon: reading stdin: %w", err)}

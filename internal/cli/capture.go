@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/capture"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/record"
@@ -122,7 +123,21 @@ func checkCapture(name string, opts *captureOptions) error {
 	case opts.PostType != "" && !printableASCII(opts.PostType):
 		return usagef("%s: --post-type %q is not ASCII", name, opts.PostType)
 	}
-	return opts.fetchFlags.check(name)
+	if err := opts.fetchFlags.check(name); err != nil {
+		return err
+	}
+	// A start URL that cannot be captured is a usage error found before
+	// Chromium starts (capture would only skip it).
+	for _, u := range opts.URLs {
+		if err := capture.CheckStartURL(u, opts.Profile); err != nil {
+			var ce *canon.Error
+			if errors.As(err, &ce) {
+				return usagef("%s: %s: cannot be canonicalized: %s", name, displayInput(u), ce.Detail())
+			}
+			return usagef("%s: %s: %v", name, displayInput(u), err)
+		}
+	}
+	return nil
 }
 
 func newAppendCmd(ios *IOStreams, runF func(context.Context, *captureOptions) error) *cobra.Command {
@@ -183,10 +198,19 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	}
 	co, starts := opts.crawl(name)
 	co.Password = opts.get()
+	var plan *capture.AppendPlan
+	if file != nil {
+		// The file is read before Chromium starts: one that cannot be
+		// appended to needs no browser.
+		var err error
+		if plan, err = capture.PlanAppend(file, opts.File, co); err != nil {
+			return fmt.Errorf("append: %w", err)
+		}
+	}
 	var res *capture.Result
 	err := opts.browse(ctx, opts.IO, name, func(ctx context.Context, b *capture.Browser) (err error) {
-		if file != nil {
-			res, err = capture.AppendStarts(ctx, b, file, opts.File, starts, co)
+		if plan != nil {
+			res, err = plan.Run(ctx, b, starts)
 		} else {
 			res, err = capture.CaptureStarts(ctx, b, starts, co)
 		}
@@ -199,6 +223,10 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 			writeSkips(opts.IO.ErrOut, nothing.Skips, true)
 		}
 		return fmt.Errorf("%s: %w", name, err)
+	}
+	var pe *pdfio.Error
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", name, err) // append's FILE: it names the file
 	}
 	if err != nil {
 		return err

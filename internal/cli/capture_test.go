@@ -28,7 +28,7 @@ func TestCaptureCommand(t *testing.T) {
 		{[]string{"capture", "--levels", "0", "http://a/", "-o", out}, 2, "--levels 0"},
 		{[]string{"capture", "--profile", "x", "http://a/", "-o", out}, 2, "--profile"},
 		{[]string{"capture", "--chromium", "/nonexistent/chromium", "http://a/", "-o", out}, 3, "/nonexistent/chromium"},
-		{[]string{"append", "site.pdf"}, 2, "requires at least 2 arg"},
+		{[]string{"append", "site.pdf"}, 2, "append: want at least 2 arguments (FILE URL... -o OUT.pdf), got 1"},
 		{[]string{"append", out, "http://a/", "-o", out}, 2, "is the input: use --in-place"},
 		{[]string{"append", "/nonexistent/site.pdf", "http://a/", "-o", out}, 3, "/nonexistent/site.pdf"},
 		// The output is checked before anything is fetched (here: before

@@ -3,7 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/pdfio"
 )
 
 // Exit codes, documented in the exit-codes help topic (exitCodesHelp).
@@ -11,20 +16,41 @@ const (
 	exitOK      = 0 // success
 	exitFailed  = 1 // at least one input failed; each failure is on stderr
 	exitUsage   = 2 // bad command line: unknown command or flag, bad flag value, wrong arguments
-	exitIOError = 3 // a file or stream could not be read or written
+	exitIOError = 3 // a file or stream could not be read or written, or an input file is no readable PDF
 	// An interrupt exits 128 + the signal's number (130: Ctrl-C, 143:
 	// TERM; interrupted.code); what was done before is kept.
 )
 
-const exitCodesHelp = `webcap exits with one of these codes:
+const exitCodesHelp = `webcap exits with one of these codes, the same in every command:
 
     0  success
-    1  at least one input failed (canon: a URL could not be canonicalized);
-       each failure is reported on stderr and the other inputs are still done
-    2  usage error: unknown command or flag, bad flag value, wrong arguments
-    3  a file or stream could not be read or written
-  130  interrupted by Ctrl-C (143: by a TERM signal); capture, append and
-       refresh write what they captured before it, and say so
+    1  an input was read but failed; each failure is said on stderr, and
+       the other inputs are still done:
+         canon    a URL that cannot be canonicalized
+         id       an identifier left incomplete (an auxiliary file not read)
+         lookup   a URL or identifier that is not in the file
+         audit    a file with an error finding
+         build    a manifest that is wrong, or a result with audit errors
+         fix      a result with audit errors, or URLS keys that would collide
+         capture, append
+                  no page captured, or a result with audit errors
+         refresh  nothing to re-run or check, or a result with audit errors
+                  (with --dry-run: a page that is not unchanged)
+       (info has no 1: a file it can read is shown, defects and all)
+    2  usage error, found before anything is read, fetched or started:
+       unknown command or flag, bad flag value, wrong arguments, a start
+       URL that cannot be captured
+    3  a file or stream could not be read or written: an input that is
+       missing, a directory, not a PDF, too damaged to parse, or encrypted
+       with a password not given; an output that cannot be written;
+       Chromium that cannot be started
+  130  interrupted by Ctrl-C (143: by a TERM signal), said as
+       "webcap: COMMAND: interrupted"; capture, append and refresh write
+       what they captured before it, and say so; build and fix write nothing
+
+Every failure is one line: "webcap: COMMAND: FILE: what is wrong" (or
+"webcap: COMMAND: what is wrong"); a usage error is followed by
+"Run 'webcap COMMAND --help' for usage."
 `
 
 // usageError marks an error in the command line.
@@ -47,11 +73,15 @@ func (e *ioError) Unwrap() error { return e.err }
 // reported, so nothing more is printed.
 var errFailed = errors.New("some inputs failed")
 
-// exitCode is the one place that maps an error to an exit code.
+// exitCode is the one place that maps an error to an exit code. A PDF
+// that cannot be read, whatever the reason (pdfio.Error.Unreadable: it
+// cannot be opened, is not a PDF, does not parse, is encrypted), is an I/O
+// error in every command, as a file that cannot be opened is.
 func exitCode(err error) int {
 	var ue *usageError
 	var ie *ioError
 	var in *interrupted
+	var pe *pdfio.Error
 	switch {
 	case err == nil:
 		return exitOK
@@ -59,10 +89,75 @@ func exitCode(err error) int {
 		return in.code()
 	case errors.As(err, &ue), isCobraUsage(err):
 		return exitUsage
-	case errors.As(err, &ie):
+	case errors.As(err, &ie), errors.As(err, &pe) && pe.Unreadable():
 		return exitIOError
 	}
 	return exitFailed
+}
+
+// commandPrefix is "COMMAND: " for a command's messages, "" for the root
+// (Main says "webcap: " before every message).
+func commandPrefix(cmd *cobra.Command) string {
+	if cmd == nil || !cmd.HasParent() {
+		return ""
+	}
+	return strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ") + ": "
+}
+
+// cobraArgs matches the errors of cobra's argument checks (cobra.ExactArgs
+// and its kin), which carry no type.
+var cobraArgs = regexp.MustCompile(`^(requires at least|accepts at most|accepts) (\d+) arg\(s\), (?:only )?received (\d+)$`)
+
+// cobraUsage says cobra's own command-line errors as webcap says its
+// usage errors, prefixed by the command ("fix: want 1 argument (FILE -o
+// OUT.pdf), got 2"; "version: unexpected argument "x""); other errors
+// are returned as they are.
+func cobraUsage(cmd *cobra.Command, err error) error {
+	var ue *usageError
+	if err == nil || errors.As(err, &ue) || !isCobraUsage(err) {
+		return err
+	}
+	msg := err.Error()
+	if m := cobraArgs.FindStringSubmatch(msg); m != nil && cmd != nil {
+		want := map[string]string{"requires at least": "at least ", "accepts at most": "at most ", "accepts": ""}[m[1]]
+		n, _ := strconv.Atoi(m[2])
+		return usagef("%swant %s%s (%s), got %s", commandPrefix(cmd), want, plural(n, "argument"), argsSynopsis(cmd), m[3])
+	}
+	if cmd != nil && cmd.HasParent() && strings.HasSuffix(msg, fmt.Sprintf(" for %q", cmd.CommandPath())) {
+		// cobra.NoArgs ("unknown command"), cobra.OnlyValidArgs ("invalid
+		// argument").
+		arg := strings.TrimSuffix(msg, fmt.Sprintf(" for %q", cmd.CommandPath()))
+		if rest, ok := strings.CutPrefix(arg, "invalid argument "); ok {
+			return usagef("%sinvalid argument %s: want %s", commandPrefix(cmd), rest, argsSynopsis(cmd))
+		}
+		return usagef("%sunexpected argument %s", commandPrefix(cmd), strings.TrimPrefix(arg, "unknown command "))
+	}
+	if rest, ok := strings.CutPrefix(msg, "unknown command "); ok {
+		// "unknown command "x" for "webcap"", and cobra's suggestions after it.
+		name, tail, _ := strings.Cut(rest, " for ")
+		_, sugg, _ := strings.Cut(tail, "\n")
+		if sugg != "" {
+			sugg = "\n" + sugg
+		}
+		return usagef("%sunknown command %s%s", commandPrefix(cmd), name, strings.TrimRight(sugg, "\n"))
+	}
+	return &usageError{fmt.Errorf("%s%w", commandPrefix(cmd), err)}
+}
+
+// argsSynopsis is the arguments a command's Use line names ("FILE -o
+// OUT.pdf" of "fix [flags] FILE -o OUT.pdf").
+func argsSynopsis(cmd *cobra.Command) string {
+	f := strings.Fields(cmd.Use)
+	var out []string
+	for _, w := range f[1:] {
+		if w != "[flags]" {
+			out = append(out, w)
+		}
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, " ")
 }
 
 // isCobraUsage recognizes the command-line errors cobra makes itself, which

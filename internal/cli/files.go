@@ -14,15 +14,15 @@ import (
 	"github.com/webcap/webcap/webcapture"
 )
 
-// Reading a command's inputs. A file that cannot be read is an I/O error
-// (exit 3); one that is not a PDF, or a broken one, fails the command
-// (exit 1).
+// Reading a command's inputs. A file that cannot be read, whether it
+// cannot be opened or is no PDF that can be parsed, is an I/O error (exit
+// 3; exitCode decides it); each is said "COMMAND: FILE: what is wrong".
 
 // readFile reads an input file whole.
 func readFile(cmd, path string) ([]byte, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &ioError{fmt.Errorf("%s: %w", cmd, err)}
+		return nil, &ioError{fmt.Errorf("%s: %w", cmd, pathError(err))}
 	}
 	return b, nil
 }
@@ -36,8 +36,30 @@ func readInput(path string, ios *IOStreams) ([]byte, error) {
 		}
 		return b, nil
 	}
-	return os.ReadFile(path)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, pathError(err)
+	}
+	return b, nil
 }
+
+// pathError is an error of the os package said "FILE: what is wrong",
+// without the operation it names ("open a.pdf: no such file or
+// directory" is "a.pdf: no such file or directory"): what the command was
+// doing is clear from the command. Other errors are returned as they are.
+func pathError(err error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	return &fileReadError{pe}
+}
+
+// fileReadError is an *fs.PathError said without its Op.
+type fileReadError struct{ pe *fs.PathError }
+
+func (e *fileReadError) Error() string { return e.pe.Path + ": " + e.pe.Err.Error() }
+func (e *fileReadError) Unwrap() error { return e.pe }
 
 // readList reads a list of paths, one per line ("-": stdin): line ends
 // (LF or CRLF) are not part of a path, blank lines are skipped.
@@ -66,14 +88,9 @@ func readList(path string, ios *IOStreams) ([]string, error) {
 	return list, sc.Err()
 }
 
-// readError is a PDF that could not be read: an I/O error when the file
-// could not be opened or read, not when it could not be parsed.
+// readError is a PDF that could not be read, prefixed by the command.
 func readError(cmd string, err error) error {
-	err = fmt.Errorf("%s: %w", cmd, err)
-	if isOSError(err) {
-		return &ioError{err}
-	}
-	return err
+	return fmt.Errorf("%s: %w", cmd, err)
 }
 
 // fileError is a failure to do something with file that is no I/O error:
@@ -86,14 +103,6 @@ func fileError(cmd, file string, err error) error {
 	return fmt.Errorf("%s: %w", cmd, err)
 }
 
-// isOSError tells a file that cannot be opened or read (an encrypted one
-// without its password included) from one that is not a PDF.
-func isOSError(err error) bool {
-	var pe *pdfio.Error
-	var pathErr *fs.PathError
-	return errors.As(err, &pe) && pe.Op != "parse" || errors.As(err, &pathErr) || isPasswordError(err)
-}
-
 // loadSources opens the captured files a flag names (--sources, --aux): a
 // wget mirror directory or a JSON manifest. A path that cannot be read is
 // an I/O error; a manifest that is wrong, a usage error.
@@ -104,7 +113,7 @@ func loadSources(cmd, flag, path string) (webcapture.AuxSource, error) {
 	case err == nil:
 		return src, nil
 	case errors.As(err, &pathErr):
-		return nil, &ioError{fmt.Errorf("%s: %s: %w", cmd, flag, err)}
+		return nil, &ioError{fmt.Errorf("%s: %s %w", cmd, flag, pathError(err))}
 	}
 	return nil, usagef("%s: %s: %v", cmd, flag, err)
 }

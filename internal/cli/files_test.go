@@ -41,10 +41,11 @@ func TestUnreadableInputs(t *testing.T) {
 		{[]string{"id", "--aux", missing, notPDF}, exitIOError},
 		{[]string{"refresh", "--dry-run", missing}, exitIOError},
 		{[]string{"append", missing, "http://a/", "-o", out}, exitIOError},
-		// A file that is not a PDF fails the command the same way everywhere.
-		{[]string{"info", notPDF}, exitFailed},
-		{[]string{"lookup", notPDF, "http://a/"}, exitFailed},
-		{[]string{"fix", "--dry-run", notPDF}, exitFailed},
+		// A file that is not a PDF cannot be read either, the same way
+		// everywhere (as audit always said).
+		{[]string{"info", notPDF}, exitIOError},
+		{[]string{"lookup", notPDF, "http://a/"}, exitIOError},
+		{[]string{"fix", "--dry-run", notPDF}, exitIOError},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			ios, _, stdout, stderr := Test()

@@ -128,6 +128,9 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	if err != nil {
 		return fileError("fix", opts.File, err)
 	}
+	if err := checkInterrupt(ctx); err != nil {
+		return err // nothing written
+	}
 	d2, err := opts.write("fix", opts.IO, opts.File, fixed)
 	if err != nil {
 		return err

@@ -188,11 +188,27 @@ func (s *byteSize) Type() string { return "size" }
 
 // flagError is every command's answer to a flag it cannot parse: a usage
 // error, said as the commands say theirs ("audit: --profile "x": want pdf,
-// pdf2 or rfc3986").
+// pdf2 or rfc3986"; "audit: unknown flag --x").
 func flagError(cmd *cobra.Command, err error) error {
 	var ive *pflag.InvalidValueError
-	if !errors.As(err, &ive) {
-		return &usageError{err}
+	var nee *pflag.NotExistError
+	var vre *pflag.ValueRequiredError
+	var ise *pflag.InvalidSyntaxError
+	switch {
+	case errors.As(err, &nee) && nee.GetSpecifiedShortnames() != "" && nee.GetSpecifiedShortnames() != nee.GetSpecifiedName():
+		return usagef("%sunknown flag -%s in -%s", commandPrefix(cmd), nee.GetSpecifiedName(), nee.GetSpecifiedShortnames())
+	case errors.As(err, &nee) && nee.GetSpecifiedShortnames() != "":
+		return usagef("%sunknown flag -%s", commandPrefix(cmd), nee.GetSpecifiedName())
+	case errors.As(err, &nee):
+		return usagef("%sunknown flag --%s", commandPrefix(cmd), nee.GetSpecifiedName())
+	case errors.As(err, &vre) && vre.GetSpecifiedShortnames() != "":
+		return usagef("%s-%s needs a value", commandPrefix(cmd), vre.GetSpecifiedName())
+	case errors.As(err, &vre):
+		return usagef("%s--%s needs a value", commandPrefix(cmd), vre.GetSpecifiedName())
+	case errors.As(err, &ise):
+		return usagef("%sbad flag syntax %s", commandPrefix(cmd), ise.GetSpecifiedFlag())
+	case !errors.As(err, &ive):
+		return &usageError{fmt.Errorf("%s%w", commandPrefix(cmd), err)}
 	}
 	cause := errors.Unwrap(ive)
 	var ne *strconv.NumError

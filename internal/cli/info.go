@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -60,7 +61,6 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 	}
 	w := bufio.NewWriter(opts.IO.Out)
 	failed := 0
-	var ioErr error
 	for i, f := range opts.Files {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -68,9 +68,6 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 		d, err := opts.open(f, pdfio.Options{})
 		if err != nil {
 			failed++
-			if isOSError(err) {
-				ioErr = err
-			}
 			if opts.JSON { // in-band, not on stderr
 				e := newErrorJSON(readError("info", err))
 				e.Message = err.Error()
@@ -105,11 +102,9 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 	if err := w.Flush(); err != nil {
 		return &ioError{fmt.Errorf("info: writing output: %w", err)}
 	}
-	switch {
-	case ioErr != nil:
+	if failed > 0 {
+		// Every failure is a file that could not be read (exit 3).
 		return &ioError{errFailed}
-	case failed > 0:
-		return errFailed
 	}
 	return nil
 }
@@ -134,10 +129,12 @@ func writeInfo(w io.Writer, d *pdfio.Document) error {
 		}
 	}
 	p.f("%s; %s\n", treeLine("IDS", d.IDS), treeLine("URLS", d.URLS))
+	writeZoom(p, d)
 	for i, cs := range d.Sets {
 		p.f("\n")
 		writeSet(p, d, i+1, cs)
 	}
+	writePriorActions(p, d)
 	if len(d.Defects) > 0 {
 		p.f("\ndefects:\n")
 		for _, df := range d.Defects {
@@ -169,19 +166,75 @@ func writeCommand(p *printer, n int, c *webcapture.Command) {
 		p.f("    headers %q\n", *c.Headers)
 	}
 	if s := c.Settings; s != nil {
-		var keys []string
-		for _, k := range dictKeys(s.Global) {
-			keys = append(keys, displayInput(string(k)))
+		global := "none"
+		if s.Global != nil {
+			global = webcapture.Format(s.Global)
 		}
-		p.f("    settings: global %s\n", orNone(strings.Join(keys, " ")))
+		p.f("    settings: global %s\n", global)
 		for _, e := range s.Engines {
 			bad := ""
 			if e.Err != nil {
 				bad = " (not an engine name)"
 			}
-			p.f("      engine %s%s\n", displayInput(string(e.Key)), bad)
+			p.f("      engine %s%s: %s\n", displayInput(string(e.Key)), bad, webcapture.Format(e.Settings))
 		}
 	}
+}
+
+// writeZoom lists the pages' /PZ (preferred zoom), pages of one value
+// together: "/PZ: 1.33 on pages 1-2; 1 on page 3".
+func writeZoom(p *printer, d *pdfio.Document) {
+	var values []float64
+	pages := map[float64][]int{}
+	for _, pg := range d.Pages {
+		if pg.PZ == nil {
+			continue
+		}
+		if _, ok := pages[*pg.PZ]; !ok {
+			values = append(values, *pg.PZ)
+		}
+		pages[*pg.PZ] = append(pages[*pg.PZ], pg.Number)
+	}
+	if len(values) == 0 {
+		return
+	}
+	parts := make([]string, len(values))
+	for i, v := range values {
+		which := "page"
+		if len(pages[v]) > 1 {
+			which = "pages"
+		}
+		parts[i] = fmt.Sprintf("%s on %s %s", strconv.FormatFloat(v, 'f', -1, 64), which, pageRanges(pages[v]))
+	}
+	p.f("/PZ: %s\n", strings.Join(parts, "; "))
+}
+
+// writePriorActions lists the link annotations' /PA: the URI a Web
+// Capture link pointed to before it became a link inside the file.
+func writePriorActions(p *printer, d *pdfio.Document) {
+	if len(d.PriorActions) == 0 {
+		return
+	}
+	p.f("\nlinks with /PA: %d\n", len(d.PriorActions))
+	for _, a := range d.PriorActions {
+		p.f("  page %d, link %s: %s\n", a.Page, a.Annot, priorActionText(a))
+	}
+}
+
+// priorActionText says what a /PA is: "URI http://a/", or what it is
+// instead of a URI action.
+func priorActionText(a *pdfio.PriorAction) string {
+	switch {
+	case a.Action == "URI" && a.URI:
+		return "URI " + displayInput(a.Target)
+	case a.Kind != "a dictionary":
+		return a.Kind + ", not a URI action"
+	case a.Action == "":
+		return "an action dictionary without /S"
+	case a.Action == "URI":
+		return "a URI action without a /URI string"
+	}
+	return "a /" + a.Action + " action, not a URI action"
 }
 
 // showText shows a text string decoded, or, when its bytes do not decode,

@@ -60,6 +60,7 @@ func newInfoReportHead(d *pdfio.Document) *infoReport {
 		rep.Defects = append(rep.Defects, defectJSON{string(df.Kind), df.Path, df.Object.String(), df.Message})
 	}
 	rep.Counts = counts(d)
+	rep.PageZoom, rep.PriorActions = newZoomJSON(d), newPriorActionsJSON(d)
 	return rep
 }
 

@@ -1,16 +1,20 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/pdfio"
 )
 
@@ -47,7 +51,7 @@ func TestBrowserCaptureInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatalf("nothing written: %v\n%s%s", err, stdout, stderr)
 	}
-	if n := len(d.Pages); n < 1 || n > 5 || !strings.Contains(stderr.String(), fmt.Sprintf("capture: interrupted (interrupt): the %s captured before are in %s", plural(n, "page"), out)) {
+	if n := len(d.Pages); n < 1 || n > 5 || !strings.Contains(stderr.String(), fmt.Sprintf("webcap: capture: interrupted (interrupt): the %s captured before are in %s", plural(n, "page"), out)) {
 		t.Errorf("%d pages written; stderr:\n%s", n, stderr)
 	}
 	if strings.Contains(stderr.String(), "webcap: interrupted") {
@@ -55,5 +59,83 @@ func TestBrowserCaptureInterrupted(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "audits with no error") || !strings.Contains(stdout.String(), "interrupted") {
 		t.Errorf("stdout:\n%s", stdout)
+	}
+}
+
+// notifyWriter is a writer that says when something was written to it.
+type notifyWriter struct {
+	mu    sync.Mutex
+	b     strings.Builder
+	wrote chan struct{} // closed at the first write
+}
+
+func (w *notifyWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.b.Len() == 0 && len(p) > 0 {
+		close(w.wrote)
+	}
+	return w.b.Write(p)
+}
+
+// Ctrl-C while canon reads a stream that sends nothing more (a terminal,
+// a pipe still open): the read blocked on it does not hold the command,
+// which exits 130 and says so. Deterministic: the interrupt comes after
+// the first URL's answer, while the next read waits.
+func TestCanonInterruptedOnStdin(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	in, feed := io.Pipe()
+	defer feed.Close()
+	out := &notifyWriter{wrote: make(chan struct{})}
+	var stderr bytes.Buffer
+	ios := &IOStreams{In: in, Out: out, ErrOut: &stderr, OutTTY: true}
+	code := make(chan int, 1)
+	go func() { code <- Main(ctx, []string{"canon"}, ios) }()
+	if _, err := io.WriteString(feed, "HTTP://A/\n"); err != nil {
+		t.Fatal(err)
+	}
+	<-out.wrote
+	cancel(&interrupted{sig: os.Interrupt})
+	if c := <-code; c != 130 || stderr.String() != "webcap: canon: interrupted (interrupt)\n" || out.b.String() != "http://a/\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 130, http://a/, the interrupt", c, out.b.String(), stderr.String())
+	}
+}
+
+// Ctrl-C before a command reads or writes: a reader stops with 130, a
+// writer writes nothing and exits 130; each says it was interrupted, once.
+func TestInterruptedCommands(t *testing.T) {
+	dir := t.TempDir()
+	damaged, err := pdfbuild.Sample("damaged")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "damaged.pdf")
+	if err := os.WriteFile(in, damaged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.pdf")
+	manifest := filepath.Join("..", "..", "testdata", "build", "manifest.json")
+	for _, args := range [][]string{
+		{"info", in},
+		{"lookup", in, "http://a/"},
+		{"id", in},
+		{"audit", in},
+		{"canon", "http://a/", "-"},
+		{"fix", in, "-o", out},
+		{"build", manifest, "-o", out},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			cancel(&interrupted{sig: os.Interrupt})
+			ios, stdin, stdout, stderr := Test()
+			stdin.WriteString("http://b/\n")
+			if code := Main(ctx, args, ios); code != 130 || stderr.String() != "webcap: "+args[0]+": interrupted (interrupt)\n" {
+				t.Errorf("webcap %q: exit %d, stderr %q; want 130 and %q\nstdout: %s", args, code, stderr, "webcap: "+args[0]+": interrupted (interrupt)", stdout)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("webcap %q wrote %s", args, out)
+			}
+		})
 	}
 }

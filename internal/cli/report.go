@@ -80,6 +80,23 @@ type infoReport struct {
 	ContentSets []setJSON       `json:"contentSets"`
 	Defects     []defectJSON    `json:"defects"`
 	Counts      countsJSON      `json:"counts"`
+
+	// The pages' /PZ and the link annotations' /PA, in page order.
+	PageZoom     []pageZoomJSON    `json:"pageZoom"`
+	PriorActions []priorActionJSON `json:"priorActions"`
+}
+
+type pageZoomJSON struct {
+	Page int     `json:"page"`
+	PZ   float64 `json:"pz"`
+}
+
+type priorActionJSON struct {
+	Page   int        `json:"page"`
+	Annot  string     `json:"annot"`            // the link annotation, "12 0 R" or "direct"
+	Kind   string     `json:"kind"`             // what /PA is: "a dictionary", "a name", ...
+	Action string     `json:"action,omitempty"` // its /S
+	URI    *bytesJSON `json:"uri,omitempty"`    // its /URI string, when it has one
 }
 
 type spiderInfoJSON struct {
@@ -104,6 +121,7 @@ type commandJSON struct {
 type settingsJSON struct {
 	Object  string       `json:"object"`
 	Global  []bytesJSON  `json:"global"`
+	Values  []valueJSON  `json:"values"` // G's entries, in key order, with their values
 	Engines []engineJSON `json:"engines"`
 }
 
@@ -112,6 +130,14 @@ type engineJSON struct {
 	Valid    bool        `json:"valid"`
 	Reason   string      `json:"reason,omitempty"` // why Name is not an engine name
 	Settings []bytesJSON `json:"settings"`
+	Value    string      `json:"value"` // the engine's settings in PDF syntax (webcapture.Format)
+}
+
+// valueJSON is a dictionary entry: its key, and its value in PDF syntax
+// (webcapture.Format: ASCII, strings that are not printable in hex).
+type valueJSON struct {
+	Key   bytesJSON `json:"key"`
+	Value string    `json:"value"`
 }
 
 type treeJSON struct {
@@ -432,9 +458,9 @@ func newSpiderInfoJSON(info *webcapture.Info) *spiderInfoJSON {
 			cj.PostData = &s
 		}
 		if s := c.Settings; s != nil {
-			sj := &settingsJSON{Object: s.Ref.String(), Global: dictKeys(s.Global), Engines: []engineJSON{}}
+			sj := &settingsJSON{Object: s.Ref.String(), Global: dictKeys(s.Global), Values: dictValues(s.Global), Engines: []engineJSON{}}
 			for _, e := range s.Engines {
-				ej := engineJSON{Name: bytesJSON(e.Key), Valid: e.Err == nil, Settings: []bytesJSON{}}
+				ej := engineJSON{Name: bytesJSON(e.Key), Valid: e.Err == nil, Settings: []bytesJSON{}, Value: webcapture.Format(e.Settings)}
 				if e.Err != nil {
 					ej.Reason = e.Err.Error()
 				}
@@ -464,6 +490,39 @@ func dictKeys(d webcapture.Dict) []bytesJSON {
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
 	return keys
+}
+
+func dictValues(d webcapture.Dict) []valueJSON {
+	out := []valueJSON{}
+	for _, k := range dictKeys(d) {
+		out = append(out, valueJSON{Key: k, Value: webcapture.Format(d[webcapture.Name(k)])})
+	}
+	return out
+}
+
+// newZoomJSON and newPriorActionsJSON are info's pageZoom and
+// priorActions.
+func newZoomJSON(d *pdfio.Document) []pageZoomJSON {
+	out := []pageZoomJSON{}
+	for _, p := range d.Pages {
+		if p.PZ != nil {
+			out = append(out, pageZoomJSON{Page: p.Number, PZ: *p.PZ})
+		}
+	}
+	return out
+}
+
+func newPriorActionsJSON(d *pdfio.Document) []priorActionJSON {
+	out := []priorActionJSON{}
+	for _, a := range d.PriorActions {
+		j := priorActionJSON{Page: a.Page, Annot: a.Annot.String(), Kind: a.Kind, Action: a.Action}
+		if a.URI {
+			u := bytesJSON(a.Target)
+			j.URI = &u
+		}
+		out = append(out, j)
+	}
+	return out
 }
 
 func optBytes(s *string) *bytesJSON {

@@ -28,8 +28,16 @@ func Main(ctx context.Context, args []string, ios *IOStreams) int {
 	root := newRootCmd(ios)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
+	err = cobraUsage(cmd, err)
 	var in *interrupted
-	if err != nil && !errors.Is(err, errFailed) && !(errors.As(err, &in) && in.reported) {
+	if (err == nil || errors.Is(err, context.Canceled)) && errors.As(context.Cause(ctx), &in) && !errors.As(err, &in) {
+		// A command that stopped at ctx.Err(), or finished without
+		// looking: it was interrupted all the same.
+		err = in
+	}
+	if errors.As(err, &in) && !in.reported {
+		fmt.Fprintf(ios.ErrOut, "webcap: %s%v\n", commandPrefix(cmd), in)
+	} else if err != nil && !errors.Is(err, errFailed) && !(errors.As(err, &in) && in.reported) {
 		fmt.Fprintf(ios.ErrOut, "webcap: %v\n", err)
 		if exitCode(err) == exitUsage {
 			path := "webcap"

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -25,6 +26,67 @@ func (e *interrupted) code() int {
 		return 128 + int(s)
 	}
 	return 130
+}
+
+// checkInterrupt returns the signal that cancelled ctx, if one has: a
+// command that writes calls it before it writes, so that Ctrl-C during
+// its work leaves nothing written.
+func checkInterrupt(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return nil
+}
+
+// interruptible is r read so that a Read blocked on a stream that sends
+// nothing (a terminal, a pipe) returns the context's cause as soon as ctx
+// is done. Each Read reads into a buffer of its own in a goroutine; once
+// ctx is done, a read still blocked is left behind (the command is
+// ending) and every Read returns the cause. A regular file, whose reads
+// never wait, is read as it is (the reads cost no goroutine).
+func interruptible(ctx context.Context, r io.Reader) io.Reader {
+	if ctx.Done() == nil {
+		return r // never cancelled
+	}
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			return r
+		}
+	}
+	return &ctxReader{ctx: ctx, r: r}
+}
+
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+	buf []byte
+}
+
+type readResult struct {
+	n   int
+	err error
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := checkInterrupt(c.ctx); err != nil {
+		return 0, err
+	}
+	if len(c.buf) < len(p) {
+		c.buf = make([]byte, len(p))
+	}
+	buf := c.buf[:len(p)]
+	done := make(chan readResult, 1)
+	go func() {
+		n, err := c.r.Read(buf)
+		done <- readResult{n, err}
+	}()
+	select {
+	case r := <-done:
+		return copy(p, buf[:r.n]), r.err
+	case <-c.ctx.Done():
+		c.buf = nil // the goroutine may still write to it
+		return 0, context.Cause(c.ctx)
+	}
 }
 
 // Signals returns a context that the first SIGINT or SIGTERM cancels, with
