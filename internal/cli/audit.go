@@ -120,7 +120,10 @@ func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 
 func runAudit(ctx context.Context, opts *auditOptions) error {
 	if opts.FilesFrom != "" {
-		files, err := readList(opts.FilesFrom, opts.IO)
+		files, err := readList(ctx, opts.FilesFrom, opts.IO)
+		if err := checkInterrupt(ctx); err != nil {
+			return err
+		}
 		if err != nil {
 			return &ioError{fmt.Errorf("audit: --files-from %s: %w", opts.FilesFrom, err)}
 		}

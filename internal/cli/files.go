@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -27,10 +28,14 @@ func readFile(cmd, path string) ([]byte, error) {
 	return b, nil
 }
 
-// readInput reads an input file whole; "-" is stdin.
-func readInput(path string, ios *IOStreams) ([]byte, error) {
+// readInput reads an input file whole; "-" is stdin, read so that Ctrl-C
+// ends a read that waits (the error is then the interrupt).
+func readInput(ctx context.Context, path string, ios *IOStreams) ([]byte, error) {
 	if path == "-" {
-		b, err := io.ReadAll(ios.In)
+		b, err := io.ReadAll(interruptible(ctx, ios.In))
+		if err := checkInterrupt(ctx); err != nil {
+			return nil, err
+		}
 		if err != nil {
 			return nil, fmt.Errorf("reading stdin: %w", err)
 		}
@@ -62,9 +67,10 @@ func (e *fileReadError) Error() string { return e.pe.Path + ": " + e.pe.Err.Erro
 func (e *fileReadError) Unwrap() error { return e.pe }
 
 // readList reads a list of paths, one per line ("-": stdin): line ends
-// (LF or CRLF) are not part of a path, blank lines are skipped.
-func readList(path string, ios *IOStreams) ([]string, error) {
-	var r io.Reader = ios.In
+// (LF or CRLF) are not part of a path, blank lines are skipped. Ctrl-C
+// ends a read of stdin that waits (the error is then the interrupt).
+func readList(ctx context.Context, path string, ios *IOStreams) ([]string, error) {
+	r := interruptible(ctx, ios.In)
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {

@@ -111,7 +111,10 @@ func runID(ctx context.Context, opts *idOptions) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		data, err := readInput(file, opts.IO)
+		data, err := readInput(ctx, file, opts.IO)
+		if err := checkInterrupt(ctx); err != nil {
+			return err
+		}
 		if err != nil {
 			failed, ioFailed = failed+1, true
 			if opts.JSON { // in-band, not on stderr

@@ -139,3 +139,42 @@ func TestInterruptedCommands(t *testing.T) {
 		})
 	}
 }
+
+// blockedReader is a stdin that sends nothing: its first Read says so on
+// reading, then waits until the test ends.
+type blockedReader struct {
+	reading chan struct{}
+	release chan struct{}
+}
+
+func (b *blockedReader) Read(p []byte) (int, error) {
+	close(b.reading)
+	<-b.release
+	return 0, io.EOF
+}
+
+// Ctrl-C while id - or audit --files-from - waits for stdin ends the
+// command at once (130), as it does canon's.
+func TestStdinReadersInterrupted(t *testing.T) {
+	for _, args := range [][]string{
+		{"id", "-"},
+		{"audit", "--files-from", "-"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			in := &blockedReader{reading: make(chan struct{}), release: make(chan struct{})}
+			defer close(in.release)
+			var stdout, stderr bytes.Buffer
+			ios := &IOStreams{In: in, Out: &stdout, ErrOut: &stderr}
+			code := make(chan int, 1)
+			go func() { code <- Main(ctx, args, ios) }()
+			<-in.reading
+			cancel(&interrupted{sig: os.Interrupt})
+			want := "webcap: " + args[0] + ": interrupted (interrupt)\n"
+			if c := <-code; c != 130 || stderr.String() != want || stdout.Len() > 0 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 130, nothing, %q", c, stdout.String(), stderr.String(), want)
+			}
+		})
+	}
+}
