@@ -121,7 +121,7 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	writeSets(w, res.Sets)
 	fmt.Fprintf(w, "%s: %s and %s written to %s (%d bytes appended; the input's %d bytes are unchanged)\n",
 		displayInput(res.Input), plural(len(res.Sets), "content set"), plural(len(res.Commands), "command"),
-		displayInput(out), res.Appended, len(res.Output)-res.Appended)
+		displayOutput(out), res.Appended, len(res.Output)-res.Appended)
 	return writeVerdict(w, out, sum)
 }
 

@@ -242,7 +242,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		err = captureText(opts, res, d, sum)
 	}
 	if err == nil || errors.Is(err, errFailed) {
-		kept := fmt.Sprintf("the %s captured before are in %s", plural(len(res.Pages), "page"), displayInput(opts.target(opts.File)))
+		kept := fmt.Sprintf("the %s captured before are in %s", plural(len(res.Pages), "page"), displayOutput(opts.target(opts.File)))
 		if stop := stopped(opts.IO, name, res.Stopped, kept); stop != nil {
 			return stop
 		}
@@ -309,11 +309,11 @@ func captureText(opts *captureOptions, res *capture.Result, d *pdfio.Document, s
 	writeSkips(w, res.Skips, opts.Verbose)
 	if opts.File != "" {
 		fmt.Fprintf(w, "%s: %s captured and added after the %s of %s (%s now), %s made internal, %s skipped\n",
-			displayInput(out), plural(len(res.Pages), "page"), plural(res.First-1, "page"), displayInput(opts.File),
+			displayOutput(out), plural(len(res.Pages), "page"), plural(res.First-1, "page"), displayInput(opts.File),
 			plural(len(d.Pages), "PDF page"), plural(res.Links, "link"), plural(len(res.Skips), "URL"))
 	} else {
 		fmt.Fprintf(w, "%s: %s captured into %s, %s made internal, %s skipped\n",
-			displayInput(out), plural(len(res.Pages), "page"), plural(len(d.Pages), "PDF page"), plural(res.Links, "link"), plural(len(res.Skips), "URL"))
+			displayOutput(out), plural(len(res.Pages), "page"), plural(len(d.Pages), "PDF page"), plural(res.Links, "link"), plural(len(res.Skips), "URL"))
 	}
 	return writeVerdict(w, out, sum)
 }

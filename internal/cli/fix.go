@@ -136,7 +136,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 		return err
 	}
 	fmt.Fprintf(w, "%s: %s written to %s (%d bytes appended; the original %d bytes are unchanged)%s\n",
-		displayInput(opts.File), plural(len(plan.Changes), "repair"), displayInput(out), len(fixed)-len(orig), len(orig), collided)
+		displayInput(opts.File), plural(len(plan.Changes), "repair"), displayOutput(out), len(fixed)-len(orig), len(orig), collided)
 	verdict := writeVerdict(w, out, summarize(d2, opts.Profile))
 	if err := collisions(opts, plan); err != nil {
 		return err

@@ -33,8 +33,17 @@ import (
 //
 // A long crawl is not lost to a typo in -o.
 
-// stdoutName is how a PDF written to stdout is named in messages.
+// stdoutName is -o's name for stdout, and the JSON's "output" then.
 const stdoutName = "-"
+
+// displayOutput is how a message names the file a command wrote: "stdout"
+// for -o -.
+func displayOutput(name string) string {
+	if name == stdoutName {
+		return "stdout"
+	}
+	return displayInput(name)
+}
 
 // flags checks the -o flags as they are parsed: -o and --in-place
 // exclude each other, and a command that must write (need: no --dry-run)
@@ -160,10 +169,10 @@ func summarize(d *pdfio.Document, p *canon.Profile) audit.Summary {
 // errors fail the command.
 func writeVerdict(w io.Writer, name string, sum audit.Summary) error {
 	if sum.Count(audit.Serious) == 0 {
-		fmt.Fprintf(w, "%s: %s\n", displayInput(name), sum)
+		fmt.Fprintf(w, "%s: %s\n", displayOutput(name), sum)
 		return nil
 	}
-	fmt.Fprintf(w, "%s: %s; see webcap audit\n", displayInput(name), sum)
+	fmt.Fprintf(w, "%s: %s; see webcap audit\n", displayOutput(name), sum)
 	return errFailed
 }
 

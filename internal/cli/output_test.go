@@ -29,7 +29,7 @@ func TestOutputStdout(t *testing.T) {
 		switch {
 		case tty && (code != exitUsage || !strings.Contains(stderr.String(), "which is a terminal") || stdout.Len() > 0):
 			t.Errorf("fix -o - to a terminal: exit %d, stdout %d bytes, stderr %q", code, stdout.Len(), stderr)
-		case !tty && (code != 0 || !strings.HasPrefix(stdout.String(), "%PDF-") || !strings.Contains(stderr.String(), "written to -")):
+		case !tty && (code != 0 || !strings.HasPrefix(stdout.String(), "%PDF-") || !strings.Contains(stderr.String(), "written to stdout")):
 			t.Errorf("fix -o -: exit %d, stdout %.20q, stderr %q", code, stdout, stderr)
 		}
 	}

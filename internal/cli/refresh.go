@@ -155,7 +155,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	if written || opts.DryRun {
 		kept := fmt.Sprintf("%s compared before it", plural(len(res.Changes)-res.Count()[capture.StatusUnchecked], "page"))
 		if written {
-			kept += "; the refreshed file is " + displayInput(opts.target(opts.File))
+			kept += "; the refreshed file is " + displayOutput(opts.target(opts.File))
 		}
 		if stop := stopped(opts.IO, "refresh", res.Stopped, kept); stop != nil {
 			return stop
@@ -230,7 +230,7 @@ func refreshText(opts *refreshOptions, res *capture.RefreshResult, written bool,
 		kept = " (the gone, unreachable and unchecked kept as they were)"
 	}
 	fmt.Fprintf(w, "%s: %s compared (%s): %s%s; %s made internal\n",
-		displayInput(opts.target(opts.File)), plural(len(res.Changes), "page"), by, strings.Join(parts, ", "), kept, plural(res.Links, "link"))
+		displayOutput(opts.target(opts.File)), plural(len(res.Changes), "page"), by, strings.Join(parts, ", "), kept, plural(res.Links, "link"))
 	return writeVerdict(w, opts.target(opts.File), sum)
 }
 

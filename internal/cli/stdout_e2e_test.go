@@ -47,7 +47,7 @@ func TestWritersToStdoutAndInPlace(t *testing.T) {
 	}
 
 	out, errOut := run(append([]string{"capture", "-o", "-"}, append(flags, s.srv.URL+"/docs/a.html")...)...)
-	if !strings.Contains(errOut.String(), "-: 1 page captured") || !strings.Contains(errOut.String(), "audits with no error") {
+	if !strings.Contains(errOut.String(), "stdout: 1 page captured") || !strings.Contains(errOut.String(), "audits with no error") {
 		t.Errorf("capture -o -: stderr %q", errOut)
 	}
 	captured := check("captured.pdf", out.Bytes())
