@@ -117,13 +117,13 @@ func runID(ctx context.Context, opts *idOptions) error {
 		}
 		if err != nil {
 			failed, ioFailed = failed+1, true
-			if opts.JSON { // in-band, not on stderr
-				err = writeLine(w, failureJSON{Schema: schemaName("id"), Input: file, Error: &errorJSON{Message: err.Error(), Kind: "io"}})
-			} else {
+			if !opts.JSON {
 				w.Flush()
 				fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %v\n", err)
+				continue
 			}
-			if err != nil {
+			// In-band, not on stderr.
+			if err := writeLine(w, failureJSON{Schema: schemaName("id"), Input: file, Error: &errorJSON{Message: err.Error(), Kind: "io"}}); err != nil {
 				return &ioError{fmt.Errorf("id: writing output: %w", err)}
 			}
 			continue

@@ -102,6 +102,10 @@ func TestMessages(t *testing.T) {
 			if code != tc.code || lines[0] != tc.want {
 				t.Errorf("webcap %q: exit %d, stderr %q\nwant exit %d, %q\nstdout: %s", tc.args, code, lines[0], tc.code, tc.want, stdout)
 			}
+			// Once, but for a hint on a line of its own (--force).
+			if n := strings.Count(stderr.String(), "webcap: ") - strings.Count(stderr.String(), "webcap: --force"); n != 1 {
+				t.Errorf("webcap %q: the failure is said %d times, want once:\n%s", tc.args, n, stderr)
+			}
 			if w := doubledWord(stderr.String()); w != "" {
 				t.Errorf("webcap %q says %q twice:\n%s", tc.args, w, stderr)
 			}
