@@ -424,11 +424,7 @@ type AppendPlan struct {
 // (without opts.AllowCertified) is an error here, before anything starts.
 func PlanAppend(file []byte, name string, opts Options) (*AppendPlan, error) {
 	opts = opts.withDefaults()
-	u, err := pdfio.NewUpdate(file, name, pdfio.Options{Password: opts.Password, AllowCertified: opts.AllowCertified})
-	if err != nil {
-		return nil, err
-	}
-	d, err := u.Document()
+	u, d, err := openUpdate(file, name, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -440,6 +436,20 @@ func PlanAppend(file []byte, name string, opts Options) (*AppendPlan, error) {
 		return nil, err
 	}
 	return &AppendPlan{name: name, opts: opts, u: u, have: have, first: len(d.Pages) + 1}, nil
+}
+
+// openUpdate starts an update of file (Append, Refresh), with the
+// password and AllowCertified of opts, and reads what it holds.
+func openUpdate(file []byte, name string, opts Options) (*pdfio.Update, *pdfio.Document, error) {
+	u, err := pdfio.NewUpdate(file, name, pdfio.Options{Password: opts.Password, AllowCertified: opts.AllowCertified})
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := u.Document()
+	if err != nil {
+		return nil, nil, err
+	}
+	return u, d, nil
 }
 
 // Run captures starts with b and appends them to the planned file, as

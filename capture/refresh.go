@@ -139,11 +139,7 @@ type RefreshPlan struct {
 // PlanRefresh reads file (name is used in messages) for Refresh: a file
 // that is not a PDF, or has no commands to re-run, is an error here.
 func PlanRefresh(file []byte, name string, opts RefreshOptions) (*RefreshPlan, error) {
-	u, err := pdfio.NewUpdate(file, name, pdfio.Options{Password: opts.Password, AllowCertified: opts.AllowCertified})
-	if err != nil {
-		return nil, err
-	}
-	d, err := u.Document()
+	u, d, err := openUpdate(file, name, opts.Options)
 	if err != nil {
 		return nil, err
 	}

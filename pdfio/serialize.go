@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // appendObject writes o in PDF syntax: dictionaries with their keys sorted
@@ -86,18 +87,9 @@ func appendDict(b *bytes.Buffer, d types.Dict) error {
 	return nil
 }
 
-// appendName writes a name with every byte outside the regular printable
-// characters escaped as #xx (PDF 1.7 §3.2.4).
+// appendName writes a name in PDF syntax (webcapture.AppendName).
 func appendName(b *bytes.Buffer, s string) {
-	b.WriteByte('/')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7F || bytes.IndexByte([]byte("#()<>[]{}/%"), c) >= 0 {
-			fmt.Fprintf(b, "#%02X", c)
-			continue
-		}
-		b.WriteByte(c)
-	}
+	b.Write(webcapture.AppendName(b.AvailableBuffer(), s))
 }
 
 // LiteralString returns a literal string object holding exactly the bytes

@@ -65,21 +65,27 @@ func format(b *strings.Builder, o Object) {
 	}
 }
 
-// formatName writes /n, escaping as #xx every byte that is not a regular
-// character: outside '!'..'~', a delimiter, or '#'.
+// formatName writes n in PDF name syntax (AppendName).
 func formatName(b *strings.Builder, n Name) {
+	b.Write(AppendName(nil, string(n)))
+}
+
+// AppendName appends n to dst in PDF name syntax: a slash, then n with
+// every byte that is not a regular character escaped as #xx (outside
+// '!'..'~', a delimiter, or '#'; ISO 32000-1 §7.3.5). The writer and the
+// display of names both use it.
+func AppendName(dst []byte, n string) []byte {
 	const digits = "0123456789ABCDEF"
-	b.WriteByte('/')
+	dst = append(dst, '/')
 	for i := 0; i < len(n); i++ {
 		c := n[i]
 		if c < '!' || c > '~' || strings.IndexByte("()<>[]{}/%#", c) >= 0 {
-			b.WriteByte('#')
-			b.WriteByte(digits[c>>4])
-			b.WriteByte(digits[c&15])
+			dst = append(dst, '#', digits[c>>4], digits[c&15])
 			continue
 		}
-		b.WriteByte(c)
+		dst = append(dst, c)
 	}
+	return dst
 }
 
 // formatString writes s as a literal string when every byte is printable
