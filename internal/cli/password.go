@@ -60,12 +60,12 @@ func (p *passwordFlags) resolve(cmd string, ios *IOStreams) error {
 	case p.PasswordFile != "":
 		f, err := os.Open(p.PasswordFile)
 		if err != nil {
-			return &ioError{fmt.Errorf("%s: --password-file: %w", cmd, err)}
+			return &ioError{fmt.Errorf("%s: --password-file %w", cmd, pathError(err))}
 		}
 		defer f.Close()
 		line, err := firstLine(f)
 		if err != nil {
-			return &ioError{fmt.Errorf("%s: --password-file %s: %w", cmd, p.PasswordFile, err)}
+			return &ioError{fmt.Errorf("%s: --password-file %w", cmd, pathError(err))}
 		}
 		p.st.pw, p.st.prompt = line, nil
 	case p.Password != "":
