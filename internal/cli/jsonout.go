@@ -43,9 +43,13 @@ func inBand[T any, P jsonCommand[T]](run func(context.Context, *T) error) func(c
 			return err
 		}
 		f.Error = newErrorJSON(err)
-		werr := writeJSON(ios.Out, f)
+		out := ios.Out
+		if f.Output == stdoutName { // stdout is the PDF's: JSON goes where the summary does
+			out = ios.ErrOut
+		}
+		werr := writeJSON(out, f)
 		if isStream(f.Schema) {
-			werr = writeLine(ios.Out, f)
+			werr = writeLine(out, f)
 		}
 		if werr != nil {
 			return &ioError{werr}
@@ -112,15 +116,11 @@ func (o *buildOptions) jsonFailure() *failureJSON {
 	return failure(o.JSON, "build", o.Manifest, o.Out)
 }
 func (o *fixOptions) jsonFailure() *failureJSON {
-	out := o.Out
-	if o.InPlace {
-		out = o.File
-	}
-	return failure(o.JSON, "fix", o.File, out)
+	return failure(o.JSON, "fix", o.File, o.target(o.File))
 }
 func (o *captureOptions) jsonFailure() *failureJSON {
-	return failure(o.JSON, o.name(), o.File, o.Out)
+	return failure(o.JSON, o.name(), o.File, o.target(o.File))
 }
 func (o *refreshOptions) jsonFailure() *failureJSON {
-	return failure(o.JSON, "refresh", o.File, o.Out)
+	return failure(o.JSON, "refresh", o.File, o.target(o.File))
 }
