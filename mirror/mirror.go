@@ -10,12 +10,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/internal/jsonstrict"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -118,6 +121,9 @@ func LoadManifest(path string, p *canon.Profile) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
+	if dup := jsonstrict.Unique(b); dup != nil {
+		return nil, fmt.Errorf("manifest %s:%w", path, dup)
+	}
 	var raw map[string]string
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&raw); err != nil {
@@ -128,8 +134,10 @@ func LoadManifest(path string, p *canon.Profile) (*Manifest, error) {
 		return nil, err
 	}
 	m := &Manifest{files: make(map[string]string, len(raw))}
+	spelled := make(map[string]string, len(raw)) // canonical key: the URL as written
 	dir := filepath.Dir(path)
-	for u, f := range raw {
+	for _, u := range slices.Sorted(maps.Keys(raw)) {
+		f := raw[u]
 		key, err := c.String(u)
 		if err != nil {
 			return nil, fmt.Errorf("manifest %s: %w", path, err)
@@ -137,7 +145,11 @@ func LoadManifest(path string, p *canon.Profile) (*Manifest, error) {
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(dir, f)
 		}
-		m.files[key] = f
+		if prev, ok := m.files[key]; ok && prev != f {
+			// Two spellings of one URL: which file is meant cannot be told.
+			return nil, fmt.Errorf("manifest %s: %q and %q are one URL, %s, given two files (%s, %s)", path, spelled[key], u, key, prev, f)
+		}
+		m.files[key], spelled[key] = f, u
 	}
 	return m, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/webcap/webcap/mirror"
@@ -69,5 +70,34 @@ func TestManifest(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`["not", "an", "object"]`), 0o644)
 	if _, err := mirror.LoadManifest(filepath.Join(dir, "bad.json"), nil); err == nil {
 		t.Error("a manifest that is not an object loaded")
+	}
+}
+
+// A manifest that says two things of one URL is refused: a name given
+// twice (encoding/json would keep the last), or two spellings of one URL
+// given different files (which one would win depended on map order). Two
+// spellings of one URL given the same file are one entry.
+func TestManifestRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		json string
+		want string // in the error; "" for none
+	}{
+		{`{"http://a/x.gif": "x.gif",
+  "http://a/x.gif": "y.gif"}`, `m.json:2:3: http://a/x.gif: "http://a/x.gif" is given twice in one object (JSON keeps only one)`},
+		{`{"http://a/x.gif": "x.gif", "HTTP://A:80/x.gif": "y.gif"}`, `"HTTP://A:80/x.gif" and "http://a/x.gif" are one URL, http://a/x.gif, given two files`},
+		{`{"http://a/x.gif": "x.gif", "HTTP://A:80/x.gif": "x.gif"}`, ""},
+	} {
+		path := filepath.Join(dir, "m.json")
+		if err := os.WriteFile(path, []byte(tc.json), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := mirror.LoadManifest(path, nil)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.json, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want %q in it", tc.json, err, tc.want)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/webcap/webcap/internal/jsonstrict"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -223,14 +224,7 @@ func jsonType(t string) string {
 
 // at makes an error at a byte offset of the manifest.
 func at(name string, data []byte, off int64, field string, err error) *ManifestError {
-	if off < 0 {
-		off = 0
-	}
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
+	line, col := jsonstrict.Position(data, off)
 	return &ManifestError{File: name, Line: line, Col: col, Field: field, Err: err}
 }
 

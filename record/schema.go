@@ -8,56 +8,26 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/webcap/webcap/docs"
+	"github.com/webcap/webcap/internal/jsonstrict"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
 
-// uniqueNames refuses an object that names a member twice: encoding/json
-// keeps the last silently, and the manifest would not say what it seems
-// to. The error names the member, its line and column, and where it is.
-// Text that is not JSON is left to the decoder, whose errors say more.
+// uniqueNames refuses an object that names a member twice
+// (jsonstrict.Unique): encoding/json keeps the last silently, and the
+// manifest would not say what it seems to. The error names the member,
+// its line and column, and where it is.
 func uniqueNames(name string, data []byte) error {
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
-	_, err := dec.ReadValue()
-	var se *jsontext.SyntacticError
-	if !errors.As(err, &se) || !errors.Is(se.Err, jsontext.ErrDuplicateName) {
+	dup := jsonstrict.Unique(data)
+	if dup == nil {
 		return nil
 	}
-	member := se.JSONPointer.LastToken()
-	field := pointerField(se.JSONPointer.Parent())
-	if field != "" {
-		field += "." + member
-	} else {
-		field = member
-	}
-	off := se.ByteOffset
-	if i := bytes.Index(data[off:], []byte(`"`)); i >= 0 {
-		off += int64(i) // the name itself
-	}
-	return at(name, data, off, field, fmt.Errorf("%q is given twice in one object (JSON keeps only one)", member))
-}
-
-// pointerField writes a JSON Pointer as the manifest's errors name fields:
-// /pageSets/0/url is pageSets[0].url.
-func pointerField(p jsontext.Pointer) string {
-	var b strings.Builder
-	for tok := range p.Tokens() {
-		if tok != "" && strings.Trim(tok, "0123456789") == "" {
-			fmt.Fprintf(&b, "[%s]", tok)
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(tok)
-	}
-	return b.String()
+	return &ManifestError{File: name, Line: dup.Line, Col: dup.Col, Field: dup.Field,
+		Err: fmt.Errorf("%q is given twice in one object (JSON keeps only one)", dup.Member)}
 }
 
 // manifestSchema is the manifest's schema, compiled once.
@@ -97,17 +67,7 @@ func validateSchema(name string, data []byte) error {
 	for len(ve.Causes) > 0 {
 		ve = ve.Causes[0]
 	}
-	field := ""
-	for _, tok := range ve.InstanceLocation {
-		switch {
-		case strings.Trim(tok, "0123456789") == "" && tok != "":
-			field += "[" + tok + "]"
-		case field == "":
-			field = tok
-		default:
-			field += "." + tok
-		}
-	}
+	field := jsonstrict.Field(ve.InstanceLocation)
 	msg := ve.ErrorKind.LocalizedString(message.NewPrinter(language.English))
 	return &ManifestError{File: name, Field: field, Err: fmt.Errorf("%s (webcap help schema manifest)", msg)}
 }

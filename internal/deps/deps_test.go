@@ -14,16 +14,17 @@ const mod = "github.com/webcap/webcap"
 // forbidden maps a package (prefix) of the module to import paths (prefixes)
 // it must not import, directly or not.
 var forbidden = map[string][]string{
-	mod + "/docs":               {mod, "github.com"}, // embedded files only
-	mod + "/canon":              {mod + "/webcapture", mod + "/pdfio", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
-	mod + "/webcapture":         {mod + "/pdfio", mod + "/audit", mod + "/record", mod + "/repair", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
-	mod + "/pdfio":              {mod + "/audit", mod + "/record", mod + "/repair", mod + "/internal/cli", mod + "/cmd", "github.com/spf13"},
-	mod + "/repair":             {mod + "/internal/cli", mod + "/cmd", mod + "/audit", "github.com/spf13"},                   // pdfcpu only through pdfio
-	mod + "/audit":              {mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"}, // pdfcpu only through pdfio (checked below)
-	mod + "/record":             {mod + "/internal/cli", mod + "/cmd", mod + "/audit", mod + "/repair", "github.com/spf13"},  // pdfcpu only through pdfio
-	mod + "/capture":            {mod + "/internal/cli", mod + "/cmd", mod + "/audit", mod + "/repair", "github.com/spf13"},
-	mod + "/mirror":             {mod + "/pdfio", mod + "/audit", mod + "/record", mod + "/repair", mod + "/capture", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
-	mod + "/internal/urlcorpus": {mod + "/canon", mod + "/webcapture", mod + "/pdfio"},
+	mod + "/docs":                {mod, "github.com"}, // embedded files only
+	mod + "/canon":               {mod + "/webcapture", mod + "/pdfio", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
+	mod + "/webcapture":          {mod + "/pdfio", mod + "/audit", mod + "/record", mod + "/repair", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
+	mod + "/pdfio":               {mod + "/audit", mod + "/record", mod + "/repair", mod + "/internal/cli", mod + "/cmd", "github.com/spf13"},
+	mod + "/repair":              {mod + "/internal/cli", mod + "/cmd", mod + "/audit", "github.com/spf13"},                   // pdfcpu only through pdfio
+	mod + "/audit":               {mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"}, // pdfcpu only through pdfio (checked below)
+	mod + "/record":              {mod + "/internal/cli", mod + "/cmd", mod + "/audit", mod + "/repair", "github.com/spf13"},  // pdfcpu only through pdfio
+	mod + "/capture":             {mod + "/internal/cli", mod + "/cmd", mod + "/audit", mod + "/repair", "github.com/spf13"},
+	mod + "/mirror":              {mod + "/pdfio", mod + "/audit", mod + "/record", mod + "/repair", mod + "/capture", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
+	mod + "/internal/jsonstrict": {mod}, // a leaf: JSON checks only
+	mod + "/internal/urlcorpus":  {mod + "/canon", mod + "/webcapture", mod + "/pdfio"},
 }
 
 func TestImportGraph(t *testing.T) {
