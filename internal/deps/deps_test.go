@@ -23,6 +23,7 @@ var forbidden = map[string][]string{
 	mod + "/record":             {mod + "/internal/cli", mod + "/cmd", mod + "/audit", mod + "/repair", "github.com/spf13"},  // pdfcpu only through pdfio
 	mod + "/capture":            {mod + "/internal/cli", mod + "/cmd", mod + "/audit", mod + "/repair", "github.com/spf13"},
 	mod + "/mirror":             {mod + "/pdfio", mod + "/audit", mod + "/record", mod + "/repair", mod + "/capture", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
+	mod + "/internal/workers":   {mod, "github.com"}, // process plumbing only: what a task means is its caller's
 	mod + "/internal/urlcorpus": {mod + "/canon", mod + "/webcapture", mod + "/pdfio"},
 }
 
