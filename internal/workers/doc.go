@@ -21,7 +21,8 @@
 // (LimitMemory: a hard RLIMIT_DATA on Unix, which the kernel enforces,
 // with Go's soft limit under it, so the collector works hard before the
 // wall) and, on Linux, by the parent, which kills a worker whose resident
-// set passes Config.MaxMemory (/proc/PID/statm): RLIMIT_AS cannot be used,
+// set passes Config.MaxMemory and its size at rest (/proc/PID/statm; the
+// only limit where there is no RLIMIT_DATA): RLIMIT_AS cannot be used,
 // since a Go process reserves more address space at start than any
 // sensible limit (a Go program under RLIMIT_AS 1 GiB dies before main).
 package workers

@@ -22,7 +22,7 @@ type Config struct {
 
 	Timeout   time.Duration // a task's time limit; 0: none
 	Recycle   int           // tasks before a worker is replaced; 0: never
-	MaxMemory int64         // the resident set a worker is killed over; 0: none
+	MaxMemory int64         // the memory a task may take (LimitMemory's max); 0: no limit
 }
 
 // ErrTimeout is the error of a task that ran past Config.Timeout.
@@ -206,7 +206,7 @@ func (w *proc) do(ctx context.Context, task []byte, cfg Config) ([]byte, error) 
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-watch:
-			if rss(w.cmd.Process.Pid) > cfg.MaxMemory {
+			if rss(w.cmd.Process.Pid) > cfg.MaxMemory+restSize {
 				_ = w.cmd.Process.Kill()
 				<-w.readDone
 				_ = w.cmd.Wait()
@@ -216,6 +216,10 @@ func (w *proc) do(ctx context.Context, task []byte, cfg Config) ([]byte, error) 
 	}
 }
 
+// restSize is what the watch allows a worker on top of MaxMemory: its
+// resident size at rest (webcap's: ~21 MiB), and some.
+const restSize = 64 << 20
+
 // crashed is the error of a worker whose stdout ended: it waits for the
 // process and says how it ended.
 func (w *proc) crashed() error {
@@ -223,7 +227,9 @@ func (w *proc) crashed() error {
 	<-w.readDone
 	err := w.cmd.Wait()
 	last := w.stderr.lastLine()
-	oom := strings.Contains(w.stderr.String(), "out of memory")
+	all := w.stderr.String()
+	oom := strings.Contains(all, "out of memory") || strings.Contains(all, "cannot allocate memory") ||
+		strings.Contains(all, "pthread_create failed") // a thread's stack is data too
 	if err == nil {
 		err = errors.New("it gave no answer")
 	}
@@ -275,8 +281,8 @@ func (t *tail) String() string {
 func (t *tail) lastLine() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for _, l := range strings.Split(string(t.head), "\n") {
-		if strings.HasPrefix(l, "fatal error: ") || strings.HasPrefix(l, "panic: ") {
+	for _, l := range strings.Split(string(t.head)+"\n"+string(t.last), "\n") {
+		if strings.HasPrefix(l, "fatal error: ") || strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "runtime/cgo: ") {
 			return l
 		}
 	}

@@ -29,3 +29,22 @@ func rss(pid int) int64 {
 	n, _ := strconv.ParseInt(string(f[1]), 10, 64)
 	return n * pageSize
 }
+
+// dataSize is this process's data size (VmData in /proc/self/status, what
+// RLIMIT_DATA counts), 0 when unknown.
+func dataSize() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range bytes.Lines(b) {
+		if v, ok := bytes.CutPrefix(line, []byte("VmData:")); ok {
+			f := bytes.Fields(v) // "132328 kB"
+			if len(f) == 2 && string(f[1]) == "kB" {
+				n, _ := strconv.ParseInt(string(f[0]), 10, 64)
+				return n << 10
+			}
+		}
+	}
+	return 0
+}

@@ -9,3 +9,5 @@ const canWatch = false
 const watchEvery = time.Second
 
 func rss(int) int64 { return 0 }
+
+func dataSize() int64 { return 0 }
