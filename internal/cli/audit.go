@@ -195,6 +195,8 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		select {
 		case <-done[i]:
 		case <-ctx.Done():
+		}
+		if ctx.Err() != nil { // a file cut short is not a result
 			wg.Wait()
 			return ctx.Err()
 		}

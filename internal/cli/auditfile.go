@@ -138,6 +138,8 @@ func (a *auditor) inWorker(ctx context.Context, path string) fileJSON {
 		r.Error = unreadable(fmt.Sprintf("reading took more memory than --max-memory %v; stopped", &a.opts.MaxMemory))
 	case errors.As(err, &ce):
 		r.Error = unreadable(fmt.Sprintf("the reader failed (%v): %s", ce.Err, ce.Stderr))
+	case ctx.Err() != nil:
+		r.Error = &errorJSON{Message: "interrupted", Kind: "interrupted"} // not a finding about the file
 	default:
 		r.Error = unreadable(err.Error())
 	}

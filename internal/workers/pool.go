@@ -118,6 +118,7 @@ func (p *Pool) start() (*proc, error) {
 	cmd := exec.Command(p.cfg.Path)
 	cmd.Args = p.cfg.Args
 	cmd.Env = p.cfg.Env
+	detach(cmd)
 	w := &proc{cmd: cmd, stderr: &tail{}}
 	cmd.Stderr = w.stderr
 	in, err := cmd.StdinPipe()
