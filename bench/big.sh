@@ -5,6 +5,7 @@
 # machine. Files are generated here, never committed.
 #   bash bench/big.sh            # classic xref tables
 #   OBJSTM=1 bash bench/big.sh   # xref streams + object streams
+#   CMD="audit --jsonl" PAGES=20000 bash bench/big.sh   # audit (in a worker) instead of info
 set -euo pipefail
 cd "$(dirname "$0")"
 tmp=$(mktemp -d)
@@ -14,7 +15,8 @@ go build -o "$tmp/readcontext" ./cmd/readcontext
 (cd .. && go build -o "$tmp/webcap" ./cmd/webcap)
 # measure CMD...: one run's "seconds KB"
 measure() { /usr/bin/time -f "%e %M" "$@" 2>&1 >/dev/null | tail -1; }
-printf '%-7s %-10s %-22s %-22s %s\n' pages "file MB" "ReadContext s / MB" "info --json s / MB" "ratio time / memory"
+read -r -a cmd <<<"${CMD:-info --json}"
+printf '%-7s %-10s %-22s %-22s %s\n' pages "file MB" "ReadContext s / MB" "${cmd[*]} s / MB" "ratio time / memory"
 for n in ${PAGES:-5000 10000 20000 40000}; do
   flags=()
   [ -n "${OBJSTM:-}" ] && flags=(-objstm)
@@ -22,7 +24,7 @@ for n in ${PAGES:-5000 10000 20000 40000}; do
   : >"$tmp/rc" && : >"$tmp/wc"
   for _ in 1 2 3 4 5; do
     measure "$tmp/readcontext" "$tmp/big.pdf" >>"$tmp/rc"
-    measure "$tmp/webcap" info --json "$tmp/big.pdf" >>"$tmp/wc"
+    measure "$tmp/webcap" "${cmd[@]}" "$tmp/big.pdf" >>"$tmp/wc"
   done
   rt=$(sort -n "$tmp/rc" | head -1 | cut -d' ' -f1); rm=$(cut -d' ' -f2 "$tmp/rc" | sort -n | head -1)
   it=$(sort -n "$tmp/wc" | head -1 | cut -d' ' -f1); im=$(cut -d' ' -f2 "$tmp/wc" | sort -n | head -1)

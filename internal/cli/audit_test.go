@@ -11,7 +11,7 @@ import (
 	"github.com/webcap/webcap/canon"
 )
 
-// A child that hangs is stopped at the time limit, and one that crashes is
+// A worker that hangs is stopped at the time limit, and one that crashes is
 // reported with its last words; either way the file is unreadable and the
 // run goes on.
 func TestAuditChildHangsAndCrashes(t *testing.T) {
@@ -28,18 +28,22 @@ func TestAuditChildHangsAndCrashes(t *testing.T) {
 	// The child never answers, so how long the limit is does not matter:
 	// only that the child is stopped at it, and the file reported.
 	limit := 300 * time.Millisecond
-	opts := &auditOptions{Profile: canon.PDF, Timeout: limit}
+	opts := &auditOptions{Profile: canon.PDF, Timeout: limit, Jobs: 1}
 
 	hang := script("hang", "exec sleep 600")
 	childProgram = func() (string, error) { return hang, nil }
-	r := auditChild(context.Background(), "x.pdf", opts)
+	a := newAuditor(opts)
+	defer a.close()
+	r := a.audit(context.Background(), "x.pdf")
 	if !strings.Contains(r.Error.Message, "took longer than 300ms") {
 		t.Errorf("hanging child: %q", r.Error.Message)
 	}
 
 	crash := script("crash", "echo 'runtime: goroutine stack exceeds 1000000000-byte limit' >&2; echo 'fatal error: stack overflow' >&2; exit 2")
 	childProgram = func() (string, error) { return crash, nil }
-	r = auditChild(context.Background(), "x.pdf", opts)
+	a = newAuditor(opts)
+	defer a.close()
+	r = a.audit(context.Background(), "x.pdf")
 	if !strings.Contains(r.Error.Message, "fatal error: stack overflow") || r.Input != "x.pdf" {
 		t.Errorf("crashing child: %+v", r)
 	}

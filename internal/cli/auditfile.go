@@ -1,26 +1,31 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/internal/workers"
 	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
 )
 
-// One file audited alone: in this process, or in a child process (the
-// hidden audit-file command) that a hostile file can hang or crash without
-// taking the others with it.
+// One file audited alone: in this process (--in-process), or in a worker
+// process (the hidden audit-worker command) that a hostile file can hang,
+// crash or blow up without taking the others with it. A worker audits many
+// files, one at a time: the pool (internal/workers) replaces it after a
+// crash, a time limit passed, --max-memory passed, or --restart-after
+// files.
 
 // auditFile reads and checks one file in this process.
 func auditFile(path string, opts *auditOptions) fileJSON {
@@ -52,51 +57,91 @@ func auditFile(path string, opts *auditOptions) fileJSON {
 	return r
 }
 
-// auditChild audits one file in a child process (this program's hidden
-// "audit-file" command), killed when the time limit passes: a parse that
-// hangs, or dies of a fatal runtime error, costs only its own file.
-func auditChild(ctx context.Context, path string, opts *auditOptions) fileJSON {
+// auditor audits the files of one run: in this process, or in a pool of
+// --jobs workers.
+type auditor struct {
+	opts *auditOptions
+	pool *workers.Pool // nil: in this process
+}
+
+func newAuditor(opts *auditOptions) *auditor {
+	a := &auditor{opts: opts}
+	if opts.InProcess {
+		return a
+	}
 	exe, err := childProgram()
 	if err != nil {
-		return auditFile(path, opts)
+		a.opts.InProcess = true // no program to run: no isolation
+		return a
 	}
-	r := runChild(ctx, exe, path, opts)
-	// The child cannot prompt for a password: this process does, once.
-	if r.Error != nil && strings.HasSuffix(r.Error.Message, pdfio.ErrEncrypted.Error()) && opts.retry(pdfio.ErrEncrypted, path) {
-		r = runChild(ctx, exe, path, opts)
+	args := []string{os.Args[0], // so that a multi-call binary (the tests') runs webcap
+		"audit-worker", "--profile", opts.Profile.String(), "--timeout", opts.Timeout.String(),
+		"--max-memory", strconv.FormatInt(int64(opts.MaxMemory), 10)}
+	if opts.Sources != "" {
+		args = append(args, "--sources", opts.Sources)
+	}
+	a.pool = workers.New(workers.Config{
+		Path: exe, Args: args,
+		Env: childEnv(""), // the password goes with each file, on the pipe
+		// The worker stops its own parse at the time limit and reports it;
+		// the kill, a little later, is for a worker that cannot.
+		Timeout:   opts.Timeout + childGrace,
+		Recycle:   opts.RestartAfter,
+		MaxMemory: int64(opts.MaxMemory),
+	}, opts.Jobs)
+	return a
+}
+
+func (a *auditor) close() {
+	if a.pool != nil {
+		a.pool.Close()
+	}
+}
+
+// audit audits one file.
+func (a *auditor) audit(ctx context.Context, path string) fileJSON {
+	if a.pool == nil {
+		return auditFile(path, a.opts)
+	}
+	r := a.inWorker(ctx, path)
+	// A worker cannot prompt for a password: this process does, once.
+	if r.Error != nil && strings.HasSuffix(r.Error.Message, pdfio.ErrEncrypted.Error()) && a.opts.retry(pdfio.ErrEncrypted, path) {
+		r = a.inWorker(ctx, path)
 	}
 	return r
 }
 
-// runChild runs the child for one file. The password goes to it in its
-// environment, never on its command line (which ps shows).
-func runChild(ctx context.Context, exe, path string, opts *auditOptions) fileJSON {
-	// The child stops its own parse at the time limit and reports it; the
-	// kill, a little later, is for a child that cannot.
-	cctx, cancel := context.WithTimeout(ctx, opts.Timeout+childGrace)
-	defer cancel()
-	args := []string{"audit-file", "--profile", opts.Profile.String(), "--timeout", opts.Timeout.String()}
-	if opts.Sources != "" {
-		args = append(args, "--sources", opts.Sources)
-	}
-	cmd := exec.CommandContext(cctx, exe, append(args, "--", path)...)
-	cmd.Args[0] = os.Args[0] // so that a multi-call binary (the tests') runs webcap
-	cmd.Env = childEnv(opts.get())
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var line fileLineJSON
-	if jerr := json.Unmarshal(out.Bytes(), &line); jerr == nil && line.Input != "" {
-		return line.fileJSON
+// workerTask is a line audit sends its worker: a file, and the password,
+// which ps does not show there.
+type workerTask struct {
+	Input    string `json:"input"`
+	Password string `json:"password,omitempty"`
+}
+
+func (a *auditor) inWorker(ctx context.Context, path string) fileJSON {
+	task, err := json.Marshal(workerTask{path, a.opts.get()})
+	if err != nil {
+		panic(err) // strings only
 	}
 	r := fileJSON{Input: path, Findings: []findingJSON{}}
+	answer, err := a.pool.Do(ctx, task)
+	var line fileLineJSON
+	var ce *workers.CrashError
 	switch {
-	case cctx.Err() == context.DeadlineExceeded:
-		r.Error = unreadable(fmt.Sprintf("reading took longer than %v; stopped", opts.Timeout))
-	case err != nil:
-		r.Error = unreadable(fmt.Sprintf("the reader failed (%v): %s", err, lastLine(errb.String())))
-	default:
+	case err == nil && json.Unmarshal(answer, &line) == nil && line.Input == path:
+		return line.fileJSON
+	case err == nil:
 		r.Error = unreadable("the reader gave no result")
+	case errors.Is(err, workers.ErrTimeout):
+		r.Error = unreadable(fmt.Sprintf("reading took longer than %v; stopped", a.opts.Timeout))
+	case errors.As(err, &ce) && ce.OutOfMemory:
+		r.Error = unreadable(fmt.Sprintf("reading took more memory than --max-memory %v; stopped", &a.opts.MaxMemory))
+	case errors.As(err, &ce):
+		r.Error = unreadable(fmt.Sprintf("the reader failed (%v): %s", ce.Err, ce.Stderr))
+	case ctx.Err() != nil:
+		r.Error = &errorJSON{Message: "interrupted", Kind: "interrupted"} // not a finding about the file
+	default:
+		r.Error = unreadable(err.Error())
 	}
 	return r
 }
@@ -116,42 +161,85 @@ func childEnv(pw string) []string {
 	return env
 }
 
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return lines[len(lines)-1]
-}
-
 // childProgram and childGrace are variables so that tests can stand in a
-// child that hangs or crashes.
+// worker that hangs or crashes.
 var (
 	childProgram = os.Executable
 	childGrace   = 2 * time.Second
 )
 
-// newAuditFileCmd is the hidden child command: it audits one file and prints
-// its result as JSON, a line of audit --jsonl.
-func newAuditFileCmd(ios *IOStreams, runF func(context.Context, *auditOptions) error) *cobra.Command {
+// newAuditWorkerCmd is the hidden worker command: it reads tasks (a
+// workerTask a line) on stdin, and prints each file's result as a line of
+// audit --jsonl, until the end of stdin.
+func newAuditWorkerCmd(ios *IOStreams, runF func(context.Context, *auditOptions) error) *cobra.Command {
 	opts := &auditOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:     "audit-file [flags] FILE",
-		Short:   "Audit one file and print its result as JSON (used by audit)",
-		Example: `  $ webcap audit-file capture.pdf`,
+		Use:     "audit-worker [flags]",
+		Short:   "Audit the files named on stdin and print each result as a JSON line (used by audit)",
+		Example: `  $ echo '{"input": "capture.pdf"}' | webcap audit-worker`,
 		Hidden:  true,
-		Args:    cobra.ExactArgs(1),
-		RunE: runner(opts, runF, runAuditFile, func(args []string) error {
-			opts.Files = args
-			return nil
-		}),
+		Args:    cobra.NoArgs,
+		RunE:    runner(opts, runF, runAuditWorker, func([]string) error { return nil }),
 	}
 	addAuditFlags(cmd, opts)
 	return cmd
 }
 
-func runAuditFile(ctx context.Context, opts *auditOptions) error {
-	if err := opts.resolve("audit-file", opts.IO); err != nil {
-		return err
+func runAuditWorker(ctx context.Context, opts *auditOptions) error {
+	// One file at a time: the workers, not the threads of one, use the
+	// CPUs; and each thread's stack counts against the memory limit.
+	runtime.GOMAXPROCS(min(runtime.GOMAXPROCS(0), 2))
+	if err := workers.LimitMemory(int64(opts.MaxMemory)); err != nil {
+		return fmt.Errorf("audit-worker: --max-memory %v: %w", &opts.MaxMemory, err)
 	}
-	return writeLine(opts.IO.Out, fileLineJSON{schemaName("audit-file"), auditFile(opts.Files[0], opts)})
+	fault := parseFaults(os.Getenv(faultEnv))
+	return workers.Serve(opts.IO.In, opts.IO.Out, func(line []byte) []byte {
+		var task workerTask
+		if err := json.Unmarshal(line, &task); err != nil {
+			task.Input = string(line)
+		}
+		opts.st = &passwordState{pw: task.Password}
+		fault(task.Input)
+		b, err := json.Marshal(fileLineJSON{schemaName("audit-file"), auditFile(task.Input, opts)})
+		if err != nil {
+			panic(err)
+		}
+		return b
+	})
+}
+
+// faultEnv names a variable, for tests only, that makes a worker fail on
+// given files (by base name), as a hostile file could make it:
+// "crash=a.pdf,hang=b.pdf,grow=c.pdf".
+const faultEnv = "WEBCAP_TEST_WORKER_FAULTS"
+
+func parseFaults(spec string) func(path string) {
+	if spec == "" {
+		return func(string) {}
+	}
+	faults := map[string]string{}
+	for _, f := range strings.Split(spec, ",") {
+		what, file, _ := strings.Cut(f, "=")
+		faults[file] = what
+	}
+	return func(path string) {
+		switch faults[filepath.Base(path)] {
+		case "crash":
+			fmt.Fprintln(os.Stderr, "fatal error: test fault")
+			os.Exit(2)
+		case "hang":
+			time.Sleep(time.Hour) // killed at --timeout
+		case "grow":
+			var keep [][]byte
+			for {
+				b := make([]byte, 1<<20)
+				for i := range b {
+					b[i] = 1
+				}
+				keep = append(keep, b)
+			}
+		}
+	}
 }
 
 // unreadable is the error of a file audit could not read: an I/O error,

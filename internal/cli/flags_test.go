@@ -42,7 +42,7 @@ func fetchDefaults(maxPages int) fetchFlags {
 // line parses into, defaults included; nothing runs.
 func TestCommandFlags(t *testing.T) {
 	canonDefaults := canonFlags{Profile: canon.PDF, Input: canon.Encoded}
-	auditDefaults := auditOptions{Profile: canon.PDF, Jobs: runtime.NumCPU(), Timeout: time.Minute, progressFlags: progressFlags{Progress: progressAuto}}
+	auditDefaults := auditOptions{Profile: canon.PDF, Jobs: runtime.NumCPU(), Timeout: time.Minute, MaxMemory: defaultMaxMemory, RestartAfter: 1000, progressFlags: progressFlags{Progress: progressAuto}}
 	captureDefaults := captureOptions{fetchFlags: fetchDefaults(50), Levels: 1, Jobs: 2, PostType: capture.DefaultPostType}
 	for _, tc := range []struct {
 		name  string
@@ -69,9 +69,9 @@ func TestCommandFlags(t *testing.T) {
 		{"audit defaults", parseWith(newAuditCmd), []string{"a.pdf"},
 			func() *auditOptions { o := auditDefaults; o.Files = []string{"a.pdf"}; return &o }()},
 		{"audit", parseWith(newAuditCmd), []string{"--profile", "pdf2", "--json", "--jobs", "3", "--timeout", "5s", "--password", "pw", "--sources", "m.json", "--in-process", "--progress", "plain", "a.pdf", "b.pdf"},
-			&auditOptions{Profile: canon.PDF2, JSON: true, Jobs: 3, Timeout: 5 * time.Second, passwordFlags: passwordFlags{Password: "pw"}, Sources: "m.json", InProcess: true, progressFlags: progressFlags{Progress: progressPlain}, Files: []string{"a.pdf", "b.pdf"}}},
-		{"audit-file", parseWith(newAuditFileCmd), []string{"--profile", "rfc3986", "--timeout", "2s", "--password", "pw", "--sources", "d", "a.pdf"},
-			&auditOptions{Profile: canon.RFC3986, Timeout: 2 * time.Second, passwordFlags: passwordFlags{Password: "pw"}, Sources: "d", Files: []string{"a.pdf"}}},
+			&auditOptions{Profile: canon.PDF2, JSON: true, Jobs: 3, Timeout: 5 * time.Second, passwordFlags: passwordFlags{Password: "pw"}, Sources: "m.json", MaxMemory: defaultMaxMemory, RestartAfter: 1000, InProcess: true, progressFlags: progressFlags{Progress: progressPlain}, Files: []string{"a.pdf", "b.pdf"}}},
+		{"audit-worker", parseWith(newAuditWorkerCmd), []string{"--profile", "rfc3986", "--timeout", "2s", "--max-memory", "2MiB", "--sources", "d"},
+			&auditOptions{Profile: canon.RFC3986, Timeout: 2 * time.Second, MaxMemory: 2 << 20, Sources: "d"}},
 		{"fix", parseWith(newFixCmd), []string{"--profile", "pdf2", "-o", "out.pdf", "in.pdf"},
 			&fixOptions{Profile: canon.PDF2, outputFlags: outputFlags{Out: "out.pdf"}, File: "in.pdf"}},
 		{"fix in place", parseWith(newFixCmd), []string{"--in-place", "in.pdf"},
@@ -162,7 +162,10 @@ func TestCommandFlagErrors(t *testing.T) {
 		{[]string{"audit", "--jobs", "0", "a.pdf"}, "webcap: audit: --jobs 0: want at least 1"},
 		{[]string{"audit", "--jobs", "many", "a.pdf"}, `webcap: audit: --jobs "many": invalid syntax`},
 		{[]string{"audit", "--timeout", "soon", "a.pdf"}, `webcap: audit: --timeout: time: invalid duration "soon"`},
-		{[]string{"audit-file", "--profile", "x", "a.pdf"}, `webcap: audit-file: --profile "x": want pdf, pdf2 or rfc3986`},
+		{[]string{"audit-worker", "--profile", "x"}, `webcap: audit-worker: --profile "x": want pdf, pdf2 or rfc3986`},
+		{[]string{"audit", "--max-memory", "8MiB", "a.pdf"}, "webcap: audit: --max-memory 8.0 MiB: want at least 64 MiB"},
+		{[]string{"audit", "--restart-after", "-1", "a.pdf"}, "webcap: audit: --restart-after -1: want 0 (never) or more"},
+		{[]string{"audit", "--max-memory", "lots", "a.pdf"}, `webcap: audit: --max-memory "lots": not a size: give bytes, or a number with kB, MB, GB (powers of 1000) or KiB, MiB, GiB (of 1024)`},
 		{[]string{"fix", "--profile", "x", "--dry-run", "a.pdf"}, `webcap: fix: --profile "x": want pdf, pdf2 or rfc3986`},
 		{[]string{"fix", "a.pdf"}, "webcap: fix: say where to write: -o OUT.pdf, -o - (stdout) or --in-place"},
 		{[]string{"fix", "--dry-run", "--in-place", "a.pdf"}, "webcap: fix: --dry-run writes nothing"},

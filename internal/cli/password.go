@@ -14,8 +14,9 @@ import (
 )
 
 // passwordEnv names the environment variable that holds the password of
-// encrypted files; audit hands it to its child processes the same way,
-// never on their command line.
+// encrypted files. audit takes it out of its workers' environment and
+// hands the password to them with each file, on their stdin: never on
+// their command line, which ps shows.
 const passwordEnv = "WEBCAP_PASSWORD"
 
 // passwordFlags are the password options of every command that reads a

@@ -1,0 +1,13 @@
+//go:build !linux
+
+package workers
+
+import "time"
+
+const canWatch = false
+
+const watchEvery = time.Second
+
+func rss(int) int64 { return 0 }
+
+func dataSize() int64 { return 0 }
