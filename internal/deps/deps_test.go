@@ -18,9 +18,10 @@ var forbidden = map[string][]string{
 	mod + "/canon":              {mod + "/webcapture", mod + "/pdfio", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
 	mod + "/webcapture":         {mod + "/pdfio", mod + "/audit", mod + "/record", mod + "/repair", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
 	mod + "/pdfio":              {mod + "/audit", mod + "/record", mod + "/repair", mod + "/internal/cli", mod + "/cmd", "github.com/spf13"},
-	mod + "/repair":             {mod + "/internal/cli", mod + "/cmd", mod + "/audit", "github.com/spf13"},                   // pdfcpu only through pdfio
-	mod + "/audit":              {mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"}, // pdfcpu only through pdfio (checked below)
-	mod + "/record":             {mod + "/internal/cli", mod + "/cmd", mod + "/audit", mod + "/repair", "github.com/spf13"},  // pdfcpu only through pdfio
+	mod + "/repair":             {mod + "/internal/cli", mod + "/cmd", mod + "/audit", "github.com/spf13"},                                     // pdfcpu only through pdfio
+	mod + "/audit/export":       {mod + "/capture", mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"}, // formats of audit results: cli → export → audit
+	mod + "/audit":              {mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"},                   // pdfcpu only through pdfio (checked below)
+	mod + "/record":             {mod + "/internal/cli", mod + "/cmd", mod + "/audit", mod + "/repair", "github.com/spf13"},                    // pdfcpu only through pdfio
 	mod + "/capture":            {mod + "/internal/cli", mod + "/cmd", mod + "/audit", mod + "/repair", "github.com/spf13"},
 	mod + "/mirror":             {mod + "/pdfio", mod + "/audit", mod + "/record", mod + "/repair", mod + "/capture", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
 	mod + "/internal/urlcorpus": {mod + "/canon", mod + "/webcapture", mod + "/pdfio"},

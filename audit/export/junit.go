@@ -1,0 +1,142 @@
+package export
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/webcap/webcap/audit"
+)
+
+// JUnit XML valid under both the strict Ant schema (windyroad JUnit.xsd)
+// and the one Jenkins xUnit enforces (junit-10.xsd): a <testsuites> root
+// without attributes; a <testsuite> per file, with package, id, name, a
+// timestamp without a zone, hostname, tests, failures, errors and a time
+// of at most 3 decimals; then properties, a testcase per rule (failed by
+// the rule's error findings, at most one <failure> each), system-out (the
+// warnings and notes) and system-err. A file that could not be read is
+// one testcase, "read", with an <error>.
+
+type junitSuites struct {
+	XMLName xml.Name     `xml:"testsuites"`
+	Suites  []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Package    string          `xml:"package,attr"`
+	ID         int             `xml:"id,attr"`
+	Name       string          `xml:"name,attr"`
+	Timestamp  string          `xml:"timestamp,attr"`
+	Hostname   string          `xml:"hostname,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       string          `xml:"time,attr"`
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+	SystemOut  string          `xml:"system-out"`
+	SystemErr  string          `xml:"system-err"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitProblem `xml:"failure"`
+	Error     *junitProblem `xml:"error"`
+}
+
+type junitProblem struct {
+	Type    string `xml:"type,attr"`
+	Message string `xml:"message,attr"`
+	Text    string `xml:",chardata"`
+}
+
+const junitPackage = "webcap.audit"
+
+func writeJUnit(w io.Writer, results []audit.FileResult, opts Options) error {
+	host := opts.Hostname
+	if host == "" {
+		host = "localhost"
+	}
+	doc := junitSuites{Suites: []junitSuite{}}
+	for i, r := range results {
+		s := junitSuite{Package: junitPackage, ID: i, Name: r.Input, Timestamp: opts.time().Format("2006-01-02T15:04:05"),
+			Hostname: host, Time: "0.000",
+			Properties: []junitProperty{{"status", r.Status().String()}, {"program", opts.tool() + " " + opts.version()}}}
+		if r.Error != nil {
+			kind := "invalid"
+			if r.Error.Operational() {
+				kind = "unavailable"
+			}
+			s.Cases = []junitCase{{Name: "read", Classname: junitPackage, Time: "0.000",
+				Error: &junitProblem{Type: kind, Message: r.Error.Message, Text: r.Error.Message}}}
+			s.Tests, s.Errors = 1, 1
+			doc.Suites = append(doc.Suites, s)
+			continue
+		}
+		failed := map[string][]audit.Finding{}
+		var out strings.Builder
+		for _, f := range r.Findings {
+			if f.Severity == audit.Serious {
+				failed[f.Rule] = append(failed[f.Rule], f)
+			} else {
+				fmt.Fprintln(&out, FindingLine(f))
+			}
+		}
+		for _, rule := range audit.Rules {
+			c := junitCase{Name: rule.ID, Classname: junitPackage, Time: "0.000"}
+			if fs := failed[rule.ID]; len(fs) > 0 {
+				c.Failure = failure(fs)
+				s.Failures++
+				delete(failed, rule.ID)
+			}
+			s.Cases = append(s.Cases, c)
+		}
+		unknown := make([]string, 0, len(failed)) // rules this build does not know (a newer webcap's results)
+		for id := range failed {
+			unknown = append(unknown, id)
+		}
+		sort.Strings(unknown)
+		for _, id := range unknown {
+			fs := failed[id]
+			s.Cases = append(s.Cases, junitCase{Name: fs[0].Rule, Classname: junitPackage, Time: "0.000", Failure: failure(fs)})
+			s.Failures++
+		}
+		s.Tests = len(s.Cases)
+		s.SystemOut = out.String()
+		doc.Suites = append(doc.Suites, s)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// failure is a rule's testcase failure: the first finding's message, and
+// every finding a line.
+func failure(fs []audit.Finding) *junitProblem {
+	var text strings.Builder
+	for _, f := range fs {
+		fmt.Fprintln(&text, FindingLine(f))
+	}
+	msg := fs[0].Message
+	if len(fs) > 1 {
+		msg = fmt.Sprintf("%s (and %d more)", msg, len(fs)-1)
+	}
+	return &junitProblem{Type: fs[0].Rule, Message: msg, Text: text.String()}
+}
