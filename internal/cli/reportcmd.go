@@ -1,0 +1,248 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/audit/export"
+	"github.com/webcap/webcap/pdfio"
+)
+
+func newReportCmd(ios *IOStreams, runF func(context.Context, *reportOptions) error) *cobra.Command {
+	opts := &reportOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "report [flags] SHARD.jsonl...",
+		Short: "Merge audit --jsonl shards into one report, in any report format",
+		Long: `Merge any number of audit --jsonl outputs (shards: one object per file,
+schema webcap.audit-file/1; "-": stdin) into one report, as if one audit
+had read every file:
+
+  text           the report audit prints (each finding, each file's
+                 status in JHOVE's words, the summary), then the findings
+                 counted by rule and severity (the default)
+  json           audit --json's document (webcap help schema audit)
+  jsonl          the merged lines, as audit --jsonl prints them
+  verapdf        a veraPDF-style machine-readable report (XML)
+  premis         PREMIS 3 validation events, one per file (XML)
+  archivematica  an Archivematica FPR validation command's output, a line
+                 per file
+  sarif          SARIF 2.1.0
+  junit          JUnit XML (valid under the Ant and the Jenkins xUnit
+                 schemas)
+docs/formats.md documents each mapping.
+
+Files keep the order of the shards, then of their lines. A file in more
+than one shard (or twice in one: a resumed run) is reported once, with
+its last result, in the place of its first; the count of such files is
+said on stderr. A shard's last line that is cut short (a run killed while
+it wrote) is skipped and said on stderr; any other line that is not an
+audit-file object is an error (exit 3).
+
+Exit status: as audit's for the same files (0: no error finding; 1: a
+file has one; 3: a file could not be read, or a shard); with --format
+archivematica, 0 unless a file could not be read for an operational
+reason, since the verdict is in the output.`,
+		Example: `  # Four machines audit a shard each; one report of them all
+  $ webcap audit --jsonl archive/*.pdf > shard1.jsonl
+  $ webcap report shard*.jsonl
+  $ webcap report --format junit -o audit-junit.xml shard*.jsonl
+  $ cat shard*.jsonl | webcap report --format sarif - > audit.sarif`,
+		RunE: runner(opts, runF, runReport, func(args []string) error {
+			opts.Shards = args
+			if len(args) == 0 {
+				return usagef("report: give at least one SHARD.jsonl (-: stdin)")
+			}
+			n := 0
+			for _, a := range args {
+				if a == "-" {
+					n++
+				}
+			}
+			if n > 1 {
+				return usagef("report: - (stdin) given %d times", n)
+			}
+			return checkFormat("report", opts.Format, "text", "json", "jsonl")
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Format, "format", "text", "the report's `FORMAT`: text, json, jsonl, "+strings.Join(exportFormats(), ", "))
+	f.StringVarP(&opts.Out, "output", "o", "", `write the report to FILE ("-": stdout, the default)`)
+	f.BoolVar(&opts.Force, "force", false, "replace -o's file if it exists")
+	return cmd
+}
+
+type reportOptions struct {
+	IO     *IOStreams
+	Format string
+	Out    string // "" or "-": stdout
+	Force  bool
+	Shards []string
+}
+
+func runReport(ctx context.Context, opts *reportOptions) error {
+	if opts.Out != "" && opts.Out != stdoutName {
+		if fi, err := os.Stat(opts.Out); err == nil && (fi.IsDir() || !opts.Force) {
+			if fi.IsDir() {
+				return usagef("report: -o %s is a directory: give a file name", opts.Out)
+			}
+			return usagef("report: %s exists: choose another -o, or --force to replace it", opts.Out)
+		}
+		if err := checkDir("report", opts.Out); err != nil {
+			return err
+		}
+	}
+	var all []fileResultJSON
+	for _, shard := range opts.Shards {
+		files, err := readShard(ctx, shard, opts.IO)
+		if err != nil {
+			return err
+		}
+		all = append(all, files...)
+	}
+	files, dups := mergeShards(all)
+	if dups > 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "webcap: report: %s more than once: the last result of each is kept\n", plural(dups, "file"))
+	}
+	var sum auditSummary
+	for i := range files {
+		files[i].Status = fileStatus(files[i].fileJSON)
+		count(&sum, files[i].fileJSON)
+	}
+	toFile := opts.Out != "" && opts.Out != stdoutName
+	var buf bytes.Buffer // the file's bytes, written at once (pdfio.WriteFile: atomically)
+	w := bufio.NewWriter(opts.IO.Out)
+	if toFile {
+		w.Reset(&buf)
+	}
+	if err := writeReport(w, opts.Format, files, sum); err != nil {
+		return &ioError{fmt.Errorf("report: writing output: %w", err)}
+	}
+	if err := w.Flush(); err != nil {
+		return &ioError{fmt.Errorf("report: writing output: %w", err)}
+	}
+	if toFile {
+		if err := pdfio.WriteFile(opts.Out, buf.Bytes(), pdfio.WriteOptions{}); err != nil {
+			return &ioError{fmt.Errorf("report: %w", err)}
+		}
+	}
+	return formatExit(opts.Format, files, auditExit(sum))
+}
+
+// writeReport writes the merged files in format name.
+func writeReport(w *bufio.Writer, name string, files []fileResultJSON, sum auditSummary) error {
+	switch name {
+	case "text":
+		for _, f := range files {
+			if err := writeFileFindings(w, f.fileJSON); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(w, "%s audited: %s, %s, %s, %d unreadable\n", plural(sum.Files, "file"),
+			plural(sum.Errors, "error"), plural(sum.Warnings, "warning"), plural(sum.Infos, "note"), sum.Unreadable)
+		return writeTally(w, files)
+	case "json":
+		plain := make([]fileJSON, len(files))
+		for i, f := range files {
+			plain[i] = f.fileJSON
+		}
+		return writeLine(w, auditReport{Schema: schemaName("audit"), Files: plain, Summary: sum})
+	case "jsonl":
+		for _, f := range files {
+			if err := writeLine(w, fileLineJSON{schemaName("audit-file"), f.fileJSON}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return writeFormat(w, name, files)
+}
+
+// writeTally writes the findings counted by rule and severity, most
+// severe first.
+func writeTally(w io.Writer, files []fileResultJSON) error {
+	results := make([]audit.FileResult, len(files))
+	for i, f := range files {
+		results[i] = f.result()
+	}
+	tally := export.Tally(results)
+	if len(tally) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "By rule and severity:")
+	for _, c := range tally {
+		fmt.Fprintf(w, "  %-7s  %-24s  %s in %s\n", c.Severity, c.Rule, plural(c.Findings, "finding"), plural(c.Files, "file"))
+	}
+	return nil
+}
+
+// shardLineJSON is a line of a shard: audit --jsonl's object.
+type shardLineJSON struct {
+	Schema string `json:"schema"`
+	fileResultJSON
+}
+
+// readShard reads the files' results a shard holds. A last line without
+// its newline that does not parse is a line cut short (a run killed as it
+// wrote): skipped, and said on stderr.
+func readShard(ctx context.Context, shard string, ios *IOStreams) ([]fileResultJSON, error) {
+	b, err := readInput(ctx, shard, ios)
+	if err != nil {
+		if ctxErr := checkInterrupt(ctx); ctxErr != nil {
+			return nil, ctxErr
+		}
+		return nil, &ioError{fmt.Errorf("report: %w", err)}
+	}
+	name := displayInput(shard)
+	if shard == "-" {
+		name = "stdin"
+	}
+	var files []fileResultJSON
+	for n := 1; len(b) > 0; n++ {
+		line, rest, complete := bytes.Cut(b, []byte("\n"))
+		b = rest
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var l shardLineJSON
+		err := json.Unmarshal(line, &l)
+		if err == nil && (l.Schema != schemaName("audit-file") || l.Input == "") {
+			err = fmt.Errorf("not an audit --jsonl object (schema %q)", l.Schema)
+		}
+		if err != nil && !complete {
+			fmt.Fprintf(ios.ErrOut, "webcap: report: %s: line %d is cut short (%d bytes without a newline): skipped\n", name, n, len(line))
+			break
+		}
+		if err != nil {
+			return nil, &ioError{fmt.Errorf("report: %s: line %d: %v", name, n, err)}
+		}
+		if l.Findings == nil {
+			l.Findings = []findingJSON{}
+		}
+		files = append(files, l.fileResultJSON)
+	}
+	return files, nil
+}
+
+// mergeShards keeps one result per file, as export.Merge decides.
+func mergeShards(all []fileResultJSON) ([]fileResultJSON, int) {
+	at := map[string]int{}
+	results := make([]audit.FileResult, len(all))
+	for i, f := range all {
+		results[i] = audit.FileResult{Input: f.Input}
+		at[f.Input] = i // the last of each input
+	}
+	merged, dups := export.Merge(results)
+	out := make([]fileResultJSON, len(merged))
+	for i, r := range merged {
+		out[i] = all[at[r.Input]]
+	}
+	return out, dups
+}
