@@ -56,12 +56,12 @@ With --json, one JSON document (schema: webcap help schema audit):
   {"schema": "webcap.audit/1",
    "files": [{"input", "error": {"message", "kind"} (only when unreadable),
               "findings": [{"rule", "severity", "message", "object", "key", "spec"}],
-              "status"}],
+              "jhoveStatus"}],
    "summary": {"files", "errors", "warnings", "infos", "unreadable"}}
 With --jsonl, one JSON object per file on its own line, written as each
 file is done (in input order), without the summary (schema: webcap help
 schema audit-file):
-  {"schema": "webcap.audit-file/1", "input", "error", "findings": [...], "status"}
+  {"schema": "webcap.audit-file/1", "input", "error", "findings": [...], "jhoveStatus"}
 
 With --format, the report in a format preservation and CI systems read,
 printed when every file is done (docs/formats.md; webcap report makes the
