@@ -104,6 +104,7 @@ file could not be read, the verdict being in the output), sarif (SARIF
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON document")
 	f.BoolVar(&opts.JSONL, "jsonl", false, "print one JSON object per file, as each is done")
 	f.StringVar(&opts.Format, "format", "", "print the report in `FORMAT`: "+strings.Join(exportFormats(), ", ")+" (docs/formats.md)")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(exportFormats(), cobra.ShellCompDirectiveNoFileComp))
 	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
 	opts.progressFlags.add(cmd)
 	f.StringVar(&opts.FilesFrom, "files-from", "", "audit the files `LIST` names, one per line (-: stdin)")

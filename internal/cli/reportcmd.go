@@ -76,6 +76,8 @@ reason, since the verdict is in the output.`,
 	f.StringVar(&opts.Format, "format", "text", "the report's `FORMAT`: text, json, jsonl, "+strings.Join(exportFormats(), ", "))
 	f.StringVarP(&opts.Out, "output", "o", "", `write the report to FILE ("-": stdout, the default)`)
 	f.BoolVar(&opts.Force, "force", false, "replace -o's file if it exists")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
+		append([]string{"text", "json", "jsonl"}, exportFormats()...), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
@@ -109,7 +111,7 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 	}
 	files, dups := mergeShards(all)
 	if dups > 0 {
-		fmt.Fprintf(opts.IO.ErrOut, "webcap: report: %s more than once: the last result of each is kept\n", plural(dups, "file"))
+		fmt.Fprintf(opts.IO.ErrOut, "webcap: report: %s came more than once: the last result of each is kept\n", plural(dups, "file"))
 	}
 	var sum auditSummary
 	for i := range files {
@@ -189,46 +191,61 @@ type shardLineJSON struct {
 	fileResultJSON
 }
 
-// readShard reads the files' results a shard holds. A last line without
-// its newline that does not parse is a line cut short (a run killed as it
+// readShard reads the files' results a shard holds, a line at a time (a
+// shard of a million files is not read whole). A last line without its
+// newline that does not parse is a line cut short (a run killed as it
 // wrote): skipped, and said on stderr.
 func readShard(ctx context.Context, shard string, ios *IOStreams) ([]fileResultJSON, error) {
-	b, err := readInput(ctx, shard, ios)
-	if err != nil {
-		if ctxErr := checkInterrupt(ctx); ctxErr != nil {
-			return nil, ctxErr
-		}
-		return nil, &ioError{fmt.Errorf("report: %w", err)}
-	}
-	name := displayInput(shard)
-	if shard == "-" {
-		name = "stdin"
-	}
-	var files []fileResultJSON
-	for n := 1; len(b) > 0; n++ {
-		line, rest, complete := bytes.Cut(b, []byte("\n"))
-		b = rest
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		var l shardLineJSON
-		err := json.Unmarshal(line, &l)
-		if err == nil && (l.Schema != schemaName("audit-file") || l.Input == "") {
-			err = fmt.Errorf("not an audit --jsonl object (schema %q)", l.Schema)
-		}
-		if err != nil && !complete {
-			fmt.Fprintf(ios.ErrOut, "webcap: report: %s: line %d is cut short (%d bytes without a newline): skipped\n", name, n, len(line))
-			break
-		}
+	name, r := "stdin", interruptible(ctx, ios.In)
+	if shard != "-" {
+		f, err := os.Open(shard)
 		if err != nil {
-			return nil, &ioError{fmt.Errorf("report: %s: line %d: %v", name, n, err)}
+			return nil, &ioError{fmt.Errorf("report: %w", pathError(err))}
 		}
-		if l.Findings == nil {
-			l.Findings = []findingJSON{}
-		}
-		files = append(files, l.fileResultJSON)
+		defer f.Close()
+		name, r = displayInput(shard), f
 	}
-	return files, nil
+	br := bufio.NewReaderSize(r, 1<<16)
+	var files []fileResultJSON
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if err := checkInterrupt(ctx); err != nil {
+			return nil, err
+		}
+		if err != nil && err != io.EOF {
+			return nil, &ioError{fmt.Errorf("report: %s: %w", name, pathError(err))}
+		}
+		complete := err == nil
+		if len(bytes.TrimSpace(line)) > 0 {
+			f, perr := parseShardLine(line)
+			switch {
+			case perr != nil && !complete:
+				fmt.Fprintf(ios.ErrOut, "webcap: report: %s: line %d is cut short (%d bytes without a newline): skipped\n", name, n, len(line))
+			case perr != nil:
+				return nil, &ioError{fmt.Errorf("report: %s: line %d: %v", name, n, perr)}
+			default:
+				files = append(files, f)
+			}
+		}
+		if !complete {
+			return files, nil
+		}
+	}
+}
+
+// parseShardLine reads a line of a shard: an audit --jsonl object.
+func parseShardLine(line []byte) (fileResultJSON, error) {
+	var l shardLineJSON
+	if err := json.Unmarshal(line, &l); err != nil {
+		return l.fileResultJSON, err
+	}
+	if l.Schema != schemaName("audit-file") || l.Input == "" {
+		return l.fileResultJSON, fmt.Errorf("not an audit --jsonl object (schema %q)", l.Schema)
+	}
+	if l.Findings == nil {
+		l.Findings = []findingJSON{}
+	}
+	return l.fileResultJSON, nil
 }
 
 // mergeShards keeps one result per file, as export.Merge decides.
