@@ -26,14 +26,14 @@ import (
 
 var opts = Options{Version: "v1.2.3", Time: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC), Hostname: "host"}
 
-// results audits pdfbuild's capture and damaged samples and a file that
-// is not a PDF, and adds a file with damaged syntax (WC-PDF-XREF) and one
+// results audits pdfbuild's capture, damaged and rawbytes (bytes that are
+// not UTF-8) samples and a file that is not a PDF, and adds a file with damaged syntax (WC-PDF-XREF) and one
 // that could not be read.
 func results(t *testing.T) []audit.FileResult {
 	t.Helper()
 	dir := t.TempDir()
 	var out []audit.FileResult
-	for _, name := range []string{"capture", "damaged", "notapdf"} {
+	for _, name := range []string{"capture", "damaged", "notapdf", "rawbytes"} {
 		b := []byte("hello\n")
 		if name != "notapdf" {
 			var err error
@@ -64,7 +64,7 @@ func results(t *testing.T) []audit.FileResult {
 }
 
 func TestResultsStatus(t *testing.T) {
-	want := []audit.Status{audit.Valid, audit.NotValid, audit.NotWellFormed, audit.NotWellFormed, audit.NotWellFormed}
+	want := []audit.Status{audit.Valid, audit.NotValid, audit.NotWellFormed, audit.NotValid, audit.NotWellFormed, audit.NotWellFormed}
 	for i, r := range results(t) {
 		if got := r.Status(); got != want[i] {
 			t.Errorf("%s: Status() = %q, want %q", r.Input, got, want[i])
@@ -123,7 +123,7 @@ func TestPREMISSchema(t *testing.T) {
 	if err := xml.Unmarshal(doc, &p); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"pass", "partial pass", "fail", "fail", "fail"}
+	want := []string{"pass", "partial pass", "fail", "partial pass", "fail", "fail"}
 	if len(p.Events) != len(want) {
 		t.Fatalf("%d events, want %d", len(p.Events), len(want))
 	}
@@ -182,7 +182,7 @@ func TestArchivematica(t *testing.T) {
 	if len(lines) != len(rs) {
 		t.Fatalf("%d lines for %d files", len(lines), len(rs))
 	}
-	want := []string{"pass", "partial pass", "fail", "fail", "fail"}
+	want := []string{"pass", "partial pass", "fail", "partial pass", "fail", "fail"}
 	var paths []string
 	for i, line := range lines {
 		var m map[string]any
@@ -291,10 +291,10 @@ func TestVeraPDFStructure(t *testing.T) {
 	if err := xml.Unmarshal(doc, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Jobs) != 5 || rep.Summary.TotalJobs != 5 || rep.Summary.FailedToParse != 2 {
-		t.Fatalf("jobs %d, totalJobs %d, failedToParse %d; want 5, 5, 2", len(rep.Jobs), rep.Summary.TotalJobs, rep.Summary.FailedToParse)
+	if len(rep.Jobs) != 6 || rep.Summary.TotalJobs != 6 || rep.Summary.FailedToParse != 2 {
+		t.Fatalf("jobs %d, totalJobs %d, failedToParse %d; want 6, 6, 2", len(rep.Jobs), rep.Summary.TotalJobs, rep.Summary.FailedToParse)
 	}
-	compliant := []bool{true, false, false, false, false}
+	compliant := []bool{true, false, false, false, false, false}
 	for i, j := range rep.Jobs {
 		if j.Report == nil {
 			if j.Exception == nil {
