@@ -3,8 +3,6 @@ package export
 import (
 	"encoding/json"
 	"io"
-
-	"github.com/webcap/webcap/audit"
 )
 
 // The stdout of an Archivematica FPR validation command
@@ -21,8 +19,9 @@ type fprOutput struct {
 
 // writeArchivematica writes one object per result, each on its own line:
 // Archivematica runs the command on one file, and reads one object.
-func writeArchivematica(w io.Writer, results []audit.FileResult) error {
-	for _, r := range results {
+func writeArchivematica(w io.Writer, results Results) error {
+	for i := range results.Len() {
+		r := results.At(i)
 		b, err := json.Marshal(fprOutput{Outcome: Outcome(r.Status()), Note: DetailNote(r)})
 		if err != nil {
 			return err

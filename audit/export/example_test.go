@@ -10,7 +10,7 @@ import (
 
 // The output of an Archivematica FPR validation command, a line per file.
 func ExampleWrite() {
-	results := []audit.FileResult{
+	results := export.Slice{
 		{Input: "capture.pdf", Findings: []audit.Finding{
 			{Rule: "WC-INFO-V-VALUE", Severity: audit.Caution, Message: "SpiderInfo /V is 1.25", Spec: "ISO 32000-1 Table 350"}}},
 		{Input: "damaged.pdf", Findings: []audit.Finding{

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"encoding/xml"
 	"fmt"
 	"io"
 	"sort"
@@ -69,8 +70,27 @@ func (o Options) time() time.Time {
 	return o.Time.UTC()
 }
 
+// Results are the files' results a report is made of, read by index, as
+// many times as a format needs (PREMIS reads them twice: the objects, then
+// the events). A caller keeps them in any form (a slice, lines of JSON)
+// and hands out one at a time: the formats are written as they are read,
+// so that a report of a million files is never whole in memory.
+type Results interface {
+	Len() int
+	At(i int) audit.FileResult
+}
+
+// Slice is Results held in a slice.
+type Slice []audit.FileResult
+
+// Len returns the number of results.
+func (s Slice) Len() int { return len(s) }
+
+// At returns the i-th result.
+func (s Slice) At(i int) audit.FileResult { return s[i] }
+
 // Write writes results to w in format f.
-func Write(w io.Writer, f Format, results []audit.FileResult, opts Options) error {
+func Write(w io.Writer, f Format, results Results, opts Options) error {
 	switch f {
 	case VeraPDF:
 		return writeVeraPDF(w, results, opts)
@@ -85,6 +105,32 @@ func Write(w io.Writer, f Format, results []audit.FileResult, opts Options) erro
 	}
 	return fmt.Errorf("unknown format %d", f)
 }
+
+// xmlDoc starts an XML document: the declaration, then the root element
+// start (whose end the caller encodes), with an indenting encoder.
+func xmlDoc(w io.Writer, root xml.StartElement) (*xml.Encoder, error) {
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return nil, err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	return enc, enc.EncodeToken(root)
+}
+
+// xmlEnd ends the element named name, then the document.
+func xmlEnd(w io.Writer, enc *xml.Encoder, name string) error {
+	if err := enc.EncodeToken(xml.EndElement{Name: xml.Name{Local: name}}); err != nil {
+		return err
+	}
+	if err := enc.Flush(); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// start is an element's start tag with no attribute.
+func start(name string) xml.StartElement { return xml.StartElement{Name: xml.Name{Local: name}} }
 
 // Outcome is a file's verdict as PREMIS eventOutcome and Archivematica's
 // eventOutcomeInformation say it, from its JHOVE status as Archivematica's
@@ -108,9 +154,10 @@ type RuleCount struct {
 }
 
 // Tally counts findings by rule, most severe first, then by rule ID.
-func Tally(results []audit.FileResult) []RuleCount {
+func Tally(results Results) []RuleCount {
 	byRule := map[string]*RuleCount{}
-	for _, r := range results {
+	for i := range results.Len() {
+		r := results.At(i)
 		seen := map[string]bool{}
 		for _, f := range r.Findings {
 			c := byRule[f.Rule]
@@ -139,21 +186,25 @@ func Tally(results []audit.FileResult) []RuleCount {
 	return out
 }
 
-// Merge returns results with one result per input: when an input comes
-// more than once (the same file in two shards, or a shard resumed), the
-// last result wins, in the place of the first. dups counts those replaced.
-func Merge(results []audit.FileResult) (merged []audit.FileResult, dups int) {
-	at := map[string]int{}
-	for _, r := range results {
-		if i, ok := at[r.Input]; ok {
-			merged[i] = r
+// Merge decides which of n results to keep when the same input comes more
+// than once (the same file in two shards, or a shard resumed): the last
+// result of each input wins, in the place of its first. input(i) is the
+// i-th result's input; keep lists the results kept, in order, and dups
+// counts those replaced. It works on indices so that a caller keeps its
+// results in any form.
+func Merge(n int, input func(i int) string) (keep []int, dups int) {
+	slot := make(map[string]int, n)
+	for i := range n {
+		in := input(i)
+		if j, ok := slot[in]; ok {
+			keep[j] = i
 			dups++
 			continue
 		}
-		at[r.Input] = len(merged)
-		merged = append(merged, r)
+		slot[in] = len(keep)
+		keep = append(keep, i)
 	}
-	return merged, dups
+	return keep, dups
 }
 
 // A clause is where a rule comes from, as veraPDF names it: the

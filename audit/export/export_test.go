@@ -75,7 +75,7 @@ func TestResultsStatus(t *testing.T) {
 func write(t *testing.T, f Format, rs []audit.FileResult) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Write(&b, f, rs, opts); err != nil {
+	if err := Write(&b, f, Slice(rs), opts); err != nil {
 		t.Fatalf("Write(%v): %v", f, err)
 	}
 	return b.Bytes()
@@ -166,7 +166,7 @@ func TestSARIFSchema(t *testing.T) {
 	if err := sch.Validate(v); err != nil {
 		t.Errorf("SARIF output does not validate: %v\n%s", err, doc)
 	}
-	if !bytes.Contains(doc, []byte(`"ruleId": "WC-TREE-ORDER"`)) || !bytes.Contains(doc, []byte(`"executionSuccessful": false`)) {
+	if !bytes.Contains(doc, []byte(`"ruleId":"WC-TREE-ORDER"`)) || !bytes.Contains(doc, []byte(`"executionSuccessful":false`)) {
 		t.Errorf("SARIF output lacks a WC-TREE-ORDER result or the failed execution:\n%s", doc)
 	}
 }
@@ -341,11 +341,12 @@ func TestMergeAndTally(t *testing.T) {
 	a := audit.FileResult{Input: "a", Findings: []audit.Finding{{Rule: "WC-X", Severity: audit.Caution}}}
 	b := audit.FileResult{Input: "b"}
 	a2 := audit.FileResult{Input: "a", Findings: []audit.Finding{{Rule: "WC-Y", Severity: audit.Serious}, {Rule: "WC-Y", Severity: audit.Serious}}}
-	got, dups := Merge([]audit.FileResult{a, b, a2})
-	if dups != 1 || len(got) != 2 || got[0].Input != "a" || got[0].Findings[0].Rule != "WC-Y" {
-		t.Fatalf("Merge = %+v, %d; want a (the last), b and 1 duplicate", got, dups)
+	all := []audit.FileResult{a, b, a2}
+	keep, dups := Merge(len(all), func(i int) string { return all[i].Input })
+	if dups != 1 || len(keep) != 2 || keep[0] != 2 || keep[1] != 1 {
+		t.Fatalf("Merge = %v, %d; want [2 1] (a's last result in its first place, then b) and 1 duplicate", keep, dups)
 	}
-	tally := Tally([]audit.FileResult{a, b, a2})
+	tally := Tally(Slice{a, b, a2})
 	if len(tally) != 2 || tally[0] != (RuleCount{"WC-Y", audit.Serious, 2, 1}) || tally[1] != (RuleCount{"WC-X", audit.Caution, 1, 1}) {
 		t.Errorf("Tally = %+v", tally)
 	}

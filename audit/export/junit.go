@@ -1,7 +1,6 @@
 package export
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"sort"
@@ -19,11 +18,6 @@ import (
 // <failure> that lists them), system-out (the warnings and notes) and
 // system-err. A file that could not be read is
 // one testcase, "read", with an <error>.
-
-type junitSuites struct {
-	XMLName xml.Name     `xml:"testsuites"`
-	Suites  []junitSuite `xml:"testsuite"`
-}
 
 type junitSuite struct {
 	Package    string          `xml:"package,attr"`
@@ -63,63 +57,63 @@ type junitProblem struct {
 
 const junitPackage = "webcap.audit"
 
-func writeJUnit(w io.Writer, results []audit.FileResult, opts Options) error {
+func writeJUnit(w io.Writer, results Results, opts Options) error {
 	host := opts.Hostname
 	if host == "" {
 		host = "localhost"
 	}
-	doc := junitSuites{Suites: []junitSuite{}}
-	for i, r := range results {
-		s := junitSuite{Package: junitPackage, ID: i, Name: r.Input, Timestamp: opts.time().Format("2006-01-02T15:04:05"),
-			Hostname: host, Time: "0.000",
-			Properties: []junitProperty{{"status", r.Status().String()}, {"program", opts.tool() + " " + opts.version()}}}
-		if r.Error != nil {
-			kind := "invalid"
-			if r.Error.Operational() {
-				kind = "unavailable"
-			}
-			s.Cases = []junitCase{{Name: "read", Classname: junitPackage, Time: "0.000",
-				Error: &junitProblem{Type: kind, Message: r.Error.Message, Text: r.Error.Message}}}
-			s.Tests, s.Errors = 1, 1
-			doc.Suites = append(doc.Suites, s)
-			continue
-		}
-		failed := map[string][]audit.Finding{}
-		var out strings.Builder
-		for _, f := range r.Findings {
-			if f.Severity == audit.Serious {
-				failed[f.Rule] = append(failed[f.Rule], f)
-			} else {
-				fmt.Fprintln(&out, FindingLine(f))
-			}
-		}
-		ids := make([]string, 0, len(failed))
-		for id := range failed {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		// The rules with no error are one testcase, "audit", which
-		// passes: a testcase per rule would make a million files 75
-		// million testcases.
-		s.Cases = append(s.Cases, junitCase{Name: "audit", Classname: junitPackage, Time: "0.000"})
-		for _, id := range ids {
-			s.Cases = append(s.Cases, junitCase{Name: id, Classname: junitPackage, Time: "0.000", Failure: failure(failed[id])})
-			s.Failures++
-		}
-		s.Tests = len(s.Cases)
-		s.SystemOut = out.String()
-		doc.Suites = append(doc.Suites, s)
-	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
+	enc, err := xmlDoc(w, start("testsuites"))
+	if err != nil {
 		return err
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
+	for i := range results.Len() {
+		if err := enc.EncodeElement(junitSuiteOf(i, results.At(i), host, opts), start("testsuite")); err != nil {
+			return err
+		}
 	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return xmlEnd(w, enc, "testsuites")
+}
+
+// junitSuiteOf is the testsuite of the i-th file, r.
+func junitSuiteOf(i int, r audit.FileResult, host string, opts Options) junitSuite {
+	s := junitSuite{Package: junitPackage, ID: i, Name: r.Input, Timestamp: opts.time().Format("2006-01-02T15:04:05"),
+		Hostname: host, Time: "0.000",
+		Properties: []junitProperty{{"status", r.Status().String()}, {"program", opts.tool() + " " + opts.version()}}}
+	if r.Error != nil {
+		kind := "invalid"
+		if r.Error.Operational() {
+			kind = "unavailable"
+		}
+		s.Cases = []junitCase{{Name: "read", Classname: junitPackage, Time: "0.000",
+			Error: &junitProblem{Type: kind, Message: r.Error.Message, Text: r.Error.Message}}}
+		s.Tests, s.Errors = 1, 1
+		return s
+	}
+	failed := map[string][]audit.Finding{}
+	var out strings.Builder
+	for _, f := range r.Findings {
+		if f.Severity == audit.Serious {
+			failed[f.Rule] = append(failed[f.Rule], f)
+		} else {
+			fmt.Fprintln(&out, FindingLine(f))
+		}
+	}
+	ids := make([]string, 0, len(failed))
+	for id := range failed {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	// The rules with no error are one testcase, "audit", which
+	// passes: a testcase per rule would make a million files 75
+	// million testcases.
+	s.Cases = append(s.Cases, junitCase{Name: "audit", Classname: junitPackage, Time: "0.000"})
+	for _, id := range ids {
+		s.Cases = append(s.Cases, junitCase{Name: id, Classname: junitPackage, Time: "0.000", Failure: failure(failed[id])})
+		s.Failures++
+	}
+	s.Tests = len(s.Cases)
+	s.SystemOut = out.String()
+	return s
 }
 
 // failure is a rule's testcase failure: the first finding's message, and

@@ -15,17 +15,6 @@ import (
 
 const premisNS = "http://www.loc.gov/premis/v3"
 
-type premisDoc struct {
-	XMLName xml.Name      `xml:"premis"`
-	NS      string        `xml:"xmlns,attr"`
-	XSI     string        `xml:"xmlns:xsi,attr"`
-	Loc     string        `xml:"xsi:schemaLocation,attr"`
-	Version string        `xml:"version,attr"`
-	Objects []premisObj   `xml:"object"`
-	Events  []premisEvent `xml:"event"`
-	Agent   premisAgent   `xml:"agent"`
-}
-
 type premisObj struct {
 	Type            string      `xml:"xsi:type,attr"`
 	IDType          string      `xml:"objectIdentifier>objectIdentifierType"`
@@ -86,21 +75,35 @@ func premisEventDetail(opts Options) string {
 	return fmt.Sprintf("program=%q; version=%q", opts.tool()+" audit", opts.version())
 }
 
-func writePREMIS(w io.Writer, results []audit.FileResult, opts Options) error {
+func writePREMIS(w io.Writer, results Results, opts Options) error {
+	root := start("premis")
+	root.Attr = []xml.Attr{
+		{Name: xml.Name{Local: "xmlns"}, Value: premisNS},
+		{Name: xml.Name{Local: "xmlns:xsi"}, Value: "http://www.w3.org/2001/XMLSchema-instance"},
+		{Name: xml.Name{Local: "xsi:schemaLocation"}, Value: premisNS + " https://www.loc.gov/standards/premis/v3/premis-v3-0.xsd"},
+		{Name: xml.Name{Local: "version"}, Value: "3.0"},
+	}
+	enc, err := xmlDoc(w, root)
+	if err != nil {
+		return err
+	}
 	agentID := opts.tool() + "-" + opts.version()
 	at := opts.time()
-	doc := premisDoc{NS: premisNS, XSI: "http://www.w3.org/2001/XMLSchema-instance",
-		Loc:     premisNS + " https://www.loc.gov/standards/premis/v3/premis-v3-0.xsd",
-		Version: "3.0",
-		Agent:   premisAgent{IDType: "local", IDValue: agentID, Name: opts.tool() + " audit", Type: "software", Version: opts.version()}}
-	for i, r := range results {
+	// PREMIS wants every object before the events.
+	for i := range results.Len() {
+		r := results.At(i)
 		obj := premisObj{Type: "file", IDType: "local", IDValue: r.Input, OriginalName: r.Input,
 			Characteristics: premisChars{FormatName: "Portable Document Format"}}
 		if r.Size > 0 {
 			size := r.Size
 			obj.Characteristics.Size = &size
 		}
-		doc.Objects = append(doc.Objects, obj)
+		if err := enc.EncodeElement(obj, start("object")); err != nil {
+			return err
+		}
+	}
+	for i := range results.Len() {
+		r := results.At(i)
 		ev := premisEvent{IDType: "local", IDValue: fmt.Sprintf("%s-validation-%s-%d", opts.tool(), at.Format("20060102T150405Z"), i+1),
 			Type: "validation", DateTime: at.Format("2006-01-02T15:04:05Z"), Detail: premisEventDetail(opts),
 			Outcome: premisOutcome{Outcome: Outcome(r.Status())},
@@ -110,18 +113,15 @@ func writePREMIS(w io.Writer, results []audit.FileResult, opts Options) error {
 		for _, f := range r.Findings {
 			ev.Outcome.Details = append(ev.Outcome.Details, premisDetail{FindingLine(f)})
 		}
-		doc.Events = append(doc.Events, ev)
+		if err := enc.EncodeElement(ev, start("event")); err != nil {
+			return err
+		}
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
+	agent := premisAgent{IDType: "local", IDValue: agentID, Name: opts.tool() + " audit", Type: "software", Version: opts.version()}
+	if err := enc.EncodeElement(agent, start("agent")); err != nil {
 		return err
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return xmlEnd(w, enc, "premis")
 }
 
 // DetailNote is a file's verdict in one line, as Archivematica's JHOVE

@@ -2,6 +2,7 @@ package export
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -130,25 +131,34 @@ func fileURI(path string) string {
 	return (&url.URL{Path: filepath.ToSlash(path)}).String()
 }
 
-func writeSARIF(w io.Writer, results []audit.FileResult, opts Options) error {
-	run := sarifRun{
-		Tool:        sarifTool{sarifDriver{Name: opts.tool(), Version: opts.version(), InformationURI: toolURI}},
-		Invocations: []sarifInvocation{{ExecutionSuccessful: true, Notifications: []sarifNotification{}}},
-		Artifacts:   []sarifArtifact{},
-		Results:     []sarifResult{},
-	}
+// writeSARIF writes the log an element at a time: the run's tool, then
+// each file's artifact, then each finding's result, then the invocation
+// (with the notifications of the files not read), each array element on a
+// line of its own. JSON members have no order, so the invocation may come
+// last.
+func writeSARIF(w io.Writer, results Results, opts Options) error {
+	ew := &errWriter{w: w}
+	driver := sarifDriver{Name: opts.tool(), Version: opts.version(), InformationURI: toolURI}
 	index := map[string]int{}
 	for i, r := range audit.Rules {
 		index[r.ID] = i
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: r.ID, ShortDescription: sarifMessage{r.Summary},
+		driver.Rules = append(driver.Rules, sarifRule{ID: r.ID, ShortDescription: sarifMessage{r.Summary},
 			HelpURI: toolURI + "/blob/main/docs/rules.md", Default: sarifDefault{sarifLevel(r.Severity)}, Properties: sarifRuleProp{r.Spec}})
 	}
-	for i, r := range results {
+	ew.printf("{\n  \"$schema\": %s,\n  \"version\": %s,\n  \"runs\": [\n    {\n      \"tool\": %s,\n      \"artifacts\": [",
+		ew.json(sarifSchema), ew.json(sarifVersion), ew.json(sarifTool{driver}))
+	for i := range results.Len() {
+		r := results.At(i)
+		a := sarifArtifact{Location: sarifArtifactLocation{URI: fileURI(r.Input)}, Length: r.Size, Properties: sarifArtifactProp{r.Status().String()}}
+		ew.element(i, a)
+	}
+	ew.printf("\n      ],\n      \"results\": [")
+	inv := sarifInvocation{ExecutionSuccessful: true, Notifications: []sarifNotification{}}
+	n := 0
+	for i := range results.Len() {
+		r := results.At(i)
 		at := sarifArtifactLocation{URI: fileURI(r.Input), Index: &i}
-		run.Artifacts = append(run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: at.URI}, Length: r.Size,
-			Properties: sarifArtifactProp{r.Status().String()}})
 		if r.Error != nil {
-			inv := &run.Invocations[0]
 			if r.Error.Operational() {
 				inv.ExecutionSuccessful = false
 			}
@@ -158,16 +168,46 @@ func writeSARIF(w io.Writer, results []audit.FileResult, opts Options) error {
 		for _, f := range r.Findings {
 			res := sarifResult{RuleID: f.Rule, Level: sarifLevel(f.Severity), Message: sarifMessage{f.Message + " (" + f.Spec + ")"},
 				Locations: []sarifLocation{{Physical: sarifPhysical{at}}}}
-			if n, ok := index[f.Rule]; ok {
-				res.RuleIndex = &n
+			if k, ok := index[f.Rule]; ok {
+				res.RuleIndex = &k
 			}
 			if loc := where(f); loc != "file" {
 				res.Locations[0].Logical = []sarifLogical{{FullyQualifiedName: loc, Kind: "object"}}
 			}
-			run.Results = append(run.Results, res)
+			ew.element(n, res)
+			n++
 		}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
+	ew.printf("\n      ],\n      \"invocations\": [\n        %s\n      ]\n    }\n  ]\n}\n", ew.json(inv))
+	return ew.err
+}
+
+// errWriter writes until the first error, which it keeps.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}
+
+// json is v's JSON, compact.
+func (e *errWriter) json(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil && e.err == nil {
+		e.err = err
+	}
+	return string(b)
+}
+
+// element writes the i-th element of an array, on a line of its own.
+func (e *errWriter) element(i int, v any) {
+	sep := ","
+	if i == 0 {
+		sep = ""
+	}
+	e.printf("%s\n        %s", sep, e.json(v))
 }

@@ -16,6 +16,8 @@ import (
 // veraPDF-library's JAXB classes (core/.../processor/reports/*Impl.java),
 // and tests check them against real reports.
 
+// mrrReport is the whole report, as tests read it back; it is written an
+// element at a time.
 type mrrReport struct {
 	XMLName xml.Name        `xml:"report"`
 	Build   mrrBuild        `xml:"buildInformation"`
@@ -120,83 +122,104 @@ type mrrBatchCount struct {
 // Web Capture rule set (docs/rules.md).
 const profileName = "webcap Web Capture validation profile"
 
-func writeVeraPDF(w io.Writer, results []audit.FileResult, opts Options) error {
+func writeVeraPDF(w io.Writer, results Results, opts Options) error {
+	enc, err := xmlDoc(w, start("report"))
+	if err != nil {
+		return err
+	}
+	build := mrrBuild{[]mrrRelease{{ID: opts.tool(), Version: opts.version(), BuildDate: opts.time().Format("2006-01-02T15:04:05Z")}}}
+	if err := enc.EncodeElement(build, start("buildInformation")); err != nil {
+		return err
+	}
+	if err := enc.EncodeToken(start("jobs")); err != nil {
+		return err
+	}
 	all := clauses()
-	rep := mrrReport{Build: mrrBuild{[]mrrRelease{{ID: opts.tool(), Version: opts.version(), BuildDate: opts.time().Format("2006-01-02T15:04:05Z")}}}}
+	var sum mrrBatchSummary
 	compliant, nonCompliant := 0, 0
-	for _, r := range results {
-		job := mrrJob{Item: mrrItem{Size: r.Size, Name: r.Input}}
-		if r.Error != nil {
-			job.Exception = &mrrTaskException{Type: "PARSE", IsExecuted: true, Message: r.Error.Message}
-			rep.Summary.FailedToParse++
-			rep.Jobs = append(rep.Jobs, job)
-			continue
-		}
-		v := mrrValidation{JobEndStatus: "normal", ProfileName: profileName}
-		byRule := map[string]*mrrRule{}
-		var order []string
-		logs := map[[2]string]int{}
-		var logOrder [][2]string
-		for _, f := range r.Findings {
-			if f.Severity != audit.Serious {
-				k := [2]string{logLevel(f.Severity), f.Rule + " " + where(f) + ": " + f.Message}
-				if logs[k] == 0 {
-					logOrder = append(logOrder, k)
-				}
-				logs[k]++
-				continue
-			}
-			rule := byRule[f.Rule]
-			if rule == nil {
-				c := clauseOf(all, f.Rule)
-				desc := f.Rule
-				if def, ok := audit.RuleByID(f.Rule); ok {
-					desc += ": " + def.Summary
-				}
-				rule = &mrrRule{Specification: c.Specification, Clause: c.Clause, TestNumber: c.TestNumber, Status: "failed",
-					Tags: f.Rule, Description: desc, Object: object(f), Test: f.Rule}
-				byRule[f.Rule] = rule
-				order = append(order, f.Rule)
-			}
-			rule.FailedChecks++
-			rule.Checks = append(rule.Checks, mrrCheck{Status: "failed", Context: checkContext(f), ErrorMessage: f.Message})
-			v.Details.FailedChecks++
-		}
-		sort.Strings(order)
-		for _, id := range order {
-			v.Details.Rules = append(v.Details.Rules, *byRule[id])
-		}
-		v.Details.FailedRules = len(order)
-		v.Details.PassedRules = max(len(audit.Rules)-len(order), 0)
-		v.IsCompliant = len(order) == 0
-		if v.IsCompliant {
-			v.Statement = "PDF file is compliant with Validation Profile requirements."
+	for i := range results.Len() {
+		job := mrrJobOf(results.At(i), all)
+		switch {
+		case job.Exception != nil:
+			sum.FailedToParse++
+		case job.Report.IsCompliant:
 			compliant++
-		} else {
-			v.Statement = "PDF file is not compliant with Validation Profile requirements."
+		default:
 			nonCompliant++
 		}
-		job.Report = &v
-		if len(logOrder) > 0 {
-			job.Logs = &mrrLogs{Count: len(logOrder)}
-			for _, k := range logOrder {
-				job.Logs.Messages = append(job.Logs.Messages, mrrMessage{Occurrences: logs[k], Level: k[0], Text: k[1]})
-			}
+		if err := enc.EncodeElement(job, start("job")); err != nil {
+			return err
 		}
-		rep.Jobs = append(rep.Jobs, job)
 	}
-	rep.Summary.TotalJobs = len(results)
-	rep.Summary.Validation = mrrBatchCount{Compliant: &compliant, NonCompliant: &nonCompliant, FailedJobs: rep.Summary.FailedToParse, Count: compliant + nonCompliant}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
+	if err := enc.EncodeToken(xml.EndElement{Name: xml.Name{Local: "jobs"}}); err != nil {
 		return err
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(rep); err != nil {
+	sum.TotalJobs = results.Len()
+	sum.Validation = mrrBatchCount{Compliant: &compliant, NonCompliant: &nonCompliant, FailedJobs: sum.FailedToParse, Count: compliant + nonCompliant}
+	if err := enc.EncodeElement(sum, start("batchSummary")); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return xmlEnd(w, enc, "report")
+}
+
+// mrrJobOf is a file's job: its validation report (a failed rule per rule
+// with error findings, a check per finding; warnings and notes as log
+// messages), or the exception that kept it from being read.
+func mrrJobOf(r audit.FileResult, all map[string]clause) mrrJob {
+	job := mrrJob{Item: mrrItem{Size: r.Size, Name: r.Input}}
+	if r.Error != nil {
+		job.Exception = &mrrTaskException{Type: "PARSE", IsExecuted: true, Message: r.Error.Message}
+		return job
+	}
+	v := mrrValidation{JobEndStatus: "normal", ProfileName: profileName}
+	byRule := map[string]*mrrRule{}
+	var order []string
+	logs := map[[2]string]int{}
+	var logOrder [][2]string
+	for _, f := range r.Findings {
+		if f.Severity != audit.Serious {
+			k := [2]string{logLevel(f.Severity), f.Rule + " " + where(f) + ": " + f.Message}
+			if logs[k] == 0 {
+				logOrder = append(logOrder, k)
+			}
+			logs[k]++
+			continue
+		}
+		rule := byRule[f.Rule]
+		if rule == nil {
+			c := clauseOf(all, f.Rule)
+			desc := f.Rule
+			if def, ok := audit.RuleByID(f.Rule); ok {
+				desc += ": " + def.Summary
+			}
+			rule = &mrrRule{Specification: c.Specification, Clause: c.Clause, TestNumber: c.TestNumber, Status: "failed",
+				Tags: f.Rule, Description: desc, Object: object(f), Test: f.Rule}
+			byRule[f.Rule] = rule
+			order = append(order, f.Rule)
+		}
+		rule.FailedChecks++
+		rule.Checks = append(rule.Checks, mrrCheck{Status: "failed", Context: checkContext(f), ErrorMessage: f.Message})
+		v.Details.FailedChecks++
+	}
+	sort.Strings(order)
+	for _, id := range order {
+		v.Details.Rules = append(v.Details.Rules, *byRule[id])
+	}
+	v.Details.FailedRules = len(order)
+	v.Details.PassedRules = max(len(audit.Rules)-len(order), 0)
+	v.IsCompliant = len(order) == 0
+	v.Statement = "PDF file is not compliant with Validation Profile requirements."
+	if v.IsCompliant {
+		v.Statement = "PDF file is compliant with Validation Profile requirements."
+	}
+	job.Report = &v
+	if len(logOrder) > 0 {
+		job.Logs = &mrrLogs{Count: len(logOrder)}
+		for _, k := range logOrder {
+			job.Logs.Messages = append(job.Logs.Messages, mrrMessage{Occurrences: logs[k], Level: k[0], Text: k[1]})
+		}
+	}
+	return job
 }
 
 func logLevel(s audit.Severity) string {

@@ -230,7 +230,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		err = writeLine(w, auditReport{Schema: schemaName("audit"), Files: results, Summary: sum})
 	case opts.JSONL:
 	case opts.Format != "":
-		err = writeFormat(w, opts.Format, resultsJSON(results))
+		err = writeFormat(w, opts.Format, jsonResults(results))
 	default:
 		_, err = fmt.Fprintf(w, "%s audited: %s, %s, %s, %d unreadable\n", plural(sum.Files, "file"),
 			plural(sum.Errors, "error"), plural(sum.Warnings, "warning"), plural(sum.Infos, "note"), sum.Unreadable)
@@ -241,7 +241,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	if err != nil {
 		return &ioError{fmt.Errorf("audit: writing output: %w", err)}
 	}
-	return formatExit(opts.Format, resultsJSON(results), auditExit(sum))
+	return formatExit(opts.Format, jsonResults(results), auditExit(sum))
 }
 
 // auditExit is audit's outcome from its summary.

@@ -70,17 +70,14 @@ func exportOptions() export.Options {
 	return export.Options{Tool: "webcap", Version: buildVersion().Version, Time: time.Now(), Hostname: host}
 }
 
-// writeFormat writes files' results in format name (one of exportFormats).
-func writeFormat(w io.Writer, name string, files []fileResultJSON) error {
+// writeFormat writes files' results in format name (one of
+// exportFormats).
+func writeFormat(w io.Writer, name string, files export.Results) error {
 	f, err := export.ParseFormat(name)
 	if err != nil {
 		return err
 	}
-	results := make([]audit.FileResult, len(files))
-	for i, j := range files {
-		results[i] = j.result()
-	}
-	return export.Write(w, f, results, exportOptions())
+	return export.Write(w, f, files, exportOptions())
 }
 
 // fileResultJSON is a file's JSON result with what a shard may say of the
@@ -98,17 +95,23 @@ func (j fileResultJSON) result() audit.FileResult {
 	return r
 }
 
+// jsonResults are files' JSON results as export reads them.
+type jsonResults []fileJSON
+
+func (r jsonResults) Len() int                  { return len(r) }
+func (r jsonResults) At(i int) audit.FileResult { return fileResult(r[i]) }
+
 // formatExit is the outcome of a run whose report went out in format
 // name: the Archivematica contract says the verdict in the output and
 // exits 0 whenever validation ran, so only an operational failure
 // (a file that could not be read) is an error there; every other format
 // keeps audit's exit status (err).
-func formatExit(name string, files []fileResultJSON, err error) error {
+func formatExit(name string, files export.Results, err error) error {
 	if name != export.Archivematica.String() {
 		return err
 	}
-	for _, j := range files {
-		if j.result().Error.Operational() {
+	for i := range files.Len() {
+		if files.At(i).Error.Operational() {
 			return &ioError{errFailed}
 		}
 	}
@@ -127,11 +130,11 @@ func checkFormat(cmd, name string, extra ...string) error {
 	return usagef("%s: --format %q: want one of %s", cmd, name, strings.Join(all, ", "))
 }
 
-// resultsJSON wraps files' results for writeFormat.
-func resultsJSON(files []fileJSON) []fileResultJSON {
-	out := make([]fileResultJSON, len(files))
-	for i, f := range files {
-		out[i] = fileResultJSON{fileJSON: f}
-	}
-	return out
+// add adds t's counts to s.
+func (s *auditSummary) add(t auditSummary) {
+	s.Files += t.Files
+	s.Errors += t.Errors
+	s.Warnings += t.Warnings
+	s.Infos += t.Infos
+	s.Unreadable += t.Unreadable
 }

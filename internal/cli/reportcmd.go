@@ -4,14 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/audit/export"
 	"github.com/webcap/webcap/pdfio"
 )
@@ -101,26 +99,27 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 			return err
 		}
 	}
-	var all []fileResultJSON
+	set := &shardSet{cur: -1}
+	defer set.close()
+	var all []shardLine
 	for _, shard := range opts.Shards {
-		files, err := readShard(ctx, shard, opts.IO)
+		lines, err := set.read(ctx, shard, opts.IO)
 		if err != nil {
 			return err
 		}
-		all = append(all, files...)
+		all = append(all, lines...)
 	}
-	files, dups := mergeShards(all)
+	files, dups := set.merge(all)
 	if dups > 0 {
 		fmt.Fprintf(opts.IO.ErrOut, "webcap: report: %s came more than once: the last result of each is kept\n", plural(dups, "file"))
 	}
 	var sum auditSummary
-	for i := range files {
-		files[i].Status = fileStatus(files[i].fileJSON)
-		count(&sum, files[i].fileJSON)
+	for _, l := range files.lines {
+		sum.add(l.sum)
 	}
 	toFile := opts.Out != "" && opts.Out != stdoutName
 	var buf bytes.Buffer // the file's bytes, written at once (pdfio.WriteFile: atomically)
-	w := bufio.NewWriter(opts.IO.Out)
+	w := bufio.NewWriterSize(opts.IO.Out, 1<<16)
 	if toFile {
 		w.Reset(&buf)
 	}
@@ -130,6 +129,9 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 	if err := w.Flush(); err != nil {
 		return &ioError{fmt.Errorf("report: writing output: %w", err)}
 	}
+	if set.err != nil {
+		return &ioError{fmt.Errorf("report: %w", set.err)}
+	}
 	if toFile {
 		if err := pdfio.WriteFile(opts.Out, buf.Bytes(), pdfio.WriteOptions{}); err != nil {
 			return &ioError{fmt.Errorf("report: %w", err)}
@@ -138,12 +140,12 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 	return formatExit(opts.Format, files, auditExit(sum))
 }
 
-// writeReport writes the merged files in format name.
-func writeReport(w *bufio.Writer, name string, files []fileResultJSON, sum auditSummary) error {
+// writeReport writes the merged files in format name, a file at a time.
+func writeReport(w *bufio.Writer, name string, files shardResults, sum auditSummary) error {
 	switch name {
 	case "text":
-		for _, f := range files {
-			if err := writeFileFindings(w, f.fileJSON); err != nil {
+		for i := range files.Len() {
+			if err := writeFileFindings(w, files.file(i).fileJSON); err != nil {
 				return err
 			}
 		}
@@ -151,14 +153,27 @@ func writeReport(w *bufio.Writer, name string, files []fileResultJSON, sum audit
 			plural(sum.Errors, "error"), plural(sum.Warnings, "warning"), plural(sum.Infos, "note"), sum.Unreadable)
 		return writeTally(w, files)
 	case "json":
-		plain := make([]fileJSON, len(files))
-		for i, f := range files {
-			plain[i] = f.fileJSON
+		// audit --json's document, byte for byte, written a file at a time.
+		fmt.Fprintf(w, `{"schema":%q,"files":[`, schemaName("audit"))
+		for i := range files.Len() {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			b, err := marshal(files.file(i).fileJSON)
+			if err != nil {
+				return err
+			}
+			w.Write(b)
 		}
-		return writeLine(w, auditReport{Schema: schemaName("audit"), Files: plain, Summary: sum})
+		b, err := marshal(sum)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, `],"summary":%s}`+"\n", b)
+		return err
 	case "jsonl":
-		for _, f := range files {
-			if err := writeLine(w, fileLineJSON{schemaName("audit-file"), f.fileJSON}); err != nil {
+		for i := range files.Len() {
+			if err := writeLine(w, fileLineJSON{schemaName("audit-file"), files.file(i).fileJSON}); err != nil {
 				return err
 			}
 		}
@@ -169,12 +184,8 @@ func writeReport(w *bufio.Writer, name string, files []fileResultJSON, sum audit
 
 // writeTally writes the findings counted by rule and severity, most
 // severe first.
-func writeTally(w io.Writer, files []fileResultJSON) error {
-	results := make([]audit.FileResult, len(files))
-	for i, f := range files {
-		results[i] = f.result()
-	}
-	tally := export.Tally(results)
+func writeTally(w io.Writer, files export.Results) error {
+	tally := export.Tally(files)
 	if len(tally) == 0 {
 		return nil
 	}
@@ -183,83 +194,4 @@ func writeTally(w io.Writer, files []fileResultJSON) error {
 		fmt.Fprintf(w, "  %-7s  %-24s  %s in %s\n", c.Severity, c.Rule, plural(c.Findings, "finding"), plural(c.Files, "file"))
 	}
 	return nil
-}
-
-// shardLineJSON is a line of a shard: audit --jsonl's object.
-type shardLineJSON struct {
-	Schema string `json:"schema"`
-	fileResultJSON
-}
-
-// readShard reads the files' results a shard holds, a line at a time (a
-// shard of a million files is not read whole). A last line without its
-// newline that does not parse is a line cut short (a run killed as it
-// wrote): skipped, and said on stderr.
-func readShard(ctx context.Context, shard string, ios *IOStreams) ([]fileResultJSON, error) {
-	name, r := "stdin", interruptible(ctx, ios.In)
-	if shard != "-" {
-		f, err := os.Open(shard)
-		if err != nil {
-			return nil, &ioError{fmt.Errorf("report: %w", pathError(err))}
-		}
-		defer f.Close()
-		name, r = displayInput(shard), f
-	}
-	br := bufio.NewReaderSize(r, 1<<16)
-	var files []fileResultJSON
-	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
-		if err := checkInterrupt(ctx); err != nil {
-			return nil, err
-		}
-		if err != nil && err != io.EOF {
-			return nil, &ioError{fmt.Errorf("report: %s: %w", name, pathError(err))}
-		}
-		complete := err == nil
-		if len(bytes.TrimSpace(line)) > 0 {
-			f, perr := parseShardLine(line)
-			switch {
-			case perr != nil && !complete:
-				fmt.Fprintf(ios.ErrOut, "webcap: report: %s: line %d is cut short (%d bytes without a newline): skipped\n", name, n, len(line))
-			case perr != nil:
-				return nil, &ioError{fmt.Errorf("report: %s: line %d: %v", name, n, perr)}
-			default:
-				files = append(files, f)
-			}
-		}
-		if !complete {
-			return files, nil
-		}
-	}
-}
-
-// parseShardLine reads a line of a shard: an audit --jsonl object.
-func parseShardLine(line []byte) (fileResultJSON, error) {
-	var l shardLineJSON
-	if err := json.Unmarshal(line, &l); err != nil {
-		return l.fileResultJSON, err
-	}
-	if l.Schema != schemaName("audit-file") || l.Input == "" {
-		return l.fileResultJSON, fmt.Errorf("not an audit --jsonl object (schema %q)", l.Schema)
-	}
-	if l.Findings == nil {
-		l.Findings = []findingJSON{}
-	}
-	return l.fileResultJSON, nil
-}
-
-// mergeShards keeps one result per file, as export.Merge decides.
-func mergeShards(all []fileResultJSON) ([]fileResultJSON, int) {
-	at := map[string]int{}
-	results := make([]audit.FileResult, len(all))
-	for i, f := range all {
-		results[i] = audit.FileResult{Input: f.Input}
-		at[f.Input] = i // the last of each input
-	}
-	merged, dups := export.Merge(results)
-	out := make([]fileResultJSON, len(merged))
-	for i, r := range merged {
-		out[i] = all[at[r.Input]]
-	}
-	return out, dups
 }
