@@ -18,8 +18,9 @@ const formatSchemas = "../../audit/export/testdata/schemas"
 
 // auditFormat runs webcap audit --format format on the capture and damaged
 // samples and a file that is not a PDF, in a temporary directory, and
-// returns its output and exit status.
-func auditFormat(t *testing.T, format string) ([]byte, int) {
+// returns its output, report --format's of the same files' audit --jsonl,
+// and audit's exit status.
+func auditFormat(t *testing.T, format string) (audited, reported []byte, code int) {
 	t.Helper()
 	dir := t.TempDir()
 	files := []string{filepath.Join(dir, "notapdf.pdf")}
@@ -38,15 +39,27 @@ func auditFormat(t *testing.T, format string) ([]byte, int) {
 		files = append(files, p)
 	}
 	ios, _, out, errOut := Test()
-	code := Main(context.Background(), append([]string{"audit", "--in-process", "--format", format}, files...), ios)
+	code = Main(context.Background(), append([]string{"audit", "--in-process", "--format", format}, files...), ios)
 	if errOut.Len() > 0 {
 		t.Errorf("audit --format %s: stderr %s", format, errOut)
 	}
-	return out.Bytes(), code
+	// The same files through a shard and webcap report.
+	ios, _, shard, _ := Test()
+	Main(context.Background(), append([]string{"audit", "--in-process", "--jsonl"}, files...), ios)
+	shardFile := filepath.Join(dir, "shard.jsonl")
+	if err := os.WriteFile(shardFile, shard.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var rep *bytes.Buffer
+	ios, _, rep, errOut = Test()
+	if c := Main(context.Background(), []string{"report", "--format", format, shardFile}, ios); c != code || errOut.Len() > 0 {
+		t.Errorf("report --format %s: exit %d, stderr %q; want audit's exit %d, nothing", format, c, errOut, code)
+	}
+	return out.Bytes(), rep.Bytes(), code
 }
 
-// TestAuditFormatsValidate validates what audit --format prints, through
-// the command (the JSON results converted to the library's), against the
+// TestAuditFormatsValidate validates what audit --format and report
+// --format print, through the commands (the JSON results converted to the library's), against the
 // published schemas: the XSDs with xmllint, SARIF's JSON Schema with
 // santhosh-tekuri/jsonschema, Archivematica's output with the contract's
 // checker (json.loads and ast.literal_eval).
@@ -63,15 +76,17 @@ func TestAuditFormatsValidate(t *testing.T) {
 		{"verapdf", exitIOError, nil},                                   // no published schema: audit/export checks its structure against real reports
 	} {
 		t.Run(tc.format, func(t *testing.T) {
-			out, code := auditFormat(t, tc.format)
+			audited, reported, code := auditFormat(t, tc.format)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d", code, tc.code)
 			}
-			if len(out) == 0 {
-				t.Fatal("no output")
-			}
-			for _, s := range tc.schemas {
-				validateFormat(t, s, out)
+			for _, out := range [][]byte{audited, reported} {
+				if len(out) == 0 {
+					t.Fatal("no output")
+				}
+				for _, s := range tc.schemas {
+					validateFormat(t, s, out)
+				}
 			}
 		})
 	}

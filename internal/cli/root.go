@@ -11,7 +11,8 @@
 // --quiet), iostreams.go (the streams, terminal detection), format.go (plain text), report.go (every --json schema),
 // browser.go (what capture, append and refresh share), command.go (the
 // runF seam), formats.go (audit's and report's --format: results handed to
-// audit/export). Exit codes are decided by exitCode alone.
+// audit/export), reportcmd.go and shards.go (webcap report, and the
+// audit --jsonl shards it merges). Exit codes are decided by exitCode alone.
 package cli
 
 import (
