@@ -2,16 +2,16 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit/export"
-	"github.com/webcap/webcap/pdfio"
 )
 
 func newReportCmd(ios *IOStreams, runF func(context.Context, *reportOptions) error) *cobra.Command {
@@ -117,23 +117,39 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 	for _, l := range files.lines {
 		sum.add(l.sum)
 	}
-	toFile := opts.Out != "" && opts.Out != stdoutName
-	var buf bytes.Buffer // the file's bytes, written at once (pdfio.WriteFile: atomically)
-	w := bufio.NewWriterSize(opts.IO.Out, 1<<16)
-	if toFile {
-		w.Reset(&buf)
+	var out io.Writer = opts.IO.Out
+	var tmp *os.File
+	if opts.Out != "" && opts.Out != stdoutName {
+		// A temporary file beside -o's, renamed over it when complete: a
+		// report of a million files is not held in memory, and a failed
+		// run leaves the old file as it was.
+		var err error
+		if tmp, err = os.CreateTemp(filepath.Dir(opts.Out), "."+filepath.Base(opts.Out)+".*.tmp"); err != nil {
+			return &ioError{fmt.Errorf("report: cannot write %s: %w", opts.Out, errors.Unwrap(err))}
+		}
+		defer os.Remove(tmp.Name()) // nothing left once renamed
+		defer tmp.Close()
+		out = tmp
 	}
-	if err := writeReport(w, opts.Format, files, sum); err != nil {
-		return &ioError{fmt.Errorf("report: writing output: %w", err)}
+	w := bufio.NewWriterSize(out, 1<<16)
+	err := writeReport(w, opts.Format, files, sum)
+	if err == nil {
+		err = w.Flush()
 	}
-	if err := w.Flush(); err != nil {
+	if err == nil && tmp != nil {
+		err = tmp.Sync()
+	}
+	if err != nil {
 		return &ioError{fmt.Errorf("report: writing output: %w", err)}
 	}
 	if set.err != nil {
 		return &ioError{fmt.Errorf("report: %w", set.err)}
 	}
-	if toFile {
-		if err := pdfio.WriteFile(opts.Out, buf.Bytes(), pdfio.WriteOptions{}); err != nil {
+	if tmp != nil {
+		if err := tmp.Chmod(0o644); err != nil {
+			return &ioError{fmt.Errorf("report: %w", err)}
+		}
+		if err := os.Rename(tmp.Name(), opts.Out); err != nil {
 			return &ioError{fmt.Errorf("report: %w", err)}
 		}
 	}
