@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/webcap/webcap/audit"
@@ -80,7 +81,10 @@ func (s *shardSet) read(ctx context.Context, shard string, ios *IOStreams) ([]sh
 			return nil, err
 		}
 		if err != nil && err != io.EOF {
-			return nil, &ioError{fmt.Errorf("report: %s: %w", name, pathError(err))}
+			if _, ok := err.(*fs.PathError); ok { // it names the file
+				return nil, &ioError{fmt.Errorf("report: %w", pathError(err))}
+			}
+			return nil, &ioError{fmt.Errorf("report: %s: %w", name, err)}
 		}
 		complete := err == nil
 		if len(bytes.TrimSpace(line)) > 0 {
