@@ -88,16 +88,8 @@ type reportOptions struct {
 }
 
 func runReport(ctx context.Context, opts *reportOptions) error {
-	if opts.Out != "" && opts.Out != stdoutName {
-		if fi, err := os.Stat(opts.Out); err == nil && (fi.IsDir() || !opts.Force) {
-			if fi.IsDir() {
-				return usagef("report: -o %s is a directory: give a file name", opts.Out)
-			}
-			return usagef("report: %s exists: choose another -o, or --force to replace it", opts.Out)
-		}
-		if err := checkDir("report", opts.Out); err != nil {
-			return err
-		}
+	if err := opts.checkOutput(); err != nil {
+		return err
 	}
 	set := &shardSet{cur: -1}
 	defer set.close()
@@ -118,21 +110,17 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 		sum.add(l.sum)
 	}
 	var out io.Writer = opts.IO.Out
-	var tmp *os.File
-	if opts.Out != "" && opts.Out != stdoutName {
-		// A temporary file beside -o's, renamed over it when complete: a
-		// report of a million files is not held in memory, and a failed
-		// run leaves the old file as it was.
-		var err error
-		if tmp, err = os.CreateTemp(filepath.Dir(opts.Out), "."+filepath.Base(opts.Out)+".*.tmp"); err != nil {
-			return &ioError{fmt.Errorf("report: cannot write %s: %w", opts.Out, errors.Unwrap(err))}
-		}
+	tmp, err := opts.createOutput()
+	if err != nil {
+		return err
+	}
+	if tmp != nil {
 		defer os.Remove(tmp.Name()) // nothing left once renamed
 		defer tmp.Close()
 		out = tmp
 	}
 	w := bufio.NewWriterSize(out, 1<<16)
-	err := writeReport(w, opts.Format, files, sum)
+	err = writeReport(w, opts.Format, files, sum)
 	if err == nil {
 		err = w.Flush()
 	}
@@ -154,6 +142,39 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 		}
 	}
 	return formatExit(opts.Format, files, auditExit(sum))
+}
+
+// toFile reports whether -o names a file.
+func (opts *reportOptions) toFile() bool { return opts.Out != "" && opts.Out != stdoutName }
+
+// checkOutput checks -o before any shard is read: a file that exists
+// needs --force, a directory will not do, and its directory must be one
+// that can be written to.
+func (opts *reportOptions) checkOutput() error {
+	if !opts.toFile() {
+		return nil
+	}
+	if fi, err := os.Stat(opts.Out); err == nil && fi.IsDir() {
+		return usagef("report: -o %s is a directory: give a file name", opts.Out)
+	} else if err == nil && !opts.Force {
+		return usagef("report: %s exists: choose another -o, or --force to replace it", opts.Out)
+	}
+	return checkDir("report", opts.Out)
+}
+
+// createOutput creates the file the report is written to, when -o names
+// one: a temporary file beside it, renamed over it when complete, so that a
+// report of a million files is not held in memory and a failed run leaves
+// the old file as it was. It is nil for stdout.
+func (opts *reportOptions) createOutput() (*os.File, error) {
+	if !opts.toFile() {
+		return nil, nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(opts.Out), "."+filepath.Base(opts.Out)+".*.tmp")
+	if err != nil {
+		return nil, &ioError{fmt.Errorf("report: cannot write %s: %w", opts.Out, errors.Unwrap(err))}
+	}
+	return tmp, nil
 }
 
 // writeReport writes the merged files in format name, a file at a time.
