@@ -6,11 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // The published schemas audit/export's tests vendor, with their provenance.
@@ -143,5 +146,31 @@ func validateFormat(t *testing.T, schema string, out []byte) {
 		if err := sch.Validate(v); err != nil {
 			t.Errorf("does not validate against %s: %v", schema, err)
 		}
+	}
+}
+
+// fileResult maps the JSON's error kinds and findings to the library's.
+func TestFileResult(t *testing.T) {
+	for _, tc := range []struct {
+		kind        string
+		operational bool
+	}{{"io", true}, {"interrupted", true}, {"invalid", false}, {"failed", false}, {"a-newer-kind", false}} {
+		r := fileResult(fileJSON{Input: "a.pdf", Error: &errorJSON{Message: "m", Kind: tc.kind}})
+		if r.Error.Operational() != tc.operational || r.Status() != audit.NotWellFormed {
+			t.Errorf("kind %q: Operational() = %v, Status() = %q; want %v, Not well-formed", tc.kind, r.Error.Operational(), r.Status(), tc.operational)
+		}
+	}
+	r := fileResult(fileJSON{Input: "a.pdf", Findings: []findingJSON{
+		{Rule: "WC-TREE-ORDER", Severity: "error", Object: "12 3 R", Key: "/Names"},
+		{Rule: "WC-INFO-V-VALUE", Severity: "warning"},
+		{Rule: "WC-DEPRECATED", Severity: "info"},
+	}})
+	want := []audit.Finding{
+		{Rule: "WC-TREE-ORDER", Severity: audit.Serious, Object: webcapture.Ref{Num: 12, Gen: 3}, Key: "/Names"},
+		{Rule: "WC-INFO-V-VALUE", Severity: audit.Caution},
+		{Rule: "WC-DEPRECATED", Severity: audit.Notice},
+	}
+	if !reflect.DeepEqual(r.Findings, want) || r.Status() != audit.NotValid {
+		t.Errorf("fileResult(...).Findings = %+v, status %q; want %+v, Well-Formed, but not valid", r.Findings, r.Status(), want)
 	}
 }
