@@ -72,7 +72,7 @@ reason, since the verdict is in the output.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Format, "format", "text", "the report's `FORMAT`: text, json, jsonl, "+strings.Join(exportFormats(), ", "))
-	f.StringVarP(&opts.Out, "output", "o", "", `write the report to FILE ("-": stdout, the default)`)
+	f.StringVarP(&opts.Out, "output", "o", "", "write the report to `FILE` (\"-\": stdout, the default)")
 	f.BoolVar(&opts.Force, "force", false, "replace -o's file if it exists")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
 		append([]string{"text", "json", "jsonl"}, exportFormats()...), cobra.ShellCompDirectiveNoFileComp))
