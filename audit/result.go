@@ -12,6 +12,7 @@ import (
 type FileResult struct {
 	Input    string    // the path as given
 	Size     int64     // in bytes; 0 when not known
+	SHA256   string    // the file's SHA-256 in hex; "" when not known
 	ModTime  time.Time // zero when not known
 	Error    *FileError
 	Findings []Finding

@@ -55,7 +55,7 @@ func results(t *testing.T) []audit.FileResult {
 		out = append(out, r)
 	}
 	out = append(out,
-		audit.FileResult{Input: "dir/broken & <odd> \"name\".pdf", Findings: []audit.Finding{
+		audit.FileResult{Input: "dir/broken & <odd> \"name\".pdf", Size: 1234, SHA256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", Findings: []audit.Finding{
 			{Rule: "WC-PDF-XREF", Severity: audit.Serious, Message: "startxref reaches no xref", Spec: "PDF 1.7 §3.4.3"},
 			{Rule: "WC-NEW-RULE", Severity: audit.Serious, Object: webcapture.Ref{Num: 3}, Key: "/X", Message: "a rule of a newer webcap", Spec: "webcap"},
 		}},
@@ -111,6 +111,9 @@ func TestJUnitSchemas(t *testing.T) {
 func TestPREMISSchema(t *testing.T) {
 	doc := write(t, PREMIS, results(t))
 	xmllint(t, "premis-v3-0.xsd", doc)
+	if !bytes.Contains(doc, []byte("<messageDigestAlgorithm>SHA-256</messageDigestAlgorithm>")) {
+		t.Error("PREMIS output has no fixity for the file with a SHA-256")
+	}
 	var p struct {
 		Events []struct {
 			Type    string   `xml:"eventType"`

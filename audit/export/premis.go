@@ -24,9 +24,15 @@ type premisObj struct {
 }
 
 type premisChars struct {
-	CompositionLevel int    `xml:"compositionLevel"`
-	Size             *int64 `xml:"size"`
-	FormatName       string `xml:"format>formatDesignation>formatName"`
+	CompositionLevel int           `xml:"compositionLevel"`
+	Fixity           *premisFixity `xml:"fixity"`
+	Size             *int64        `xml:"size"`
+	FormatName       string        `xml:"format>formatDesignation>formatName"`
+}
+
+type premisFixity struct {
+	Algorithm string `xml:"messageDigestAlgorithm"`
+	Digest    string `xml:"messageDigest"`
 }
 
 type premisEvent struct {
@@ -97,6 +103,9 @@ func writePREMIS(w io.Writer, results Results, opts Options) error {
 		if r.Size > 0 {
 			size := r.Size
 			obj.Characteristics.Size = &size
+		}
+		if r.SHA256 != "" {
+			obj.Characteristics.Fixity = &premisFixity{"SHA-256", r.SHA256}
 		}
 		if err := enc.EncodeElement(obj, start("object")); err != nil {
 			return err

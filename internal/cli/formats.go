@@ -81,10 +81,12 @@ func writeFormat(w io.Writer, name string, files export.Results) error {
 }
 
 // fileResultJSON is a file's JSON result with what a shard may say of the
-// file besides (its size), for the formats that show it.
+// file besides (its size and SHA-256, where audit writes them), for the
+// formats that show them.
 type fileResultJSON struct {
 	fileJSON
-	Size *int64 `json:"size,omitempty"`
+	Size   *int64 `json:"size,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
 }
 
 func (j fileResultJSON) result() audit.FileResult {
@@ -92,6 +94,7 @@ func (j fileResultJSON) result() audit.FileResult {
 	if j.Size != nil {
 		r.Size = *j.Size
 	}
+	r.SHA256 = j.SHA256
 	return r
 }
 
