@@ -34,7 +34,9 @@ content set's identifier is also recomputed from its source data.
 
 Each finding is one line:
   FILE: SEVERITY RULE OBJECT [/KEY]: message (spec reference)
-errors first, then a summary. Severities follow what real Acrobat files
+errors first, then the file's status in JHOVE's words ("FILE: Well-Formed
+and valid", "Well-Formed, but not valid": an error finding, or "Not
+well-formed": unreadable, or a WC-PDF-* error), and at the end a summary. Severities follow what real Acrobat files
 show: an error means the structure is broken or a lookup gives a wrong or
 no answer; what Acrobat itself writes (SpiderInfo /V 1.25, one-element /R
 arrays, empty trees) is a warning. Every rule is listed in docs/rules.md.
@@ -56,17 +58,27 @@ could not be read at all (this wins), 2 for a usage error.
 With --json, one JSON document (schema: webcap help schema audit):
   {"schema": "webcap.audit/1",
    "files": [{"input", "error": {"message", "kind"} (only when unreadable),
-              "findings": [{"rule", "severity", "message", "object", "key", "spec"}]}],
+              "findings": [{"rule", "severity", "message", "object", "key", "spec"}],
+              "jhoveStatus"}],
    "summary": {"files", "errors", "warnings", "infos", "unreadable"}}
 With --jsonl, one JSON object per file on its own line, written as each
 file is done (in input order), without the summary (schema: webcap help
 schema audit-file):
-  {"schema": "webcap.audit-file/1", "input", "error", "findings": [...]}`,
+  {"schema": "webcap.audit-file/1", "input", "error", "findings": [...], "jhoveStatus"}
+
+With --format, the report in a format preservation and CI systems read,
+printed when every file is done (docs/formats.md; webcap report makes the
+same from --jsonl shards): verapdf (a veraPDF-style XML report), premis
+(PREMIS 3 validation events), archivematica (the output of an
+Archivematica FPR validation command: the exit status is then 0 unless a
+file could not be read, the verdict being in the output), sarif (SARIF
+2.1.0) or junit (JUnit XML).`,
 		Example: `  $ webcap audit capture.pdf
   $ webcap audit --profile pdf2 archive/*.pdf
   $ webcap audit --json --jobs 4 --timeout 30s archive/*.pdf > report.json
   $ webcap audit --jsonl archive/*.pdf | jq -c 'select(.findings != [])'
-  $ find archive -name '*.pdf' | webcap audit --files-from -`,
+  $ find archive -name '*.pdf' | webcap audit --files-from -
+  $ webcap audit --format junit archive/*.pdf > audit-junit.xml`,
 		RunE: runner(opts, runF, inBand(runAudit), func(args []string) error {
 			opts.Files = args
 			switch {
@@ -85,6 +97,12 @@ schema audit-file):
 				return usagef("audit: --restart-after %d: want 0 (never) or more", opts.RestartAfter)
 			case opts.JSON && opts.JSONL:
 				return usagef("audit: --json and --jsonl exclude each other")
+			case opts.Format != "" && (opts.JSON || opts.JSONL):
+				return usagef("audit: --format and --json or --jsonl exclude each other")
+			case opts.Format != "":
+				if err := checkFormat("audit", opts.Format); err != nil {
+					return err
+				}
 			}
 			return opts.progressFlags.check("audit")
 		}),
@@ -93,6 +111,8 @@ schema audit-file):
 	f := cmd.Flags()
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON document")
 	f.BoolVar(&opts.JSONL, "jsonl", false, "print one JSON object per file, as each is done")
+	f.StringVar(&opts.Format, "format", "", "print the report in `FORMAT`: "+strings.Join(exportFormats(), ", ")+" (docs/formats.md)")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(exportFormats(), cobra.ShellCompDirectiveNoFileComp))
 	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
 	opts.progressFlags.add(cmd)
 	f.StringVar(&opts.FilesFrom, "files-from", "", "audit the files `LIST` names, one per line (-: stdin)")
@@ -107,7 +127,8 @@ type auditOptions struct {
 	IO      *IOStreams
 	Profile *canon.Profile
 	JSON    bool
-	JSONL   bool // one object per file, a line each
+	JSONL   bool   // one object per file, a line each
+	Format  string // a report format of audit/export (--format), printed when every file is done
 	Jobs    int
 	Timeout time.Duration
 	passwordFlags
@@ -201,6 +222,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			return ctx.Err()
 		}
 		progress.step(opts.Files[i])
+		results[i].Status = fileStatus(results[i])
 		r := results[i]
 		count(&sum, r)
 		if opts.JSONL {
@@ -212,7 +234,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			if err != nil {
 				return &ioError{fmt.Errorf("audit: writing output: %w", err)}
 			}
-		} else if !opts.JSON {
+		} else if !opts.JSON && opts.Format == "" {
 			progress.clear()
 			if err := writeFileFindings(w, r); err != nil {
 				return &ioError{fmt.Errorf("audit: writing output: %w", err)}
@@ -229,6 +251,8 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	case opts.JSON:
 		err = writeLine(w, auditReport{Schema: schemaName("audit"), Files: results, Summary: sum})
 	case opts.JSONL:
+	case opts.Format != "":
+		err = writeFormat(w, opts.Format, jsonResults(results))
 	default:
 		_, err = fmt.Fprintf(w, "%s audited: %s, %s, %s, %d unreadable\n", plural(sum.Files, "file"),
 			plural(sum.Errors, "error"), plural(sum.Warnings, "warning"), plural(sum.Infos, "note"), sum.Unreadable)
@@ -239,6 +263,11 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	if err != nil {
 		return &ioError{fmt.Errorf("audit: writing output: %w", err)}
 	}
+	return formatExit(opts.Format, jsonResults(results), auditExit(sum))
+}
+
+// auditExit is audit's outcome from its summary.
+func auditExit(sum auditSummary) error {
 	switch {
 	case sum.Unreadable > 0:
 		return &ioError{errFailed}
@@ -282,5 +311,6 @@ func writeFileFindings(w *bufio.Writer, r fileJSON) error {
 		}
 		fmt.Fprintf(w, "%s: %s %s %s: %s (%s)\n", name, f.Severity, f.Rule, where, f.Message, f.Spec)
 	}
+	fmt.Fprintf(w, "%s: %s\n", name, fileStatus(r))
 	return nil
 }

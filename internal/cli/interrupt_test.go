@@ -159,6 +159,7 @@ func TestStdinReadersInterrupted(t *testing.T) {
 	for _, args := range [][]string{
 		{"id", "-"},
 		{"audit", "--files-from", "-"},
+		{"report", "-"},
 	} {
 		t.Run(args[0], func(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(context.Background())

@@ -277,6 +277,10 @@ type fileJSON struct {
 	Input    string        `json:"input"`
 	Error    *errorJSON    `json:"error,omitempty"` // the file could not be read
 	Findings []findingJSON `json:"findings"`
+	// Status is the verdict in JHOVE's words (audit.Status): "Well-Formed
+	// and valid", "Well-Formed, but not valid" or "Not well-formed".
+	// audit always writes it; audit-file, its child, does not.
+	Status string `json:"jhoveStatus,omitempty" jsonschema:"enum=Well-Formed and valid,enum=Well-Formed\\, but not valid,enum=Not well-formed"`
 }
 
 // fileLineJSON is one file's result on a line of its own (audit --jsonl).

@@ -10,7 +10,9 @@
 // (the password options of every reader), progress.go (--progress and
 // --quiet), iostreams.go (the streams, terminal detection), format.go (plain text), report.go (every --json schema),
 // browser.go (what capture, append and refresh share), command.go (the
-// runF seam). Exit codes are decided by exitCode alone.
+// runF seam), formats.go (audit's and report's --format: results handed to
+// audit/export), reportcmd.go and shards.go (webcap report, and the
+// audit --jsonl shards it merges). Exit codes are decided by exitCode alone.
 package cli
 
 import (
@@ -85,6 +87,7 @@ name trees, page and image sets, source information and capture commands.`,
 		newLookupCmd(ios, nil),
 		newIDCmd(ios, nil),
 		newAuditCmd(ios, nil),
+		newReportCmd(ios, nil),
 		newFixCmd(ios, nil),
 		newBuildCmd(ios, nil),
 		newCaptureCmd(ios, nil),

@@ -1,0 +1,234 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/audit/export"
+)
+
+func newReportCmd(ios *IOStreams, runF func(context.Context, *reportOptions) error) *cobra.Command {
+	opts := &reportOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "report [flags] SHARD.jsonl...",
+		Short: "Merge audit --jsonl shards into one report, in any report format",
+		Long: `Merge any number of audit --jsonl outputs (shards: one object per file,
+schema webcap.audit-file/1; "-": stdin) into one report, as if one audit
+had read every file:
+
+  text           the report audit prints (each finding, each file's
+                 status in JHOVE's words, the summary), then the findings
+                 counted by rule and severity (the default)
+  json           audit --json's document (webcap help schema audit)
+  jsonl          the merged lines, as audit --jsonl prints them
+  verapdf        a veraPDF-style machine-readable report (XML)
+  premis         PREMIS 3 validation events, one per file (XML)
+  archivematica  an Archivematica FPR validation command's output, a line
+                 per file
+  sarif          SARIF 2.1.0
+  junit          JUnit XML (valid under the Ant and the Jenkins xUnit
+                 schemas)
+docs/formats.md documents each mapping.
+
+Files keep the order of the shards, then of their lines. A file in more
+than one shard (or twice in one: a resumed run) is reported once, with
+its last result, in the place of its first; the count of such files is
+said on stderr. A shard's last line that is cut short (a run killed while
+it wrote) is skipped and said on stderr; any other line that is not an
+audit-file object is an error (exit 3).
+
+Exit status: as audit's for the same files (0: no error finding; 1: a
+file has one; 3: a file could not be read, or a shard); with --format
+archivematica, 0 unless a file could not be read for an operational
+reason, since the verdict is in the output.`,
+		Example: `  # Four machines audit a shard each; one report of them all
+  $ webcap audit --jsonl archive/*.pdf > shard1.jsonl
+  $ webcap report shard*.jsonl
+  $ webcap report --format junit -o audit-junit.xml shard*.jsonl
+  $ cat shard*.jsonl | webcap report --format sarif - > audit.sarif`,
+		RunE: runner(opts, runF, runReport, func(args []string) error {
+			opts.Shards = args
+			if len(args) == 0 {
+				return usagef("report: give at least one SHARD.jsonl (-: stdin)")
+			}
+			n := 0
+			for _, a := range args {
+				if a == "-" {
+					n++
+				}
+			}
+			if n > 1 {
+				return usagef("report: - (stdin) given %d times", n)
+			}
+			return checkFormat("report", opts.Format, "text", "json", "jsonl")
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Format, "format", "text", "the report's `FORMAT`: text, json, jsonl, "+strings.Join(exportFormats(), ", "))
+	f.StringVarP(&opts.Out, "output", "o", "", "write the report to `FILE` (\"-\": stdout, the default)")
+	f.BoolVar(&opts.Force, "force", false, "replace -o's file if it exists")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
+		append([]string{"text", "json", "jsonl"}, exportFormats()...), cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+type reportOptions struct {
+	IO     *IOStreams
+	Format string
+	Out    string // "" or "-": stdout
+	Force  bool
+	Shards []string
+}
+
+func runReport(ctx context.Context, opts *reportOptions) error {
+	if err := opts.checkOutput(); err != nil {
+		return err
+	}
+	set := &shardSet{cur: -1}
+	defer set.close()
+	var all []shardLine
+	for _, shard := range opts.Shards {
+		lines, err := set.read(ctx, shard, opts.IO)
+		if err != nil {
+			return err
+		}
+		all = append(all, lines...)
+	}
+	files, dups := set.merge(all)
+	if dups > 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "webcap: report: %s came more than once: the last result of each is kept\n", plural(dups, "file"))
+	}
+	var sum auditSummary
+	for _, l := range files.lines {
+		sum.add(l.sum)
+	}
+	var out io.Writer = opts.IO.Out
+	tmp, err := opts.createOutput()
+	if err != nil {
+		return err
+	}
+	if tmp != nil {
+		defer os.Remove(tmp.Name()) // nothing left once renamed
+		defer tmp.Close()
+		out = tmp
+	}
+	w := bufio.NewWriterSize(out, 1<<16)
+	err = writeReport(w, opts.Format, files, sum)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil && tmp != nil {
+		err = tmp.Sync()
+	}
+	if err != nil {
+		return &ioError{fmt.Errorf("report: writing output: %w", err)}
+	}
+	if set.err != nil {
+		return &ioError{fmt.Errorf("report: %w", set.err)}
+	}
+	if tmp != nil {
+		if err := tmp.Chmod(0o644); err != nil {
+			return &ioError{fmt.Errorf("report: %w", err)}
+		}
+		if err := os.Rename(tmp.Name(), opts.Out); err != nil {
+			return &ioError{fmt.Errorf("report: %w", err)}
+		}
+	}
+	return formatExit(opts.Format, files, auditExit(sum))
+}
+
+// toFile reports whether -o names a file.
+func (opts *reportOptions) toFile() bool { return opts.Out != "" && opts.Out != stdoutName }
+
+// checkOutput checks -o before any shard is read: a file that exists
+// needs --force, a directory will not do, and its directory must be one
+// that can be written to.
+func (opts *reportOptions) checkOutput() error {
+	if !opts.toFile() {
+		return nil
+	}
+	if fi, err := os.Stat(opts.Out); err == nil && fi.IsDir() {
+		return usagef("report: -o %s is a directory: give a file name", opts.Out)
+	} else if err == nil && !opts.Force {
+		return usagef("report: %s exists: choose another -o, or --force to replace it", opts.Out)
+	}
+	return checkDir("report", opts.Out)
+}
+
+// createOutput creates the file the report is written to, when -o names
+// one: a temporary file beside it, renamed over it when complete, so that a
+// report of a million files is not held in memory and a failed run leaves
+// the old file as it was. It is nil for stdout.
+func (opts *reportOptions) createOutput() (*os.File, error) {
+	if !opts.toFile() {
+		return nil, nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(opts.Out), "."+filepath.Base(opts.Out)+".*.tmp")
+	if err != nil {
+		return nil, &ioError{fmt.Errorf("report: cannot write %s: %w", opts.Out, errors.Unwrap(err))}
+	}
+	return tmp, nil
+}
+
+// writeReport writes the merged files in format name, a file at a time.
+func writeReport(w *bufio.Writer, name string, files shardResults, sum auditSummary) error {
+	switch name {
+	case "text":
+		for i := range files.Len() {
+			if err := writeFileFindings(w, files.file(i).fileJSON); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(w, "%s audited: %s, %s, %s, %d unreadable\n", plural(sum.Files, "file"),
+			plural(sum.Errors, "error"), plural(sum.Warnings, "warning"), plural(sum.Infos, "note"), sum.Unreadable)
+		return writeTally(w, files)
+	case "json":
+		// audit --json's document, byte for byte, written a file at a time.
+		fmt.Fprintf(w, `{"schema":%q,"files":[`, schemaName("audit"))
+		for i := range files.Len() {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			b, err := marshal(files.file(i).fileJSON)
+			if err != nil {
+				return err
+			}
+			w.Write(b)
+		}
+		b, err := marshal(sum)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, `],"summary":%s}`+"\n", b)
+		return err
+	case "jsonl":
+		for i := range files.Len() {
+			if err := writeLine(w, fileLineJSON{schemaName("audit-file"), files.file(i).fileJSON}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return writeFormat(w, name, files)
+}
+
+// writeTally writes the findings counted by rule and severity, most
+// severe first.
+func writeTally(w io.Writer, files export.Results) error {
+	tally := export.Tally(files)
+	if len(tally) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "By rule and severity:")
+	for _, c := range tally {
+		fmt.Fprintf(w, "  %-7s  %-24s  %s in %s\n", c.Severity, c.Rule, plural(c.Findings, "finding"), plural(c.Files, "file"))
+	}
+	return nil
+}
