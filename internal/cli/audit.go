@@ -16,7 +16,7 @@ import (
 func newAuditCmd(ios *IOStreams, runF func(context.Context, *auditOptions) error) *cobra.Command {
 	opts := &auditOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "audit [flags] FILE... | --files-from LIST",
+		Use:   "audit [flags] FILE|DIR... | --files-from LIST",
 		Short: "Check the Web Capture structures of PDF files against the specification",
 		Long: `Check every Web Capture structure of each file against PDF Reference 1.7
 §10.9 and ISO 32000-1/-2 §14.10: the dictionaries (required keys, types,
@@ -40,15 +40,25 @@ no answer; what Acrobat itself writes (SpiderInfo /V 1.25, one-element /R
 arrays, empty trees) is a warning. Every rule is listed in docs/rules.md.
 
 --files-from LIST audits the files LIST names, one path per line (blank
-lines skipped; "-": stdin), after those given as arguments.
+lines skipped; "-": stdin), or with -0 each ended by a NUL (find
+-print0), after those given as arguments. With --recursive, a directory
+is walked, and the files in it and below whose names match --include
+(*.pdf unless told, case ignored) are audited, in lexical order; without
+it, a directory is an input that cannot be read (exit 3). --shard I/N
+audits only the files whose path, as given and cleaned, hashes to I of N
+(FNV-1a 64 modulo N, 0 <= I < N): N machines given the same list each
+take one shard, and together take every file once (docs/scale.md).
 
 Each file is read in a child process under --timeout, so a hostile file
 that makes the parser hang or crash is reported as unreadable and the other
 files go on. Files are audited in parallel (--jobs); results come in input
-order.
+order, except those of --jsonl, which come as each file is done unless
+--ordered.
 
-Exit status: 0 when no file has an error, 1 when one has, 3 when a file
-could not be read at all (this wins), 2 for a usage error.
+Exit status: 0 when no file has an error, 1 when one has, 4 when a file
+is not a PDF, does not parse or is hostile (this wins over 1), 3 when a
+file could not be read at all, as a missing one (this wins over all), 2
+for a usage error.
 
 With --json, one JSON document (schema: webcap help schema audit):
   {"schema": "webcap.audit/1",
@@ -56,19 +66,35 @@ With --json, one JSON document (schema: webcap help schema audit):
               "findings": [{"rule", "severity", "message", "object", "key", "spec"}]}],
    "summary": {"files", "errors", "warnings", "infos", "unreadable"}}
 With --jsonl, one JSON object per file on its own line, written as each
-file is done (in input order), without the summary (schema: webcap help
-schema audit-file):
-  {"schema": "webcap.audit-file/1", "input", "error", "findings": [...]}`,
+file is done (in input order with --ordered), without the summary
+(schema: webcap help schema audit-file):
+  {"schema": "webcap.audit-file/1", "input", "size", "mtime", "error",
+   "findings": [...]}
+"size" and "mtime" are the file's when audit came to it ("sha256" too,
+with --resume-by sha256). --resume RESULTS.jsonl appends the lines to
+RESULTS.jsonl (made when missing) instead of printing them, and skips the
+files it already holds with the same size and mtime (or SHA-256), except
+those that could not be read (kind "io"), which are tried again: a run
+killed and resumed ends with a line for every file, as one that was not.
+A last line cut short by the kill is dropped. The exit status is that of
+all the files, those skipped included.`,
 		Example: `  $ webcap audit capture.pdf
   $ webcap audit --profile pdf2 archive/*.pdf
   $ webcap audit --json --jobs 4 --timeout 30s archive/*.pdf > report.json
   $ webcap audit --jsonl archive/*.pdf | jq -c 'select(.findings != [])'
-  $ find archive -name '*.pdf' | webcap audit --files-from -`,
+  $ find archive -name '*.pdf' -print0 | webcap audit --files-from - -0
+  $ webcap audit --recursive --shard 2/8 --resume shard-2.jsonl archive/`,
 		RunE: runner(opts, runF, inBand(runAudit), func(args []string) error {
 			opts.Files = args
 			switch {
 			case len(args) == 0 && opts.FilesFrom == "":
 				return usagef("audit: give at least one FILE, or --files-from LIST")
+			case opts.Null && opts.FilesFrom == "":
+				return usagef("audit: -0 is for --files-from: the names it reads end in NUL")
+			case opts.Resume != "" && opts.JSON:
+				return usagef("audit: --resume writes --jsonl results: drop --json")
+			case opts.ResumeBy != "stat" && opts.ResumeBy != "sha256":
+				return usagef("audit: --resume-by %q: want stat or sha256", opts.ResumeBy)
 			case opts.FilesFrom == "-" && opts.PasswordFile == "-":
 				return usagef("audit: --files-from - and --password-file - cannot both read stdin")
 			case opts.Jobs < 1:
@@ -77,6 +103,9 @@ schema audit-file):
 				return usagef("audit: --timeout %v: want a positive duration", opts.Timeout)
 			case opts.JSON && opts.JSONL:
 				return usagef("audit: --json and --jsonl exclude each other")
+			}
+			if err := opts.inputFlags.check("audit"); err != nil {
+				return err
 			}
 			return opts.progressFlags.check("audit")
 		}),
@@ -87,7 +116,11 @@ schema audit-file):
 	f.BoolVar(&opts.JSONL, "jsonl", false, "print one JSON object per file, as each is done")
 	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
 	opts.progressFlags.add(cmd)
-	f.StringVar(&opts.FilesFrom, "files-from", "", "audit the files `LIST` names, one per line (-: stdin)")
+	opts.inputFlags.add(f)
+	f.BoolVar(&opts.Ordered, "ordered", false, "with --jsonl, print the results in input order, not as each file is done")
+	f.StringVar(&opts.Resume, "resume", "", "append --jsonl results to `RESULTS.jsonl`, skipping the files it holds")
+	f.StringVar(&opts.ResumeBy, "resume-by", "stat", "what --resume compares: stat (size and mtime) or sha256")
+	_ = cmd.RegisterFlagCompletionFunc("resume-by", cobra.FixedCompletions(resumeBys, cobra.ShellCompDirectiveNoFileComp))
 	f.BoolVar(&opts.InProcess, "in-process", false, "audit in this process, without a child per file (no crash isolation)")
 	_ = f.MarkHidden("in-process")
 	f.Lookup("jobs").DefValue = "number of CPUs" // as help says it: the same on every machine
@@ -104,7 +137,10 @@ type auditOptions struct {
 	passwordFlags
 	Sources   string // a wget mirror directory or a JSON manifest
 	InProcess bool   // audit in this process (no child per file): for tests and debugging
-	FilesFrom string // a file naming files, one per line; "-": stdin
+	inputFlags
+	Ordered  bool   // --jsonl in input order
+	Resume   string // the results file to resume and append to
+	ResumeBy string // "stat" or "sha256"
 	progressFlags
 	Files []string
 }
@@ -119,16 +155,11 @@ func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 }
 
 func runAudit(ctx context.Context, opts *auditOptions) error {
-	if opts.FilesFrom != "" {
-		files, err := readList(ctx, opts.FilesFrom, opts.IO)
-		if err := checkInterrupt(ctx); err != nil {
-			return err
-		}
-		if err != nil {
-			return &ioError{fmt.Errorf("audit: --files-from %s: %w", opts.FilesFrom, err)}
-		}
-		opts.Files = append(opts.Files, files...) // none: nothing to audit, no error
+	files, err := opts.inputs(ctx, "audit", opts.Files, opts.IO)
+	if err != nil {
+		return err
 	}
+	opts.Files = files // none: nothing to audit, no error
 	if err := opts.resolve("audit", opts.IO); err != nil {
 		return err
 	}
@@ -137,11 +168,16 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			return err
 		}
 	}
-	results := make([]fileJSON, len(opts.Files))
-	done := make([]chan struct{}, len(opts.Files))
-	for i := range done {
-		done[i] = make(chan struct{})
+	var log *resumeLog
+	if opts.Resume != "" {
+		if log, err = openResume("audit", opts.Resume); err != nil {
+			return err
+		}
+		defer log.Close()
 	}
+	results := make([]fileJSON, len(opts.Files))
+	skipped := make([]bool, len(opts.Files)) // done before, by the results --resume read
+	finished := make(chan int, len(opts.Files))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(opts.Jobs, len(opts.Files)) {
@@ -149,18 +185,31 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
+				meta := results[i].fileMeta
 				if opts.InProcess {
 					results[i] = auditFile(opts.Files[i], opts)
 				} else {
 					results[i] = auditChild(ctx, opts.Files[i], opts)
 				}
-				close(done[i])
+				results[i].fileMeta = meta
+				finished <- i
 			}
 		}()
 	}
 	go func() {
 		defer close(jobs)
-		for i := range opts.Files {
+		for i, path := range opts.Files {
+			if ctx.Err() != nil {
+				return
+			}
+			results[i].fileMeta = statMeta(path, opts.ResumeBy == "sha256")
+			if log != nil {
+				if prev, ok := log.match(path, &results[i].fileMeta, opts.ResumeBy == "sha256"); ok {
+					results[i], skipped[i] = prev, true
+					finished <- i
+					continue
+				}
+			}
 			select {
 			case jobs <- i:
 			case <-ctx.Done():
@@ -168,20 +217,23 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			}
 		}
 	}()
-	w := bufio.NewWriter(opts.IO.Out)
+	out := opts.IO.Out
+	if log != nil {
+		out = log.f
+	}
+	w := bufio.NewWriter(out)
+	jsonl := opts.JSONL || log != nil
 	var sum auditSummary
+	var fails failures
 	progress := newProgress(opts.IO, opts.progressFlags, "audit", len(opts.Files))
-	for i := range opts.Files {
-		select {
-		case <-done[i]:
-		case <-ctx.Done():
-			wg.Wait()
-			return ctx.Err()
-		}
+	// emit says result i: in input order, or (--jsonl) as it comes.
+	emit := func(i int) error {
 		progress.step(opts.Files[i])
 		r := results[i]
-		count(&sum, r)
-		if opts.JSONL {
+		count(&sum, &fails, r)
+		switch {
+		case skipped[i]:
+		case jsonl:
 			progress.clear()
 			err := writeLine(w, fileLineJSON{schemaName("audit-file"), r})
 			if err == nil {
@@ -190,7 +242,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			if err != nil {
 				return &ioError{fmt.Errorf("audit: writing output: %w", err)}
 			}
-		} else if !opts.JSON {
+		case !opts.JSON:
 			progress.clear()
 			if err := writeFileFindings(w, r); err != nil {
 				return &ioError{fmt.Errorf("audit: writing output: %w", err)}
@@ -199,14 +251,40 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 				w.Flush()
 			}
 		}
+		if !opts.JSON {
+			results[i] = fileJSON{} // said: not kept
+		}
+		return nil
+	}
+	ordered := !jsonl || opts.Ordered
+	ready := make([]bool, len(opts.Files))
+	next := 0
+	for range opts.Files {
+		var i int
+		select {
+		case i = <-finished:
+		case <-ctx.Done():
+			wg.Wait()
+			return ctx.Err()
+		}
+		if !ordered {
+			if err := emit(i); err != nil {
+				return err
+			}
+			continue
+		}
+		for ready[i] = true; next < len(opts.Files) && ready[next]; next++ {
+			if err := emit(next); err != nil {
+				return err
+			}
+		}
 	}
 	wg.Wait()
 	progress.clear()
-	var err error
 	switch {
 	case opts.JSON:
 		err = writeLine(w, auditReport{Schema: schemaName("audit"), Files: results, Summary: sum})
-	case opts.JSONL:
+	case jsonl:
 	default:
 		_, err = fmt.Fprintf(w, "%s audited: %s, %s, %s, %d unreadable\n", plural(sum.Files, "file"),
 			plural(sum.Errors, "error"), plural(sum.Warnings, "warning"), plural(sum.Infos, "note"), sum.Unreadable)
@@ -217,20 +295,19 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	if err != nil {
 		return &ioError{fmt.Errorf("audit: writing output: %w", err)}
 	}
-	switch {
-	case sum.Unreadable > 0:
-		return &ioError{errFailed}
-	case sum.Errors > 0:
-		return errFailed
-	}
-	return nil
+	return fails.err()
 }
 
-func count(s *auditSummary, r fileJSON) {
+// count adds a file's result to the summary, and its failure, if any, to
+// fails: an unreadable file by its kind, a file with an error finding as
+// failed.
+func count(s *auditSummary, fails *failures, r fileJSON) {
 	s.Files++
 	if r.Error != nil {
 		s.Unreadable++
+		fails.addKind(r.Error.Kind)
 	}
+	errs := s.Errors
 	for _, f := range r.Findings {
 		switch f.Severity {
 		case "error":
@@ -240,6 +317,9 @@ func count(s *auditSummary, r fileJSON) {
 		default:
 			s.Infos++
 		}
+	}
+	if s.Errors > errs {
+		fails.failed++
 	}
 }
 

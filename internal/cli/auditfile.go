@@ -35,7 +35,7 @@ func auditFile(path string, opts *auditOptions) fileJSON {
 	}
 	d, err := opts.open(path, pdfio.Options{Timeout: opts.Timeout})
 	if err != nil {
-		r.Error = unreadable(err.Error())
+		r.Error = newErrorJSON(err)
 		var pe *pdfio.Error
 		if errors.As(err, &pe) {
 			r.Error.Message = pe.Err.Error()
@@ -92,11 +92,11 @@ func runChild(ctx context.Context, exe, path string, opts *auditOptions) fileJSO
 	r := fileJSON{Input: path, Findings: []findingJSON{}}
 	switch {
 	case cctx.Err() == context.DeadlineExceeded:
-		r.Error = unreadable(fmt.Sprintf("reading took longer than %v; stopped", opts.Timeout))
+		r.Error = hostile(fmt.Sprintf("reading took longer than %v; stopped", opts.Timeout))
 	case err != nil:
-		r.Error = unreadable(fmt.Sprintf("the reader failed (%v): %s", err, lastLine(errb.String())))
+		r.Error = hostile(fmt.Sprintf("the reader failed (%v): %s", err, lastLine(errb.String())))
 	default:
-		r.Error = unreadable("the reader gave no result")
+		r.Error = hostile("the reader gave no result")
 	}
 	return r
 }
@@ -158,4 +158,10 @@ func runAuditFile(ctx context.Context, opts *auditOptions) error {
 // as the exit status says (3).
 func unreadable(msg string) *errorJSON {
 	return &errorJSON{Message: msg, Kind: "io"}
+}
+
+// hostile is the error of a file whose reader outlived its time limit or
+// died: a finding about the file (4), not worth retrying.
+func hostile(msg string) *errorJSON {
+	return &errorJSON{Message: msg, Kind: "invalid"}
 }
