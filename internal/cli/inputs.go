@@ -58,7 +58,7 @@ func (v shardValue) Set(text string) error {
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return fmt.Errorf("want I/N with 0 <= I < N (the shard JOB_COMPLETION_INDEX of N), as 0/4 or 3/4")
+		return fmt.Errorf("want I/N with 0 <= I < N, as 0/4 or 3/4")
 	}
 	*v.s = shard{i, n}
 	return nil

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -90,17 +91,14 @@ func openResume(cmd, path string) (*resumeLog, error) {
 func (l *resumeLog) read(r *bufio.Reader) (end int64, err error) {
 	for n := 1; ; n++ {
 		line, err := r.ReadBytes('\n')
-		if errors.Is(err, io.EOF) {
+		if errors.Is(err, io.EOF) && (len(line) == 0 || cutShort(line)) {
 			return end, nil // a last line without its newline: cut short
 		}
-		if err != nil {
+		if err != nil && !errors.Is(err, io.EOF) {
 			return end, err
 		}
 		var res fileLineJSON
-		if jerr := json.Unmarshal(line, &res); jerr != nil || res.Schema != schemaName("audit-file") || res.Input == "" {
-			if _, perr := r.Peek(1); errors.Is(perr, io.EOF) && jerr != nil {
-				return end, nil // the last line, cut short with a newline in it
-			}
+		if jerr := json.Unmarshal(line, &res); err != nil || jerr != nil || res.Schema != schemaName("audit-file") || res.Input == "" {
 			return end, fmt.Errorf("line %d is not a %s result", n, schemaName("audit-file"))
 		}
 		l.done[res.Input] = res.fileJSON
@@ -120,6 +118,14 @@ func (l *resumeLog) match(path string, m *fileMeta, byHash bool) (fileJSON, bool
 		return prev, prev.SHA256 != "" && prev.SHA256 == m.SHA256
 	}
 	return prev, prev.Size != nil && *prev.Size == *m.Size && prev.Mtime == m.Mtime
+}
+
+// cutShort reports whether line, without its newline, is the start of a
+// result (a line audit wrote is one write, ended by its newline; a kill
+// in the middle leaves a part of it, never anything else).
+func cutShort(line []byte) bool {
+	head := []byte(`{"schema":"` + schemaName("audit-file") + `"`)
+	return bytes.HasPrefix(line, head) || bytes.HasPrefix(head, line)
 }
 
 func (l *resumeLog) Close() error { return l.f.Close() }
