@@ -176,7 +176,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		defer log.Close()
 	}
 	results := make([]fileJSON, len(opts.Files))
-	skipped := make([]bool, len(opts.Files)) // done before, by the results --resume read
+	prior := make([]*priorResult, len(opts.Files)) // done before, by the results --resume read
 	finished := make(chan int, len(opts.Files))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -205,7 +205,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			results[i].fileMeta = statMeta(path, opts.ResumeBy == "sha256")
 			if log != nil {
 				if prev, ok := log.match(path, &results[i].fileMeta, opts.ResumeBy == "sha256"); ok {
-					results[i], skipped[i] = prev, true
+					prior[i] = &prev
 					finished <- i
 					continue
 				}
@@ -230,9 +230,13 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	emit := func(i int) error {
 		progress.step(opts.Files[i])
 		r := results[i]
-		count(&sum, &fails, r)
+		if prior[i] != nil {
+			sum.add(&fails, prior[i].tally)
+		} else {
+			sum.add(&fails, tallyOf(r))
+		}
 		switch {
-		case skipped[i]:
+		case prior[i] != nil:
 		case jsonl:
 			progress.clear()
 			err := writeLine(w, fileLineJSON{schemaName("audit-file"), r})
@@ -298,27 +302,42 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	return fails.err()
 }
 
-// count adds a file's result to the summary, and its failure, if any, to
-// fails: an unreadable file by its kind, a file with an error finding as
-// failed.
-func count(s *auditSummary, fails *failures, r fileJSON) {
-	s.Files++
+// tally is what the summary and the exit status count of a file's result.
+type tally struct {
+	kind                    string // the error's kind; "": the file was read
+	errors, warnings, infos int
+}
+
+func tallyOf(r fileJSON) tally {
+	var t tally
 	if r.Error != nil {
-		s.Unreadable++
-		fails.addKind(r.Error.Kind)
+		t.kind = r.Error.Kind
 	}
-	errs := s.Errors
 	for _, f := range r.Findings {
 		switch f.Severity {
 		case "error":
-			s.Errors++
+			t.errors++
 		case "warning":
-			s.Warnings++
+			t.warnings++
 		default:
-			s.Infos++
+			t.infos++
 		}
 	}
-	if s.Errors > errs {
+	return t
+}
+
+// add counts a file in the summary, and its failure, if any, in fails: an
+// unreadable file by its kind, a file with an error finding as failed.
+func (s *auditSummary) add(fails *failures, t tally) {
+	s.Files++
+	s.Errors += t.errors
+	s.Warnings += t.warnings
+	s.Infos += t.infos
+	if t.kind != "" {
+		s.Unreadable++
+		fails.addKind(t.kind)
+	}
+	if t.errors > 0 {
 		fails.failed++
 	}
 }

@@ -61,7 +61,15 @@ func fileSHA256(path string) (string, error) {
 // resumeLog is the results file of --resume, open for appending.
 type resumeLog struct {
 	f    *os.File
-	done map[string]fileJSON // the latest result of each input
+	done map[string]priorResult // the latest result of each input
+}
+
+// priorResult is what is kept of a result read: what --resume compares,
+// and what the summary and the exit status count (not the findings: a
+// million files' would not fit).
+type priorResult struct {
+	fileMeta
+	tally
 }
 
 // openResume reads the results at path (made when missing). A last line
@@ -72,7 +80,7 @@ func openResume(cmd, path string) (*resumeLog, error) {
 	if err != nil {
 		return nil, &ioError{fmt.Errorf("%s: --resume %w", cmd, pathError(err))}
 	}
-	l := &resumeLog{f: f, done: map[string]fileJSON{}}
+	l := &resumeLog{f: f, done: map[string]priorResult{}}
 	end, err := l.read(bufio.NewReader(f))
 	if err == nil {
 		err = f.Truncate(end)
@@ -101,7 +109,7 @@ func (l *resumeLog) read(r *bufio.Reader) (end int64, err error) {
 		if jerr := json.Unmarshal(line, &res); err != nil || jerr != nil || res.Schema != schemaName("audit-file") || res.Input == "" {
 			return end, fmt.Errorf("line %d is not a %s result", n, schemaName("audit-file"))
 		}
-		l.done[res.Input] = res.fileJSON
+		l.done[res.Input] = priorResult{res.fileMeta, tallyOf(res.fileJSON)}
 		end += int64(len(line))
 	}
 }
@@ -109,11 +117,11 @@ func (l *resumeLog) read(r *bufio.Reader) (end int64, err error) {
 // match is the earlier result of path when it is still good for a file
 // that is now m: same size and mtime, or with byHash the same SHA-256 (m
 // has it, or it is computed now); never an operational failure.
-func (l *resumeLog) match(path string, m *fileMeta, byHash bool) (fileJSON, bool) {
+func (l *resumeLog) match(path string, m *fileMeta, byHash bool) (priorResult, bool) {
 	prev, ok := l.done[path]
 	switch {
-	case !ok, prev.Error != nil && prev.Error.Kind == "io", m.Size == nil:
-		return fileJSON{}, false
+	case !ok, prev.kind == "io", m.Size == nil:
+		return priorResult{}, false
 	case byHash:
 		return prev, prev.SHA256 != "" && prev.SHA256 == m.SHA256
 	}

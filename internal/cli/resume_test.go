@@ -61,10 +61,10 @@ func TestOpenResume(t *testing.T) {
 // an operational failure never.
 func TestResumeMatch(t *testing.T) {
 	size := func(n int64) *int64 { return &n }
-	l := &resumeLog{done: map[string]fileJSON{
-		"a.pdf":   {Input: "a.pdf", fileMeta: fileMeta{Size: size(5), Mtime: "t1", SHA256: "aa"}},
-		"io.pdf":  {Input: "io.pdf", fileMeta: fileMeta{Size: size(5), Mtime: "t1"}, Error: &errorJSON{Kind: "io"}},
-		"bad.pdf": {Input: "bad.pdf", fileMeta: fileMeta{Size: size(5), Mtime: "t1"}, Error: &errorJSON{Kind: "invalid"}},
+	l := &resumeLog{done: map[string]priorResult{
+		"a.pdf":   {fileMeta{Size: size(5), Mtime: "t1", SHA256: "aa"}, tally{}},
+		"io.pdf":  {fileMeta{Size: size(5), Mtime: "t1"}, tally{kind: "io"}},
+		"bad.pdf": {fileMeta{Size: size(5), Mtime: "t1"}, tally{kind: "invalid"}},
 	}}
 	for _, tc := range []struct {
 		name, path string
