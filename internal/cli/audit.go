@@ -119,7 +119,7 @@ all the files, those skipped included.`,
 	opts.inputFlags.add(f)
 	f.BoolVar(&opts.Ordered, "ordered", false, "with --jsonl, print the results in input order, not as each file is done")
 	f.StringVar(&opts.Resume, "resume", "", "append --jsonl results to `RESULTS.jsonl`, skipping the files it holds")
-	f.StringVar(&opts.ResumeBy, "resume-by", "stat", "what --resume compares: stat (size and mtime) or sha256")
+	f.StringVar(&opts.ResumeBy, "resume-by", "stat", "what --resume compares, a `KEY`: stat (size and mtime) or sha256")
 	_ = cmd.RegisterFlagCompletionFunc("resume-by", cobra.FixedCompletions(resumeBys, cobra.ShellCompDirectiveNoFileComp))
 	f.BoolVar(&opts.InProcess, "in-process", false, "audit in this process, without a child per file (no crash isolation)")
 	_ = f.MarkHidden("in-process")
