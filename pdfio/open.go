@@ -85,6 +85,23 @@ func (e *Error) Unreadable() bool {
 	return (e.Op == "open" || e.Op == "read" || e.Op == "parse") && e.Stack == nil
 }
 
+// Invalid reports whether the file is unreadable for what it holds, a
+// finding about the file that reading it again cannot change: it is not a
+// PDF, does not parse, is larger than Options.MaxFileSize, or its parse
+// took longer than Options.Timeout (a hostile file). The other unreadable
+// files are an operational failure worth retrying: the file could not be
+// opened or read, or it is encrypted and the password was not given or is
+// wrong.
+func (e *Error) Invalid() bool {
+	switch {
+	case !e.Unreadable(), errors.Is(e.Err, ErrEncrypted), errors.Is(e.Err, ErrWrongPassword):
+		return false
+	case errors.Is(e.Err, ErrNotPDF), errors.Is(e.Err, ErrTooLarge), errors.Is(e.Err, ErrTimeout):
+		return true
+	}
+	return e.Op == "parse"
+}
+
 // Open reads the Web Capture structures of the file at path. The file is
 // read into memory first: pdfcpu seeks and reads once per object, and from
 // memory that costs a copy instead of two system calls.

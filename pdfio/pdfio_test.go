@@ -323,12 +323,15 @@ func TestErrorsNameTheFile(t *testing.T) {
 	}
 	if _, err := ReadBytes(good, "big.pdf", Options{MaxFileSize: 100}); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("MaxFileSize: %v", err)
+	} else if !invalid(err) {
+		t.Errorf("MaxFileSize: Invalid() = false, want true (a limit is a finding about the file)")
 	}
 }
 
 // An unreadable file's message is its real cause, "FILE: what is wrong",
 // the operation not repeated; a file that is no PDF is ErrNotPDF, one that
-// is a PDF but does not parse is not.
+// is a PDF but does not parse is not. Both are Invalid (a finding about the
+// file, exit 4); a directory is not (it could not be read, exit 3).
 func TestUnreadableCause(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -336,13 +339,14 @@ func TestUnreadableCause(t *testing.T) {
 		data []byte // nil: a directory
 		want string
 		not  bool // errors.Is(err, ErrNotPDF)
+		bad  bool // Error.Invalid
 	}{
-		{"empty.pdf", []byte{}, "not a PDF: the file is empty", true},
-		{"text.pdf", []byte("hello\n"), "not a PDF: no %PDF- header", true},
-		{"late.pdf", append(make([]byte, 1100), "%PDF-1.7\n"...), "not a PDF: no %PDF- header", true},
-		{"header.pdf", []byte("%PDF-1.7"), "not a PDF: a malformed %PDF- header", true},
-		{"broken.pdf", []byte("%PDF-1.7\n1 0 obj\n<<>>\nendobj\n"), "cannot be parsed: ", false},
-		{"dir.pdf", nil, "is a directory", false},
+		{"empty.pdf", []byte{}, "not a PDF: the file is empty", true, true},
+		{"text.pdf", []byte("hello\n"), "not a PDF: no %PDF- header", true, true},
+		{"late.pdf", append(make([]byte, 1100), "%PDF-1.7\n"...), "not a PDF: no %PDF- header", true, true},
+		{"header.pdf", []byte("%PDF-1.7"), "not a PDF: a malformed %PDF- header", true, true},
+		{"broken.pdf", []byte("%PDF-1.7\n1 0 obj\n<<>>\nendobj\n"), "cannot be parsed: ", false, true},
+		{"dir.pdf", nil, "is a directory", false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := filepath.Join(dir, tc.name)
@@ -359,8 +363,17 @@ func TestUnreadableCause(t *testing.T) {
 			if errors.Is(err, ErrNotPDF) != tc.not {
 				t.Errorf("Open(%s): errors.Is(ErrNotPDF) = %v", tc.name, !tc.not)
 			}
+			if invalid(err) != tc.bad {
+				t.Errorf("Open(%s): Invalid() = %v, want %v", tc.name, !tc.bad, tc.bad)
+			}
 		})
 	}
+}
+
+// invalid reports whether err is an *Error that is Invalid.
+func invalid(err error) bool {
+	var pe *Error
+	return errors.As(err, &pe) && pe.Invalid()
 }
 
 // Crafted files never crash or hang the reader.

@@ -354,6 +354,7 @@ func TestNewObjectNumbers(t *testing.T) {
 
 // An encrypted file opens with its user or owner password; without one the
 // error is ErrEncrypted, with a wrong one ErrWrongPassword (qpdf encrypts).
+// Neither is Invalid: the file is not at fault.
 func TestPasswords(t *testing.T) {
 	qpdf, err := exec.LookPath("qpdf")
 	if err != nil {
@@ -383,6 +384,8 @@ func TestPasswords(t *testing.T) {
 				t.Errorf("Open(password %q): Encrypted = false", tc.password)
 			case tc.want != nil && !errors.Is(err, tc.want):
 				t.Errorf("Open(password %q) = %v, want %v", tc.password, err, tc.want)
+			case tc.want != nil && invalid(err):
+				t.Errorf("Open(password %q): Invalid() = true; a missing password is no finding about the file", tc.password)
 			}
 		})
 	}

@@ -16,7 +16,7 @@ import (
 func newAuditCmd(ios *IOStreams, runF func(context.Context, *auditOptions) error) *cobra.Command {
 	opts := &auditOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "audit [flags] FILE... | --files-from LIST",
+		Use:   "audit [flags] FILE|DIR... | --files-from LIST",
 		Short: "Check the Web Capture structures of PDF files against the specification",
 		Long: `Check every Web Capture structure of each file against PDF Reference 1.7
 §10.9 and ISO 32000-1/-2 §14.10: the dictionaries (required keys, types,
@@ -42,18 +42,28 @@ no answer; what Acrobat itself writes (SpiderInfo /V 1.25, one-element /R
 arrays, empty trees) is a warning. Every rule is listed in docs/rules.md.
 
 --files-from LIST audits the files LIST names, one path per line (blank
-lines skipped; "-": stdin), after those given as arguments.
+lines skipped; "-": stdin), or with -0 each ended by a NUL (find
+-print0), after those given as arguments. With --recursive, a directory
+is walked, and the files in it and below whose names match --include
+(*.pdf unless told, case ignored) are audited, in lexical order; without
+it, a directory is an input that cannot be read (exit 3). --shard I/N
+audits only the files whose path, as given and cleaned, hashes to I of N
+(FNV-1a 64 modulo N, 0 <= I < N): N machines given the same list each
+take one shard, and together take every file once (docs/scale.md).
 
 Files are read in worker processes (--jobs of them, each auditing many
 files, one at a time), each file under --timeout and each worker under
 --max-memory (a hard limit: the kernel's, where there is one): a hostile
 file that makes the parser hang, crash or grow past the limit is reported
-as unreadable, its worker is replaced, and the other files go on. A
-worker is also replaced after --restart-after files. Results come in
-input order.
+as not readable (exit 4, kind "invalid"), its worker is replaced, and the
+other files go on. A worker is also replaced after --restart-after files.
+Results come in input order, except those of --jsonl, which come as each
+file is done unless --ordered.
 
-Exit status: 0 when no file has an error, 1 when one has, 3 when a file
-could not be read at all (this wins), 2 for a usage error.
+Exit status: 0 when no file has an error, 1 when one has, 4 when a file
+is not a PDF, does not parse or is hostile (this wins over 1), 3 when a
+file could not be read at all, as a missing one (this wins over all), 2
+for a usage error.
 
 With --json, one JSON document (schema: webcap help schema audit):
   {"schema": "webcap.audit/1",
@@ -62,9 +72,18 @@ With --json, one JSON document (schema: webcap help schema audit):
               "jhoveStatus"}],
    "summary": {"files", "errors", "warnings", "infos", "unreadable"}}
 With --jsonl, one JSON object per file on its own line, written as each
-file is done (in input order), without the summary (schema: webcap help
-schema audit-file):
-  {"schema": "webcap.audit-file/1", "input", "error", "findings": [...], "jhoveStatus"}
+file is done (in input order with --ordered), without the summary
+(schema: webcap help schema audit-file):
+  {"schema": "webcap.audit-file/1", "input", "size", "mtime", "error",
+   "findings": [...], "jhoveStatus"}
+"size" and "mtime" are the file's when audit came to it ("sha256" too,
+with --resume-by sha256). --resume RESULTS.jsonl appends the lines to
+RESULTS.jsonl (made when missing) instead of printing them, and skips the
+files it already holds with the same size and mtime (or SHA-256), except
+those that could not be read (kind "io"), which are tried again: a run
+killed and resumed ends with a line for every file, as one that was not.
+A last line cut short by the kill is dropped. The exit status is that of
+all the files, those skipped included.
 
 With --format, the report in a format preservation and CI systems read,
 printed when every file is done (docs/formats.md; webcap report makes the
@@ -77,13 +96,20 @@ file could not be read, the verdict being in the output), sarif (SARIF
   $ webcap audit --profile pdf2 archive/*.pdf
   $ webcap audit --json --jobs 4 --timeout 30s archive/*.pdf > report.json
   $ webcap audit --jsonl archive/*.pdf | jq -c 'select(.findings != [])'
-  $ find archive -name '*.pdf' | webcap audit --files-from -
+  $ find archive -name '*.pdf' -print0 | webcap audit --files-from - -0
+  $ webcap audit --recursive --shard 2/8 --resume shard-2.jsonl archive/
   $ webcap audit --format junit archive/*.pdf > audit-junit.xml`,
 		RunE: runner(opts, runF, inBand(runAudit), func(args []string) error {
 			opts.Files = args
 			switch {
 			case len(args) == 0 && opts.FilesFrom == "":
 				return usagef("audit: give at least one FILE, or --files-from LIST")
+			case opts.Null && opts.FilesFrom == "":
+				return usagef("audit: -0 is for --files-from: the names it reads end in NUL")
+			case opts.Resume != "" && opts.JSON:
+				return usagef("audit: --resume writes --jsonl results: drop --json")
+			case opts.ResumeBy != "stat" && opts.ResumeBy != "sha256":
+				return usagef("audit: --resume-by %q: want stat or sha256", opts.ResumeBy)
 			case opts.FilesFrom == "-" && opts.PasswordFile == "-":
 				return usagef("audit: --files-from - and --password-file - cannot both read stdin")
 			case opts.Jobs < 1:
@@ -99,10 +125,15 @@ file could not be read, the verdict being in the output), sarif (SARIF
 				return usagef("audit: --json and --jsonl exclude each other")
 			case opts.Format != "" && (opts.JSON || opts.JSONL):
 				return usagef("audit: --format and --json or --jsonl exclude each other")
+			case opts.Format != "" && opts.Resume != "":
+				return usagef("audit: --resume writes --jsonl results: drop --format (webcap report --format makes it from them)")
 			case opts.Format != "":
 				if err := checkFormat("audit", opts.Format); err != nil {
 					return err
 				}
+			}
+			if err := opts.inputFlags.check("audit"); err != nil {
+				return err
 			}
 			return opts.progressFlags.check("audit")
 		}),
@@ -115,7 +146,11 @@ file could not be read, the verdict being in the output), sarif (SARIF
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(exportFormats(), cobra.ShellCompDirectiveNoFileComp))
 	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
 	opts.progressFlags.add(cmd)
-	f.StringVar(&opts.FilesFrom, "files-from", "", "audit the files `LIST` names, one per line (-: stdin)")
+	opts.inputFlags.add(f)
+	f.BoolVar(&opts.Ordered, "ordered", false, "with --jsonl, print the results in input order, not as each file is done")
+	f.StringVar(&opts.Resume, "resume", "", "append --jsonl results to `RESULTS.jsonl`, skipping the files it holds")
+	f.StringVar(&opts.ResumeBy, "resume-by", "stat", "what --resume compares, a `KEY`: stat (size and mtime) or sha256")
+	_ = cmd.RegisterFlagCompletionFunc("resume-by", cobra.FixedCompletions(resumeBys, cobra.ShellCompDirectiveNoFileComp))
 	f.IntVar(&opts.RestartAfter, "restart-after", 1000, "replace each worker process after `N` files (0: never)")
 	f.BoolVar(&opts.InProcess, "in-process", false, "audit in this process, without worker processes (no isolation)")
 	_ = f.MarkHidden("in-process")
@@ -136,7 +171,10 @@ type auditOptions struct {
 	MaxMemory    byteSize // a worker's memory limit
 	InProcess    bool     // audit in this process (no worker processes): for tests and debugging
 	RestartAfter int      // files a worker audits before it is replaced; 0: no limit
-	FilesFrom    string   // a file naming files, one per line; "-": stdin
+	inputFlags
+	Ordered  bool   // --jsonl in input order
+	Resume   string // the results file to resume and append to
+	ResumeBy string // "stat" or "sha256"
 	progressFlags
 	Files []string
 }
@@ -162,16 +200,11 @@ const defaultMaxMemory = 1 << 30
 const minMaxMemory = 64 << 20
 
 func runAudit(ctx context.Context, opts *auditOptions) error {
-	if opts.FilesFrom != "" {
-		files, err := readList(ctx, opts.FilesFrom, opts.IO)
-		if err := checkInterrupt(ctx); err != nil {
-			return err
-		}
-		if err != nil {
-			return &ioError{fmt.Errorf("audit: --files-from %s: %w", opts.FilesFrom, err)}
-		}
-		opts.Files = append(opts.Files, files...) // none: nothing to audit, no error
+	files, err := opts.inputs(ctx, "audit", opts.Files, opts.IO)
+	if err != nil {
+		return err
 	}
+	opts.Files = files // none: nothing to audit, no error
 	if err := opts.resolve("audit", opts.IO); err != nil {
 		return err
 	}
@@ -180,11 +213,16 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			return err
 		}
 	}
-	results := make([]fileJSON, len(opts.Files))
-	done := make([]chan struct{}, len(opts.Files))
-	for i := range done {
-		done[i] = make(chan struct{})
+	var log *resumeLog
+	if opts.Resume != "" {
+		if log, err = openResume("audit", opts.Resume); err != nil {
+			return err
+		}
+		defer log.Close()
 	}
+	results := make([]fileJSON, len(opts.Files))
+	prior := make([]*priorResult, len(opts.Files)) // done before, by the results --resume read
+	finished := make(chan int, len(opts.Files))
 	jobs := make(chan int)
 	auditor := newAuditor(opts)
 	defer auditor.close()
@@ -194,14 +232,27 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
+				meta := results[i].fileMeta
 				results[i] = auditor.audit(ctx, opts.Files[i])
-				close(done[i])
+				results[i].fileMeta = meta
+				finished <- i
 			}
 		}()
 	}
 	go func() {
 		defer close(jobs)
-		for i := range opts.Files {
+		for i, path := range opts.Files {
+			if ctx.Err() != nil {
+				return
+			}
+			results[i].fileMeta = statMeta(path, opts.ResumeBy == "sha256")
+			if log != nil {
+				if prev, ok := log.match(path, &results[i].fileMeta, opts.ResumeBy == "sha256"); ok {
+					prior[i] = &prev
+					finished <- i
+					continue
+				}
+			}
 			select {
 			case jobs <- i:
 			case <-ctx.Done():
@@ -209,23 +260,28 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			}
 		}
 	}()
-	w := bufio.NewWriter(opts.IO.Out)
+	out := opts.IO.Out
+	if log != nil {
+		out = log.f
+	}
+	w := bufio.NewWriter(out)
+	jsonl := opts.JSONL || log != nil
+	keep := opts.JSON || opts.Format != "" // the results are printed at the end
 	var sum auditSummary
+	var fails failures
 	progress := newProgress(opts.IO, opts.progressFlags, "audit", len(opts.Files))
-	for i := range opts.Files {
-		select {
-		case <-done[i]:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil { // a file cut short is not a result
-			wg.Wait()
-			return ctx.Err()
-		}
+	// emit says result i: in input order, or (--jsonl) as it comes.
+	emit := func(i int) error {
 		progress.step(opts.Files[i])
+		if prior[i] != nil {
+			sum.add(&fails, prior[i].tally)
+			return nil
+		}
 		results[i].Status = fileStatus(results[i])
 		r := results[i]
-		count(&sum, r)
-		if opts.JSONL {
+		sum.add(&fails, tallyOf(r))
+		switch {
+		case jsonl:
 			progress.clear()
 			err := writeLine(w, fileLineJSON{schemaName("audit-file"), r})
 			if err == nil {
@@ -234,7 +290,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			if err != nil {
 				return &ioError{fmt.Errorf("audit: writing output: %w", err)}
 			}
-		} else if !opts.JSON && opts.Format == "" {
+		case !keep:
 			progress.clear()
 			if err := writeFileFindings(w, r); err != nil {
 				return &ioError{fmt.Errorf("audit: writing output: %w", err)}
@@ -243,14 +299,42 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 				w.Flush()
 			}
 		}
+		if !keep {
+			results[i] = fileJSON{} // said: not kept
+		}
+		return nil
+	}
+	ordered := !jsonl || opts.Ordered
+	ready := make([]bool, len(opts.Files))
+	next := 0
+	for range opts.Files {
+		var i int
+		select {
+		case i = <-finished:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil { // a file cut short is not a result
+			wg.Wait()
+			return ctx.Err()
+		}
+		if !ordered {
+			if err := emit(i); err != nil {
+				return err
+			}
+			continue
+		}
+		for ready[i] = true; next < len(opts.Files) && ready[next]; next++ {
+			if err := emit(next); err != nil {
+				return err
+			}
+		}
 	}
 	wg.Wait()
 	progress.clear()
-	var err error
 	switch {
 	case opts.JSON:
 		err = writeLine(w, auditReport{Schema: schemaName("audit"), Files: results, Summary: sum})
-	case opts.JSONL:
+	case jsonl:
 	case opts.Format != "":
 		err = writeFormat(w, opts.Format, jsonResults(results))
 	default:
@@ -263,34 +347,46 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	if err != nil {
 		return &ioError{fmt.Errorf("audit: writing output: %w", err)}
 	}
-	return formatExit(opts.Format, jsonResults(results), auditExit(sum))
+	return formatExit(opts.Format, jsonResults(results), fails.err())
 }
 
-// auditExit is audit's outcome from its summary.
-func auditExit(sum auditSummary) error {
-	switch {
-	case sum.Unreadable > 0:
-		return &ioError{errFailed}
-	case sum.Errors > 0:
-		return errFailed
-	}
-	return nil
+// tally is what the summary and the exit status count of a file's result.
+type tally struct {
+	kind                    string // the error's kind; "": the file was read
+	errors, warnings, infos int
 }
 
-func count(s *auditSummary, r fileJSON) {
-	s.Files++
+func tallyOf(r fileJSON) tally {
+	var t tally
 	if r.Error != nil {
-		s.Unreadable++
+		t.kind = r.Error.Kind
 	}
 	for _, f := range r.Findings {
 		switch f.Severity {
 		case "error":
-			s.Errors++
+			t.errors++
 		case "warning":
-			s.Warnings++
+			t.warnings++
 		default:
-			s.Infos++
+			t.infos++
 		}
+	}
+	return t
+}
+
+// add counts a file in the summary, and its failure, if any, in fails: an
+// unreadable file by its kind, a file with an error finding as failed.
+func (s *auditSummary) add(fails *failures, t tally) {
+	s.Files++
+	s.Errors += t.errors
+	s.Warnings += t.warnings
+	s.Infos += t.infos
+	if t.kind != "" {
+		s.Unreadable++
+		fails.addKind(t.kind)
+	}
+	if t.errors > 0 {
+		fails.failed++
 	}
 }
 

@@ -38,6 +38,9 @@ func TestAuditChildHangsAndCrashes(t *testing.T) {
 	if !strings.Contains(r.Error.Message, "took longer than 300ms") {
 		t.Errorf("hanging child: %q", r.Error.Message)
 	}
+	if r.Error.Kind != "invalid" { // a finding about the file (exit 4), not worth retrying
+		t.Errorf("hanging child: kind %q, want invalid", r.Error.Kind)
+	}
 
 	crash := script("crash", "echo 'runtime: goroutine stack exceeds 1000000000-byte limit' >&2; echo 'fatal error: stack overflow' >&2; exit 2")
 	childProgram = func() (string, error) { return crash, nil }
@@ -46,5 +49,8 @@ func TestAuditChildHangsAndCrashes(t *testing.T) {
 	r = a.audit(context.Background(), "x.pdf")
 	if !strings.Contains(r.Error.Message, "fatal error: stack overflow") || r.Input != "x.pdf" {
 		t.Errorf("crashing child: %+v", r)
+	}
+	if r.Error.Kind != "invalid" {
+		t.Errorf("crashing child: kind %q, want invalid", r.Error.Kind)
 	}
 }

@@ -40,7 +40,7 @@ func auditFile(path string, opts *auditOptions) fileJSON {
 	}
 	d, err := opts.open(path, pdfio.Options{Timeout: opts.Timeout})
 	if err != nil {
-		r.Error = unreadable(err.Error())
+		r.Error = newErrorJSON(err)
 		var pe *pdfio.Error
 		if errors.As(err, &pe) {
 			r.Error.Message = pe.Err.Error()
@@ -131,13 +131,13 @@ func (a *auditor) inWorker(ctx context.Context, path string) fileJSON {
 	case err == nil && json.Unmarshal(answer, &line) == nil && line.Input == path:
 		return line.fileJSON
 	case err == nil:
-		r.Error = unreadable("the reader gave no result")
+		r.Error = hostile("the reader gave no result")
 	case errors.Is(err, workers.ErrTimeout):
-		r.Error = unreadable(fmt.Sprintf("reading took longer than %v; stopped", a.opts.Timeout))
+		r.Error = hostile(fmt.Sprintf("reading took longer than %v; stopped", a.opts.Timeout))
 	case errors.As(err, &ce) && ce.OutOfMemory:
-		r.Error = unreadable(fmt.Sprintf("reading took more memory than --max-memory %v; stopped", &a.opts.MaxMemory))
+		r.Error = hostile(fmt.Sprintf("reading took more memory than --max-memory %v; stopped", &a.opts.MaxMemory))
 	case errors.As(err, &ce):
-		r.Error = unreadable(fmt.Sprintf("the reader failed (%v): %s", ce.Err, ce.Stderr))
+		r.Error = hostile(fmt.Sprintf("the reader failed (%v): %s", ce.Err, ce.Stderr))
 	case ctx.Err() != nil:
 		r.Error = &errorJSON{Message: "interrupted", Kind: "interrupted"} // not a finding about the file
 	default:
@@ -246,4 +246,10 @@ func parseFaults(spec string) func(path string) {
 // as the exit status says (3).
 func unreadable(msg string) *errorJSON {
 	return &errorJSON{Message: msg, Kind: "io"}
+}
+
+// hostile is the error of a file whose reader outlived its time limit or
+// died: a finding about the file (4), not worth retrying.
+func hostile(msg string) *errorJSON {
+	return &errorJSON{Message: msg, Kind: "invalid"}
 }

@@ -16,7 +16,8 @@ const (
 	exitOK      = 0 // success
 	exitFailed  = 1 // at least one input failed; each failure is on stderr
 	exitUsage   = 2 // bad command line: unknown command or flag, bad flag value, wrong arguments
-	exitIOError = 3 // a file or stream could not be read or written, or an input file is no readable PDF
+	exitIOError = 3 // a file or stream could not be read or written: worth retrying
+	exitInvalid = 4 // an input is not a PDF, too damaged to parse, or hostile: never worth retrying
 	// An interrupt exits 128 + the signal's number (130: Ctrl-C, 143:
 	// TERM; interrupted.code); what was done before is kept.
 )
@@ -40,10 +41,14 @@ const exitCodesHelp = `webcap exits with one of these codes, the same in every c
     2  usage error, found before anything is read, fetched or started:
        unknown command or flag, bad flag value, wrong arguments, a start
        URL that cannot be captured
-    3  a file or stream could not be read or written: an input that is
-       missing, a directory, not a PDF, too damaged to parse, or encrypted
-       with a password not given; an output that cannot be written;
-       Chromium that cannot be started
+    3  a file or stream could not be read or written, an operational
+       failure worth retrying: an input that is missing, a directory, or
+       encrypted with a password not given (or a wrong one); an output that
+       cannot be written; Chromium that cannot be started
+    4  an input is not a PDF, is too damaged to parse, or is hostile (larger
+       than the size limit, or its parse outlived --timeout or crashed the
+       reader): a finding about the file, which reading it again will not
+       change
   130  interrupted by Ctrl-C (143: by a TERM signal), said as
        "webcap: COMMAND: interrupted"; capture, append and refresh write
        what they captured before it, and say so; build and fix write nothing
@@ -51,6 +56,11 @@ const exitCodesHelp = `webcap exits with one of these codes, the same in every c
 Every failure is one line: "webcap: COMMAND: FILE: what is wrong" (or
 "webcap: COMMAND: what is wrong"); a usage error is followed by
 "Run 'webcap COMMAND --help' for usage."
+
+A command that reads many inputs (audit, info, id) and meets several
+kinds of failure exits with the most urgent: 3 wins over 4, which wins
+over 1. In JSON, a failure's "kind" says its code: "failed" (1), "io" (3),
+"invalid" (4), "interrupted" (130, 143).
 `
 
 // usageError marks an error in the command line.
@@ -69,17 +79,66 @@ type ioError struct{ err error }
 func (e *ioError) Error() string { return e.err.Error() }
 func (e *ioError) Unwrap() error { return e.err }
 
+// invalidError marks an input that is not a PDF, too damaged to parse, or
+// hostile: a finding about the file, not an operational failure.
+type invalidError struct{ err error }
+
+func (e *invalidError) Error() string { return e.err.Error() }
+func (e *invalidError) Unwrap() error { return e.err }
+
+// failures counts the failures of a command that reads many inputs, by
+// the exit code each makes; err is the command's: 3 wins over 4 wins over
+// 1 (an operational failure is the one to act on: retry the run).
+type failures struct{ failed, io, invalid int }
+
+func (f *failures) add(err error) {
+	switch exitCode(err) {
+	case exitIOError:
+		f.io++
+	case exitInvalid:
+		f.invalid++
+	default:
+		f.failed++
+	}
+}
+
+// addKind counts a failure said in JSON by its kind.
+func (f *failures) addKind(kind string) {
+	switch kind {
+	case "io":
+		f.io++
+	case "invalid":
+		f.invalid++
+	default:
+		f.failed++
+	}
+}
+
+func (f failures) err() error {
+	switch {
+	case f.io > 0:
+		return &ioError{errFailed}
+	case f.invalid > 0:
+		return &invalidError{errFailed}
+	case f.failed > 0:
+		return errFailed
+	}
+	return nil
+}
+
 // errFailed reports that some inputs failed; each failure has already been
 // reported, so nothing more is printed.
 var errFailed = errors.New("some inputs failed")
 
 // exitCode is the one place that maps an error to an exit code. A PDF
-// that cannot be read, whatever the reason (pdfio.Error.Unreadable: it
-// cannot be opened, is not a PDF, does not parse, is encrypted), is an I/O
-// error in every command, as a file that cannot be opened is.
+// that cannot be read is, in every command, either a finding about the
+// file (pdfio.Error.Invalid: not a PDF, does not parse, over a limit; 4)
+// or, as a file that cannot be opened, an I/O error (3: encrypted with no
+// password, cannot be read).
 func exitCode(err error) int {
 	var ue *usageError
 	var ie *ioError
+	var ve *invalidError
 	var in *interrupted
 	var pe *pdfio.Error
 	switch {
@@ -89,7 +148,11 @@ func exitCode(err error) int {
 		return in.code()
 	case errors.As(err, &ue), isCobraUsage(err):
 		return exitUsage
-	case errors.As(err, &ie), errors.As(err, &pe) && pe.Unreadable():
+	case errors.As(err, &ie):
+		return exitIOError
+	case errors.As(err, &ve), errors.As(err, &pe) && pe.Invalid():
+		return exitInvalid
+	case pe != nil && pe.Unreadable():
 		return exitIOError
 	}
 	return exitFailed

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -67,9 +68,10 @@ func (e *fileReadError) Error() string { return e.pe.Path + ": " + e.pe.Err.Erro
 func (e *fileReadError) Unwrap() error { return e.pe }
 
 // readList reads a list of paths, one per line ("-": stdin): line ends
-// (LF or CRLF) are not part of a path, blank lines are skipped. Ctrl-C
+// (LF or CRLF) are not part of a path, blank lines are skipped; with nul,
+// paths end in NUL instead, and are taken as they are. Ctrl-C
 // ends a read of stdin that waits (the error is then the interrupt).
-func readList(ctx context.Context, path string, ios *IOStreams) ([]string, error) {
+func readList(ctx context.Context, path string, ios *IOStreams, nul bool) ([]string, error) {
 	r := interruptible(ctx, ios.In)
 	if path != "-" {
 		f, err := os.Open(path)
@@ -86,12 +88,31 @@ func readList(ctx context.Context, path string, ios *IOStreams) ([]string, error
 	var list []string
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
+	if nul {
+		sc.Split(scanNul)
+	}
 	for sc.Scan() {
-		if line := strings.TrimSuffix(sc.Text(), "\r"); line != "" {
+		line := sc.Text()
+		if !nul {
+			line = strings.TrimSuffix(line, "\r")
+		}
+		if line != "" {
 			list = append(list, line)
 		}
 	}
 	return list, sc.Err()
+}
+
+// scanNul is a bufio.SplitFunc for names that end in NUL (find -print0,
+// xargs -0): a name is taken as it is, newlines and all.
+func scanNul(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return i + 1, data[:i], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }
 
 // readError is a PDF that could not be read, prefixed by the command.

@@ -41,11 +41,13 @@ func TestUnreadableInputs(t *testing.T) {
 		{[]string{"id", "--aux", missing, notPDF}, exitIOError},
 		{[]string{"refresh", "--dry-run", missing}, exitIOError},
 		{[]string{"append", missing, "http://a/", "-o", out}, exitIOError},
-		// A file that is not a PDF cannot be read either, the same way
-		// everywhere (as audit always said).
-		{[]string{"info", notPDF}, exitIOError},
-		{[]string{"lookup", notPDF, "http://a/"}, exitIOError},
-		{[]string{"fix", "--dry-run", notPDF}, exitIOError},
+		// A file that is not a PDF is a finding about the file, the same
+		// way everywhere: 4, never worth retrying.
+		{[]string{"info", notPDF}, exitInvalid},
+		{[]string{"lookup", notPDF, "http://a/"}, exitInvalid},
+		{[]string{"fix", "--dry-run", notPDF}, exitInvalid},
+		{[]string{"audit", "--in-process", notPDF}, exitInvalid},
+		{[]string{"audit", "--in-process", notPDF, missing}, exitIOError}, // 3 wins over 4
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			ios, _, stdout, stderr := Test()

@@ -42,7 +42,8 @@ func fetchDefaults(maxPages int) fetchFlags {
 // line parses into, defaults included; nothing runs.
 func TestCommandFlags(t *testing.T) {
 	canonDefaults := canonFlags{Profile: canon.PDF, Input: canon.Encoded}
-	auditDefaults := auditOptions{Profile: canon.PDF, Jobs: runtime.NumCPU(), Timeout: time.Minute, MaxMemory: defaultMaxMemory, RestartAfter: 1000, progressFlags: progressFlags{Progress: progressAuto}}
+	auditDefaults := auditOptions{Profile: canon.PDF, Jobs: runtime.NumCPU(), Timeout: time.Minute, MaxMemory: defaultMaxMemory, RestartAfter: 1000,
+		inputFlags: inputFlags{Include: []string{"*.pdf"}}, ResumeBy: "stat", progressFlags: progressFlags{Progress: progressAuto}}
 	captureDefaults := captureOptions{fetchFlags: fetchDefaults(50), Levels: 1, Jobs: 2, PostType: capture.DefaultPostType}
 	for _, tc := range []struct {
 		name  string
@@ -69,7 +70,15 @@ func TestCommandFlags(t *testing.T) {
 		{"audit defaults", parseWith(newAuditCmd), []string{"a.pdf"},
 			func() *auditOptions { o := auditDefaults; o.Files = []string{"a.pdf"}; return &o }()},
 		{"audit", parseWith(newAuditCmd), []string{"--profile", "pdf2", "--json", "--jobs", "3", "--timeout", "5s", "--password", "pw", "--sources", "m.json", "--in-process", "--progress", "plain", "a.pdf", "b.pdf"},
-			&auditOptions{Profile: canon.PDF2, JSON: true, Jobs: 3, Timeout: 5 * time.Second, passwordFlags: passwordFlags{Password: "pw"}, Sources: "m.json", MaxMemory: defaultMaxMemory, RestartAfter: 1000, InProcess: true, progressFlags: progressFlags{Progress: progressPlain}, Files: []string{"a.pdf", "b.pdf"}}},
+			&auditOptions{Profile: canon.PDF2, JSON: true, Jobs: 3, Timeout: 5 * time.Second, passwordFlags: passwordFlags{Password: "pw"}, Sources: "m.json", MaxMemory: defaultMaxMemory, RestartAfter: 1000, InProcess: true,
+				inputFlags: inputFlags{Include: []string{"*.pdf"}}, ResumeBy: "stat", progressFlags: progressFlags{Progress: progressPlain}, Files: []string{"a.pdf", "b.pdf"}}},
+		{"audit inputs", parseWith(newAuditCmd), []string{"--files-from", "-", "-0", "-r", "--include", "*.PDF,*.ai", "--shard", "2/4", "--jsonl", "--ordered", "--resume", "r.jsonl", "--resume-by", "sha256", "d"},
+			func() *auditOptions {
+				o := auditDefaults
+				o.inputFlags = inputFlags{FilesFrom: "-", Null: true, Recursive: true, Include: []string{"*.PDF", "*.ai"}, Shard: shard{2, 4}}
+				o.JSONL, o.Ordered, o.Resume, o.ResumeBy, o.Files = true, true, "r.jsonl", "sha256", []string{"d"}
+				return &o
+			}()},
 		{"audit-worker", parseWith(newAuditWorkerCmd), []string{"--profile", "rfc3986", "--timeout", "2s", "--max-memory", "2MiB", "--sources", "d"},
 			&auditOptions{Profile: canon.RFC3986, Timeout: 2 * time.Second, MaxMemory: 2 << 20, Sources: "d"}},
 		{"fix", parseWith(newFixCmd), []string{"--profile", "pdf2", "-o", "out.pdf", "in.pdf"},

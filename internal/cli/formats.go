@@ -27,7 +27,13 @@ func exportFormats() []string { return export.Formats() }
 // is not a PDF or is hostile; "failed"; a kind a newer webcap writes) to
 // Invalid, a finding about the file.
 func fileResult(j fileJSON) audit.FileResult {
-	r := audit.FileResult{Input: j.Input, Findings: make([]audit.Finding, 0, len(j.Findings))}
+	r := audit.FileResult{Input: j.Input, SHA256: j.SHA256, Findings: make([]audit.Finding, 0, len(j.Findings))}
+	if j.Size != nil {
+		r.Size = *j.Size
+	}
+	if t, err := time.Parse(time.RFC3339Nano, j.Mtime); err == nil {
+		r.ModTime = t
+	}
 	if j.Error != nil {
 		kind := audit.Invalid
 		switch j.Error.Kind {
@@ -80,23 +86,13 @@ func writeFormat(w io.Writer, name string, files export.Results) error {
 	return export.Write(w, f, files, exportOptions())
 }
 
-// fileResultJSON is a file's JSON result with what a shard may say of the
-// file besides (its size and SHA-256, where audit writes them), for the
-// formats that show them.
+// fileResultJSON is a file's result as a shard holds it (with its size,
+// mtime and SHA-256 where audit wrote them: fileMeta).
 type fileResultJSON struct {
 	fileJSON
-	Size   *int64 `json:"size,omitempty"`
-	SHA256 string `json:"sha256,omitempty"`
 }
 
-func (j fileResultJSON) result() audit.FileResult {
-	r := fileResult(j.fileJSON)
-	if j.Size != nil {
-		r.Size = *j.Size
-	}
-	r.SHA256 = j.SHA256
-	return r
-}
+func (j fileResultJSON) result() audit.FileResult { return fileResult(j.fileJSON) }
 
 // jsonResults are files' JSON results as export reads them.
 type jsonResults []fileJSON
@@ -131,13 +127,4 @@ func checkFormat(cmd, name string, extra ...string) error {
 		}
 	}
 	return usagef("%s: --format %q: want one of %s", cmd, name, strings.Join(all, ", "))
-}
-
-// add adds t's counts to s.
-func (s *auditSummary) add(t auditSummary) {
-	s.Files += t.Files
-	s.Errors += t.Errors
-	s.Warnings += t.Warnings
-	s.Infos += t.Infos
-	s.Unreadable += t.Unreadable
 }

@@ -72,11 +72,11 @@ func TestAuditFormatsValidate(t *testing.T) {
 		code    int // audit's exit status, but archivematica's
 		schemas []string
 	}{
-		{"junit", exitIOError, []string{"JUnit.xsd", "junit-10.xsd"}},
-		{"premis", exitIOError, []string{"premis-v3-0.xsd"}},
-		{"sarif", exitIOError, []string{"sarif-schema-2.1.0.json"}},
-		{"archivematica", exitIOError, []string{"check_fpr_output.py"}}, // the not-a-PDF is kind io today: an operational failure
-		{"verapdf", exitIOError, nil},                                   // no published schema: audit/export checks its structure against real reports
+		{"junit", exitInvalid, []string{"JUnit.xsd", "junit-10.xsd"}},
+		{"premis", exitInvalid, []string{"premis-v3-0.xsd"}},
+		{"sarif", exitInvalid, []string{"sarif-schema-2.1.0.json"}},
+		{"archivematica", exitOK, []string{"check_fpr_output.py"}}, // the not-a-PDF is a finding (kind invalid), said in the output: no operational failure
+		{"verapdf", exitInvalid, nil},                              // no published schema: audit/export checks its structure against real reports
 	} {
 		t.Run(tc.format, func(t *testing.T) {
 			audited, reported, code := auditFormat(t, tc.format)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/webcap/webcap/internal/pdfbuild"
 )
@@ -21,6 +22,11 @@ func TestAuditReportGolden(t *testing.T) {
 		b, _ := pdfbuild.Sample(name)
 		p := filepath.Join(dir, name+".pdf")
 		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// A fixed mtime: the JSON says it ("mtime", for --resume).
+		mtime := time.Date(2015, 4, 2, 8, 51, 5, 123456789, time.UTC)
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, name+".pdf")

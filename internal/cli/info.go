@@ -60,14 +60,14 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 		return err
 	}
 	w := bufio.NewWriter(opts.IO.Out)
-	failed := 0
+	var failed failures
 	for i, f := range opts.Files {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		d, err := opts.open(f, pdfio.Options{})
 		if err != nil {
-			failed++
+			failed.add(err)
 			if opts.JSON { // in-band, not on stderr
 				e := newErrorJSON(readError("info", err))
 				e.Message = err.Error()
@@ -102,11 +102,9 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 	if err := w.Flush(); err != nil {
 		return &ioError{fmt.Errorf("info: writing output: %w", err)}
 	}
-	if failed > 0 {
-		// Every failure is a file that could not be read (exit 3).
-		return &ioError{errFailed}
-	}
-	return nil
+	// Every failure is a file that could not be read (3) or is no
+	// readable PDF (4).
+	return failed.err()
 }
 
 func writeInfo(w io.Writer, d *pdfio.Document) error {

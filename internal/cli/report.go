@@ -36,10 +36,12 @@ const schemaCanon = "webcap.canon/1"
 
 // errorJSON is a failure, in-band. Kind is the class of exit status it
 // makes, decided by exitCode: "failed" (1), "io" (3: a file or stream could
-// not be read or written), "interrupted" (130 or 143).
+// not be read or written; worth retrying), "invalid" (4: an input is not a
+// PDF, too damaged to parse, or hostile; never worth retrying),
+// "interrupted" (130 or 143).
 type errorJSON struct {
 	Message string `json:"message"`
-	Kind    string `json:"kind" jsonschema:"enum=failed,enum=io,enum=interrupted"`
+	Kind    string `json:"kind" jsonschema:"enum=failed,enum=io,enum=invalid,enum=interrupted"`
 	Step    string `json:"step,omitempty"`   // canon: the step of the algorithm that failed
 	Offset  *int   `json:"offset,omitempty"` // canon: the byte of the input where it failed
 }
@@ -52,6 +54,8 @@ func newErrorJSON(err error) *errorJSON {
 		kind = "interrupted"
 	case exitCode(err) == exitIOError:
 		kind = "io"
+	case exitCode(err) == exitInvalid:
+		kind = "invalid"
 	}
 	return &errorJSON{Message: err.Error(), Kind: kind}
 }
@@ -274,7 +278,8 @@ type auditReport struct {
 
 // fileJSON is one file's result.
 type fileJSON struct {
-	Input    string        `json:"input"`
+	Input string `json:"input"`
+	fileMeta
 	Error    *errorJSON    `json:"error,omitempty"` // the file could not be read
 	Findings []findingJSON `json:"findings"`
 	// Status is the verdict in JHOVE's words (audit.Status): "Well-Formed

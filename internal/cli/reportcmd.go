@@ -106,8 +106,9 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "webcap: report: %s came more than once: the last result of each is kept\n", plural(dups, "file"))
 	}
 	var sum auditSummary
+	var fails failures
 	for _, l := range files.lines {
-		sum.add(l.sum)
+		sum.add(&fails, l.t)
 	}
 	var out io.Writer = opts.IO.Out
 	tmp, err := opts.createOutput()
@@ -141,7 +142,7 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 			return &ioError{fmt.Errorf("report: %w", err)}
 		}
 	}
-	return formatExit(opts.Format, files, auditExit(sum))
+	return formatExit(opts.Format, files, fails.err())
 }
 
 // toFile reports whether -o names a file.

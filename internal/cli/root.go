@@ -5,7 +5,9 @@
 // without running anything), then its options struct, then the run
 // function that does the work. What several commands share lives in files
 // named for it: flags.go (flag groups, --profile parsed in one place),
-// files.go (reading inputs; "-" is stdin), output.go (the -o rules of every
+// files.go (reading inputs; "-" is stdin), inputs.go (audit's list of
+// files: --files-from, -0, --recursive, --shard), resume.go (audit
+// --resume and the size, mtime and SHA-256 it compares), output.go (the -o rules of every
 // writer, checking and writing outputs, the audit verdict), password.go
 // (the password options of every reader), progress.go (--progress and
 // --quiet), iostreams.go (the streams, terminal detection), format.go (plain text), report.go (every --json schema),

@@ -31,7 +31,7 @@ type shardLine struct {
 	shard int
 	off   int64
 	n     int
-	sum   auditSummary // its counts
+	t     tally // what it counts for
 }
 
 // A shardSet is the shards read: each one's file (stdin: a temporary
@@ -96,7 +96,7 @@ func (s *shardSet) read(ctx context.Context, shard string, ios *IOStreams) ([]sh
 				return nil, &ioError{fmt.Errorf("report: %s: line %d: %v", name, n, perr)}
 			default:
 				l := shardLine{input: f.Input, shard: idx, off: off, n: len(line)}
-				count(&l.sum, f.fileJSON)
+				l.t = tallyOf(f.fileJSON)
 				lines = append(lines, l)
 			}
 		}
