@@ -8,7 +8,7 @@ n=${1:-2000}
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/webcap" "$root/cmd/webcap"
+(cd "$root" && go build -o "$tmp/webcap" ./cmd/webcap)
 mkdir "$tmp/a"
 i=0
 while [ "$i" -lt "$n" ]; do cp "$root/testdata/capture.pdf" "$tmp/a/c$i.pdf"; i=$((i + 1)); done
