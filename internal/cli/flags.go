@@ -215,6 +215,9 @@ func flagError(cmd *cobra.Command, err error) error {
 	if errors.As(cause, &ne) {
 		cause = ne.Err // "invalid syntax", without strconv's function name
 	}
+	if _, ok := ive.GetFlag().Value.(interface{ secret() }); ok { // a password is not said back
+		return usagef("%s: --%s: %v", cmd.Name(), ive.GetFlag().Name, cause)
+	}
 	value := strconv.Quote(ive.GetValue())
 	if strings.Contains(cause.Error(), value) { // time: invalid duration "x"
 		return usagef("%s: --%s: %v", cmd.Name(), ive.GetFlag().Name, cause)

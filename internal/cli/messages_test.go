@@ -58,6 +58,7 @@ func TestMessages(t *testing.T) {
 		{[]string{"id", "dir"}, exitIOError, "webcap: id: dir: is a directory"},
 		{[]string{"id", "--aux", "missing", "good.pdf"}, exitIOError, "webcap: id: --aux missing: no such file or directory"},
 		{[]string{"info"}, exitUsage, "webcap: info: want at least 1 argument (FILE...), got 0"},
+		{[]string{"lookup", "--password", "sekrit", "good.pdf", "http://a/"}, exitUsage, "webcap: lookup: --password: refused: a command line shows in ps; use --password-file PATH (-: stdin) or $WEBCAP_PASSWORD"},
 		{[]string{"info", "--password-file", "missing.txt", "good.pdf"}, exitIOError, "webcap: info: --password-file missing.txt: no such file or directory"},
 		{[]string{"audit", "--password-file", "dir", "good.pdf"}, exitIOError, "webcap: audit: --password-file dir: is a directory"},
 		{[]string{"info", "missing.pdf"}, exitIOError, "webcap: info: missing.pdf: no such file or directory"},

@@ -21,12 +21,12 @@ const passwordEnv = "WEBCAP_PASSWORD"
 
 // passwordFlags are the password options of every command that reads a
 // PDF. The password comes from, in order: --password-file FILE (its first
-// line; "-": stdin), the deprecated --password (a command line shows in
-// ps), $WEBCAP_PASSWORD, and, when none gives one and stdin is a terminal,
-// a prompt — only once a file turns out to be encrypted.
+// line; "-": stdin), $WEBCAP_PASSWORD, and, when neither gives one and
+// stdin is a terminal, a prompt — only once a file turns out to be
+// encrypted. Never from the command line, which ps shows: the old
+// --password is kept, hidden, to say so.
 type passwordFlags struct {
 	PasswordFile string
-	Password     string // --password, deprecated
 	st           *passwordState
 }
 
@@ -41,8 +41,8 @@ type passwordState struct {
 func (p *passwordFlags) add(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&p.PasswordFile, "password-file", "", "read the password of encrypted files from the first line of `FILE` (-: stdin; default: $"+passwordEnv+", or a prompt on a terminal)")
-	f.StringVar(&p.Password, "password", "", "password of encrypted files (shows in ps: use --password-file or $"+passwordEnv+")")
-	_ = f.MarkHidden("password") // deprecated: resolve says so
+	f.Var(refusedPassword{}, "password", "refused: a command line shows in ps (use --password-file or $"+passwordEnv+")")
+	_ = f.MarkHidden("password") // kept to say why it is refused
 }
 
 // resolve finds the password before any file is read: a --password-file
@@ -50,8 +50,6 @@ func (p *passwordFlags) add(cmd *cobra.Command) {
 func (p *passwordFlags) resolve(cmd string, ios *IOStreams) error {
 	p.st = &passwordState{prompt: ios.ReadPassword}
 	switch {
-	case p.PasswordFile != "" && p.Password != "":
-		return usagef("%s: --password-file and --password exclude each other", cmd)
 	case p.PasswordFile == "-":
 		line, err := firstLine(ios.In)
 		if err != nil {
@@ -69,13 +67,22 @@ func (p *passwordFlags) resolve(cmd string, ios *IOStreams) error {
 			return &ioError{fmt.Errorf("%s: --password-file %w", cmd, pathError(err))}
 		}
 		p.st.pw, p.st.prompt = line, nil
-	case p.Password != "":
-		fmt.Fprintf(ios.ErrOut, "webcap: %s: --password is deprecated (a command line shows in ps): use --password-file or $%s\n", cmd, passwordEnv)
-		p.st.pw, p.st.prompt = p.Password, nil
 	default:
 		p.st.pw = os.Getenv(passwordEnv)
 	}
 	return nil
+}
+
+// refusedPassword is --password: a password on the command line shows in
+// ps, so the flag is refused as it is parsed, with where to give the
+// password instead.
+type refusedPassword struct{}
+
+func (refusedPassword) secret()        {} // never said back (flagError)
+func (refusedPassword) String() string { return "" }
+func (refusedPassword) Type() string   { return "string" }
+func (refusedPassword) Set(string) error {
+	return fmt.Errorf("refused: a command line shows in ps; use --password-file PATH (-: stdin) or $%s", passwordEnv)
 }
 
 // firstLine reads the first line of r, without its line end.
