@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -148,12 +149,61 @@ func objectAt(b []byte, off int64, num int) bool {
 	if off < 0 || off >= int64(len(b)) {
 		return false
 	}
-	f := bytes.Fields(b[off:min(int64(len(b)), off+40)])
-	if len(f) < 3 || !bytes.HasPrefix(f[2], []byte("obj")) {
+	w := b[off:min(int64(len(b)), off+40)]
+	var f [3][]byte
+	if !firstFields(w, &f) {
+		return false
+	}
+	if !bytes.HasPrefix(f[2], []byte("obj")) {
 		return false
 	}
 	n, err := strconv.Atoi(string(f[0]))
 	return err == nil && n == num
+}
+
+// firstFields sets f to the first three fields of w as bytes.Fields splits
+// it, and reports whether it has three, without allocating (objectAt runs
+// once per object). Text with a byte that is not ASCII goes to bytes.Fields
+// itself, whose white space is then Unicode's.
+func firstFields(w []byte, f *[3][]byte) bool {
+	if !isASCII(w) {
+		all := bytes.Fields(w)
+		if len(all) < 3 {
+			return false
+		}
+		copy(f[:], all)
+		return true
+	}
+	n := 0
+	for i := 0; i < len(w) && n < 3; {
+		for i < len(w) && asciiSpace(w[i]) {
+			i++
+		}
+		j := i
+		for j < len(w) && !asciiSpace(w[j]) {
+			j++
+		}
+		if j > i {
+			f[n] = w[i:j]
+			n++
+		}
+		i = j
+	}
+	return n == 3
+}
+
+func isASCII(w []byte) bool {
+	for _, c := range w {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiSpace is bytes.Fields's white space among ASCII bytes.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 // nullAt reports whether the object whose header is at off is null (which

@@ -22,6 +22,7 @@ type reader struct {
 	b           []byte               // the file's bytes, to check against what pdfcpu built; nil: not checked
 	xrefDamaged bool                 // the cross-reference data had to be rebuilt
 	recovered   map[int]types.Object // objects the lost cross-reference data located, recovered from object streams
+	nums        []int                // the table's object numbers, sorted once (objectNumbers)
 }
 
 func newReader(ctx *model.Context, name string, opts Options, b []byte) *reader {
@@ -293,7 +294,7 @@ func (w *treeWalk) names(names types.Object, node webcapture.Ref, path string) (
 		e := &Entry{KeyRef: refIn(a[i]), Node: node, nodePath: path, index: i}
 		kobj, kref, ok := a[i], e.KeyRef, true
 		if !kref.IsZero() {
-			kobj, kref, ok = r.resolve(a[i], e.Path())
+			kobj, kref, ok = r.resolveAt(a[i], e.Path)
 		}
 		if !ok {
 			continue
@@ -397,8 +398,15 @@ func show(tree, key string) string {
 	return fmt.Sprintf("%q", key)
 }
 
-// objectNumbers are the numbers of the cross-reference table, in order.
-func (r *reader) objectNumbers() []int { return slices.Sorted(maps.Keys(r.xt.Table)) }
+// objectNumbers are the numbers of the cross-reference table, in order,
+// sorted once: the table does not change while the reader walks it (the
+// objects it recovers are kept aside, in recovered).
+func (r *reader) objectNumbers() []int {
+	if r.nums == nil {
+		r.nums = slices.Sorted(maps.Keys(r.xt.Table))
+	}
+	return r.nums
+}
 
 // scanObjects finds the image XObjects and the content sets that no tree
 // reaches, and links every set to the keys that hold it.
