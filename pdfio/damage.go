@@ -102,12 +102,14 @@ func (r *reader) checkWellFormed() {
 
 // badSection follows the cross-reference sections from off through /Prev
 // and says what is wrong with the first that is malformed: it is not a
-// whole table or stream, or a stream's /W gives entries no bytes.
+// whole table or stream, or a stream's /W gives entries no bytes. The
+// section at off is known whole (lastStartXRef found it so): a table of a
+// million entries is not read twice.
 func badSection(b []byte, off int64) (int64, string) {
 	seen := map[int64]bool{}
 	for i := 0; i < maxSections && !seen[off]; i++ {
 		seen[off] = true
-		if off < 0 || off >= int64(len(b)) || !xrefAt(b[off:]) {
+		if off < 0 || off >= int64(len(b)) || i > 0 && !xrefAt(b[off:]) {
 			return off, "is not a whole cross-reference table or stream"
 		}
 		d, num := sectionDict(b[off:])

@@ -407,23 +407,25 @@ func (r *reader) sourceExtras() {
 			}
 			continue
 		}
-		path := fmt.Sprintf("object %d/SI", cs.Ref.Num)
+		path := func() string { return fmt.Sprintf("object %d/SI", cs.Ref.Num) }
 		switch si := r.quiet(d["SI"]).(type) {
 		case types.Dict:
 			r.sourceInfoExtras(si, d["SI"], cs.Ref, path, listed)
 		case types.Array:
 			for i, el := range si {
 				if sd, ok := r.quiet(el).(types.Dict); ok {
-					r.sourceInfoExtras(sd, el, cs.Ref, fmt.Sprintf("%s[%d]", path, i), listed)
+					r.sourceInfoExtras(sd, el, cs.Ref, func() string { return fmt.Sprintf("%s[%d]", path(), i) }, listed)
 				}
 			}
 		}
 	}
 }
 
-func (r *reader) sourceInfoExtras(si types.Dict, raw types.Object, set webcapture.Ref, path string, listed map[webcapture.Ref]bool) {
+// sourceInfoExtras reads one source information dictionary's; path, built
+// only when something is found, says where it is.
+func (r *reader) sourceInfoExtras(si types.Dict, raw types.Object, set webcapture.Ref, path func() string, listed map[webcapture.Ref]bool) {
 	if c, ok := si["C"]; ok {
-		r.sourceCommand(c, path+"/C", listed)
+		r.sourceCommand(c, path()+"/C", listed)
 	}
 	owner := set
 	if ref := refIn(raw); !ref.IsZero() {
@@ -441,11 +443,11 @@ func (r *reader) sourceInfoExtras(si types.Dict, raw types.Object, set webcaptur
 		return
 	}
 	if len(chains) == 0 {
-		r.doc.EmptyAliasC = append(r.doc.EmptyAliasC, Place{owner, path + "/AU/C"})
+		r.doc.EmptyAliasC = append(r.doc.EmptyAliasC, Place{owner, path() + "/AU/C"})
 	}
 	for i, c := range chains {
 		if a, ok := r.quiet(c).(types.Array); ok && len(a) == 0 {
-			r.doc.EmptyAliasC = append(r.doc.EmptyAliasC, Place{owner, fmt.Sprintf("%s/AU/C[%d]", path, i)})
+			r.doc.EmptyAliasC = append(r.doc.EmptyAliasC, Place{owner, fmt.Sprintf("%s/AU/C[%d]", path(), i)})
 		}
 	}
 }
