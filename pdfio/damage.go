@@ -42,23 +42,51 @@ type Damage struct {
 // offset is wrong says so a hundred times, then once more in all).
 const maxDamage = 100
 
-// checkWellFormed compares the bytes with what pdfcpu built from them.
-func (r *reader) checkWellFormed() {
+// damageLog collects the damage found, at most maxDamage of each kind.
+type damageLog struct {
+	list   []Damage
+	counts map[DamageKind]int
+}
+
+func (l *damageLog) add(d Damage) {
+	if l.counts == nil {
+		l.counts = map[DamageKind]int{}
+	}
+	if l.counts[d.Kind]++; l.counts[d.Kind] <= maxDamage {
+		l.list = append(l.list, d)
+	}
+}
+
+// The bytes are compared with what pdfcpu built from them (read runs the
+// three steps): the cross-reference sections (checkSections), then every
+// object (checkObjects), then the damage is said in that order (endDamage).
+
+// checkSections checks the cross-reference sections, and when they are
+// damaged recovers what only they located (recoverFromObjectStreams): the
+// rest of the reader resolves references through r.recovered.
+func (r *reader) checkSections(l *damageLog) {
 	if r.b == nil {
 		return
 	}
-	counts := map[DamageKind]int{}
-	add := func(d Damage) {
-		if counts[d.Kind]++; counts[d.Kind] <= maxDamage {
-			r.doc.Damage = append(r.doc.Damage, d)
-		}
-	}
 	if off, err := lastStartXRef(r.b); err != nil {
 		r.xrefDamaged = true
-		add(Damage{Kind: DamageXRef, Offset: -1, Message: fmt.Sprintf("not well-formed: %v; the parser rebuilt the cross-reference table from the objects it found", err)})
+		l.add(Damage{Kind: DamageXRef, Offset: -1, Message: fmt.Sprintf("not well-formed: %v; the parser rebuilt the cross-reference table from the objects it found", err)})
 	} else if at, why := badSection(r.b, off); why != "" {
 		r.xrefDamaged = true
-		add(Damage{Kind: DamageXRef, Offset: at, Message: fmt.Sprintf("not well-formed: the cross-reference section at offset %d %s", at, why)})
+		l.add(Damage{Kind: DamageXRef, Offset: at, Message: fmt.Sprintf("not well-formed: the cross-reference section at offset %d %s", at, why)})
+	}
+	if r.xrefDamaged {
+		r.recoverFromObjectStreams()
+	}
+}
+
+// checkObjects checks each object's offset, and each stream's /Length. It
+// reads only the bytes and the table's entries (not an object stream's,
+// which it skips), and writes only l: it can run alongside a walk of a file
+// without object streams (reader.parallel).
+func (r *reader) checkObjects(l *damageLog) {
+	if r.b == nil {
+		return
 	}
 	for _, n := range r.objectNumbers() {
 		e := r.xt.Table[n]
@@ -73,30 +101,37 @@ func (r *reader) checkWellFormed() {
 			if e.Object == nil {
 				lost = "; it cannot be read"
 			}
-			add(Damage{Kind: DamageOffset, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: the cross-reference data puts object %s at offset %d, where no \"%d %d obj\" begins%s", ref, off, n, ref.Gen, lost)})
+			l.add(Damage{Kind: DamageOffset, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: the cross-reference data puts object %s at offset %d, where no \"%d %d obj\" begins%s", ref, off, n, ref.Gen, lost)})
 		}
 		switch o := e.Object.(type) {
 		case types.StreamDict:
 			// (An encrypted file's streams are decrypted in memory, their
 			// lengths with them: they are not compared.)
 			if n, ok := r.writtenLength(o, off); ok && !r.doc.Encrypted && !endstreamAt(r.b, o.StreamOffset+n) {
-				add(Damage{Kind: DamageLength, Object: ref, Offset: o.StreamOffset, Message: fmt.Sprintf("not well-formed: the stream of object %s has /Length %d, but \"endstream\" does not follow that many bytes", ref, n)})
+				l.add(Damage{Kind: DamageLength, Object: ref, Offset: o.StreamOffset, Message: fmt.Sprintf("not well-formed: the stream of object %s has /Length %d, but \"endstream\" does not follow that many bytes", ref, n)})
 			}
 		case nil:
 			// (A misplaced object that could not be read is that one
 			// damage, said above.)
 			if !misplaced && !nullAt(r.b, off) {
-				add(Damage{Kind: DamageUnreadable, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: object %s cannot be parsed", ref)})
+				l.add(Damage{Kind: DamageUnreadable, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: object %s cannot be parsed", ref)})
 			}
 		}
 	}
-	for kind, n := range counts {
+}
+
+// endDamage puts the damage found in the document: each of l's, how many
+// more of a kind there were, and how many objects were recovered.
+func (r *reader) endDamage(l *damageLog) {
+	r.doc.Damage = append(r.doc.Damage, l.list...)
+	for kind, n := range l.counts {
 		if n > maxDamage {
 			r.doc.Damage = append(r.doc.Damage, Damage{Kind: kind, Offset: -1, Message: fmt.Sprintf("and %d more of the same kind (%s)", n-maxDamage, kind)})
 		}
 	}
-	if r.xrefDamaged {
-		r.recoverFromObjectStreams()
+	if len(r.recovered) > 0 {
+		r.doc.Damage = append(r.doc.Damage, Damage{Kind: DamageRecovered, Offset: -1,
+			Message: fmt.Sprintf("the cross-reference data lost %d objects; they were recovered from the object streams that hold them", len(r.recovered))})
 	}
 }
 
@@ -281,7 +316,7 @@ const maxRecovered = 100000
 // pdfcpu found is decoded, and the objects in it that its table lacks are
 // parsed from it and kept (r.recovered), so that a reference to them
 // resolves as in a reader that recovers them (poppler does). One Damage
-// says how many were recovered.
+// says how many were recovered (endDamage).
 func (r *reader) recoverFromObjectStreams() {
 	for _, e := range r.xt.Table {
 		sd, ok := e.Object.(types.StreamDict)
@@ -323,9 +358,5 @@ func (r *reader) recoverFromObjectStreams() {
 			}
 			r.recovered[num] = o
 		}
-	}
-	if len(r.recovered) > 0 {
-		r.doc.Damage = append(r.doc.Damage, Damage{Kind: DamageRecovered, Offset: -1,
-			Message: fmt.Sprintf("the cross-reference data lost %d objects; they were recovered from the object streams that hold them", len(r.recovered))})
 	}
 }

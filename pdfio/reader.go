@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +24,11 @@ type reader struct {
 	xrefDamaged bool                 // the cross-reference data had to be rebuilt
 	recovered   map[int]types.Object // objects the lost cross-reference data located, recovered from object streams
 	nums        []int                // the table's object numbers, sorted once (objectNumbers)
+	// parallel: parts of the reading may run at once (alongside). Only
+	// objects in object streams are written while reading (load keeps
+	// each once parsed): without any, the reader only reads what pdfcpu
+	// built.
+	parallel bool
 }
 
 func newReader(ctx *model.Context, name string, opts Options, b []byte) *reader {
@@ -34,21 +40,40 @@ func newReader(ctx *model.Context, name string, opts Options, b []byte) *reader 
 		doc.Catalog = ctx.RootVersion.String()
 	}
 	doc.Encrypted = ctx.Encrypt != nil
-	return &reader{xt: ctx.XRefTable, opts: opts, doc: doc, sets: map[webcapture.Ref]*ContentSet{}, b: b}
+	parallel := ctx.Read != nil && !ctx.Read.UsingObjectStreams // pdfcpu sets it before it makes the first lazy object
+	return &reader{xt: ctx.XRefTable, opts: opts, doc: doc, sets: map[webcapture.Ref]*ContentSet{}, b: b, parallel: parallel}
 }
 
 func (r *reader) defect(obj webcapture.Ref, path string, kind DefectKind, format string, args ...any) {
 	r.doc.Defects = append(r.doc.Defects, Defect{Object: obj, Path: path, Kind: kind, Message: fmt.Sprintf(format, args...)})
 }
 
+// read reads the document. Where r.parallel allows it, the well-formedness
+// check of the objects and the page tree walk run alongside SpiderInfo and
+// the name trees (which do not read the pages): the document is the same as
+// read in order, its defects in the same order.
 func (r *reader) read() *Document {
-	r.checkWellFormed()
+	var damage damageLog
+	r.checkSections(&damage)
+	r.objectNumbers() // sorted before checkObjects may run alongside
+	if !r.parallel {
+		r.checkObjects(&damage)
+	}
 	cat, err := r.xt.Catalog()
 	if err != nil || cat == nil {
+		if r.parallel {
+			r.checkObjects(&damage)
+		}
+		r.endDamage(&damage)
 		r.defect(webcapture.Ref{}, "Root", Dangling, "the trailer's /Root is not a dictionary")
 		return r.doc
 	}
-	r.readPages(cat["Pages"])
+	pages := r.alongside(func(pr *reader) {
+		if r.parallel {
+			pr.checkObjects(&damage)
+		}
+		pr.readPages(cat["Pages"])
+	})
 	if si, ok := cat["SpiderInfo"]; ok {
 		r.doc.Info = r.info(si, "SpiderInfo")
 	}
@@ -65,11 +90,52 @@ func (r *reader) read() *Document {
 			r.defect(webcapture.Ref{}, "Names", WrongType, "the catalog's /Names is %s, want a dictionary", typeName(names))
 		}
 	}
+	pages()
+	r.endDamage(&damage)
 	r.scanObjects()
 	r.readUse()
 	r.doc.Certification = r.certification(cat)
 	r.certifiedAfter(r.doc.Certification)
 	return r.doc
+}
+
+// alongside runs f with a reader of its own: in a goroutine when
+// r.parallel, else now. The function it returns waits for f, and puts the
+// pages and defects f found in r's document as if f had run first (before
+// anything r found since); a panic in f is raised again there, in the
+// reader's goroutine, whose caller recovers it.
+func (r *reader) alongside(f func(fr *reader)) (join func()) {
+	if !r.parallel {
+		f(r)
+		return func() {}
+	}
+	fr := *r
+	fr.doc = &Document{File: r.doc.File, Encrypted: r.doc.Encrypted, pageByRef: r.doc.pageByRef}
+	before := len(r.doc.Defects)
+	done := make(chan *goroutinePanic, 1)
+	go func() {
+		defer func() {
+			var gp *goroutinePanic
+			if p := recover(); p != nil {
+				gp = &goroutinePanic{p, debug.Stack()}
+			}
+			done <- gp
+		}()
+		f(&fr)
+	}()
+	return func() {
+		if gp := <-done; gp != nil {
+			panic(gp)
+		}
+		r.doc.Pages = fr.doc.Pages
+		r.doc.Defects = slices.Concat(r.doc.Defects[:before], fr.doc.Defects, r.doc.Defects[before:])
+	}
+}
+
+// A goroutinePanic is a panic in a reader's goroutine, with its stack.
+type goroutinePanic struct {
+	value any
+	stack []byte
 }
 
 // Typed getters: each returns the key's value and whether it is present with
