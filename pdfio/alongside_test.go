@@ -1,9 +1,12 @@
 package pdfio
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -45,3 +48,42 @@ func TestAlongside(t *testing.T) {
 }
 
 func panicAlongside() { panic("boom") }
+
+// TestObjectNumbers: the table's numbers in order, and entry as pdfcpu's
+// FindTableEntry, whether the numbers are dense (a slice) or not (the map).
+func TestObjectNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		nums []int
+	}{
+		{"empty", nil},
+		{"dense", []int{0, 1, 2, 5, 3}},
+		{"sparse", []int{0, 1, 1 << 30}},
+		{"negative", []int{-1, 0, 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			table := map[int]*model.XRefTableEntry{}
+			for _, n := range tc.nums {
+				table[n] = &model.XRefTableEntry{}
+			}
+			table[4] = nil // a number without an entry
+			xt := &model.XRefTable{Table: table}
+			r := &reader{xt: xt}
+			// (A number without an entry may be left out: every loop
+			// over the numbers skips it.)
+			withEntry := func(ns []int) []int {
+				return slices.DeleteFunc(slices.Clone(ns), func(n int) bool { return table[n] == nil })
+			}
+			got, want := withEntry(r.objectNumbers()), withEntry(slices.Sorted(maps.Keys(table)))
+			if !slices.Equal(got, want) {
+				t.Errorf("objectNumbers() = %v, want %v", got, want)
+			}
+			for _, n := range []int{-2, -1, 0, 1, 2, 3, 4, 5, 6, 1 << 30, 1<<30 + 1} {
+				want, _ := xt.FindTableEntry(n, 0)
+				if e := r.entry(n); e != want {
+					t.Errorf("entry(%d) = %p, want %p", n, e, want)
+				}
+			}
+		})
+	}
+}

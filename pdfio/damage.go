@@ -89,7 +89,7 @@ func (r *reader) checkObjects(l *damageLog) {
 		return
 	}
 	for _, n := range r.objectNumbers() {
-		e := r.xt.Table[n]
+		e := r.entry(n)
 		if e == nil || e.Free || e.Compressed || e.Offset == nil || n == 0 {
 			continue
 		}

@@ -44,8 +44,8 @@ func (r *reader) resolveAt(o types.Object, path func() string) (types.Object, we
 			return o, ref, true
 		}
 		ref = webcapture.Ref{Num: ir.ObjectNumber.Value(), Gen: ir.GenerationNumber.Value()}
-		e, found := r.xt.FindTableEntry(ref.Num, ref.Gen)
-		if !found || e == nil || e.Free || e.Object == nil {
+		e := r.entry(ref.Num)
+		if e == nil || e.Free || e.Object == nil {
 			if obj, ok := r.recovered[ref.Num]; ok {
 				o = obj
 				continue

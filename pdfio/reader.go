@@ -20,10 +20,11 @@ type reader struct {
 	doc  *Document
 	sets map[webcapture.Ref]*ContentSet // content sets by object
 
-	b           []byte               // the file's bytes, to check against what pdfcpu built; nil: not checked
-	xrefDamaged bool                 // the cross-reference data had to be rebuilt
-	recovered   map[int]types.Object // objects the lost cross-reference data located, recovered from object streams
-	nums        []int                // the table's object numbers, sorted once (objectNumbers)
+	b           []byte                  // the file's bytes, to check against what pdfcpu built; nil: not checked
+	xrefDamaged bool                    // the cross-reference data had to be rebuilt
+	recovered   map[int]types.Object    // objects the lost cross-reference data located, recovered from object streams
+	nums        []int                   // the table's object numbers, sorted once (objectNumbers)
+	byNum       []*model.XRefTableEntry // the table by object number, when objectNumbers could make it (entry)
 	// parallel: parts of the reading may run at once (alongside). Only
 	// objects in object streams are written while reading (load keeps
 	// each once parsed): without any, the reader only reads what pdfcpu
@@ -465,20 +466,57 @@ func show(tree, key string) string {
 }
 
 // objectNumbers are the numbers of the cross-reference table, in order,
-// sorted once: the table does not change while the reader walks it (the
-// objects it recovers are kept aside, in recovered).
+// found once: the table does not change while the reader walks it (the
+// objects it recovers are kept aside, in recovered). When the numbers are
+// dense enough (a table of n objects numbered below 4n + 1024, as files
+// are), it also makes byNum, for entry: a slice, where pdfcpu's table is a
+// map (a look-up per reference followed), and numbers in order without a
+// sort.
 func (r *reader) objectNumbers() []int {
-	if r.nums == nil {
+	if r.nums != nil {
+		return r.nums
+	}
+	hi, dense := -1, true
+	for n := range r.xt.Table {
+		hi = max(hi, n)
+		dense = dense && n >= 0
+	}
+	if !dense || hi >= 4*len(r.xt.Table)+1024 {
 		r.nums = slices.Sorted(maps.Keys(r.xt.Table))
+		return r.nums
+	}
+	r.byNum = make([]*model.XRefTableEntry, hi+1)
+	present := make([]bool, hi+1)
+	for n, e := range r.xt.Table {
+		r.byNum[n], present[n] = e, true
+	}
+	r.nums = make([]int, 0, len(r.xt.Table))
+	for n, ok := range present {
+		if ok {
+			r.nums = append(r.nums, n)
+		}
 	}
 	return r.nums
+}
+
+// entry is the table's entry for object num (pdfcpu's FindTableEntry,
+// which ignores the generation); nil if there is none.
+func (r *reader) entry(num int) *model.XRefTableEntry {
+	if r.byNum != nil {
+		if num < 0 || num >= len(r.byNum) {
+			return nil
+		}
+		return r.byNum[num]
+	}
+	e, _ := r.xt.FindTableEntry(num, 0)
+	return e
 }
 
 // scanObjects finds the image XObjects and the content sets that no tree
 // reaches, and links every set to the keys that hold it.
 func (r *reader) scanObjects() {
 	for _, n := range r.objectNumbers() {
-		e := r.xt.Table[n]
+		e := r.entry(n)
 		if e == nil || e.Free || e.Object == nil {
 			continue
 		}

@@ -81,8 +81,8 @@ func (r *reader) quiet(o types.Object) types.Object {
 		if !ok {
 			return o
 		}
-		e, found := r.xt.FindTableEntry(ir.ObjectNumber.Value(), ir.GenerationNumber.Value())
-		if !found || e == nil || e.Free || e.Object == nil {
+		e := r.entry(ir.ObjectNumber.Value())
+		if e == nil || e.Free || e.Object == nil {
 			return nil
 		}
 		ob, err := load(e)
