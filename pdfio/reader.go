@@ -74,6 +74,9 @@ func (r *reader) read() *Document {
 			pr.checkObjects(&damage)
 		}
 		pr.readPages(cat["Pages"])
+		if r.parallel {
+			pr.idForms() // (else in readUse, as it was)
+		}
 	})
 	if si, ok := cat["SpiderInfo"]; ok {
 		r.doc.Info = r.info(si, "SpiderInfo")
@@ -102,9 +105,9 @@ func (r *reader) read() *Document {
 
 // alongside runs f with a reader of its own: in a goroutine when
 // r.parallel, else now. The function it returns waits for f, and puts the
-// pages and defects f found in r's document as if f had run first (before
-// anything r found since); a panic in f is raised again there, in the
-// reader's goroutine, whose caller recovers it.
+// pages, forms and defects f found in r's document as if f had run first
+// (before anything r found since); a panic in f is raised again there, in
+// the reader's goroutine, whose caller recovers it.
 func (r *reader) alongside(f func(fr *reader)) (join func()) {
 	if !r.parallel {
 		f(r)
@@ -128,7 +131,7 @@ func (r *reader) alongside(f func(fr *reader)) (join func()) {
 		if gp := <-done; gp != nil {
 			panic(gp)
 		}
-		r.doc.Pages = fr.doc.Pages
+		r.doc.Pages, r.doc.IDForms = fr.doc.Pages, fr.doc.IDForms
 		r.doc.Defects = slices.Concat(r.doc.Defects[:before], fr.doc.Defects, r.doc.Defects[before:])
 	}
 }

@@ -61,7 +61,9 @@ func (r *reader) readUse() {
 		}
 	}
 	r.doc.ImageUseKnown = w.complete
-	r.idForms()
+	if !r.parallel {
+		r.idForms() // (else alongside the name trees: it reads only the objects, and says no defect)
+	}
 	r.sourceExtras()
 }
 
