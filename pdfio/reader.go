@@ -116,6 +116,17 @@ func (r *reader) alongside(f func(fr *reader)) (join func()) {
 	fr := *r
 	fr.doc = &Document{File: r.doc.File, Encrypted: r.doc.Encrypted, pageByRef: r.doc.pageByRef}
 	before := len(r.doc.Defects)
+	wait := inGoroutine(func() { f(&fr) })
+	return func() {
+		wait()
+		r.doc.Pages, r.doc.IDForms = fr.doc.Pages, fr.doc.IDForms
+		r.doc.Defects = slices.Concat(r.doc.Defects[:before], fr.doc.Defects, r.doc.Defects[before:])
+	}
+}
+
+// inGoroutine runs f in a goroutine of its own; wait waits for it to end,
+// and raises again a panic in f, with f's stack (goroutinePanic).
+func inGoroutine(f func()) (wait func()) {
 	done := make(chan *goroutinePanic, 1)
 	go func() {
 		defer func() {
@@ -125,14 +136,12 @@ func (r *reader) alongside(f func(fr *reader)) (join func()) {
 			}
 			done <- gp
 		}()
-		f(&fr)
+		f()
 	}()
 	return func() {
 		if gp := <-done; gp != nil {
 			panic(gp)
 		}
-		r.doc.Pages, r.doc.IDForms = fr.doc.Pages, fr.doc.IDForms
-		r.doc.Defects = slices.Concat(r.doc.Defects[:before], fr.doc.Defects, r.doc.Defects[before:])
 	}
 }
 

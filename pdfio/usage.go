@@ -48,23 +48,32 @@ type Place struct {
 const maxUseVisits = 1 << 20
 
 // readUse reads what this file describes, after the Web Capture structures
-// and the image XObjects have been read.
+// and the image XObjects have been read. Where r.parallel allows it, the
+// image-use walk (which says no defect, and writes only the images,
+// PriorActions and ImageUseKnown) runs alongside sourceExtras.
 func (r *reader) readUse() {
 	w := &useWalk{r: r, images: map[webcapture.Ref]*Image{}, memo: map[webcapture.Ref][]webcapture.Ref{},
 		onPath: map[webcapture.Ref]bool{}, complete: true}
 	for _, im := range r.doc.Images {
 		w.images[im.Ref] = im
 	}
-	for _, p := range r.doc.Pages {
-		if d := w.dict(refObject(p.Ref)); d != nil {
-			w.page(p, d)
+	walk := func() {
+		for _, p := range r.doc.Pages {
+			if d := w.dict(refObject(p.Ref)); d != nil {
+				w.page(p, d)
+			}
 		}
+		r.doc.ImageUseKnown = w.complete
 	}
-	r.doc.ImageUseKnown = w.complete
-	if !r.parallel {
+	wait := func() {}
+	if r.parallel {
+		wait = inGoroutine(walk)
+	} else {
+		walk()
 		r.idForms() // (else alongside the name trees: it reads only the objects, and says no defect)
 	}
 	r.sourceExtras()
+	wait()
 }
 
 // refObject is a reference to ref (nil for the zero Ref).
