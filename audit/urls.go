@@ -121,6 +121,9 @@ func (a *auditor) urlBytes(obj webcapture.Ref, key, s string) {
 
 // password reports a URL whose userinfo has a password ("user:pass@").
 func (a *auditor) password(obj webcapture.Ref, key, s string) {
+	if strings.IndexByte(s, '@') < 0 {
+		return // no userinfo without an "@" (RFC 3986 §3.2.1): most URLs, parsed for nothing
+	}
 	u, err := url.Parse(s)
 	if err != nil || u.User == nil {
 		return

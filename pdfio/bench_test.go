@@ -38,3 +38,24 @@ func BenchmarkRead(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWalk is the reader's own share of BenchmarkRead: pdfcpu's parse
+// done once, outside the loop, then only the walk over what it built (the
+// trees, pages, object scan, image usage, well-formedness check), with the
+// parsed file live on the heap as it is in a real read.
+func BenchmarkWalk(b *testing.B) {
+	const n = 20000
+	data := pdfbuild.Big(n, false)
+	opts := Options{}.withDefaults()
+	ctx, err := parse(bytes.NewReader(data), opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx.Read.RS = nil
+	b.ReportAllocs()
+	for b.Loop() {
+		if d := newReader(ctx, "big.pdf", opts, data).read(); len(d.Sets) != n {
+			b.Fatalf("%d sets, want %d", len(d.Sets), n)
+		}
+	}
+}

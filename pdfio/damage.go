@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -41,26 +42,54 @@ type Damage struct {
 // offset is wrong says so a hundred times, then once more in all).
 const maxDamage = 100
 
-// checkWellFormed compares the bytes with what pdfcpu built from them.
-func (r *reader) checkWellFormed() {
+// damageLog collects the damage found, at most maxDamage of each kind.
+type damageLog struct {
+	list   []Damage
+	counts map[DamageKind]int
+}
+
+func (l *damageLog) add(d Damage) {
+	if l.counts == nil {
+		l.counts = map[DamageKind]int{}
+	}
+	if l.counts[d.Kind]++; l.counts[d.Kind] <= maxDamage {
+		l.list = append(l.list, d)
+	}
+}
+
+// The bytes are compared with what pdfcpu built from them (read runs the
+// three steps): the cross-reference sections (checkSections), then every
+// object (checkObjects), then the damage is said in that order (endDamage).
+
+// checkSections checks the cross-reference sections, and when they are
+// damaged recovers what only they located (recoverFromObjectStreams): the
+// rest of the reader resolves references through r.recovered.
+func (r *reader) checkSections(l *damageLog) {
 	if r.b == nil {
 		return
 	}
-	counts := map[DamageKind]int{}
-	add := func(d Damage) {
-		if counts[d.Kind]++; counts[d.Kind] <= maxDamage {
-			r.doc.Damage = append(r.doc.Damage, d)
-		}
-	}
 	if off, err := lastStartXRef(r.b); err != nil {
 		r.xrefDamaged = true
-		add(Damage{Kind: DamageXRef, Offset: -1, Message: fmt.Sprintf("not well-formed: %v; the parser rebuilt the cross-reference table from the objects it found", err)})
+		l.add(Damage{Kind: DamageXRef, Offset: -1, Message: fmt.Sprintf("not well-formed: %v; the parser rebuilt the cross-reference table from the objects it found", err)})
 	} else if at, why := badSection(r.b, off); why != "" {
 		r.xrefDamaged = true
-		add(Damage{Kind: DamageXRef, Offset: at, Message: fmt.Sprintf("not well-formed: the cross-reference section at offset %d %s", at, why)})
+		l.add(Damage{Kind: DamageXRef, Offset: at, Message: fmt.Sprintf("not well-formed: the cross-reference section at offset %d %s", at, why)})
+	}
+	if r.xrefDamaged {
+		r.recoverFromObjectStreams()
+	}
+}
+
+// checkObjects checks each object's offset, and each stream's /Length. It
+// reads only the bytes and the table's entries (not an object stream's,
+// which it skips), and writes only l: it can run alongside a walk of a file
+// without object streams (reader.parallel).
+func (r *reader) checkObjects(l *damageLog) {
+	if r.b == nil {
+		return
 	}
 	for _, n := range r.objectNumbers() {
-		e := r.xt.Table[n]
+		e := r.entry(n)
 		if e == nil || e.Free || e.Compressed || e.Offset == nil || n == 0 {
 			continue
 		}
@@ -72,41 +101,50 @@ func (r *reader) checkWellFormed() {
 			if e.Object == nil {
 				lost = "; it cannot be read"
 			}
-			add(Damage{Kind: DamageOffset, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: the cross-reference data puts object %s at offset %d, where no \"%d %d obj\" begins%s", ref, off, n, ref.Gen, lost)})
+			l.add(Damage{Kind: DamageOffset, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: the cross-reference data puts object %s at offset %d, where no \"%d %d obj\" begins%s", ref, off, n, ref.Gen, lost)})
 		}
 		switch o := e.Object.(type) {
 		case types.StreamDict:
 			// (An encrypted file's streams are decrypted in memory, their
 			// lengths with them: they are not compared.)
 			if n, ok := r.writtenLength(o, off); ok && !r.doc.Encrypted && !endstreamAt(r.b, o.StreamOffset+n) {
-				add(Damage{Kind: DamageLength, Object: ref, Offset: o.StreamOffset, Message: fmt.Sprintf("not well-formed: the stream of object %s has /Length %d, but \"endstream\" does not follow that many bytes", ref, n)})
+				l.add(Damage{Kind: DamageLength, Object: ref, Offset: o.StreamOffset, Message: fmt.Sprintf("not well-formed: the stream of object %s has /Length %d, but \"endstream\" does not follow that many bytes", ref, n)})
 			}
 		case nil:
 			// (A misplaced object that could not be read is that one
 			// damage, said above.)
 			if !misplaced && !nullAt(r.b, off) {
-				add(Damage{Kind: DamageUnreadable, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: object %s cannot be parsed", ref)})
+				l.add(Damage{Kind: DamageUnreadable, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: object %s cannot be parsed", ref)})
 			}
 		}
 	}
-	for kind, n := range counts {
+}
+
+// endDamage puts the damage found in the document: each of l's, how many
+// more of a kind there were, and how many objects were recovered.
+func (r *reader) endDamage(l *damageLog) {
+	r.doc.Damage = append(r.doc.Damage, l.list...)
+	for kind, n := range l.counts {
 		if n > maxDamage {
 			r.doc.Damage = append(r.doc.Damage, Damage{Kind: kind, Offset: -1, Message: fmt.Sprintf("and %d more of the same kind (%s)", n-maxDamage, kind)})
 		}
 	}
-	if r.xrefDamaged {
-		r.recoverFromObjectStreams()
+	if len(r.recovered) > 0 {
+		r.doc.Damage = append(r.doc.Damage, Damage{Kind: DamageRecovered, Offset: -1,
+			Message: fmt.Sprintf("the cross-reference data lost %d objects; they were recovered from the object streams that hold them", len(r.recovered))})
 	}
 }
 
 // badSection follows the cross-reference sections from off through /Prev
 // and says what is wrong with the first that is malformed: it is not a
-// whole table or stream, or a stream's /W gives entries no bytes.
+// whole table or stream, or a stream's /W gives entries no bytes. The
+// section at off is known whole (lastStartXRef found it so): a table of a
+// million entries is not read twice.
 func badSection(b []byte, off int64) (int64, string) {
 	seen := map[int64]bool{}
 	for i := 0; i < maxSections && !seen[off]; i++ {
 		seen[off] = true
-		if off < 0 || off >= int64(len(b)) || !xrefAt(b[off:]) {
+		if off < 0 || off >= int64(len(b)) || i > 0 && !xrefAt(b[off:]) {
 			return off, "is not a whole cross-reference table or stream"
 		}
 		d, num := sectionDict(b[off:])
@@ -148,12 +186,61 @@ func objectAt(b []byte, off int64, num int) bool {
 	if off < 0 || off >= int64(len(b)) {
 		return false
 	}
-	f := bytes.Fields(b[off:min(int64(len(b)), off+40)])
-	if len(f) < 3 || !bytes.HasPrefix(f[2], []byte("obj")) {
+	w := b[off:min(int64(len(b)), off+40)]
+	var f [3][]byte
+	if !firstFields(w, &f) {
+		return false
+	}
+	if !bytes.HasPrefix(f[2], []byte("obj")) {
 		return false
 	}
 	n, err := strconv.Atoi(string(f[0]))
 	return err == nil && n == num
+}
+
+// firstFields sets f to the first three fields of w as bytes.Fields splits
+// it, and reports whether it has three, without allocating (objectAt runs
+// once per object). Text with a byte that is not ASCII goes to bytes.Fields
+// itself, whose white space is then Unicode's.
+func firstFields(w []byte, f *[3][]byte) bool {
+	if !isASCII(w) {
+		all := bytes.Fields(w)
+		if len(all) < 3 {
+			return false
+		}
+		copy(f[:], all)
+		return true
+	}
+	n := 0
+	for i := 0; i < len(w) && n < 3; {
+		for i < len(w) && asciiSpace(w[i]) {
+			i++
+		}
+		j := i
+		for j < len(w) && !asciiSpace(w[j]) {
+			j++
+		}
+		if j > i {
+			f[n] = w[i:j]
+			n++
+		}
+		i = j
+	}
+	return n == 3
+}
+
+func isASCII(w []byte) bool {
+	for _, c := range w {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiSpace is bytes.Fields's white space among ASCII bytes.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 // nullAt reports whether the object whose header is at off is null (which
@@ -229,7 +316,7 @@ const maxRecovered = 100000
 // pdfcpu found is decoded, and the objects in it that its table lacks are
 // parsed from it and kept (r.recovered), so that a reference to them
 // resolves as in a reader that recovers them (poppler does). One Damage
-// says how many were recovered.
+// says how many were recovered (endDamage).
 func (r *reader) recoverFromObjectStreams() {
 	for _, e := range r.xt.Table {
 		sd, ok := e.Object.(types.StreamDict)
@@ -271,9 +358,5 @@ func (r *reader) recoverFromObjectStreams() {
 			}
 			r.recovered[num] = o
 		}
-	}
-	if len(r.recovered) > 0 {
-		r.doc.Damage = append(r.doc.Damage, Damage{Kind: DamageRecovered, Offset: -1,
-			Message: fmt.Sprintf("the cross-reference data lost %d objects; they were recovered from the object streams that hold them", len(r.recovered))})
 	}
 }

@@ -191,3 +191,26 @@ func TestRebuiltKeepsRightLength(t *testing.T) {
 		t.Errorf("damage %v, want only %s", kinds, DamageXRef)
 	}
 }
+
+// TestFirstFields: objectAt's split is bytes.Fields's, white space and
+// bytes that are not ASCII included (the oracle is bytes.Fields itself).
+func TestFirstFields(t *testing.T) {
+	for _, w := range []string{
+		"", " ", "1 0 obj", "  12 0 obj<<", "12\t0\nobj", "12\v0\fobj\r", "1 0", "1\x000 obj",
+		"1 0 obj\xc2\xa0x", "1\xc2\xa00 obj", "1\xc2\x850 obj", "1\xe2\x80\x830 obj", "\xff1 0 obj", "1 0 \xc2",
+		"1 0 obj 2 0 obj 3 0 obj", "+7 0 obj", "007 0 objx",
+	} {
+		var got [3][]byte
+		ok := firstFields([]byte(w), &got)
+		want := bytes.Fields([]byte(w))
+		if ok != (len(want) >= 3) {
+			t.Errorf("firstFields(%q) = %v, want %v", w, ok, len(want) >= 3)
+			continue
+		}
+		for i := 0; ok && i < 3; i++ {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Errorf("firstFields(%q)[%d] = %q, want %q", w, i, got[i], want[i])
+			}
+		}
+	}
+}

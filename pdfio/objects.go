@@ -21,18 +21,22 @@ const maxChain = 32
 // every reference found an object; it records dangling references and
 // loops as defects.
 func (r *reader) resolve(o types.Object, path string) (types.Object, webcapture.Ref, bool) {
-	return r.resolveKey(o, path, "")
+	return r.resolveAt(o, func() string { return path })
 }
 
 // resolveKey is resolve for the value of key in the dictionary at path; the
 // joined path is built only for a defect.
 func (r *reader) resolveKey(o types.Object, path, key string) (types.Object, webcapture.Ref, bool) {
-	if key != "" {
-		if _, isRef := o.(types.IndirectRef); !isRef {
-			return o, webcapture.Ref{}, true // the common case: nothing to follow
-		}
-		path += "/" + key
+	if _, isRef := o.(types.IndirectRef); !isRef {
+		return o, webcapture.Ref{}, true // the common case: nothing to follow
 	}
+	return r.resolveAt(o, func() string { return path + "/" + key })
+}
+
+// resolveAt is resolve with the path built by path, called only for a
+// defect (most objects resolve without one: their paths, one per page or
+// tree entry, would be built for nothing).
+func (r *reader) resolveAt(o types.Object, path func() string) (types.Object, webcapture.Ref, bool) {
 	var ref webcapture.Ref
 	for range maxChain {
 		ir, ok := o.(types.IndirectRef)
@@ -40,27 +44,30 @@ func (r *reader) resolveKey(o types.Object, path, key string) (types.Object, web
 			return o, ref, true
 		}
 		ref = webcapture.Ref{Num: ir.ObjectNumber.Value(), Gen: ir.GenerationNumber.Value()}
-		e, found := r.xt.FindTableEntry(ref.Num, ref.Gen)
-		if !found || e == nil || e.Free || e.Object == nil {
+		e := r.entry(ref.Num)
+		if e == nil || e.Free || e.Object == nil {
 			if obj, ok := r.recovered[ref.Num]; ok {
 				o = obj
 				continue
 			}
+			p := path()
 			if r.xrefDamaged {
-				r.defect(ref, path, Dangling, "%s refers to object %s, which cannot be located: the cross-reference data is damaged", path, ref)
+				r.defect(ref, p, Dangling, "%s refers to object %s, which cannot be located: the cross-reference data is damaged", p, ref)
 			} else {
-				r.defect(ref, path, Dangling, "%s refers to object %s, which does not exist", path, ref)
+				r.defect(ref, p, Dangling, "%s refers to object %s, which does not exist", p, ref)
 			}
 			return nil, ref, false
 		}
 		obj, err := load(e)
 		if err != nil {
-			r.defect(ref, path, BadValue, "%s: object %s cannot be parsed: %v", path, ref, err)
+			p := path()
+			r.defect(ref, p, BadValue, "%s: object %s cannot be parsed: %v", p, ref, err)
 			return nil, ref, false
 		}
 		o = obj
 	}
-	r.defect(ref, path, Cycle, "%s: a chain of more than %d references", path, maxChain)
+	p := path()
+	r.defect(ref, p, Cycle, "%s: a chain of more than %d references", p, maxChain)
 	return nil, ref, false
 }
 

@@ -226,6 +226,9 @@ func withoutPath(err error) error {
 // internalError is a panic inside the reader (a bug: hostile input must
 // not cause one), as an error naming the file, with the stack kept aside.
 func internalError(name string, p any) *Error {
+	if gp, ok := p.(*goroutinePanic); ok { // raised again from a reader's goroutine (alongside)
+		return &Error{File: name, Op: "read", Err: fmt.Errorf("internal error: %v", gp.value), Stack: gp.stack}
+	}
 	return &Error{File: name, Op: "read", Err: fmt.Errorf("internal error: %v", p), Stack: debug.Stack()}
 }
 

@@ -1,7 +1,6 @@
 package pdfio
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -14,53 +13,70 @@ const maxPageDepth = 256
 // readPages walks the page tree in order, numbering pages from 1, with cycle
 // detection and a depth bound, and reads each page's /ID and /PZ.
 func (r *reader) readPages(root types.Object) {
-	seen := map[webcapture.Ref]bool{}
-	var walk func(o types.Object, path string, depth int)
-	walk = func(o types.Object, path string, depth int) {
-		ref := refIn(o)
-		if !ref.IsZero() {
-			if seen[ref] {
-				r.defect(ref, path, Cycle, "the page tree reaches %s twice", ref)
-				return
-			}
-			seen[ref] = true
-		}
-		obj, _, ok := r.resolve(o, path)
-		if !ok {
-			return
-		}
-		d, isDict := obj.(types.Dict)
-		if !isDict {
-			r.defect(ref, path, WrongType, "%s is %s, want a page tree node", path, typeName(obj))
-			return
-		}
-		kids, hasKids := d["Kids"]
-		if typ, _ := d["Type"].(types.Name); typ == "Page" || !hasKids {
-			r.page(d, ref, path)
-			return
-		}
-		if depth >= maxPageDepth {
-			r.defect(ref, path, TooDeep, "the page tree is deeper than %d levels", maxPageDepth)
-			return
-		}
-		ko, _, ok := r.resolve(kids, path+"/Kids")
-		a, isArr := ko.(types.Array)
-		if !ok || !isArr {
-			r.defect(ref, path+"/Kids", WrongType, "%s/Kids is %s, want an array", path, typeName(ko))
-			return
-		}
-		for i, k := range a {
-			walk(k, fmt.Sprintf("%s/Kids[%d]", path, i), depth+1)
-		}
-	}
 	if root != nil {
-		walk(root, "Pages", 0)
+		w := &pageWalk{r: r, seen: map[webcapture.Ref]bool{}}
+		w.walk(root, "Pages", -1, 0)
 	}
 }
 
-func (r *reader) page(d types.Dict, ref webcapture.Ref, path string) {
+type pageWalk struct {
+	r    *reader
+	seen map[webcapture.Ref]bool
+}
+
+// walk reads the node o, kid i of the node at parent ("Pages/Kids[3]"), or
+// the root at parent when i < 0. Its path is built only when a defect says
+// it, or when it has kids: a leaf's, once per page, is rarely wanted.
+func (w *pageWalk) walk(o types.Object, parent string, i, depth int) {
+	r := w.r
+	path := func() string {
+		if i < 0 {
+			return parent
+		}
+		return parent + "/Kids[" + strconv.Itoa(i) + "]"
+	}
+	ref := refIn(o)
+	if !ref.IsZero() {
+		if w.seen[ref] {
+			r.defect(ref, path(), Cycle, "the page tree reaches %s twice", ref)
+			return
+		}
+		w.seen[ref] = true
+	}
+	obj, _, ok := r.resolveAt(o, path)
+	if !ok {
+		return
+	}
+	d, isDict := obj.(types.Dict)
+	if !isDict {
+		p := path()
+		r.defect(ref, p, WrongType, "%s is %s, want a page tree node", p, typeName(obj))
+		return
+	}
+	kids, hasKids := d["Kids"]
+	if typ, _ := d["Type"].(types.Name); typ == "Page" || !hasKids {
+		r.page(d, ref)
+		return
+	}
+	p := path()
+	if depth >= maxPageDepth {
+		r.defect(ref, p, TooDeep, "the page tree is deeper than %d levels", maxPageDepth)
+		return
+	}
+	ko, _, ok := r.resolve(kids, p+"/Kids")
+	a, isArr := ko.(types.Array)
+	if !ok || !isArr {
+		r.defect(ref, p+"/Kids", WrongType, "%s/Kids is %s, want an array", p, typeName(ko))
+		return
+	}
+	for i, k := range a {
+		w.walk(k, p, i, depth+1)
+	}
+}
+
+func (r *reader) page(d types.Dict, ref webcapture.Ref) {
 	p := &Page{Number: len(r.doc.Pages) + 1, Ref: ref}
-	path = "page " + strconv.Itoa(p.Number)
+	path := "page " + strconv.Itoa(p.Number)
 	if raw, ok := d["ID"]; ok {
 		p.IDRef = refIn(raw)
 		p.ID = r.rawID(ref, d, "ID", path)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,9 +20,16 @@ type reader struct {
 	doc  *Document
 	sets map[webcapture.Ref]*ContentSet // content sets by object
 
-	b           []byte               // the file's bytes, to check against what pdfcpu built; nil: not checked
-	xrefDamaged bool                 // the cross-reference data had to be rebuilt
-	recovered   map[int]types.Object // objects the lost cross-reference data located, recovered from object streams
+	b           []byte                  // the file's bytes, to check against what pdfcpu built; nil: not checked
+	xrefDamaged bool                    // the cross-reference data had to be rebuilt
+	recovered   map[int]types.Object    // objects the lost cross-reference data located, recovered from object streams
+	nums        []int                   // the table's object numbers, sorted once (objectNumbers)
+	byNum       []*model.XRefTableEntry // the table by object number, when objectNumbers could make it (entry)
+	// parallel: parts of the reading may run at once (alongside). Only
+	// objects in object streams are written while reading (load keeps
+	// each once parsed): without any, the reader only reads what pdfcpu
+	// built.
+	parallel bool
 }
 
 func newReader(ctx *model.Context, name string, opts Options, b []byte) *reader {
@@ -33,21 +41,43 @@ func newReader(ctx *model.Context, name string, opts Options, b []byte) *reader 
 		doc.Catalog = ctx.RootVersion.String()
 	}
 	doc.Encrypted = ctx.Encrypt != nil
-	return &reader{xt: ctx.XRefTable, opts: opts, doc: doc, sets: map[webcapture.Ref]*ContentSet{}, b: b}
+	parallel := ctx.Read != nil && !ctx.Read.UsingObjectStreams // pdfcpu sets it before it makes the first lazy object
+	return &reader{xt: ctx.XRefTable, opts: opts, doc: doc, sets: map[webcapture.Ref]*ContentSet{}, b: b, parallel: parallel}
 }
 
 func (r *reader) defect(obj webcapture.Ref, path string, kind DefectKind, format string, args ...any) {
 	r.doc.Defects = append(r.doc.Defects, Defect{Object: obj, Path: path, Kind: kind, Message: fmt.Sprintf(format, args...)})
 }
 
+// read reads the document. Where r.parallel allows it, the well-formedness
+// check of the objects and the page tree walk run alongside SpiderInfo and
+// the name trees (which do not read the pages): the document is the same as
+// read in order, its defects in the same order.
 func (r *reader) read() *Document {
-	r.checkWellFormed()
+	var damage damageLog
+	r.checkSections(&damage)
+	r.objectNumbers() // sorted before checkObjects may run alongside
+	if !r.parallel {
+		r.checkObjects(&damage)
+	}
 	cat, err := r.xt.Catalog()
 	if err != nil || cat == nil {
+		if r.parallel {
+			r.checkObjects(&damage)
+		}
+		r.endDamage(&damage)
 		r.defect(webcapture.Ref{}, "Root", Dangling, "the trailer's /Root is not a dictionary")
 		return r.doc
 	}
-	r.readPages(cat["Pages"])
+	pages := r.alongside(func(pr *reader) {
+		if r.parallel {
+			pr.checkObjects(&damage)
+		}
+		pr.readPages(cat["Pages"])
+		if r.parallel {
+			pr.idForms() // (else in readUse, as it was)
+		}
+	})
 	if si, ok := cat["SpiderInfo"]; ok {
 		r.doc.Info = r.info(si, "SpiderInfo")
 	}
@@ -64,11 +94,61 @@ func (r *reader) read() *Document {
 			r.defect(webcapture.Ref{}, "Names", WrongType, "the catalog's /Names is %s, want a dictionary", typeName(names))
 		}
 	}
+	pages()
+	r.endDamage(&damage)
 	r.scanObjects()
 	r.readUse()
 	r.doc.Certification = r.certification(cat)
 	r.certifiedAfter(r.doc.Certification)
 	return r.doc
+}
+
+// alongside runs f with a reader of its own: in a goroutine when
+// r.parallel, else now. The function it returns waits for f, and puts the
+// pages, forms and defects f found in r's document as if f had run first
+// (before anything r found since); a panic in f is raised again there, in
+// the reader's goroutine, whose caller recovers it.
+func (r *reader) alongside(f func(fr *reader)) (join func()) {
+	if !r.parallel {
+		f(r)
+		return func() {}
+	}
+	fr := *r
+	fr.doc = &Document{File: r.doc.File, Encrypted: r.doc.Encrypted, pageByRef: r.doc.pageByRef}
+	before := len(r.doc.Defects)
+	wait := inGoroutine(func() { f(&fr) })
+	return func() {
+		wait()
+		r.doc.Pages, r.doc.IDForms = fr.doc.Pages, fr.doc.IDForms
+		r.doc.Defects = slices.Concat(r.doc.Defects[:before], fr.doc.Defects, r.doc.Defects[before:])
+	}
+}
+
+// inGoroutine runs f in a goroutine of its own; wait waits for it to end,
+// and raises again a panic in f, with f's stack (goroutinePanic).
+func inGoroutine(f func()) (wait func()) {
+	done := make(chan *goroutinePanic, 1)
+	go func() {
+		defer func() {
+			var gp *goroutinePanic
+			if p := recover(); p != nil {
+				gp = &goroutinePanic{p, debug.Stack()}
+			}
+			done <- gp
+		}()
+		f()
+	}()
+	return func() {
+		if gp := <-done; gp != nil {
+			panic(gp)
+		}
+	}
+}
+
+// A goroutinePanic is a panic in a reader's goroutine, with its stack.
+type goroutinePanic struct {
+	value any
+	stack []byte
 }
 
 // Typed getters: each returns the key's value and whether it is present with
@@ -293,7 +373,7 @@ func (w *treeWalk) names(names types.Object, node webcapture.Ref, path string) (
 		e := &Entry{KeyRef: refIn(a[i]), Node: node, nodePath: path, index: i}
 		kobj, kref, ok := a[i], e.KeyRef, true
 		if !kref.IsZero() {
-			kobj, kref, ok = r.resolve(a[i], e.Path())
+			kobj, kref, ok = r.resolveAt(a[i], e.Path)
 		}
 		if !ok {
 			continue
@@ -397,14 +477,58 @@ func show(tree, key string) string {
 	return fmt.Sprintf("%q", key)
 }
 
-// objectNumbers are the numbers of the cross-reference table, in order.
-func (r *reader) objectNumbers() []int { return slices.Sorted(maps.Keys(r.xt.Table)) }
+// objectNumbers are the numbers of the cross-reference table, in order,
+// found once: the table does not change while the reader walks it (the
+// objects it recovers are kept aside, in recovered). When the numbers are
+// dense enough (a table of n objects numbered below 4n + 1024, as files
+// are), it also makes byNum, for entry: a slice, where pdfcpu's table is a
+// map (a look-up per reference followed), and numbers in order without a
+// sort.
+func (r *reader) objectNumbers() []int {
+	if r.nums != nil {
+		return r.nums
+	}
+	hi, dense := -1, true
+	for n := range r.xt.Table {
+		hi = max(hi, n)
+		dense = dense && n >= 0
+	}
+	if !dense || hi >= 4*len(r.xt.Table)+1024 {
+		r.nums = slices.Sorted(maps.Keys(r.xt.Table))
+		return r.nums
+	}
+	r.byNum = make([]*model.XRefTableEntry, hi+1)
+	present := make([]bool, hi+1)
+	for n, e := range r.xt.Table {
+		r.byNum[n], present[n] = e, true
+	}
+	r.nums = make([]int, 0, len(r.xt.Table))
+	for n, ok := range present {
+		if ok {
+			r.nums = append(r.nums, n)
+		}
+	}
+	return r.nums
+}
+
+// entry is the table's entry for object num (pdfcpu's FindTableEntry,
+// which ignores the generation); nil if there is none.
+func (r *reader) entry(num int) *model.XRefTableEntry {
+	if r.byNum != nil {
+		if num < 0 || num >= len(r.byNum) {
+			return nil
+		}
+		return r.byNum[num]
+	}
+	e, _ := r.xt.FindTableEntry(num, 0)
+	return e
+}
 
 // scanObjects finds the image XObjects and the content sets that no tree
 // reaches, and links every set to the keys that hold it.
 func (r *reader) scanObjects() {
 	for _, n := range r.objectNumbers() {
-		e := r.xt.Table[n]
+		e := r.entry(n)
 		if e == nil || e.Free || e.Object == nil {
 			continue
 		}

@@ -48,21 +48,32 @@ type Place struct {
 const maxUseVisits = 1 << 20
 
 // readUse reads what this file describes, after the Web Capture structures
-// and the image XObjects have been read.
+// and the image XObjects have been read. Where r.parallel allows it, the
+// image-use walk (which says no defect, and writes only the images,
+// PriorActions and ImageUseKnown) runs alongside sourceExtras.
 func (r *reader) readUse() {
 	w := &useWalk{r: r, images: map[webcapture.Ref]*Image{}, memo: map[webcapture.Ref][]webcapture.Ref{},
 		onPath: map[webcapture.Ref]bool{}, complete: true}
 	for _, im := range r.doc.Images {
 		w.images[im.Ref] = im
 	}
-	for _, p := range r.doc.Pages {
-		if d := w.dict(refObject(p.Ref)); d != nil {
-			w.page(p, d)
+	walk := func() {
+		for _, p := range r.doc.Pages {
+			if d := w.dict(refObject(p.Ref)); d != nil {
+				w.page(p, d)
+			}
 		}
+		r.doc.ImageUseKnown = w.complete
 	}
-	r.doc.ImageUseKnown = w.complete
-	r.idForms()
+	wait := func() {}
+	if r.parallel {
+		wait = inGoroutine(walk)
+	} else {
+		walk()
+		r.idForms() // (else alongside the name trees: it reads only the objects, and says no defect)
+	}
 	r.sourceExtras()
+	wait()
 }
 
 // refObject is a reference to ref (nil for the zero Ref).
@@ -81,8 +92,8 @@ func (r *reader) quiet(o types.Object) types.Object {
 		if !ok {
 			return o
 		}
-		e, found := r.xt.FindTableEntry(ir.ObjectNumber.Value(), ir.GenerationNumber.Value())
-		if !found || e == nil || e.Free || e.Object == nil {
+		e := r.entry(ir.ObjectNumber.Value())
+		if e == nil || e.Free || e.Object == nil {
 			return nil
 		}
 		ob, err := load(e)
@@ -407,23 +418,25 @@ func (r *reader) sourceExtras() {
 			}
 			continue
 		}
-		path := fmt.Sprintf("object %d/SI", cs.Ref.Num)
+		path := func() string { return fmt.Sprintf("object %d/SI", cs.Ref.Num) }
 		switch si := r.quiet(d["SI"]).(type) {
 		case types.Dict:
 			r.sourceInfoExtras(si, d["SI"], cs.Ref, path, listed)
 		case types.Array:
 			for i, el := range si {
 				if sd, ok := r.quiet(el).(types.Dict); ok {
-					r.sourceInfoExtras(sd, el, cs.Ref, fmt.Sprintf("%s[%d]", path, i), listed)
+					r.sourceInfoExtras(sd, el, cs.Ref, func() string { return fmt.Sprintf("%s[%d]", path(), i) }, listed)
 				}
 			}
 		}
 	}
 }
 
-func (r *reader) sourceInfoExtras(si types.Dict, raw types.Object, set webcapture.Ref, path string, listed map[webcapture.Ref]bool) {
+// sourceInfoExtras reads one source information dictionary's; path, built
+// only when something is found, says where it is.
+func (r *reader) sourceInfoExtras(si types.Dict, raw types.Object, set webcapture.Ref, path func() string, listed map[webcapture.Ref]bool) {
 	if c, ok := si["C"]; ok {
-		r.sourceCommand(c, path+"/C", listed)
+		r.sourceCommand(c, path()+"/C", listed)
 	}
 	owner := set
 	if ref := refIn(raw); !ref.IsZero() {
@@ -441,11 +454,11 @@ func (r *reader) sourceInfoExtras(si types.Dict, raw types.Object, set webcaptur
 		return
 	}
 	if len(chains) == 0 {
-		r.doc.EmptyAliasC = append(r.doc.EmptyAliasC, Place{owner, path + "/AU/C"})
+		r.doc.EmptyAliasC = append(r.doc.EmptyAliasC, Place{owner, path() + "/AU/C"})
 	}
 	for i, c := range chains {
 		if a, ok := r.quiet(c).(types.Array); ok && len(a) == 0 {
-			r.doc.EmptyAliasC = append(r.doc.EmptyAliasC, Place{owner, fmt.Sprintf("%s/AU/C[%d]", path, i)})
+			r.doc.EmptyAliasC = append(r.doc.EmptyAliasC, Place{owner, fmt.Sprintf("%s/AU/C[%d]", path(), i)})
 		}
 	}
 }
