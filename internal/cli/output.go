@@ -75,15 +75,22 @@ func (o *outputFlags) check(cmd string, ios *IOStreams, input string) error {
 	case input != "" && sameFile(o.Out, input):
 		return usagef("%s: -o %s is the input: use --in-place to replace it", cmd, o.Out)
 	}
-	if fi, err := os.Stat(o.Out); err == nil {
+	return checkNewFile(cmd, o.Out, o.Force)
+}
+
+// checkNewFile checks the file -o names, for every command that writes
+// one (a PDF, or report's text): not a directory, not a file that exists
+// unless force, in a directory that can be written to.
+func checkNewFile(cmd, out string, force bool) error {
+	if fi, err := os.Stat(out); err == nil {
 		switch {
 		case fi.IsDir():
-			return usagef("%s: -o %s is a directory: give a file name", cmd, o.Out)
-		case !o.Force:
-			return usagef("%s: %s exists: choose another -o, or --force to replace it", cmd, o.Out)
+			return usagef("%s: -o %s is a directory: give a file name", cmd, out)
+		case !force:
+			return usagef("%s: %s exists: choose another -o, or --force to replace it", cmd, out)
 		}
 	}
-	return checkDir(cmd, o.Out)
+	return checkDir(cmd, out)
 }
 
 // checkDir checks that the directory out is written in exists and can be

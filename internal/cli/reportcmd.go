@@ -148,19 +148,13 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 // toFile reports whether -o names a file.
 func (opts *reportOptions) toFile() bool { return opts.Out != "" && opts.Out != stdoutName }
 
-// checkOutput checks -o before any shard is read: a file that exists
-// needs --force, a directory will not do, and its directory must be one
-// that can be written to.
+// checkOutput checks -o before any shard is read, as every command
+// checks the file it writes (checkNewFile).
 func (opts *reportOptions) checkOutput() error {
 	if !opts.toFile() {
 		return nil
 	}
-	if fi, err := os.Stat(opts.Out); err == nil && fi.IsDir() {
-		return usagef("report: -o %s is a directory: give a file name", opts.Out)
-	} else if err == nil && !opts.Force {
-		return usagef("report: %s exists: choose another -o, or --force to replace it", opts.Out)
-	}
-	return checkDir("report", opts.Out)
+	return checkNewFile("report", opts.Out, opts.Force)
 }
 
 // createOutput creates the file the report is written to, when -o names
