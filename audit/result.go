@@ -54,30 +54,43 @@ const (
 	// NotValid: the file is well-formed, but a Web Capture rule has an
 	// error finding.
 	NotValid
-	// NotWellFormed: the file could not be read, or the reader found
-	// damage in its syntax (a WC-PDF-* error).
+	// NotWellFormed: the file is not a PDF, could not be parsed or is
+	// hostile (FileError of kind Invalid), or the reader found damage in
+	// its syntax (a WC-PDF-* error).
 	NotWellFormed
+	// Unchecked: the file was not examined, for an operational reason
+	// (FileError.Operational: missing, unreadable, no password,
+	// interrupted). No verdict is said of it: "not well-formed" would be
+	// a claim about a file nobody read.
+	Unchecked
 )
 
 // String returns JHOVE's status words: "Well-Formed and valid",
-// "Well-Formed, but not valid" or "Not well-formed".
+// "Well-Formed, but not valid" or "Not well-formed"; "Not checked" for
+// Unchecked, which JHOVE has no words for.
 func (s Status) String() string {
 	switch s {
 	case Valid:
 		return "Well-Formed and valid"
 	case NotValid:
 		return "Well-Formed, but not valid"
+	case Unchecked:
+		return "Not checked"
 	}
 	return "Not well-formed"
 }
 
-// Status decides the file's verdict: not well-formed when it could not be
-// audited (whatever the error's kind: no well-formed PDF was read) or a
-// WC-PDF-* rule has an error finding (damage in the file's syntax, JHOVE's
+// Status decides the file's verdict: unchecked when it was not examined
+// for an operational reason (FileError.Operational); not well-formed when
+// it is not a PDF that can be read (an Invalid error) or a WC-PDF-* rule
+// has an error finding (damage in the file's syntax, JHOVE's
 // well-formedness); well-formed but not valid when any other finding is an
 // error; else well-formed and valid (warnings and notes do not count).
 func (r FileResult) Status() Status {
-	if r.Error != nil {
+	switch {
+	case r.Error.Operational():
+		return Unchecked
+	case r.Error != nil:
 		return NotWellFormed
 	}
 	s := Valid

@@ -13,7 +13,8 @@ func TestFileResultStatus(t *testing.T) {
 		{"a Web Capture error", FileResult{Findings: []Finding{{Rule: "WC-TREE-ORDER", Severity: Serious}}}, NotValid},
 		{"a syntax error", FileResult{Findings: []Finding{{Rule: "WC-TREE-ORDER", Severity: Serious}, {Rule: "WC-PDF-XREF", Severity: Serious}}}, NotWellFormed},
 		{"not a PDF", FileResult{Error: &FileError{Message: "not a PDF", Kind: Invalid}}, NotWellFormed},
-		{"not read", FileResult{Error: &FileError{Message: "permission denied", Kind: Unavailable}}, NotWellFormed},
+		{"not read", FileResult{Error: &FileError{Message: "permission denied", Kind: Unavailable}}, Unchecked},
+		{"interrupted", FileResult{Error: &FileError{Message: "interrupted", Kind: Interrupted}}, Unchecked},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.r.Status(); got != tc.want {
@@ -21,7 +22,7 @@ func TestFileResultStatus(t *testing.T) {
 			}
 		})
 	}
-	for s, want := range map[Status]string{Valid: "Well-Formed and valid", NotValid: "Well-Formed, but not valid", NotWellFormed: "Not well-formed"} {
+	for s, want := range map[Status]string{Valid: "Well-Formed and valid", NotValid: "Well-Formed, but not valid", NotWellFormed: "Not well-formed", Unchecked: "Not checked"} {
 		if s.String() != want {
 			t.Errorf("Status(%d).String() = %q, want %q", s, s.String(), want)
 		}

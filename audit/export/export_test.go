@@ -64,7 +64,7 @@ func results(t *testing.T) []audit.FileResult {
 }
 
 func TestResultsStatus(t *testing.T) {
-	want := []audit.Status{audit.Valid, audit.NotValid, audit.NotWellFormed, audit.NotValid, audit.NotWellFormed, audit.NotWellFormed}
+	want := []audit.Status{audit.Valid, audit.NotValid, audit.NotWellFormed, audit.NotValid, audit.NotWellFormed, audit.Unchecked}
 	for i, r := range results(t) {
 		if got := r.Status(); got != want[i] {
 			t.Errorf("%s: Status() = %q, want %q", r.Input, got, want[i])

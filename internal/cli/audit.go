@@ -407,6 +407,8 @@ func writeFileFindings(w *bufio.Writer, r fileJSON) error {
 		}
 		fmt.Fprintf(w, "%s: %s %s %s: %s (%s)\n", name, f.Severity, f.Rule, where, f.Message, f.Spec)
 	}
-	fmt.Fprintf(w, "%s: %s\n", name, fileStatus(r))
+	if status := fileStatus(r); status != "" {
+		fmt.Fprintf(w, "%s: %s\n", name, status)
+	}
 	return nil
 }

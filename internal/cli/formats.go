@@ -68,7 +68,12 @@ func severityOf(name string) audit.Severity {
 
 // fileStatus is a file's verdict in JHOVE's words, as the library decides
 // it.
-func fileStatus(j fileJSON) string { return fileResult(j).Status().String() }
+func fileStatus(j fileJSON) string {
+	if s := fileResult(j).Status(); s != audit.Unchecked {
+		return s.String()
+	}
+	return "" // no verdict: the error says why
+}
 
 // exportOptions are what a report says of this run.
 func exportOptions() export.Options {

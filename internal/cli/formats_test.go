@@ -154,10 +154,11 @@ func TestFileResult(t *testing.T) {
 	for _, tc := range []struct {
 		kind        string
 		operational bool
-	}{{"io", true}, {"interrupted", true}, {"invalid", false}, {"failed", false}, {"a-newer-kind", false}} {
+		status      audit.Status
+	}{{"io", true, audit.Unchecked}, {"interrupted", true, audit.Unchecked}, {"invalid", false, audit.NotWellFormed}, {"failed", false, audit.NotWellFormed}, {"a-newer-kind", false, audit.NotWellFormed}} {
 		r := fileResult(fileJSON{Input: "a.pdf", Error: &errorJSON{Message: "m", Kind: tc.kind}})
-		if r.Error.Operational() != tc.operational || r.Status() != audit.NotWellFormed {
-			t.Errorf("kind %q: Operational() = %v, Status() = %q; want %v, Not well-formed", tc.kind, r.Error.Operational(), r.Status(), tc.operational)
+		if r.Error.Operational() != tc.operational || r.Status() != tc.status {
+			t.Errorf("kind %q: Operational() = %v, Status() = %q; want %v, %q", tc.kind, r.Error.Operational(), r.Status(), tc.operational, tc.status)
 		}
 	}
 	r := fileResult(fileJSON{Input: "a.pdf", Findings: []findingJSON{

@@ -283,8 +283,10 @@ type fileJSON struct {
 	Error    *errorJSON    `json:"error,omitempty"` // the file could not be read
 	Findings []findingJSON `json:"findings"`
 	// Status is the verdict in JHOVE's words (audit.Status): "Well-Formed
-	// and valid", "Well-Formed, but not valid" or "Not well-formed".
-	// audit always writes it; audit-file, its child, does not.
+	// and valid", "Well-Formed, but not valid" or "Not well-formed";
+	// absent for a file not examined for an operational reason (error
+	// kind io or interrupted), of which no verdict is said. audit writes
+	// it; its worker does not.
 	Status string `json:"jhoveStatus,omitempty" jsonschema:"enum=Well-Formed and valid,enum=Well-Formed\\, but not valid,enum=Not well-formed"`
 }
 
