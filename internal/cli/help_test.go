@@ -25,6 +25,8 @@ func TestHelpTopics(t *testing.T) {
 		{"rule in lower case", []string{"help", "rules", "wc-pz"}, exitOK, []string{"WC-PZ (warning)"}, ""},
 		{"rule directly", []string{"rules", "WC-PZ"}, exitOK, []string{"WC-PZ (warning)"}, ""},
 		{"unknown rule", []string{"help", "rules", "WC-NOPE"}, exitUsage, nil, `webcap: help rules: no rule "WC-NOPE"`},
+		{"unknown rule directly", []string{"rules", "WC-NOPE"}, exitUsage, nil, `webcap: help rules: no rule "WC-NOPE"`},
+		{"unknown schema directly", []string{"schema", "nope"}, exitUsage, nil, `no schema "nope"`},
 		{"unknown topic", []string{"help", "nope"}, exitUsage, nil, `webcap: help: no command or topic "nope"`},
 		{"no topic takes a flag", []string{"help", "exit-codes", "--bogus"}, exitUsage, nil, "--bogus"},
 		{"exit codes take no argument", []string{"help", "exit-codes", "x"}, exitUsage, nil, `"x"`},

@@ -32,6 +32,12 @@ func Main(ctx context.Context, args []string, ios *IOStreams) int {
 	root := newRootCmd(ios)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil && cmd != nil && isTopic(cmd) && cmd.ValidateArgs(cmd.Flags().Args()) != nil {
+		// A topic called as a command ("webcap rules WC-NOPE"): cobra
+		// shows it through its help function, which has said what is
+		// wrong but cannot fail the run.
+		return exitUsage
+	}
 	err = cobraUsage(cmd, err)
 	var in *interrupted
 	if (err == nil || errors.Is(err, context.Canceled)) && errors.As(context.Cause(ctx), &in) && !errors.As(err, &in) {
