@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"crypto/sha256"
 	"io"
 	"strings"
 
@@ -27,6 +28,36 @@ func (a *auditor) sources() {
 			continue
 		}
 		a.compare(cs, url, data, src)
+		a.sha256s(cs, url, data, src)
+	}
+}
+
+// sha256s checks each source information's /WCSHA256 (webcap's, where
+// present and well formed) against the SHA-256 of its URL's bytes among
+// the sources (webcapture.SHA256: the bytes the identifier rule hashes
+// first). A URL the sources do not hold is not checked.
+func (a *auditor) sha256s(cs *pdfio.ContentSet, url string, data []byte, src webcapture.AuxSource) {
+	for i, si := range cs.Sources {
+		if si.SHA256 == nil || len(*si.SHA256) != sha256.Size {
+			continue // absent, or WC-SI-SHA256
+		}
+		key, err := a.canon.String(si.URLs.URL)
+		if err != nil {
+			continue
+		}
+		b := data
+		if key != url {
+			if b = a.read(src, key); b == nil {
+				continue
+			}
+		}
+		if got := webcapture.SHA256(b); string(got[:]) != string(*si.SHA256) {
+			obj := si.Ref
+			if obj.IsZero() {
+				obj = cs.Ref
+			}
+			a.add("WC-SOURCE-SHA256", obj, "/WCSHA256", "SI[%d] /WCSHA256 is %x, but the %d bytes of %s have the SHA-256 %x", i, []byte(*si.SHA256), len(b), key, got)
+		}
 	}
 }
 
@@ -38,17 +69,28 @@ func (a *auditor) fetch(src webcapture.AuxSource, cs *pdfio.ContentSet) (string,
 		if err != nil {
 			continue
 		}
-		rc, err := src.Open(key)
-		if err != nil {
-			continue
-		}
-		data, err := io.ReadAll(io.LimitReader(rc, 1<<30))
-		rc.Close()
-		if err == nil {
+		if data := a.read(src, key); data != nil {
 			return key, data, true
 		}
 	}
 	return "", nil, false
+}
+
+// read returns the data the sources hold at the canonical URL key, or nil.
+func (a *auditor) read(src webcapture.AuxSource, key string) []byte {
+	rc, err := src.Open(key)
+	if err != nil {
+		return nil
+	}
+	data, err := io.ReadAll(io.LimitReader(rc, 1<<30))
+	rc.Close()
+	if err != nil {
+		return nil
+	}
+	if data == nil {
+		data = []byte{} // an empty file is found
+	}
+	return data
 }
 
 func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src webcapture.AuxSource) {
