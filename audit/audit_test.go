@@ -514,6 +514,14 @@ func TestSourcesSHA256(t *testing.T) {
 	if len(fs) != 1 || fs[0].Rule != "WC-SOURCE-SHA256" || fs[0].Key != "/WCSHA256" {
 		t.Errorf("with the image's /WCSHA256 of other bytes, want one WC-SOURCE-SHA256 finding:%s", show(fs))
 	}
+	// A source that changed since the capture: both digests differ, and
+	// WC-SOURCE-MISMATCH (a warning) says so once.
+	changed := withSHA256(s, s.sources.(webcapture.MapSource)[logo])
+	changed.sources = webcapture.MapSource{home: s.sources.(webcapture.MapSource)[home], logo: []byte("GIF89a changed since")}
+	fs = audit(t, changed)
+	if len(fs) != 2 || fs[0].Rule != "WC-SOURCE-MISMATCH" || fs[1].Rule != "WC-SOURCE-MISMATCH" {
+		t.Errorf("with a changed logo, want WC-SOURCE-MISMATCH for the image set and the page set, and no WC-SOURCE-SHA256:%s", show(fs))
+	}
 }
 
 // With the sources the file was made from, identifiers recompute: no

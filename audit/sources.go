@@ -27,15 +27,19 @@ func (a *auditor) sources() {
 			a.add("WC-SOURCE-MISSING", cs.Ref, "/SI", "none of the set's source URLs (%s) is among the sources", strings.Join(cs.SourceURLs(), ", "))
 			continue
 		}
-		a.compare(cs, url, data, src)
-		a.sha256s(cs, url, data, src)
+		if a.compare(cs, url, data, src) {
+			a.sha256s(cs, url, data, src)
+		}
 	}
 }
 
 // sha256s checks each source information's /WCSHA256 (webcap's, where
 // present and well formed) against the SHA-256 of its URL's bytes among
 // the sources (webcapture.SHA256: the bytes the identifier rule hashes
-// first). A URL the sources do not hold is not checked.
+// first). A URL the sources do not hold is not checked. It runs when the
+// set's /ID was not found to differ from its source's (WC-SOURCE-MISMATCH
+// already says the source changed): a SHA-256 that differs then is a
+// wrong /WCSHA256, or other bytes with the same MD5.
 func (a *auditor) sha256s(cs *pdfio.ContentSet, url string, data []byte, src webcapture.AuxSource) {
 	for i, si := range cs.Sources {
 		if si.SHA256 == nil || len(*si.SHA256) != sha256.Size {
@@ -93,7 +97,9 @@ func (a *auditor) read(src webcapture.AuxSource, key string) []byte {
 	return data
 }
 
-func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src webcapture.AuxSource) {
+// compare recomputes the set's identifier from its source; false when it
+// differs (WC-SOURCE-MISMATCH).
+func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src webcapture.AuxSource) bool {
 	want := string(*cs.ID)
 	opts := webcapture.SourceOptions{URL: url, Aux: src, Profile: a.opts.Profile}
 	if cs.IsImageSet() {
@@ -108,14 +114,15 @@ func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src web
 		opts.AuxEncoding = enc
 		s, err := webcapture.SourceID(data, opts)
 		if err != nil {
-			return
+			return true
 		}
 		if s.Page == nil {
 			// An image, a PDF, another file: the MD5 of the bytes.
 			if string(s.ID[:]) != want {
 				a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the identifier <%s> (MD5 of its %d bytes)", cs.ID.Hex(), url, s.ID, len(data))
+				return false
 			}
-			return
+			return true
 		}
 		res := s.Page
 		if i == 0 {
@@ -129,7 +136,7 @@ func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src web
 			if enc != webcapture.AuxRaw {
 				a.add("WC-SOURCE-FORM", cs.Ref, "/ID", "/ID matches %s when auxiliary identifiers are hashed as %s digits", url, enc)
 			}
-			return
+			return true
 		}
 		if len(res.Aux) == 0 {
 			break // no auxiliary files: the forms cannot differ
@@ -143,7 +150,8 @@ func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src web
 			}
 		}
 		a.add("WC-SOURCE-INCOMPLETE", cs.Ref, "/ID", "the identifier of %s cannot be recomputed: %d of %d auxiliary files are missing", url, n, len(incomplete.Aux))
-		return
+		return true
 	}
 	a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the page-set identifier <%s> (with any form of its auxiliary identifiers)", cs.ID.Hex(), url, first)
+	return false
 }
