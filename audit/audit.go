@@ -17,6 +17,7 @@
 package audit
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"regexp"
 	"sort"
@@ -127,6 +128,8 @@ func (a *auditor) defects() {
 			rule = "WC-VALUE"
 		case df.Kind == pdfio.WrongType && sourceCommandPath.MatchString(df.Path):
 			rule = "WC-SI-C"
+		case df.Kind == pdfio.WrongType && sourceSHA256Path.MatchString(df.Path):
+			rule = "WC-SI-SHA256"
 		}
 		a.add(rule, df.Object, keyOf(df.Path), "%s", df.Message)
 	}
@@ -134,6 +137,9 @@ func (a *auditor) defects() {
 
 // sourceCommandPath matches the path of a source information's /C.
 var sourceCommandPath = regexp.MustCompile(`/SI(\[[0-9]+\])?/C$`)
+
+// sourceSHA256Path matches the path of a source information's /WCSHA256.
+var sourceSHA256Path = regexp.MustCompile(`/SI(\[[0-9]+\])?/WCSHA256$`)
 
 // keyOf returns the dictionary key a path ends in ("/ID"), or "".
 func keyOf(path string) string {
@@ -364,6 +370,9 @@ func (a *auditor) source(cs *pdfio.ContentSet, si *webcapture.SourceInfo) {
 	}
 	if si.Submission != nil && (*si.Submission < 0 || *si.Submission > 2) {
 		a.add("WC-SI-S", obj, "/S", "/S is %d; want 0 (none), 1 (GET) or 2 (POST)", *si.Submission)
+	}
+	if si.SHA256 != nil && len(*si.SHA256) != sha256.Size {
+		a.add("WC-SI-SHA256", obj, "/WCSHA256", "/WCSHA256 has %d bytes; want the 32 bytes of a SHA-256 digest", len(*si.SHA256))
 	}
 	if cs.IsImageSet() && (si.Submission != nil || si.Command != nil) {
 		a.add("WC-SI-PAGESET", obj, "/S", "the source information of an image set has /S or /C, which belong to page sets")

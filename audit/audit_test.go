@@ -3,6 +3,7 @@ package audit
 import (
 	"bytes"
 	"crypto/md5"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"regexp"
@@ -342,6 +343,8 @@ func TestEachRule(t *testing.T) {
 		{"WC-SI-S", spec{spsSI: set("S", 5)}, nil},
 		{"WC-SI-PAGESET", spec{sisSI: set("S", 1)}, nil},
 		{"WC-SI-C", spec{spsSI: set("C", pb.D("URL", pb.Lit(home)))}, nil},
+		{"WC-SI-SHA256", spec{spsSI: set("WCSHA256", 42)}, nil},
+		{"WC-SI-SHA256", spec{spsSI: set("WCSHA256", pb.Hex(md5Sum([]byte("16 bytes, not 32"))))}, nil},
 		{"WC-SI-DUPLICATE", spec{sps: set("SI", pb.Array{pb.D("AU", pb.Lit(home)), pb.D("AU", pb.Lit("HTTP://www.example.com:80/"))})}, nil},
 		{"WC-ALIAS-EMPTY", spec{spsSI: set("AU", pb.D("U", pb.Lit(home), "C", pb.Array{}))}, nil},
 		{"WC-ALIAS-EMPTY", spec{spsSI: set("AU", pb.D("U", pb.Lit(home), "C", pb.Array{pb.Array{}}))}, nil},
@@ -410,6 +413,7 @@ func TestEachRule(t *testing.T) {
 		{"WC-SOURCE-MISMATCH", spec{sources: webcapture.MapSource{logo: []byte("GIF89a changed since")}}, nil},
 		{"WC-SOURCE-INCOMPLETE", spec{sources: webcapture.MapSource{home: []byte(`<html><body><img src="gone.gif"></body></html>`)}}, nil},
 		{"WC-SOURCE-FORM", sourcesSpec(webcapture.AuxHexUpper), nil},
+		{"WC-SOURCE-SHA256", withSHA256(sourcesSpec(webcapture.AuxRaw), []byte("GIF89a another logo")), nil},
 	}
 	tested := map[string]bool{}
 	for _, c := range cases {
@@ -488,6 +492,37 @@ func sourcesSpec(enc webcapture.AuxEncoding) spec {
 }
 
 func md5Sum(b []byte) []byte { s := md5.Sum(b); return s[:] }
+
+// withSHA256 gives both sets' source information the /WCSHA256 of their
+// source's bytes, the image set's made from img instead.
+func withSHA256(s spec, img []byte) spec {
+	page, logoSum := sha256.Sum256(s.sources.(webcapture.MapSource)[home]), sha256.Sum256(img)
+	s.spsSI = func(d *pb.Dict) { d.Set("WCSHA256", pb.Hex(string(page[:]))) }
+	s.sisSI = func(d *pb.Dict) { d.Set("WCSHA256", pb.Hex(string(logoSum[:]))) }
+	return s
+}
+
+// webcap's /WCSHA256 is optional: a file without it (every file above, and
+// every real file) has no finding about it, and one whose digests are of
+// the sources' bytes has none either.
+func TestSourcesSHA256(t *testing.T) {
+	s := sourcesSpec(webcapture.AuxRaw)
+	if fs := audit(t, withSHA256(s, s.sources.(webcapture.MapSource)[logo])); len(fs) != 0 {
+		t.Errorf("findings with matching /WCSHA256:%s", show(fs))
+	}
+	fs := audit(t, withSHA256(s, []byte("GIF89a another logo")))
+	if len(fs) != 1 || fs[0].Rule != "WC-SOURCE-SHA256" || fs[0].Key != "/WCSHA256" {
+		t.Errorf("with the image's /WCSHA256 of other bytes, want one WC-SOURCE-SHA256 finding:%s", show(fs))
+	}
+	// A source that changed since the capture: both digests differ, and
+	// WC-SOURCE-MISMATCH (a warning) says so once.
+	changed := withSHA256(s, s.sources.(webcapture.MapSource)[logo])
+	changed.sources = webcapture.MapSource{home: s.sources.(webcapture.MapSource)[home], logo: []byte("GIF89a changed since")}
+	fs = audit(t, changed)
+	if len(fs) != 2 || fs[0].Rule != "WC-SOURCE-MISMATCH" || fs[1].Rule != "WC-SOURCE-MISMATCH" {
+		t.Errorf("with a changed logo, want WC-SOURCE-MISMATCH for the image set and the page set, and no WC-SOURCE-SHA256:%s", show(fs))
+	}
+}
 
 // With the sources the file was made from, identifiers recompute: no
 // finding, whatever form matched but raw.

@@ -107,6 +107,7 @@ var Rules = []Rule{
 	{"WC-SI-S", Serious, "ISO 32000-1 Table 355", "a source information /S other than 0, 1 or 2"},
 	{"WC-SI-PAGESET", Caution, "ISO 32000-1 Table 355", "/S or /C in the source information of an image set (page sets only)"},
 	{"WC-SI-C", Serious, "ISO 32000-1 Table 355", "a source information /C that is not an indirect reference to a command dictionary"},
+	{"WC-SI-SHA256", Serious, "webcap (docs/sha256.md); ISO 32000-1 Annex E", "webcap's private /WCSHA256 in a source information that is not a byte string of 32 bytes (absent is fine)"},
 	{"WC-SI-DUPLICATE", Caution, "ISO 32000-1 §14.10.5.1", "one URL (in canonical form) named by two source information dictionaries of one /SI array"},
 	{"WC-ALIAS-EMPTY", Caution, "ISO 32000-1 Table 356", "a URL alias /C that holds no redirect chain (/C []), or a chain that holds no URL"},
 	// Invariants between the structures.
@@ -129,6 +130,7 @@ var Rules = []Rule{
 	{"WC-SOURCE-MISMATCH", Caution, "PDF 1.7 §10.9.2", "a content set's /ID differs from the identifier of its source as it is now (changed since the capture, or a wrong ID)"},
 	{"WC-SOURCE-MISSING", Notice, "PDF 1.7 §10.9.2", "none of a content set's source URLs is among the sources given"},
 	{"WC-SOURCE-INCOMPLETE", Notice, "PDF 1.7 §10.9.2", "a page set's identifier cannot be recomputed: some auxiliary files are missing"},
+	{"WC-SOURCE-SHA256", Serious, "webcap (docs/sha256.md)", "a source information's /WCSHA256 differs from the SHA-256 of its URL's bytes among the sources given, where the set's /ID does not (a wrong /WCSHA256, or other bytes with the same MD5)"},
 	{"WC-SOURCE-FORM", Notice, "PDF 1.7 §10.9.2 Digital Identifiers; ISO 32000-1 §14.10.3.3", "a page set's identifier matches when its auxiliary identifiers are hashed as hex digits, not raw bytes"},
 }
 

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"crypto/sha256"
 	"io"
 	"strings"
 
@@ -26,7 +27,41 @@ func (a *auditor) sources() {
 			a.add("WC-SOURCE-MISSING", cs.Ref, "/SI", "none of the set's source URLs (%s) is among the sources", strings.Join(cs.SourceURLs(), ", "))
 			continue
 		}
-		a.compare(cs, url, data, src)
+		if a.compare(cs, url, data, src) {
+			a.sha256s(cs, url, data, src)
+		}
+	}
+}
+
+// sha256s checks each source information's /WCSHA256 (webcap's, where
+// present and well formed) against the SHA-256 of its URL's bytes among
+// the sources (webcapture.SHA256: the bytes the identifier rule hashes
+// first). A URL the sources do not hold is not checked. It runs when the
+// set's /ID was not found to differ from its source's (WC-SOURCE-MISMATCH
+// already says the source changed): a SHA-256 that differs then is a
+// wrong /WCSHA256, or other bytes with the same MD5.
+func (a *auditor) sha256s(cs *pdfio.ContentSet, url string, data []byte, src webcapture.AuxSource) {
+	for i, si := range cs.Sources {
+		if si.SHA256 == nil || len(*si.SHA256) != sha256.Size {
+			continue // absent, or WC-SI-SHA256
+		}
+		key, err := a.canon.String(si.URLs.URL)
+		if err != nil {
+			continue
+		}
+		b := data
+		if key != url {
+			if b = a.read(src, key); b == nil {
+				continue
+			}
+		}
+		if got := webcapture.SHA256(b); string(got[:]) != string(*si.SHA256) {
+			obj := si.Ref
+			if obj.IsZero() {
+				obj = cs.Ref
+			}
+			a.add("WC-SOURCE-SHA256", obj, "/WCSHA256", "SI[%d] /WCSHA256 is %x, but the %d bytes of %s have the SHA-256 %x", i, []byte(*si.SHA256), len(b), key, got)
+		}
 	}
 }
 
@@ -38,20 +73,33 @@ func (a *auditor) fetch(src webcapture.AuxSource, cs *pdfio.ContentSet) (string,
 		if err != nil {
 			continue
 		}
-		rc, err := src.Open(key)
-		if err != nil {
-			continue
-		}
-		data, err := io.ReadAll(io.LimitReader(rc, 1<<30))
-		rc.Close()
-		if err == nil {
+		if data := a.read(src, key); data != nil {
 			return key, data, true
 		}
 	}
 	return "", nil, false
 }
 
-func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src webcapture.AuxSource) {
+// read returns the data the sources hold at the canonical URL key, or nil.
+func (a *auditor) read(src webcapture.AuxSource, key string) []byte {
+	rc, err := src.Open(key)
+	if err != nil {
+		return nil
+	}
+	data, err := io.ReadAll(io.LimitReader(rc, 1<<30))
+	rc.Close()
+	if err != nil {
+		return nil
+	}
+	if data == nil {
+		data = []byte{} // an empty file is found
+	}
+	return data
+}
+
+// compare recomputes the set's identifier from its source; false when it
+// differs (WC-SOURCE-MISMATCH).
+func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src webcapture.AuxSource) bool {
 	want := string(*cs.ID)
 	opts := webcapture.SourceOptions{URL: url, Aux: src, Profile: a.opts.Profile}
 	if cs.IsImageSet() {
@@ -66,14 +114,15 @@ func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src web
 		opts.AuxEncoding = enc
 		s, err := webcapture.SourceID(data, opts)
 		if err != nil {
-			return
+			return true
 		}
 		if s.Page == nil {
 			// An image, a PDF, another file: the MD5 of the bytes.
 			if string(s.ID[:]) != want {
 				a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the identifier <%s> (MD5 of its %d bytes)", cs.ID.Hex(), url, s.ID, len(data))
+				return false
 			}
-			return
+			return true
 		}
 		res := s.Page
 		if i == 0 {
@@ -87,7 +136,7 @@ func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src web
 			if enc != webcapture.AuxRaw {
 				a.add("WC-SOURCE-FORM", cs.Ref, "/ID", "/ID matches %s when auxiliary identifiers are hashed as %s digits", url, enc)
 			}
-			return
+			return true
 		}
 		if len(res.Aux) == 0 {
 			break // no auxiliary files: the forms cannot differ
@@ -101,7 +150,8 @@ func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src web
 			}
 		}
 		a.add("WC-SOURCE-INCOMPLETE", cs.Ref, "/ID", "the identifier of %s cannot be recomputed: %d of %d auxiliary files are missing", url, n, len(incomplete.Aux))
-		return
+		return true
 	}
 	a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the page-set identifier <%s> (with any form of its auxiliary identifiers)", cs.ID.Hex(), url, first)
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/md5"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"html"
@@ -25,6 +26,37 @@ import (
 // link to each other, a shared image, a page outside the path, a page
 // robots.txt forbids.
 func testSite(t *testing.T) *httptest.Server {
+	srv, _ := recordedSite(t)
+	return srv
+}
+
+// sentBodies holds what a test server's handlers wrote, by path: the
+// entity bodies as the server sent them, before any transfer encoding.
+type sentBodies struct {
+	mu     sync.Mutex
+	byPath map[string][]byte
+}
+
+func (s *sentBodies) get(path string) ([]byte, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.byPath[path]
+	return b, ok
+}
+
+// bodyRecorder copies what a handler writes into sentBodies.
+type bodyRecorder struct {
+	http.ResponseWriter
+	buf bytes.Buffer
+}
+
+func (r *bodyRecorder) Write(b []byte) (int, error) {
+	r.buf.Write(b)
+	return r.ResponseWriter.Write(b)
+}
+
+// recordedSite is testSite, with the bodies its handlers sent.
+func recordedSite(t *testing.T) (*httptest.Server, *sentBodies) {
 	pages := map[string]string{
 		"/site/index.html":   `<html><head><title>Home</title></head><body><img src="logo.gif"><a href="a.html">a</a> <a href="/other/x.html">x</a> <a href="private.html">p</a></body></html>`,
 		"/site/a.html":       `<html><head><title>A</title></head><body><img src="/site/logo.gif"><a href="b.html">b</a> <a href="index.html">home</a> <a href="photo.gif">photo</a></body></html>`,
@@ -59,9 +91,16 @@ func testSite(t *testing.T) *httptest.Server {
 			w.Write([]byte(body))
 		})
 	}
-	srv := httptest.NewServer(mux)
+	sent := &sentBodies{byPath: map[string][]byte{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &bodyRecorder{ResponseWriter: w}
+		mux.ServeHTTP(rec, r)
+		sent.mu.Lock()
+		sent.byPath[r.URL.Path] = rec.buf.Bytes()
+		sent.mu.Unlock()
+	}))
 	t.Cleanup(srv.Close)
-	return srv
+	return srv, sent
 }
 
 // photo is a 2x1 GIF, different from gif.
@@ -69,7 +108,7 @@ var photo = []byte("GIF89a\x02\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\
 
 func TestCapture(t *testing.T) {
 	b := newBrowser(t)
-	srv := testSite(t)
+	srv, sent := recordedSite(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	res, err := Capture(ctx, b, []string{srv.URL + "/"}, testOptions(Options{Levels: 3, Flags: webcapture.SamePath}))
@@ -160,6 +199,7 @@ func TestCapture(t *testing.T) {
 	if imageSets != 1 {
 		t.Errorf("%d image sets, want 1", imageSets)
 	}
+	checkSHA256(t, d, srv.URL, sent)
 	// The home page's set: reached through a redirect, its ID over the
 	// served bytes and the logo's.
 	for _, cs := range d.Sets {
@@ -182,6 +222,34 @@ func TestCapture(t *testing.T) {
 		}
 	}
 }
+
+// checkSHA256 checks that every source information of d has the /WCSHA256
+// of the bytes the test server sent for its URL (crypto/sha256 over the
+// recorded body, not over anything webcap kept).
+func checkSHA256(t *testing.T, d *pdfio.Document, base string, sent *sentBodies) {
+	t.Helper()
+	n := 0
+	for _, cs := range d.Sets {
+		for _, si := range cs.Sources {
+			body, ok := sent.get(strings.TrimPrefix(si.URLs.URL, base))
+			switch {
+			case !ok:
+				t.Errorf("%s: the server sent no such URL", si.URLs.URL)
+			case si.SHA256 == nil:
+				t.Errorf("%s: no /WCSHA256", si.URLs.URL)
+			case string(*si.SHA256) != string(sha256Of(body)):
+				t.Errorf("%s: /WCSHA256 %x, want %x, the SHA-256 of the %d bytes the server sent", si.URLs.URL, []byte(*si.SHA256), sha256Of(body), len(body))
+			default:
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no source information to check")
+	}
+}
+
+func sha256Of(b []byte) []byte { s := sha256.Sum256(b); return s[:] }
 
 // checkInternalLinks checks the capture's links with pdfcheck.InternalLinks.
 func checkInternalLinks(t *testing.T, res *Result) {
@@ -343,7 +411,7 @@ func TestCaptureCredentials(t *testing.T) {
 // result audits clean.
 func TestAppend(t *testing.T) {
 	b := newBrowser(t)
-	srv := testSite(t)
+	srv, sent := recordedSite(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	first, err := Capture(ctx, b, []string{srv.URL + "/site/a.html", srv.URL + "/site/photo.gif"}, testOptions(Options{}))
@@ -392,6 +460,7 @@ func TestAppend(t *testing.T) {
 		}
 	}
 	noAuditErrors(t, d)
+	checkSHA256(t, d, srv.URL, sent) // the photo's set extended by the copy's source too
 	if len(d.Info.Commands) != 5 {
 		t.Errorf("%d commands, want the file's 2 and 3 new", len(d.Info.Commands))
 	}

@@ -477,7 +477,7 @@ var contentSetKeys = []key[webcapture.ContentSet]{
 }
 
 // sourceInfoKeys describe a source information dictionary (PDF 1.7 Table
-// 10.41).
+// 10.41), and webcap's /WCSHA256.
 var sourceInfoKeys = []key[webcapture.SourceInfo]{
 	{"AU", true, "1.3",
 		func(r *reader, si *webcapture.SourceInfo, k string, d types.Dict, ref webcapture.Ref, path string) {
@@ -534,6 +534,9 @@ var sourceInfoKeys = []key[webcapture.SourceInfo]{
 			}
 			return indirect(*si.Command), nil
 		}},
+	// webcap's own key, not in ISO 32000 (docs/sha256.md): the SHA-256 of
+	// the source's bytes, a byte string written in hex like /ID.
+	optKey("WCSHA256", "1.3", func(si *webcapture.SourceInfo) **webcapture.RawID { return &si.SHA256 }, keyID, hexOf[webcapture.RawID]),
 }
 
 // aliasKeys describe a URL alias dictionary (PDF 1.7 Table 10.42): U, and C

@@ -138,6 +138,10 @@ func (g *gen) source(cmds []webcapture.Ref) *webcapture.SourceInfo {
 		c := cmds[g.n(len(cmds))]
 		si.Command = &c
 	}
+	if g.bool() { // webcap's /WCSHA256, of any length as read
+		d := webcapture.RawID(g.str())
+		si.SHA256 = &d
+	}
 	return si
 }
 

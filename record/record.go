@@ -318,6 +318,13 @@ func sourceInfo(url string, redirects [][]string, captured, expires string) *web
 	return si
 }
 
+// sha256Of is a source's SHA-256 as a source information's /WCSHA256:
+// the digest SourceID made of the bytes it made the identifier from.
+func sha256Of(src *webcapture.Source) *webcapture.RawID {
+	r := webcapture.RawID(src.SHA256[:])
+	return &r
+}
+
 // date is a checked RFC 3339 time as a PDF date; nil for "".
 func date(s string) *webcapture.Date {
 	if s == "" {
@@ -445,6 +452,7 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 		set.Objects = append(set.Objects, p.Ref)
 	}
 	si := sourceInfo(s.URL, s.Redirects, s.Captured, s.Expires)
+	si.SHA256 = sha256Of(src)
 	if sub, _ := submission(s.Submission); sub != 0 {
 		n := int64(sub)
 		si.Submission = &n
@@ -608,6 +616,7 @@ func (b *builder) imageSet(i int) error {
 		}
 	}
 	si := sourceInfo(s.URL, s.Redirects, s.Captured, s.Expires)
+	si.SHA256 = sha256Of(src)
 	if !s.Replaces.IsZero() {
 		return b.replace(f, s.Replaces, set, imageSetModel(set.ID, set.Objects, set.RefCount, []*webcapture.SourceInfo{si}, s.Captured))
 	}

@@ -670,3 +670,73 @@ func TestRedirectChainsAndPartial(t *testing.T) {
 	}
 	checkTools(t, res.Output, 2)
 }
+
+// Each source information gets the SHA-256 of its source's bytes
+// (/WCSHA256), as sha256sum computes it over the example's files, and qpdf
+// reads the same digests from the file.
+func TestBuildSHA256(t *testing.T) {
+	sum, err := exec.LookPath("sha256sum")
+	if err != nil {
+		t.Skip("sha256sum not installed: not checked")
+	}
+	res, err := Apply(loadExample(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"http://www.example.com/":               "index.html",
+		"http://www.example.com/logo.gif":       "logo.gif",
+		"http://www.example.com/docs/notes.txt": "docs/notes.txt",
+	}
+	want := map[string]string{} // by URL, from sha256sum
+	for u, f := range files {
+		out, err := exec.Command(sum, filepath.Join("../testdata/build/site/www.example.com", f)).Output()
+		if err != nil {
+			t.Fatalf("sha256sum %s: %v", f, err)
+		}
+		want[u] = strings.Fields(string(out))[0]
+	}
+	d, err := pdfio.ReadBytes(res.Output, "out.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, cs := range d.Sets {
+		for _, si := range cs.Sources {
+			if si.SHA256 == nil {
+				t.Errorf("%s: no /WCSHA256", si.URLs.URL)
+				continue
+			}
+			got[si.URLs.URL] = fmt.Sprintf("%x", []byte(*si.SHA256))
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("/WCSHA256 by source:\n got %v\nwant %v (sha256sum)", got, want)
+	}
+	qpdf, err := exec.LookPath("qpdf")
+	if err != nil {
+		t.Skip("qpdf not installed: the file is not read by it")
+	}
+	p := filepath.Join(t.TempDir(), "out.pdf")
+	if err := os.WriteFile(p, res.Output, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(qpdf, "--json", "--json-key=qpdf", p).Output()
+	if err != nil {
+		t.Fatalf("qpdf --json: %v", err)
+	}
+	var inQPDF []string
+	for _, m := range regexp.MustCompile(`"/WCSHA256": "b:([0-9a-f]{64})"`).FindAllSubmatch(out, -1) {
+		inQPDF = append(inQPDF, string(m[1]))
+	}
+	var sums []string
+	for _, s := range want {
+		sums = append(sums, s)
+	}
+	slices.Sort(inQPDF)
+	slices.Sort(sums)
+	if !slices.Equal(inQPDF, sums) {
+		t.Errorf("qpdf --json shows /WCSHA256 %v, want %v (sha256sum)", inQPDF, sums)
+	}
+	checkTools(t, res.Output, 3)
+}

@@ -60,6 +60,11 @@
 //     collapsed to one space and trimmed. Markup-only changes keep it; text
 //     changes change it. Acrobat's own TIDs cannot be reproduced (its
 //     extraction is not documented), so a file's TID is opaque.
+//   - Beside each identifier, webcap records the SHA-256 of the source's
+//     bytes (SHA256, Source.SHA256) in its own key of the source
+//     information, /WCSHA256 (SourceInfo.SHA256; docs/sha256.md says where
+//     and why): the bytes the identifier rule hashes first, which a WARC's
+//     sha256: payload digest covers. Identifiers stay MD5.
 //   - Unique names (DestinationName, FieldName) append the page set's
 //     identifier to an original name after the escape pass (NUL, '.', '\')
 //     and, for form fields, the nibble pass (two letters A-P per byte).

@@ -188,6 +188,10 @@ type SourceInfo struct {
 	Expires    *Date       // E, date: when the set goes out of date
 	Submission *int64      // S, integer, default 0 (page sets only): see Submission
 	Command    *Ref        // C, indirect reference to a command dictionary (page sets only)
+	// SHA256 is webcap's own key WCSHA256, not in ISO 32000: a byte string
+	// of 32 bytes, the SHA-256 of the source's bytes (Source.SHA256). It is
+	// kept as read, whatever its length; nil when absent.
+	SHA256 *RawID // WCSHA256, byte string (webcap's private key)
 }
 
 // SubmissionOrDefault returns S, or its default 0.

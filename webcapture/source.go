@@ -2,6 +2,7 @@ package webcapture
 
 import (
 	"crypto/md5"
+	"crypto/sha256"
 	"mime"
 	"strings"
 
@@ -82,6 +83,12 @@ type Source struct {
 	Kind      SourceKind
 	MediaType string // the media type the rule was chosen by ("" when Kind was forced)
 	ID        ID
+	// SHA256 is the SHA-256 of the source's own bytes, as retrieved: the
+	// bytes the identifier rule hashes first (for an image, a PDF or another
+	// file, all it hashes; for a page, the page before its auxiliary
+	// identifiers), the bytes a WARC response record's payload digest
+	// covers. A source information dictionary records it as /WCSHA256.
+	SHA256 [sha256.Size]byte
 	// Page is how a page's identifier was made (its auxiliary files, and
 	// whether all were found); nil for the other kinds.
 	Page *PageSetResult
@@ -95,9 +102,10 @@ func (s *Source) Complete() bool { return s.Page == nil || s.Page.Complete }
 // SourceID computes a source's digital identifier by the rule that applies
 // to it (KindOf, or opts.Kind): for a page, PageSetID; for anything else,
 // the MD5 of its bytes. It is the one place that decides: every command
-// that computes, checks or records an identifier calls it.
+// that computes, checks or records an identifier calls it. It also gives
+// the SHA-256 of the same bytes (Source.SHA256).
 func SourceID(data []byte, opts SourceOptions) (*Source, error) {
-	s := &Source{Kind: opts.Kind}
+	s := &Source{Kind: opts.Kind, SHA256: SHA256(data)}
 	if s.Kind == SourceAuto {
 		s.Kind, s.MediaType = KindOf(data, opts.ContentType)
 	}
@@ -116,6 +124,11 @@ func SourceID(data []byte, opts SourceOptions) (*Source, error) {
 	s.ID, s.Page = r.ID, r
 	return s, nil
 }
+
+// SHA256 returns the SHA-256 of a source's bytes, as retrieved: the bytes
+// SourceID is given, which its identifier rule hashes first (Source.SHA256).
+// It is the one place that decides which bytes a /WCSHA256 covers.
+func SHA256(data []byte) [sha256.Size]byte { return sha256.Sum256(data) }
 
 // HasText reports whether a text identifier (TID) makes sense for a source
 // of this kind and media type: pages and text files.

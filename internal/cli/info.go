@@ -301,6 +301,9 @@ func writeSet(p *printer, d *pdfio.Document, n int, cs *pdfio.ContentSet) {
 		if len(extra) > 0 {
 			p.f("           %s\n", strings.Join(extra, ", "))
 		}
+		if si.SHA256 != nil {
+			p.f("           sha256 %s\n", sha256Hex(*si.SHA256))
+		}
 	}
 	if cs.ContentType != nil {
 		p.f("  type     %s\n", displayInput(*cs.ContentType))

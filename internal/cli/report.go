@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/hex"
 	"errors"
 	"sort"
 	"strings"
@@ -184,6 +185,10 @@ type sourceJSON struct {
 	Expires    *dateJSON     `json:"expires,omitempty"`
 	Submission string        `json:"submission"`
 	Command    string        `json:"command,omitempty"`
+	// SHA256 is webcap's /WCSHA256 (docs/sha256.md) in lower-case hex, as
+	// sha256sum and a WARC's sha256: digests write it; absent when the
+	// file has none.
+	SHA256 string `json:"sha256,omitempty"`
 }
 
 type dateJSON struct {
@@ -593,10 +598,16 @@ func newSetJSON(d *pdfio.Document, cs *pdfio.ContentSet, i int) setJSON {
 		if si.Command != nil {
 			sj.Command = si.Command.String()
 		}
+		if si.SHA256 != nil {
+			sj.SHA256 = sha256Hex(*si.SHA256)
+		}
 		j.Sources = append(j.Sources, sj)
 	}
 	return j
 }
+
+// sha256Hex shows a /WCSHA256 as lower-case hex, whatever its length.
+func sha256Hex(r webcapture.RawID) string { return hex.EncodeToString([]byte(r)) }
 
 func chainsJSON(chains [][]string) [][]bytesJSON {
 	if chains == nil {
