@@ -10,9 +10,11 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/warc"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -131,10 +133,11 @@ func fileError(cmd, file string, err error) error {
 }
 
 // loadSources opens the captured files a flag names (--sources, --aux): a
-// wget mirror directory or a JSON manifest. A path that cannot be read is
-// an I/O error; a manifest that is wrong, a usage error.
+// wget mirror directory, a WARC file (.warc, .warc.gz) or a JSON manifest.
+// A path that cannot be read is an I/O error; a manifest or WARC file that
+// is wrong, a usage error.
 func loadSources(cmd, flag, path string) (webcapture.AuxSource, error) {
-	src, err := mirror.Load(path)
+	src, err := openSources(path)
 	var pathErr *fs.PathError
 	switch {
 	case err == nil:
@@ -143,4 +146,31 @@ func loadSources(cmd, flag, path string) (webcapture.AuxSource, error) {
 		return nil, &ioError{fmt.Errorf("%s: %s %w", cmd, flag, pathError(err))}
 	}
 	return nil, usagef("%s: %s: %v", cmd, flag, err)
+}
+
+// openSources opens a wget mirror directory, a WARC file or a JSON
+// manifest, by its path.
+func openSources(path string) (webcapture.AuxSource, error) {
+	if warc.IsWARC(path) {
+		if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
+			return warc.Load(path, nil)
+		}
+	}
+	return mirror.Load(path)
+}
+
+// sourceCache opens --sources once for the files of a process: a WARC
+// file is read whole.
+type sourceCache struct {
+	once sync.Once
+	src  webcapture.AuxSource
+	err  error
+}
+
+func (c *sourceCache) load(path string) (webcapture.AuxSource, error) {
+	if c == nil {
+		return openSources(path)
+	}
+	c.once.Do(func() { c.src, c.err = openSources(path) })
+	return c.src, c.err
 }
