@@ -129,7 +129,8 @@ var ErrDigest = errors.New("digest mismatch")
 // VerifyDigests checks WARC-Block-Digest against the block and
 // WARC-Payload-Digest against the payload (an HTTP message's body with the
 // transfer coding removed, or as it follows the header; another block
-// whole). Digests in algorithms other than sha1 and sha256 are not checked.
+// whole; a revisit's is its original's, not checked here). Digests in
+// algorithms other than sha1 and sha256 are not checked.
 func (r *Record) VerifyDigests() error {
 	if d := r.Header.Get(FieldBlockDigest); d != "" {
 		if ok, known := digestMatches(d, r.Block); known && !ok {
@@ -137,8 +138,8 @@ func (r *Record) VerifyDigests() error {
 		}
 	}
 	d := r.Header.Get(FieldPayloadDigest)
-	if d == "" {
-		return nil
+	if d == "" || r.Type() == TypeRevisit {
+		return nil // a revisit's payload digest is its original's
 	}
 	candidates := [][]byte{r.Block}
 	if r.IsHTTP("response") || r.IsHTTP("request") {

@@ -12,6 +12,8 @@ parser.on('record', r => {
     uri: r.warcTargetURI || '',
     id: r.warcRecordID,
     payloadDigest: r.warcPayloadDigest || '',
+    concurrentTo: r.warcConcurrentTo || '',
+    refersTo: r.warcRefersTo || '',
     content: content.toString('base64')
   }))
 })
