@@ -45,10 +45,25 @@ var ErrFormat = errors.New("not a valid WARC file")
 // A Reader reads the records of a WARC file in order.
 type Reader struct {
 	lim     Limits
+	in      *counter      // the file's bytes read
+	src     *bufio.Reader // the file
 	br      *bufio.Reader // records (decompressed, if gzip)
 	members *members      // nil: uncompressed
 	n       int           // records read
+	offset  int64         // where the last record read starts in the file, or -1
 	err     error
+}
+
+// counter counts the bytes read through it.
+type counter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *counter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // NewReader returns a Reader of r with DefaultLimits.
@@ -56,13 +71,13 @@ func NewReader(r io.Reader) *Reader { return NewReaderLimits(r, Limits{}) }
 
 // NewReaderLimits returns a Reader of r with limits lim.
 func NewReaderLimits(r io.Reader, lim Limits) *Reader {
-	rd := &Reader{lim: lim.orDefault()}
-	src := bufio.NewReader(r)
-	if magic, _ := src.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		rd.members = &members{src: src, max: rd.lim.MaxMembers}
+	rd := &Reader{lim: lim.orDefault(), in: &counter{r: r}}
+	rd.src = bufio.NewReader(rd.in)
+	if magic, _ := rd.src.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		rd.members = &members{src: rd.src, in: rd.in, max: rd.lim.MaxMembers}
 		rd.br = bufio.NewReader(rd.members)
 	} else {
-		rd.br = src
+		rd.br = rd.src
 	}
 	return rd
 }
@@ -75,6 +90,13 @@ func (r *Reader) Members() int {
 	}
 	return r.members.n
 }
+
+// Offset returns where the record Next last returned starts in the file:
+// the offset of its gzip member, when the record starts one, or of its
+// version line in an uncompressed file; -1 when it cannot be told (a
+// member that holds several records). A Reader of the file positioned
+// there reads the record first.
+func (r *Reader) Offset() int64 { return r.offset }
 
 // Next returns the next record, or io.EOF after the last. After any other
 // error the Reader returns that error again.
@@ -110,6 +132,14 @@ func (r *Reader) next() (*Record, error) {
 	}
 	if r.n >= r.lim.MaxRecords {
 		return nil, fmt.Errorf("more than %d records", r.lim.MaxRecords)
+	}
+	switch m := r.members; {
+	case m == nil:
+		r.offset = r.in.n - int64(r.src.Buffered())
+	case m.produced == int64(r.br.Buffered()):
+		r.offset = m.start // nothing of this member read before the record
+	default:
+		r.offset = -1
 	}
 	budget := r.lim.MaxHeader
 	version, err := r.line(&budget)
@@ -206,16 +236,20 @@ func validName(s string) bool {
 
 // members reads the gzip members of src one after another, counting them.
 type members struct {
-	src *bufio.Reader
-	z   *gzip.Reader
-	n   int
-	max int
+	src      *bufio.Reader
+	in       *counter // under src
+	z        *gzip.Reader
+	n        int
+	max      int
+	start    int64 // the current member's offset in the file
+	produced int64 // bytes the current member has given
 }
 
 func (m *members) Read(p []byte) (int, error) {
 	for {
 		if m.z != nil {
 			n, err := m.z.Read(p)
+			m.produced += int64(n)
 			if err != io.EOF {
 				return n, err
 			}
@@ -230,6 +264,7 @@ func (m *members) Read(p []byte) (int, error) {
 			return 0, fmt.Errorf("more than %d gzip members", m.max)
 		}
 		m.n++
+		m.start, m.produced = m.in.n-int64(m.src.Buffered()), 0
 		var err error
 		if m.z == nil {
 			m.z, err = gzip.NewReader(m.src)

@@ -16,10 +16,15 @@ import (
 // A Source is a WARC file's HTTP responses by canonical URL, a
 // webcapture.AuxSource: a URL's data is the content (HTTPResponse.Content)
 // of the last 200 response archived for it, a revisit record standing for
-// the response it refers to. The contents are held in memory.
+// the response it refers to. A Source loaded from a file keeps where each
+// response is, and reads it again when it is opened (a record in a gzip
+// member of its own, or in an uncompressed file); the others' contents are
+// held in memory.
 type Source struct {
 	name      string
-	content   map[string][]byte // canonical URL: content
+	path      string // the file, to read records again; "": all in memory
+	lim       Limits
+	content   map[string]entry  // canonical URL: its response
 	redirects map[string]string // canonical URL: canonical Location of its last 3xx
 	// Problems are what was skipped while loading: a record that does not
 	// parse, a digest that does not match, a revisit whose original is
@@ -36,18 +41,30 @@ func Load(path string, p *canon.Profile) (*Source, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return LoadReader(f, path, p, Limits{})
+	return load(f, path, path, p, Limits{})
 }
 
-// LoadReader reads a WARC file from r; name names it in messages.
+// LoadReader reads a WARC file from r, keeping every content in memory;
+// name names it in messages.
 func LoadReader(r io.Reader, name string, p *canon.Profile, lim Limits) (*Source, error) {
+	return load(r, name, "", p, lim)
+}
+
+// An entry is where a URL's content is: at off in the file, or data.
+type entry struct {
+	off  int64  // -1: data
+	id   string // the record's ID, checked when it is read again
+	data []byte
+}
+
+func load(r io.Reader, name, path string, p *canon.Profile, lim Limits) (*Source, error) {
 	c, err := canon.New(p)
 	if err != nil {
 		return nil, err
 	}
-	s := &Source{name: name, content: map[string][]byte{}, redirects: map[string]string{}}
-	byID := map[string][]byte{}     // record ID: content of a 200 response
-	byDigest := map[string][]byte{} // payload digest: content of a 200 response
+	s := &Source{name: name, path: path, lim: lim, content: map[string]entry{}, redirects: map[string]string{}}
+	byID := map[string]entry{}     // record ID: a 200 response
+	byDigest := map[string]entry{} // payload digest: a 200 response
 	rd := NewReaderLimits(r, lim)
 	for {
 		rec, err := rd.Next()
@@ -86,24 +103,31 @@ func LoadReader(r io.Reader, name string, p *canon.Profile, lim Limits) (*Source
 		if resp.Status != 200 {
 			continue
 		}
-		var data []byte
+		var e entry
 		if typ == TypeRevisit {
 			var ok bool
-			if data, ok = byID[rec.Header.Get(FieldRefersTo)]; !ok {
-				if data, ok = byDigest[rec.Header.Get(FieldPayloadDigest)]; !ok {
+			if e, ok = byID[rec.Header.Get(FieldRefersTo)]; !ok {
+				if e, ok = byDigest[rec.Header.Get(FieldPayloadDigest)]; !ok {
 					s.problem(rec, "revisit of a response that is not in the file")
 					continue
 				}
 			}
-		} else if data, err = resp.Content(lim); err != nil {
-			s.problem(rec, "%v", err)
-			continue
+		} else {
+			data, err := resp.Content(lim)
+			if err != nil {
+				s.problem(rec, "%v", err)
+				continue
+			}
+			e = entry{off: -1, data: data}
+			if path != "" && rd.Offset() >= 0 {
+				e = entry{off: rd.Offset(), id: rec.ID()} // read again when opened
+			}
 		}
-		s.content[key] = data
+		s.content[key] = e
 		delete(s.redirects, key)
-		byID[rec.ID()] = data
+		byID[rec.ID()] = e
 		if d := rec.Header.Get(FieldPayloadDigest); d != "" {
-			byDigest[d] = data
+			byDigest[d] = e
 		}
 	}
 	return s, nil
@@ -132,11 +156,42 @@ func resolve(c *canon.Canonicalizer, base, loc string) (string, error) {
 // Open implements webcapture.AuxSource: the content archived for the
 // canonical URL u.
 func (s *Source) Open(u string) (io.ReadCloser, error) {
-	b, ok := s.content[u]
+	e, ok := s.content[u]
 	if !ok {
 		return nil, fmt.Errorf("%w in %s", webcapture.ErrNotFound, s.name)
 	}
+	if e.off < 0 {
+		return io.NopCloser(bytes.NewReader(e.data)), nil
+	}
+	b, err := s.reread(e)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", s.name, u, err)
+	}
 	return io.NopCloser(bytes.NewReader(b)), nil
+}
+
+// reread reads the content of e's response record again from the file.
+func (s *Source) reread(e entry) ([]byte, error) {
+	f, err := os.Open(s.path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if _, err := f.Seek(e.off, io.SeekStart); err != nil {
+		return nil, err
+	}
+	rec, err := NewReaderLimits(f, s.lim).Next()
+	if err != nil {
+		return nil, err
+	}
+	if rec.ID() != e.id {
+		return nil, fmt.Errorf("the file has changed since it was read: record %s is not at offset %d", e.id, e.off)
+	}
+	resp, err := rec.ParseResponse(s.lim)
+	if err != nil {
+		return nil, err
+	}
+	return resp.Content(s.lim)
 }
 
 // URLs returns the canonical URLs that have content, sorted.

@@ -2,6 +2,8 @@ package warc_test
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -44,5 +46,30 @@ func TestSource(t *testing.T) {
 	src, err := webcapture.SourceID([]byte(want["http://www.example.com/"]), webcapture.SourceOptions{URL: "http://www.example.com/", Aux: s})
 	if err != nil || !src.Complete() {
 		t.Fatalf("SourceID: %v, complete %v", err, err == nil && src.Complete())
+	}
+}
+
+// TestSourceRereads: a Source loaded from a file reads each response again
+// when it is opened, and says so when the file has changed since.
+func TestSourceRereads(t *testing.T) {
+	orig, err := os.ReadFile("testdata/small.warc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "s.warc")
+	os.WriteFile(path, orig, 0o644)
+	s, err := warc.Load(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rc, err := s.Open("http://www.example.com/logo.gif"); err != nil {
+		t.Fatal(err)
+	} else {
+		rc.Close()
+	}
+	extra := "WARC/1.1\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-000000000009>\r\nContent-Length: 0\r\n\r\n\r\n\r\n"
+	os.WriteFile(path, append([]byte(extra), orig...), 0o644)
+	if _, err := s.Open("http://www.example.com/logo.gif"); err == nil {
+		t.Error("Open after the file changed: no error")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -209,5 +210,41 @@ func TestVerifyDigests(t *testing.T) {
 	r.Header[0].Value = "md5:whatever"
 	if err := r.VerifyDigests(); err != nil {
 		t.Errorf("VerifyDigests of an unchecked algorithm: %v", err)
+	}
+}
+
+func TestOffset(t *testing.T) {
+	one := rec("response", "http://a.example/", httpResp)
+	g1, g2 := gz(one), gz(one+one)
+	tests := []struct {
+		name string
+		in   []byte
+		want []int64
+	}{
+		{"uncompressed", []byte(one + "\r\n" + one), []int64{0, int64(len(one)) + 2}},
+		{"gzip per record", append(append([]byte{}, g1...), g1...), []int64{0, int64(len(g1))}},
+		{"two records in a member", append(append([]byte{}, g2...), g1...), []int64{0, -1, int64(len(g2))}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := NewReader(bytes.NewReader(tc.in))
+			var got []int64
+			for {
+				rc, err := r.Next()
+				if err != nil {
+					break
+				}
+				got = append(got, r.Offset())
+				if off := r.Offset(); off >= 0 {
+					again, err := NewReader(bytes.NewReader(tc.in[off:])).Next()
+					if err != nil || !bytes.Equal(again.Block, rc.Block) {
+						t.Errorf("the record read again at %d: %v", off, err)
+					}
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("offsets %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
