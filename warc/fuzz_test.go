@@ -11,8 +11,8 @@ import (
 )
 
 // FuzzRead: no input panics the Reader, ParseResponse, Content or
-// VerifyDigests, and every record read is written (WriteRaw) and read back
-// identically.
+// VerifyDigests; a record read again at its Offset is the same; and every
+// record read is written (WriteRaw) and read back identically.
 func FuzzRead(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.warc*"))
 	for _, p := range files {
@@ -34,6 +34,12 @@ func FuzzRead(f *testing.F) {
 					t.Fatalf("Next: %v does not wrap ErrFormat", err)
 				}
 				return
+			}
+			if off := r.Offset(); off >= 0 {
+				again, err := NewReaderLimits(bytes.NewReader(data[off:]), lim).Next()
+				if err != nil || !reflect.DeepEqual(again, rc) {
+					t.Fatalf("the record read again at offset %d: %v", off, err)
+				}
 			}
 			rc.VerifyDigests()
 			if resp, err := rc.ParseResponse(lim); err == nil {
