@@ -32,7 +32,7 @@ func auditFile(path string, opts *auditOptions) fileJSON {
 	var src webcapture.AuxSource
 	if opts.Sources != "" {
 		var err error
-		if src, err = opts.sources.load(opts.Sources); err != nil {
+		if src, err = opts.sources.load(opts.Sources, opts.Profile); err != nil {
 			r.Error = unreadable("sources: " + err.Error())
 			return r
 		}

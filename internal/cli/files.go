@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/warc"
@@ -137,7 +138,7 @@ func fileError(cmd, file string, err error) error {
 // A path that cannot be read is an I/O error; a manifest or WARC file that
 // is wrong, a usage error.
 func loadSources(cmd, flag, path string) (webcapture.AuxSource, error) {
-	src, err := openSources(path)
+	src, err := openSources(path, nil)
 	var pathErr *fs.PathError
 	switch {
 	case err == nil:
@@ -149,11 +150,12 @@ func loadSources(cmd, flag, path string) (webcapture.AuxSource, error) {
 }
 
 // openSources opens a wget mirror directory, a WARC file or a JSON
-// manifest, by its path.
-func openSources(path string) (webcapture.AuxSource, error) {
+// manifest, by its path; a WARC file's URLs are canonicalized under p (PDF
+// if nil), as the sets' URLs are looked up.
+func openSources(path string, p *canon.Profile) (webcapture.AuxSource, error) {
 	if warc.IsWARC(path) {
 		if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
-			return warc.Load(path, nil)
+			return warc.Load(path, p)
 		}
 	}
 	return mirror.Load(path)
@@ -167,10 +169,10 @@ type sourceCache struct {
 	err  error
 }
 
-func (c *sourceCache) load(path string) (webcapture.AuxSource, error) {
+func (c *sourceCache) load(path string, p *canon.Profile) (webcapture.AuxSource, error) {
 	if c == nil {
-		return openSources(path)
+		return openSources(path, p)
 	}
-	c.once.Do(func() { c.src, c.err = openSources(path) })
+	c.once.Do(func() { c.src, c.err = openSources(path, p) })
 	return c.src, c.err
 }
