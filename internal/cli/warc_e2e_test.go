@@ -100,6 +100,13 @@ func TestWARCSources(t *testing.T) {
 		}
 	}
 
+	// build --sources takes the WARC file in place of the mirror: the same
+	// identifiers.
+	var fromWARC buildSummary
+	if code := runJSON(t, &fromWARC, "build", "--json", "--sources", archive, filepath.Join(dir, "manifest.json"), "-o", filepath.Join(dir, "fromwarc.pdf")); code != 0 || fmt.Sprint(fromWARC.Sets) != fmt.Sprint(sum.Sets) {
+		t.Errorf("build --sources %s: exit %d, sets %+v; from the mirror %+v", archive, code, fromWARC.Sets, sum.Sets)
+	}
+
 	// The logo's payload altered (same length, digests left as they were).
 	tampered := filepath.Join(dir, "tampered.warc")
 	chunked := false
