@@ -40,7 +40,8 @@ Kinds (--kind):
          files; capture, build and audit --sources decide the same way
 
 The auxiliary files of a page come from --aux: a directory laid out as
-"wget --mirror" writes it (host/path), or a JSON manifest {"URL": "file"}.
+"wget --mirror" writes it (host/path), a WARC file (.warc, .warc.gz), or a
+JSON manifest {"URL": "file"}.
 References are resolved against <base href>, or the page's --url, or the URL
 the file has inside a --aux mirror directory. When an auxiliary file cannot
 be found, the identifier printed leaves it out: it is reported on stderr and
