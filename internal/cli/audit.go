@@ -29,8 +29,10 @@ rebuild, an offset or stream /Length that is wrong, or an object that does
 not parse is an error (WC-PDF-*, with the object and byte offset; the
 verdict is qpdf --check's). A certified document (DocMDP) is noted, and
 Web Capture structures added after its certification are a warning. With
---sources (a wget mirror directory or a JSON manifest of URL: file), each
-content set's identifier is also recomputed from its source data.
+--sources (a wget mirror directory, a WARC file .warc or .warc.gz, or a
+JSON manifest of URL: file), each content set's identifier is also
+recomputed from its source data; from a WARC file, the last 200 response
+archived for a URL, content coding removed.
 
 Each finding is one line:
   FILE: SEVERITY RULE OBJECT [/KEY]: message (spec reference)
@@ -98,7 +100,8 @@ file could not be read, the verdict being in the output), sarif (SARIF
   $ webcap audit --jsonl archive/*.pdf | jq -c 'select(.findings != [])'
   $ find archive -name '*.pdf' -print0 | webcap audit --files-from - -0
   $ webcap audit --recursive --shard 2/8 --resume shard-2.jsonl archive/
-  $ webcap audit --format junit archive/*.pdf > audit-junit.xml`,
+  $ webcap audit --format junit archive/*.pdf > audit-junit.xml
+  $ webcap audit --sources site.warc.gz capture.pdf`,
 		RunE: runner(opts, runF, inBand(runAudit), func(args []string) error {
 			opts.Files = args
 			switch {
@@ -167,7 +170,7 @@ type auditOptions struct {
 	Jobs    int
 	Timeout time.Duration
 	passwordFlags
-	Sources      string   // a wget mirror directory or a JSON manifest
+	Sources      string   // a wget mirror directory, a WARC file or a JSON manifest
 	MaxMemory    byteSize // a worker's memory limit
 	InProcess    bool     // audit in this process (no worker processes): for tests and debugging
 	RestartAfter int      // files a worker audits before it is replaced; 0: no limit
@@ -177,6 +180,8 @@ type auditOptions struct {
 	ResumeBy string // "stat" or "sha256"
 	progressFlags
 	Files []string
+
+	sources *sourceCache // Sources opened once for the files of this process; nil: for each file
 }
 
 // addAuditFlags adds the flags audit passes on to its workers, audit-worker.
@@ -187,7 +192,7 @@ func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 	opts.MaxMemory = defaultMaxMemory
 	f.Var(&opts.MaxMemory, "max-memory", "memory limit of each worker process: a file that needs more is unreadable (`SIZE`: 500MB, 2GiB)")
 	opts.passwordFlags.add(cmd)
-	f.StringVar(&opts.Sources, "sources", "", "recompute identifiers from the captured data: a wget mirror `DIR` or a JSON MANIFEST")
+	f.StringVar(&opts.Sources, "sources", "", "recompute identifiers from the captured data: a wget mirror `DIR`, a WARC file or a JSON MANIFEST")
 }
 
 // defaultMaxMemory is --max-memory's default: a PDF reader that needs more
@@ -212,6 +217,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		if _, err := loadSources("audit", "--sources", opts.Sources); err != nil {
 			return err
 		}
+		opts.sources = &sourceCache{}
 	}
 	var log *resumeLog
 	if opts.Resume != "" {

@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/internal/workers"
-	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -33,7 +32,7 @@ func auditFile(path string, opts *auditOptions) fileJSON {
 	var src webcapture.AuxSource
 	if opts.Sources != "" {
 		var err error
-		if src, err = mirror.Load(opts.Sources); err != nil {
+		if src, err = opts.sources.load(opts.Sources, opts.Profile); err != nil {
 			r.Error = unreadable("sources: " + err.Error())
 			return r
 		}
@@ -199,6 +198,9 @@ func runAuditWorker(ctx context.Context, opts *auditOptions) error {
 			task.Input = string(line)
 		}
 		opts.st = &passwordState{pw: task.Password}
+		if opts.sources == nil {
+			opts.sources = &sourceCache{}
+		}
 		fault(task.Input)
 		b, err := json.Marshal(fileLineJSON{schemaName("audit-file"), auditFile(task.Input, opts)})
 		if err != nil {

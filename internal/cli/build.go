@@ -55,7 +55,7 @@ cannot be read or written.`,
 	opts.outputFlags.add(cmd, "write the new file to `OUT.pdf`", true)
 	addProfileFlag(cmd, &opts.Profile, nil, "canonicalization for URLS keys: pdf, pdf2 or rfc3986 (default: the manifest's, or pdf)")
 	f := cmd.Flags()
-	f.StringVar(&opts.Sources, "sources", "", "read captured files from a wget mirror `DIR` or aux MANIFEST (default: the manifest's sources)")
+	f.StringVar(&opts.Sources, "sources", "", "read captured files from a wget mirror `DIR`, a WARC file or aux MANIFEST (default: the manifest's sources)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
 	opts.passwordFlags.add(cmd)
 	return cmd

@@ -10,9 +10,12 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 
+	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/warc"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -131,10 +134,11 @@ func fileError(cmd, file string, err error) error {
 }
 
 // loadSources opens the captured files a flag names (--sources, --aux): a
-// wget mirror directory or a JSON manifest. A path that cannot be read is
-// an I/O error; a manifest that is wrong, a usage error.
+// wget mirror directory, a WARC file (.warc, .warc.gz) or a JSON manifest.
+// A path that cannot be read is an I/O error; a manifest or WARC file that
+// is wrong, a usage error.
 func loadSources(cmd, flag, path string) (webcapture.AuxSource, error) {
-	src, err := mirror.Load(path)
+	src, err := openSources(path, nil)
 	var pathErr *fs.PathError
 	switch {
 	case err == nil:
@@ -143,4 +147,32 @@ func loadSources(cmd, flag, path string) (webcapture.AuxSource, error) {
 		return nil, &ioError{fmt.Errorf("%s: %s %w", cmd, flag, pathError(err))}
 	}
 	return nil, usagef("%s: %s: %v", cmd, flag, err)
+}
+
+// openSources opens a wget mirror directory, a WARC file or a JSON
+// manifest, by its path; a WARC file's URLs are canonicalized under p (PDF
+// if nil), as the sets' URLs are looked up.
+func openSources(path string, p *canon.Profile) (webcapture.AuxSource, error) {
+	if warc.IsWARC(path) {
+		if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
+			return warc.Load(path, p)
+		}
+	}
+	return mirror.Load(path)
+}
+
+// sourceCache opens --sources once for the files of a process: a WARC
+// file is read whole.
+type sourceCache struct {
+	once sync.Once
+	src  webcapture.AuxSource
+	err  error
+}
+
+func (c *sourceCache) load(path string, p *canon.Profile) (webcapture.AuxSource, error) {
+	if c == nil {
+		return openSources(path, p)
+	}
+	c.once.Do(func() { c.src, c.err = openSources(path, p) })
+	return c.src, c.err
 }

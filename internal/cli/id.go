@@ -3,12 +3,17 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/mirror"
+	"github.com/webcap/webcap/warc"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -35,11 +40,22 @@ Kinds (--kind):
          files; capture, build and audit --sources decide the same way
 
 The auxiliary files of a page come from --aux: a directory laid out as
-"wget --mirror" writes it (host/path), or a JSON manifest {"URL": "file"}.
+"wget --mirror" writes it (host/path), a WARC file (.warc, .warc.gz), or a
+JSON manifest {"URL": "file"}.
 References are resolved against <base href>, or the page's --url, or the URL
 the file has inside a --aux mirror directory. When an auxiliary file cannot
 be found, the identifier printed leaves it out: it is reported on stderr and
-the exit status is 1. --aux-id sets how each auxiliary identifier is fed to
+the exit status is 1.
+
+With --warc, the arguments are URLs, and each URL's data and its
+auxiliary files come from the WARC file (.warc, .warc.gz): the last 200
+response archived for the URL (a redirect is followed within the archive),
+its content coding (gzip, deflate) removed, as the server sent the entity.
+Each line is "ID  URL"; without a URL, every URL the archive has a 200
+response for, sorted. A URL the archive lacks is reported on stderr and the
+exit status is 1.
+
+--aux-id sets how each auxiliary identifier is fed to
 MD5: raw 16 bytes (default), HEX or hex digits; the specification does not
 say, so "webcap audit --sources" tries all three.
 
@@ -55,10 +71,23 @@ and a file that cannot be read {"schema", "input", "error": {"message",
   $ webcap id --kind page --url http://www.example.com/ --aux files.json page.html
   $ webcap id --kind text page.html
   $ curl -s https://example.com/ | webcap id --kind page --url https://example.com/ -
-  $ webcap id --json --aux mirror/ mirror/www.example.com/index.html`,
-		Args: cobra.MinimumNArgs(1),
+  $ webcap id --json --aux mirror/ mirror/www.example.com/index.html
+  $ webcap id --warc site.warc.gz http://www.example.com/ http://www.example.com/logo.gif
+  $ webcap id --warc site.warc.gz`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.WARC != "" {
+				return nil // no URL: every URL archived
+			}
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
 		RunE: runner(opts, runF, inBand(runID), func(args []string) error {
 			opts.Files = args
+			switch {
+			case opts.WARC != "" && (opts.Aux != "" || opts.URL != ""):
+				return usagef("id: --warc gives the URLs and the auxiliary files: --aux and --url cannot go with it")
+			case opts.WARC != "" && !warc.IsWARC(opts.WARC):
+				return usagef("id: --warc %q: want a .warc or .warc.gz file", opts.WARC)
+			}
 			if i := slices.Index(args, "-"); i >= 0 && slices.Contains(args[i+1:], "-") {
 				return usagef("id: - (stdin) can be read once")
 			}
@@ -74,7 +103,8 @@ and a file that cannot be read {"schema", "input", "error": {"message",
 	f := cmd.Flags()
 	f.StringVar(&opts.Kind, "kind", "auto", "auto, page, image, pdf, file or text")
 	f.StringVar(&opts.URL, "url", "", "the page's own `URL`, for relative references")
-	f.StringVar(&opts.Aux, "aux", "", "auxiliary files: a wget mirror `DIR` or a JSON MANIFEST")
+	f.StringVar(&opts.Aux, "aux", "", "auxiliary files: a wget mirror `DIR`, a WARC file or a JSON MANIFEST")
+	f.StringVar(&opts.WARC, "warc", "", "take the URLs' data and auxiliary files from a WARC `FILE` (.warc, .warc.gz)")
 	f.StringVar(&opts.AuxID, "aux-id", "raw", "how auxiliary identifiers are hashed: raw, HEX or hex")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object per file")
 	_ = cmd.RegisterFlagCompletionFunc("kind", cobra.FixedCompletions(
@@ -90,12 +120,16 @@ type idOptions struct {
 	URL   string
 	Aux   string
 	AuxID string
+	WARC  string // the arguments are URLs in this WARC file
 	JSON  bool
 	Files []string
 }
 
 func runID(ctx context.Context, opts *idOptions) error {
 	enc, _ := webcapture.ParseAuxEncoding(opts.AuxID) // checked with the flags
+	if opts.WARC != "" {
+		return runIDWARC(ctx, opts, enc)
+	}
 	var aux webcapture.AuxSource
 	var dir mirror.Dir
 	if opts.Aux != "" {
@@ -235,4 +269,89 @@ func missing(aux []auxRefJSON) string {
 		more = fmt.Sprintf(", and %d more", n-len(parts))
 	}
 	return fmt.Sprintf("%d of %s not read: %s%s", n, plural(len(aux), "auxiliary file"), strings.Join(parts, "; "), more)
+}
+
+// runIDWARC prints the identifiers of URLs archived in a WARC file, their
+// auxiliary files taken from the same file.
+func runIDWARC(ctx context.Context, opts *idOptions, enc webcapture.AuxEncoding) error {
+	src, err := warc.Load(opts.WARC, nil)
+	if err != nil {
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			return &ioError{fmt.Errorf("id: --warc %w", pathError(err))}
+		}
+		return usagef("id: --warc: %v", err)
+	}
+	for _, p := range src.Problems {
+		fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %s: %s\n", opts.WARC, p)
+	}
+	urls := opts.Files
+	if len(urls) == 0 {
+		urls = src.URLs()
+	}
+	w := bufio.NewWriter(opts.IO.Out)
+	failed := 0
+	for _, u := range urls {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		j, err := warcID(src, u, opts, enc)
+		switch {
+		case err != nil:
+			failed++
+			if opts.JSON {
+				err = writeLine(w, failureJSON{Schema: schemaName("id"), Input: u, Error: &errorJSON{Message: err.Error(), Kind: "failed"}})
+				break
+			}
+			w.Flush()
+			fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %s: %v\n", u, err)
+			continue
+		case !j.Complete:
+			failed++
+			if !opts.JSON {
+				w.Flush()
+				fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %s: identifier incomplete: %s\n", u, missing(j.Aux))
+			}
+			fallthrough
+		default:
+			if opts.JSON {
+				err = writeLine(w, j)
+			} else {
+				_, err = fmt.Fprintf(w, "%s  %s\n", j.ID, u)
+			}
+		}
+		if err != nil {
+			return &ioError{fmt.Errorf("id: writing output: %w", err)}
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return &ioError{fmt.Errorf("id: writing output: %w", err)}
+	}
+	if failed > 0 {
+		return errFailed
+	}
+	return nil
+}
+
+// warcID computes the identifier of the data archived for u, following
+// the archive's redirects.
+func warcID(src *warc.Source, u string, opts *idOptions, enc webcapture.AuxEncoding) (idJSON, error) {
+	key, err := canon.Canonical(u)
+	if err != nil {
+		return idJSON{}, err
+	}
+	chain := src.Chain(key)
+	final := chain[len(chain)-1]
+	rc, err := src.Open(final)
+	if err != nil {
+		return idJSON{}, fmt.Errorf("no 200 response for %s in %s", final, opts.WARC)
+	}
+	data, err := io.ReadAll(rc)
+	rc.Close()
+	if err != nil {
+		return idJSON{}, err
+	}
+	o := *opts
+	o.URL = final
+	return computeID(data, u, &o, src, "", enc)
 }

@@ -1,0 +1,57 @@
+// Package warc reads and writes WARC files (ISO 28500; WARC/1.0 and
+// WARC/1.1): records, one gzip member per record or an uncompressed file,
+// and the HTTP messages in response and request records, and it serves an
+// archive's responses by canonical URL as a webcapture.AuxSource (Source),
+// so that the Web Capture identifiers of a PDF can be recomputed from the
+// bytes a crawler archived.
+//
+// # Why hand-written
+//
+// The Go WARC modules were considered. Two are refused by the module proxy
+// this project builds with: "go list -m -versions
+// github.com/internetarchive/gowarc" and "… github.com/slyrz/warc" answer
+// "403 Forbidden, server response: This module version is not available".
+// github.com/nlnwa/gowarc (v1.6.0, v2, v3.1.0) and github.com/CorentinB/warc
+// (v0.8.33) are listed; this package covers only what webcap needs, with
+// its own limits on hostile input (Limits), and no further modules. It is
+// checked against independent implementations, not against itself only:
+// WARCs written by GNU wget --warc-file read back record for record, and
+// WARCs this package writes are read by node-warc (see the tests).
+//
+// # Records
+//
+// Reader reads records in order. A file that starts with the gzip magic
+// bytes is read as a series of gzip members (one per record, as the
+// specification recommends; a member holding several records is read too);
+// any other file as uncompressed records. Header field names compare
+// without regard to case, a continuation line (starting with a space or a
+// tab) continues the previous field's value, and a block is exactly
+// Content-Length bytes, followed by two CRLFs. Every read is bounded
+// (Limits): the header's size, a block's size, the number of gzip members
+// and records, and the size of a decoded HTTP payload. Hostile input is an
+// error, never a panic.
+//
+// # Payloads and the bytes an identifier covers
+//
+// A response record of type application/http; msgtype=response holds the
+// HTTP response as it came over the wire. Its payload (Payload) is the
+// entity body with the transfer coding removed (chunked): that is what a
+// WARC-Payload-Digest covers. Its content (HTTPResponse.Content) is the
+// payload with the content coding removed as well (Content-Encoding gzip,
+// x-gzip, deflate; identity), the file a browser saves and the bytes
+// webcap's capture reads (Go's HTTP client removes a gzip coding): a Web
+// Capture identifier is computed over the content, here in one function,
+// Content. A digest is verified when present (VerifyDigests): sha1 and
+// sha256, in base32 or hex; a payload digest may cover the payload or the
+// body as sent (tools differ for chunked bodies), and either is accepted.
+//
+// # Writing
+//
+// Writer writes one record per gzip member (or uncompressed), and fills in
+// what a record lacks: WARC-Record-ID (urn:uuid, random), WARC-Date,
+// Content-Length, WARC-Block-Digest and, for HTTP messages, a
+// WARC-Payload-Digest, as sha256: in lower-case hex. NewRequest,
+// NewResponse, NewResource and NewRevisit (identical-payload-digest) make
+// the records a crawler writes, each with its record ID already, and
+// ConcurrentTo ties a request to its response; WriteInfo writes warcinfo.
+package warc
