@@ -25,5 +25,9 @@
 // URL becomes one more source of it); a page set whose auxiliary files are
 // missing from the sources is refused, since its identifier would be wrong,
 // unless PageSet.Partial says the caller reports them; nothing is written
-// until everything checks (a *ManifestError names the field).
+// until everything checks (a *ManifestError names the field). Built from a
+// WARC file (Manifest.WARC, Options.WARC), a set the manifest gives no
+// redirects or no capture time gets the archive's: the redirect chains that
+// end at its URL (warc.Source.ChainsTo) and its response's WARC-Date
+// (warc.Source.Captured, to the second); what the manifest gives is kept.
 package record

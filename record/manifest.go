@@ -24,6 +24,7 @@ type Manifest struct {
 	Input     string     `json:"input"`             // the PDF to add to, relative to the manifest
 	Profile   string     `json:"profile,omitempty"` // canonicalization profile for URLS keys: pdf (default), pdf2, rfc3986
 	Sources   string     `json:"sources,omitempty"` // a mirror directory or aux manifest holding auxiliary files
+	WARC      string     `json:"warc,omitempty"`    // a WARC file: sources, redirect chains and capture times (instead of sources)
 	AuxForm   string     `json:"auxForm,omitempty"` // how auxiliary identifiers are hashed: raw (default), hex, HEX
 	Version   float64    `json:"version,omitempty"` // SpiderInfo /V; default 1.0 (ISO 32000-1)
 	Commands  []Command  `json:"commands,omitempty"`
@@ -239,6 +240,9 @@ func (m *Manifest) validate() error {
 	}
 	if m.Version < 0 {
 		return m.fail("version", "%v is negative", m.Version)
+	}
+	if m.Sources != "" && m.WARC != "" {
+		return m.fail("warc", "give sources or warc, not both: a WARC file is the sources")
 	}
 	names := map[string]bool{}
 	for i, c := range m.Commands {

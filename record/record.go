@@ -14,14 +14,18 @@ import (
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/warc"
 	"github.com/webcap/webcap/webcapture"
 )
 
 // Options tune Apply.
 type Options struct {
-	Profile  *canon.Profile       // overrides the manifest's profile; nil: the manifest's, or PDF
-	Sources  webcapture.AuxSource // overrides the manifest's sources; nil: the manifest's, if any
-	Password string               // for an encrypted input (which cannot be written: Apply reports it)
+	Profile *canon.Profile       // overrides the manifest's profile; nil: the manifest's, or PDF
+	Sources webcapture.AuxSource // overrides the manifest's sources and WARC; nil: the manifest's, if any
+	// WARC, a WARC file's path, overrides the manifest's sources and WARC
+	// (Manifest.WARC says what it gives).
+	WARC     string
+	Password string // for an encrypted input (which cannot be written: Apply reports it)
 	// AllowCertified updates a certified input although its DocMDP
 	// permissions forbid it (pdfio.Options.AllowCertified).
 	AllowCertified bool
@@ -76,6 +80,7 @@ type builder struct {
 	opts Options
 	c    *canon.Canonicalizer
 	src  webcapture.AuxSource
+	arc  *warc.Source // the WARC the sources are, if any
 	doc  *pdfio.Document
 	u    *pdfio.Update
 	res  *Result
@@ -135,10 +140,23 @@ func (b *builder) run() (*Result, error) {
 		}
 	}
 	b.src = b.opts.Sources
-	if b.src == nil && m.Sources != "" {
+	switch {
+	case b.src != nil:
+	case b.opts.WARC != "":
+		if b.arc, err = warc.Load(b.opts.WARC, p); err != nil {
+			return nil, err
+		}
+	case m.WARC != "":
+		if b.arc, err = warc.Load(b.path(m.WARC), p); err != nil {
+			return nil, m.fail("warc", "%w", err)
+		}
+	case m.Sources != "":
 		if b.src, err = mirror.Load(b.path(m.Sources)); err != nil {
 			return nil, m.fail("sources", "%w", err)
 		}
+	}
+	if b.arc != nil {
+		b.src = b.arc
 	}
 	in, orig := m.Input, m.InputData
 	if orig == nil {
@@ -400,6 +418,9 @@ func (b *builder) claim(field string, obj webcapture.Ref, what string) error {
 func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.AuxEncoding) error {
 	s := b.m.PageSets[i]
 	f := fmt.Sprintf("pageSets[%d]", i)
+	if err := b.archived(f, s.URL, &s.Redirects, &s.Captured); err != nil {
+		return err
+	}
 	first, last, _ := parseRange(s.Pages)
 	if last > len(b.doc.Pages) {
 		return b.m.fail(f+".pages", "%q: %s has %d pages", s.Pages, b.doc.File, len(b.doc.Pages))
@@ -538,6 +559,9 @@ func (b *builder) checked() error {
 func (b *builder) imageSet(i int) error {
 	s := b.m.ImageSets[i]
 	f := fmt.Sprintf("imageSets[%d]", i)
+	if err := b.archived(f, s.URL, &s.Redirects, &s.Captured); err != nil {
+		return err
+	}
 	key, data, err := b.source(f, s.URL, s.Data, s.Source)
 	if err != nil {
 		return err
@@ -711,6 +735,27 @@ func (b *builder) enter(set Set, ref webcapture.Ref, ids bool) error {
 // aliases returns the URLS keys of the URLs of a set's redirect chains,
 // each once and none equal to key (the set's URL's): every URL that led
 // to the source finds the set (PDF 1.7 §10.9.4, URL alias dictionaries).
+// archived fills in, from the WARC the sources are, what a set of url
+// does not say: its redirect chains (the chains archived that end at url)
+// and its capture time (the WARC-Date of the response whose content is
+// its source). What the manifest says is kept.
+func (b *builder) archived(field, url string, redirects *[][]string, captured *string) error {
+	if b.arc == nil || (*redirects != nil && *captured != "") {
+		return nil
+	}
+	key, err := b.c.String(url)
+	if err != nil {
+		return b.m.fail(field+".url", "cannot be a URLS key: %v", err)
+	}
+	if *redirects == nil {
+		*redirects = b.arc.ChainsTo(key)
+	}
+	if t, ok := b.arc.Captured(key); ok && *captured == "" {
+		*captured = t.UTC().Truncate(time.Second).Format(time.RFC3339)
+	}
+	return nil
+}
+
 func (b *builder) aliases(field, key string, chains [][]string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{key: true}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/webcapture"
@@ -55,6 +56,7 @@ type entry struct {
 	off  int64  // -1: data
 	id   string // the record's ID, checked when it is read again
 	data []byte
+	date time.Time // the WARC-Date of the response or revisit record (Captured)
 }
 
 func load(r io.Reader, name, path string, p *canon.Profile, lim Limits) (*Source, error) {
@@ -123,6 +125,7 @@ func load(r io.Reader, name, path string, p *canon.Profile, lim Limits) (*Source
 				e = entry{off: rd.Offset(), id: rec.ID()} // read again when opened
 			}
 		}
+		e.date, _ = rec.Date()
 		s.content[key] = e
 		delete(s.redirects, key)
 		byID[rec.ID()] = e

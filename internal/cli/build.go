@@ -5,12 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/record"
+	"github.com/webcap/webcap/warc"
 )
 
 func newBuildCmd(ios *IOStreams, runF func(context.Context, *buildOptions) error) *cobra.Command {
@@ -25,6 +28,15 @@ its pages, source URL, redirects, captured file, content type, capture
 time, title, submission type and command; for each image set, the image
 and the image XObjects made from it (by page and resource name, or object
 number); and the commands, in execution order.
+
+With a WARC file (--warc, or the manifest's "warc" instead of "sources"),
+the manifest only needs to say which URL makes which pages (and which
+image XObjects): each set's source and a page's auxiliary files are the
+content of the last 200 response archived for their URLs (transfer and
+content coding removed, as id --warc reads them), a set without
+"redirects" gets the redirect chains archived that end at its URL (3xx
+responses with a Location), and a set without "captured" gets the
+WARC-Date of its response record. What the manifest says is kept.
 
 build computes every identifier from the captured data: a page set's ID
 over the page and its auxiliary files (read from the manifest's sources,
@@ -45,10 +57,18 @@ is wrong or the result has audit errors, 2 for a usage error, 3 when a file
 cannot be read or written.`,
 		Example: `  $ webcap build testdata/build/manifest.json -o captured.pdf
   $ webcap build --profile pdf2 --sources mirror/ site.json -o site.pdf
+  $ wget -p --warc-file=site https://example.com/
+  $ webcap build --warc site.warc.gz site.json -o site.pdf   # sources, redirects, times from the WARC
   $ webcap build --json manifest.json -o out.pdf | jq '.sets[].id'`,
 		Args: cobra.ExactArgs(1),
 		RunE: runner(opts, runF, inBand(runBuild), func(args []string) error {
 			opts.Manifest = args[0]
+			switch {
+			case opts.Sources != "" && opts.WARC != "":
+				return usagef("build: give --sources or --warc, not both: a WARC file is the sources")
+			case opts.WARC != "" && !warc.IsWARC(opts.WARC):
+				return usagef("build: --warc %q: want a .warc or .warc.gz file", opts.WARC)
+			}
 			return opts.outputFlags.flags("build", true, true)
 		}),
 	}
@@ -56,6 +76,7 @@ cannot be read or written.`,
 	addProfileFlag(cmd, &opts.Profile, nil, "canonicalization for URLS keys: pdf, pdf2 or rfc3986 (default: the manifest's, or pdf)")
 	f := cmd.Flags()
 	f.StringVar(&opts.Sources, "sources", "", "read captured files from a wget mirror `DIR`, a WARC file or aux MANIFEST (default: the manifest's sources)")
+	f.StringVar(&opts.WARC, "warc", "", "read sources, redirect chains and capture times from `FILE`.warc[.gz] (default: the manifest's warc)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
 	opts.passwordFlags.add(cmd)
 	return cmd
@@ -67,6 +88,7 @@ type buildOptions struct {
 	passwordFlags
 	Profile  *canon.Profile // nil: the manifest's
 	Sources  string
+	WARC     string
 	JSON     bool
 	Manifest string
 }
@@ -95,6 +117,12 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 			return err
 		}
 		bo.Sources = src
+	}
+	if opts.WARC != "" {
+		if err := checkWARC("build", opts.WARC); err != nil {
+			return err
+		}
+		bo.WARC = opts.WARC
 	}
 	bo.Password = opts.get()
 	res, err := record.Apply(m, bo)
@@ -142,6 +170,23 @@ func newBuildSummary(manifest, out string, res *record.Result, sum audit.Summary
 		bs.Sets = append(bs.Sets, set)
 	}
 	return bs
+}
+
+// checkWARC checks that --warc names a WARC file that can be read: one
+// that cannot is an I/O error, one that is not a WARC a usage error.
+func checkWARC(cmd, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return &ioError{fmt.Errorf("%s: --warc %w", cmd, pathError(err))}
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return usagef("%s: --warc: %s is a directory, not a WARC file", cmd, path)
+	}
+	if _, err := warc.NewReader(f).Next(); err != nil && err != io.EOF {
+		return usagef("%s: --warc: %s: %v", cmd, path, err)
+	}
+	return nil
 }
 
 // buildError sorts build's errors into exit codes: a file that cannot be
