@@ -17,8 +17,8 @@ import (
 // warcSpec is sourcesSpec(AuxRaw) with /WCSHA256, its sources a WARC file:
 // the page sent as is, the logo gzip-encoded (Content-Encoding), each
 // record's digests written by warc.Writer, and edit applied to the logo's
-// record before it is written.
-func warcSpec(edit func(*warc.Record)) (spec, *warc.Source) {
+// record before it is written; extra records follow.
+func warcSpec(edit func(*warc.Record), extra ...*warc.Record) (spec, *warc.Source) {
 	s := sourcesSpec(webcapture.AuxRaw)
 	src := s.sources.(webcapture.MapSource)
 	s = withSHA256(s, src[logo])
@@ -34,7 +34,7 @@ func warcSpec(edit func(*warc.Record)) (spec, *warc.Source) {
 	}
 	var buf bytes.Buffer
 	w := warc.NewWriter(&buf, false)
-	for _, r := range []*warc.Record{page, img} {
+	for _, r := range append([]*warc.Record{page, img}, extra...) {
 		if err := w.Write(r); err != nil {
 			panic(err)
 		}
@@ -99,5 +99,16 @@ func TestSourcesWARCRecordNamed(t *testing.T) {
 	want := "; WARC record " + r.ID + ", WARC-Payload-Digest " + r.PayloadDigest + ", of the entity as sent with Content-Encoding gzip (decoded here)"
 	if !strings.HasSuffix(fs[0].Message, want) {
 		t.Errorf("message %q, want it to end %q", fs[0].Message, want)
+	}
+}
+
+// A record that no content set has for its source is reported on the file.
+func TestSourcesWARCDigestElsewhere(t *testing.T) {
+	other := warc.NewResponse("http://www.example.com/other.gif", time.Date(2026, 11, 25, 18, 0, 0, 0, time.UTC), []byte("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nGIF"))
+	badPayloadDigest(other)
+	s, _ := warcSpec(nil, other)
+	fs := audit(t, s)
+	if len(fs) != 1 || fs[0].Rule != "WC-SOURCE-DIGEST" || !fs[0].Object.IsZero() || !strings.Contains(fs[0].Message, "other.gif (no content set's source)") {
+		t.Errorf("want one WC-SOURCE-DIGEST on the file for other.gif:%s", show(fs))
 	}
 }
