@@ -414,6 +414,7 @@ func TestEachRule(t *testing.T) {
 		{"WC-SOURCE-INCOMPLETE", spec{sources: webcapture.MapSource{home: []byte(`<html><body><img src="gone.gif"></body></html>`)}}, nil},
 		{"WC-SOURCE-FORM", sourcesSpec(webcapture.AuxHexUpper), nil},
 		{"WC-SOURCE-SHA256", withSHA256(sourcesSpec(webcapture.AuxRaw), []byte("GIF89a another logo")), nil},
+		{"WC-SOURCE-DIGEST", func() spec { s, _ := warcSpec(badPayloadDigest); return s }(), nil},
 	}
 	tested := map[string]bool{}
 	for _, c := range cases {

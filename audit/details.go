@@ -70,7 +70,7 @@ leaves << >>, WC-TREE-EMPTY); like that residue it answers every lookup correctl
 nothing), so it is a warning too.`,
 	},
 	{
-		rules: []string{"WC-SOURCE-MISMATCH", "WC-SOURCE-MISSING", "WC-SOURCE-INCOMPLETE", "WC-SOURCE-FORM", "WC-SOURCE-SHA256"},
+		rules: []string{"WC-SOURCE-MISMATCH", "WC-SOURCE-MISSING", "WC-SOURCE-INCOMPLETE", "WC-SOURCE-FORM", "WC-SOURCE-SHA256", "WC-SOURCE-DIGEST"},
 		text: `The WC-SOURCE-* rules run only with --sources DIR|MANIFEST (a wget --mirror directory or a JSON
 manifest of URL: file): each content set's identifier is recomputed from its source as it is now
 (image sets and PDFs: the MD5 of the bytes; HTML page sets: the page and its auxiliary files,
@@ -78,7 +78,12 @@ with the three forms of auxiliary identifiers tried). Where a source information
 /WCSHA256, the SHA-256 of its URL's bytes among the sources is compared with it too, unless the
 set's /ID already differs (the source changed: WC-SOURCE-MISMATCH says so); a SHA-256 that differs
 where the MD5 identifier does not is WC-SOURCE-SHA256. A file without /WCSHA256 is not checked,
-and has no finding for it.`,
+and has no finding for it. With a WARC file as sources, a message about a URL names the response
+record that holds its bytes (WARC-Record-ID, WARC-Payload-Digest, Content-Encoding), and each
+record whose WARC-Block-Digest or WARC-Payload-Digest does not match its bytes is
+WC-SOURCE-DIGEST: a warning, since the archive is at fault, not the PDF, but an archive that
+contradicts itself must not vouch for a PDF in silence. It is reported on the content set whose
+source URL the record holds, or on the file when no set has it.`,
 	},
 	{
 		rules: []string{"WC-PDF-XREF", "WC-PDF-OFFSET", "WC-PDF-LENGTH", "WC-PDF-UNREADABLE", "WC-PDF-RECOVERED"},

@@ -131,6 +131,7 @@ var Rules = []Rule{
 	{"WC-SOURCE-MISSING", Notice, "PDF 1.7 §10.9.2", "none of a content set's source URLs is among the sources given"},
 	{"WC-SOURCE-INCOMPLETE", Notice, "PDF 1.7 §10.9.2", "a page set's identifier cannot be recomputed: some auxiliary files are missing"},
 	{"WC-SOURCE-SHA256", Serious, "webcap (docs/sha256.md)", "a source information's /WCSHA256 differs from the SHA-256 of its URL's bytes among the sources given, where the set's /ID does not (a wrong /WCSHA256, or other bytes with the same MD5)"},
+	{"WC-SOURCE-DIGEST", Caution, "ISO 28500:2017 §5.8, §5.9 (WARC 1.1: WARC-Block-Digest, WARC-Payload-Digest); webcap (docs/sha256.md)", "a record of the WARC file given as sources whose WARC-Block-Digest or WARC-Payload-Digest does not match its bytes: the archive contradicts itself, and what it holds for that URL vouches for nothing"},
 	{"WC-SOURCE-FORM", Notice, "PDF 1.7 §10.9.2 Digital Identifiers; ISO 32000-1 §14.10.3.3", "a page set's identifier matches when its auxiliary identifiers are hashed as hex digits, not raw bytes"},
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/warc"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -31,6 +32,67 @@ func (a *auditor) sources() {
 			a.sha256s(cs, url, data, src)
 		}
 	}
+	a.archiveDigests(src)
+}
+
+// archiveDigests reports the records of a WARC file given as sources whose
+// digests do not verify (WC-SOURCE-DIGEST), each on the content set whose
+// source URL it holds (the first), or on the file.
+func (a *auditor) archiveDigests(src webcapture.AuxSource) {
+	w, ok := src.(*warc.Source)
+	if !ok {
+		return
+	}
+	for _, p := range w.DigestProblems() {
+		obj, key, what := webcapture.Ref{}, "", "no content set's source"
+		if u, err := a.canon.String(p.TargetURI); err == nil {
+			for _, cs := range a.d.Sets {
+				if a.hasSource(cs, u) {
+					obj, key, what = cs.Ref, "/SI", "this content set's source"
+					break
+				}
+			}
+		}
+		a.add("WC-SOURCE-DIGEST", obj, key, "the sources' %s record %s for %s (%s) does not match its bytes: %v", p.Type, p.RecordID, p.TargetURI, what, p.Err)
+	}
+}
+
+// hasSource reports whether one of the set's source URLs is the canonical
+// URL u.
+func (a *auditor) hasSource(cs *pdfio.ContentSet, u string) bool {
+	for _, s := range cs.SourceURLs() {
+		if k, err := a.canon.String(s); err == nil && k == u {
+			return true
+		}
+	}
+	return false
+}
+
+// where names the WARC record that holds the canonical URL key's bytes,
+// when the sources are a WARC file: "" otherwise.
+func where(src webcapture.AuxSource, key string) string {
+	w, ok := src.(*warc.Source)
+	if !ok {
+		return ""
+	}
+	r, ok := w.RecordOf(key)
+	if !ok {
+		return ""
+	}
+	var parts []string
+	if r.ID != "" {
+		parts = append(parts, "WARC record "+r.ID)
+	}
+	if r.PayloadDigest != "" {
+		parts = append(parts, "WARC-Payload-Digest "+r.PayloadDigest)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if r.ContentEncoding != "" {
+		parts = append(parts, "of the entity as sent with Content-Encoding "+r.ContentEncoding+" (decoded here)")
+	}
+	return "; " + strings.Join(parts, ", ")
 }
 
 // sha256s checks each source information's /WCSHA256 (webcap's, where
@@ -60,7 +122,7 @@ func (a *auditor) sha256s(cs *pdfio.ContentSet, url string, data []byte, src web
 			if obj.IsZero() {
 				obj = cs.Ref
 			}
-			a.add("WC-SOURCE-SHA256", obj, "/WCSHA256", "SI[%d] /WCSHA256 is %x, but the %d bytes of %s have the SHA-256 %x", i, []byte(*si.SHA256), len(b), key, got)
+			a.add("WC-SOURCE-SHA256", obj, "/WCSHA256", "SI[%d] /WCSHA256 is %x, but the %d bytes of %s have the SHA-256 %x%s", i, []byte(*si.SHA256), len(b), key, got, where(src, key))
 		}
 	}
 }
@@ -119,7 +181,7 @@ func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src web
 		if s.Page == nil {
 			// An image, a PDF, another file: the MD5 of the bytes.
 			if string(s.ID[:]) != want {
-				a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the identifier <%s> (MD5 of its %d bytes)", cs.ID.Hex(), url, s.ID, len(data))
+				a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the identifier <%s> (MD5 of its %d bytes%s)", cs.ID.Hex(), url, s.ID, len(data), where(src, url))
 				return false
 			}
 			return true
@@ -152,6 +214,6 @@ func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src web
 		a.add("WC-SOURCE-INCOMPLETE", cs.Ref, "/ID", "the identifier of %s cannot be recomputed: %d of %d auxiliary files are missing", url, n, len(incomplete.Aux))
 		return true
 	}
-	a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the page-set identifier <%s> (with any form of its auxiliary identifiers)", cs.ID.Hex(), url, first)
+	a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the page-set identifier <%s> (with any form of its auxiliary identifiers%s)", cs.ID.Hex(), url, first, where(src, url))
 	return false
 }

@@ -52,17 +52,17 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
-// Every reference is to the PDF specifications, an RFC or the Arlington
-// model, never to a file outside the module.
+// Every reference is to the PDF specifications, an RFC, the WARC standard
+// (ISO 28500) or the Arlington model, never to a file outside the module.
 func TestRuleSpecsCitePublicSources(t *testing.T) {
 	for _, r := range Rules {
 		for _, part := range strings.Split(r.Spec, "; ") {
 			ok := false
-			for _, p := range []string{"PDF 1.7 ", "ISO 32000-1 ", "ISO 32000-2 ", "RFC ", "Arlington", "webcap"} {
+			for _, p := range []string{"PDF 1.7 ", "ISO 32000-1 ", "ISO 32000-2 ", "RFC ", "ISO 28500:", "Arlington", "webcap"} {
 				ok = ok || strings.HasPrefix(part, p)
 			}
 			if !ok {
-				t.Errorf("%s cites %q: want a PDF 1.7, ISO 32000 or RFC section", r.ID, part)
+				t.Errorf("%s cites %q: want a PDF 1.7, ISO 32000, ISO 28500 or RFC section", r.ID, part)
 			}
 		}
 	}

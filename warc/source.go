@@ -31,7 +31,8 @@ type Source struct {
 	// parse, a digest that does not match, a revisit whose original is
 	// missing. The records and the other responses are served all the same.
 	Problems []string
-	Records  int // records read
+	Records  int       // records read
+	digests  []Problem // the records whose digests do not verify (DigestProblems)
 }
 
 // Load reads the WARC file at path (gzip or not) into a Source, with URLs
@@ -56,7 +57,8 @@ type entry struct {
 	off  int64  // -1: data
 	id   string // the record's ID, checked when it is read again
 	data []byte
-	date time.Time // the WARC-Date of the response or revisit record (Captured)
+	date time.Time  // the WARC-Date of the response or revisit record (Captured)
+	rec  RecordInfo // the response record that holds it (RecordOf)
 }
 
 func load(r io.Reader, name, path string, p *canon.Profile, lim Limits) (*Source, error) {
@@ -79,6 +81,7 @@ func load(r io.Reader, name, path string, p *canon.Profile, lim Limits) (*Source
 		s.Records++
 		if err := rec.VerifyDigests(); err != nil {
 			s.problem(rec, "%v", err)
+			s.digests = append(s.digests, Problem{RecordID: rec.ID(), Type: rec.Type(), TargetURI: rec.TargetURI(), Err: err})
 		}
 		typ := rec.Type()
 		if (typ != TypeResponse && typ != TypeRevisit) || !rec.IsHTTP("response") {
@@ -124,6 +127,7 @@ func load(r io.Reader, name, path string, p *canon.Profile, lim Limits) (*Source
 			if path != "" && rd.Offset() >= 0 {
 				e = entry{off: rd.Offset(), id: rec.ID()} // read again when opened
 			}
+			e.rec = recordInfo(rec, resp)
 		}
 		e.date, _ = rec.Date()
 		s.content[key] = e

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -51,8 +52,13 @@ With --warc, the arguments are URLs, and each URL's data and its
 auxiliary files come from the WARC file (.warc, .warc.gz): the last 200
 response archived for the URL (a redirect is followed within the archive),
 its content coding (gzip, deflate) removed, as the server sent the entity.
-Each line is "ID  URL"; without a URL, every URL the archive has a 200
-response for, sorted. A URL the archive lacks is reported on stderr and the
+Each line is "ID  URL  sha256:HEX  RECORD  PAYLOAD-DIGEST": the
+identifier; the SHA-256 of the bytes it hashes first (the URL's content,
+as /WCSHA256 records it); the WARC-Record-ID of the response that holds
+them and its WARC-Payload-Digest ("-" if none). The payload digest covers
+the entity as sent: for a gzip or deflate Content-Encoding, its decoding
+is what the SHA-256 covers (docs/sha256.md). Without a URL, every URL the
+archive has a 200 response for, sorted. A URL the archive lacks is reported on stderr and the
 exit status is 1.
 
 --aux-id sets how each auxiliary identifier is fed to
@@ -63,7 +69,8 @@ With --json, each file gives one JSON object on its own line (schema:
 webcap help schema id):
   {"schema": "webcap.id/1", "input", "kind", "id", "complete", "url",
    "base", "auxId", "aux": [{"url", "element", "attr", "raw", "id", "found",
-   "reason"}], "skipped": [...], "textLength"}
+   "reason"}], "skipped": [...], "textLength", and with --warc "sha256",
+   "warc": {"record", "payloadDigest", "contentEncoding"}}
 and a file that cannot be read {"schema", "input", "error": {"message",
 "kind"}}.`,
 		Example: `  $ webcap id logo.gif report.pdf
@@ -317,7 +324,7 @@ func runIDWARC(ctx context.Context, opts *idOptions, enc webcapture.AuxEncoding)
 			if opts.JSON {
 				err = writeLine(w, j)
 			} else {
-				_, err = fmt.Fprintf(w, "%s  %s\n", j.ID, u)
+				_, err = fmt.Fprintf(w, "%s  %s  sha256:%s  %s  %s\n", j.ID, u, j.SHA256, j.WARC.Record, orDash(j.WARC.PayloadDigest))
 			}
 		}
 		if err != nil {
@@ -353,5 +360,20 @@ func warcID(src *warc.Source, u string, opts *idOptions, enc webcapture.AuxEncod
 	}
 	o := *opts
 	o.URL = final
-	return computeID(data, u, &o, src, "", enc)
+	j, err := computeID(data, u, &o, src, "", enc)
+	if err != nil {
+		return j, err
+	}
+	sum := webcapture.SHA256(data)
+	j.SHA256 = hex.EncodeToString(sum[:])
+	r, _ := src.RecordOf(final)
+	j.WARC = &idWARCJSON{Record: orDash(r.ID), PayloadDigest: r.PayloadDigest, ContentEncoding: r.ContentEncoding}
+	return j, nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

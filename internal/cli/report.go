@@ -260,6 +260,16 @@ type idJSON struct {
 	Aux        []auxRefJSON `json:"aux,omitempty"`
 	Skipped    []auxRefJSON `json:"skipped,omitempty"`
 	TextLength *int         `json:"textLength,omitempty"`
+	SHA256     string       `json:"sha256,omitempty"` // id --warc: SHA-256 (hex) of the bytes the identifier rule hashes first, as /WCSHA256 holds it
+	WARC       *idWARCJSON  `json:"warc,omitempty"`   // id --warc: the record that holds those bytes
+}
+
+// idWARCJSON names the WARC response record whose content an identifier
+// was computed from.
+type idWARCJSON struct {
+	Record          string `json:"record"`                    // WARC-Record-ID
+	PayloadDigest   string `json:"payloadDigest,omitempty"`   // WARC-Payload-Digest, as written
+	ContentEncoding string `json:"contentEncoding,omitempty"` // the payload's Content-Encoding, decoded before hashing
 }
 
 type auxRefJSON struct {
