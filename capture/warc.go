@@ -16,10 +16,15 @@ import (
 
 // WARCInfo is what a capture's warcinfo record says (WARC/1.1 §6.4).
 type WARCInfo struct {
-	Filename string    // WARC-Filename: the WARC's base name
-	Software string    // "webcap/v1.2.3"
-	Command  string    // the command line, without secrets
-	Date     time.Time // the PDF's resource record's WARC-Date; now if zero
+	Filename string // WARC-Filename: the WARC's base name
+	Software string // "webcap/v1.2.3"
+	// Command is the command ("webcap capture"), Args its arguments
+	// (FILE, start URLs): the description field gives them joined by
+	// spaces, each URL without its user information (no password in an
+	// archive).
+	Command string
+	Args    []string
+	Date    time.Time // the PDF's resource record's WARC-Date; now if zero
 }
 
 // WriteWARC writes a capture's web archive to w, one gzip member per
@@ -50,7 +55,11 @@ func WriteWARC(w io.Writer, gz bool, res *Result, info WARCInfo) error {
 		{Name: "conformsTo", Value: "http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"},
 	}
 	if info.Command != "" {
-		fields = append(fields, warc.Field{Name: "description", Value: info.Command})
+		line := []string{info.Command}
+		for _, a := range info.Args {
+			line = append(line, strings.Join(strings.Fields(withoutUserinfo(a)), "%20"))
+		}
+		fields = append(fields, warc.Field{Name: "description", Value: strings.Join(line, " ")})
 	}
 	if _, err := ww.WriteInfo(info.Filename, fields); err != nil {
 		return fmt.Errorf("writing the WARC: %w", err)

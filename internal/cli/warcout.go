@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/webcap/webcap/capture"
+	"github.com/webcap/webcap/pdfio"
+)
+
+// capture --warc, append --warc: the web archive written beside the PDF.
+
+// checkWARCOut checks --warc's file before any work starts: the -o rules
+// (as checkNewFile: not a directory, not a file that exists unless
+// --force, in a directory that can be written to), and neither the input
+// nor the PDF written.
+func checkWARCOut(cmd, path string, force bool, input, out string) error {
+	switch {
+	case path == "":
+		return nil
+	case path == stdoutName:
+		return usagef("%s: --warc -: give the WARC a file name (stdout is the PDF's)", cmd)
+	case input != "" && sameFile(path, input):
+		return usagef("%s: --warc %s is the input", cmd, path)
+	case out != "" && out != stdoutName && sameFile(path, out):
+		return usagef("%s: --warc %s is the PDF's -o", cmd, path)
+	}
+	if fi, err := os.Stat(path); err == nil {
+		switch {
+		case fi.IsDir():
+			return usagef("%s: --warc %s is a directory: give a file name", cmd, path)
+		case !force:
+			return usagef("%s: %s exists: choose another --warc, or --force to replace it", cmd, path)
+		}
+	}
+	return checkDir(cmd, path)
+}
+
+// writeWARC writes res's WARC to path (gzip members when it ends in
+// .gz), atomically, as the PDF is written.
+func writeWARC(cmd, path string, res *capture.Result, info capture.WARCInfo) error {
+	if path == "" {
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := capture.WriteWARC(&buf, strings.HasSuffix(strings.ToLower(path), ".gz"), res, info); err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	if err := pdfio.WriteFile(path, buf.Bytes(), pdfio.WriteOptions{}); err != nil {
+		return &ioError{fmt.Errorf("%s: %w", cmd, err)}
+	}
+	return nil
+}
