@@ -27,8 +27,9 @@ type WARCInfo struct {
 	Date    time.Time // the PDF's resource record's WARC-Date; now if zero
 }
 
-// WriteWARC writes a capture's web archive to w, one gzip member per
-// record when gz: a warcinfo record; for every response webcap fetched
+// WriteWARC writes the web archive of a capture's pages (Result.Pages,
+// RefreshResult.Pages) and of the PDF made from them to w, one gzip member
+// per record when gz: a warcinfo record; for every response webcap fetched
 // (the browser's, in the order they were fetched, then the auxiliary files
 // webcap fetched itself), its request and response records tied by
 // WARC-Concurrent-To, or a revisit record (identical-payload-digest) for a
@@ -47,7 +48,11 @@ type WARCInfo struct {
 // target, Host, and the header fields webcap set (user information is
 // left out of every URL, and Authorization of every request) (Accept-Encoding: gzip
 // when Go asked for it), then its body.
-func WriteWARC(w io.Writer, gz bool, res *Result, info WARCInfo) error {
+//
+// Not archived: robots.txt, and the redirects an auxiliary file webcap
+// fetched itself (Page.Aux) went through (its final response is archived
+// under its final URL).
+func WriteWARC(w io.Writer, gz bool, pages []*Page, pdf []byte, info WARCInfo) error {
 	ww := warc.NewWriter(w, gz)
 	fields := warc.Header{
 		{Name: "software", Value: info.Software},
@@ -67,7 +72,7 @@ func WriteWARC(w io.Writer, gz bool, res *Result, info WARCInfo) error {
 	byDigest := map[string]*warc.Record{} // payload digest → the first response holding it
 	var refers []string
 	seen := map[string]bool{}
-	for _, p := range res.Pages {
+	for _, p := range pages {
 		for _, r := range append(append([]*Response(nil), p.Responses...), p.Aux...) {
 			if r == nil || r.Status == 0 {
 				continue // no response: nothing was received
@@ -83,14 +88,14 @@ func WriteWARC(w io.Writer, gz bool, res *Result, info WARCInfo) error {
 		}
 	}
 	var start string
-	if len(res.Pages) > 0 {
-		start = withoutUserinfo(res.Pages[0].Requested)
+	if len(pages) > 0 {
+		start = withoutUserinfo(pages[0].Requested)
 	}
-	pdf := warc.NewResource("urn:pdf:"+start, info.Date, "application/pdf", res.PDF)
+	rec := warc.NewResource("urn:pdf:"+start, info.Date, "application/pdf", pdf)
 	for _, id := range refers {
-		pdf.Header = append(pdf.Header, warc.Field{Name: warc.FieldRefersTo, Value: id})
+		rec.Header = append(rec.Header, warc.Field{Name: warc.FieldRefersTo, Value: id})
 	}
-	if err := ww.Write(pdf); err != nil {
+	if err := ww.Write(rec); err != nil {
 		return fmt.Errorf("writing the WARC: the PDF: %w", err)
 	}
 	return nil

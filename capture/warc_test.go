@@ -33,7 +33,7 @@ func TestWriteWARC(t *testing.T) {
 		Aux:       []*Response{resp("http://example.com/b.gif", "image/gif", gif)}}
 	res := &Result{PDF: []byte("%PDF-1.7 not really"), Pages: []*Page{page}}
 	var buf bytes.Buffer
-	if err := WriteWARC(&buf, true, res, WARCInfo{Filename: "x.warc.gz", Software: "webcap/test", Command: "webcap capture", Args: []string{"http://user:pw@example.com/"}, Date: at}); err != nil {
+	if err := WriteWARC(&buf, true, res.Pages, res.PDF, WARCInfo{Filename: "x.warc.gz", Software: "webcap/test", Command: "webcap capture", Args: []string{"http://user:pw@example.com/"}, Date: at}); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(buf.Bytes(), []byte("pw@")) {

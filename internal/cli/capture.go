@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
@@ -248,7 +247,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeWARC(name, opts.WARC, res, opts.warcInfo(opts.WARC)); err != nil {
+	if err := writeWARC(name, opts.WARC, res.Pages, res.PDF, warcInfo(opts.WARC, name, opts.File, opts.URLs)); err != nil {
 		return err
 	}
 	sum := summarize(d, opts.Profile)
@@ -264,18 +263,6 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 		}
 	}
 	return err
-}
-
-// warcInfo is what the warcinfo record of the WARC written to path says:
-// the software, and the command with its FILE (base name) and start URLs
-// (no flag values: --post data and passwords stay out of the archive).
-func (o *captureOptions) warcInfo(path string) capture.WARCInfo {
-	var args []string
-	if o.File != "" {
-		args = append(args, filepath.Base(o.File))
-	}
-	return capture.WARCInfo{Filename: filepath.Base(path), Software: "webcap/" + buildVersion().Version,
-		Command: "webcap " + o.name(), Args: append(args, o.URLs...)}
 }
 
 // name is the command's: capture, or append.

@@ -55,10 +55,15 @@ func TestCaptureWARC(t *testing.T) {
 		"/a.html":      {"/img/shared.gif", "/img/own.gif"},
 		"/zipped.html": {"/img/shared.gif"},
 	}
+	newPage := []byte(`<!DOCTYPE html><html><head><title>New</title></head><body><img src="/img/own.gif"><p>Appended.</p></body></html>`)
 	var zipped atomic.Int32 // responses sent gzip-encoded
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := r.URL.Path
 		switch {
+		case p == "/new.html": // not linked: append captures it
+			w.Header().Set("Content-Type", "text/html")
+			w.Write(newPage)
+			return
 		case p == "/moved":
 			http.Redirect(w, r, "/a.html", http.StatusFound)
 			return
@@ -206,6 +211,43 @@ func TestCaptureWARC(t *testing.T) {
 	// The linked image is a page of its own, and an image set.
 	if sets["SPS"] != 5 || sets["SIS"] != 1 {
 		t.Errorf("content sets %v, want 5 page sets and 1 image set", sets)
+	}
+
+	// append --warc: the new page's exchange and the appended PDF. The
+	// file's older sets are not in this WARC (WC-SOURCE-MISSING is a
+	// notice); the new one audits against it.
+	appended, appWARC := filepath.Join(dir, "app.pdf"), filepath.Join(dir, "app.warc.gz")
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"append", "--ignore-robots", "--wait-idle", "50ms", "--warc", appWARC, pdf, base + "/new.html", "-o", appended}, ios); code != 0 {
+		t.Fatalf("append --warc: exit %d\n%s%s", code, stdout, stderr)
+	}
+	recs = nodeWARC(t, node, npm, appWARC)
+	data, _ = os.ReadFile(appended)
+	var found bool
+	for _, r := range recs {
+		found = found || r.Type == "response" && r.URI == base+"/new.html" && bytes.Equal(r.content(), newPage)
+	}
+	if last := recs[len(recs)-1]; !found || last.Type != "resource" || !bytes.Equal(last.content(), data) {
+		t.Errorf("append's WARC: the new page's response found %v, last record %s %s (%d bytes, the PDF has %d)", found, last.Type, last.URI, len(last.content()), len(data))
+	}
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"audit", "--in-process", "--sources", appWARC, appended}, ios); code != 0 || strings.Contains(stdout.String(), "MISMATCH") {
+		t.Errorf("audit --sources %s: exit %d\n%s%s", appWARC, code, stdout, stderr)
+	}
+
+	// refresh --warc: every page fetched again, so the refreshed file
+	// audits against its WARC with no source missing.
+	refreshed, refWARC := filepath.Join(dir, "refreshed.pdf"), filepath.Join(dir, "refreshed.warc")
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"refresh", "--ignore-robots", "--allow-private", "--wait-idle", "50ms", "--warc", refWARC, pdf, "-o", refreshed}, ios); code != 0 {
+		t.Fatalf("refresh --warc: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if head, err := os.ReadFile(refWARC); err != nil || !bytes.HasPrefix(head, []byte("WARC/1.1\r\n")) {
+		t.Errorf("refresh --warc %s: not an uncompressed WARC (%v)", refWARC, err)
+	}
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"audit", "--in-process", "--sources", refWARC, refreshed}, ios); code != 0 || strings.Contains(stdout.String(), "WC-SOURCE-") {
+		t.Errorf("audit --sources %s: exit %d\n%s%s", refWARC, code, stdout, stderr)
 	}
 }
 

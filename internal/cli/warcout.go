@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/webcap/webcap/capture"
@@ -38,18 +39,31 @@ func checkWARCOut(cmd, path string, force bool, input, out string) error {
 	return checkDir(cmd, path)
 }
 
-// writeWARC writes res's WARC to path (gzip members when it ends in
+// writeWARC writes the WARC of pages and pdf to path (gzip members when it ends in
 // .gz), atomically, as the PDF is written.
-func writeWARC(cmd, path string, res *capture.Result, info capture.WARCInfo) error {
+func writeWARC(cmd, path string, pages []*capture.Page, pdf []byte, info capture.WARCInfo) error {
 	if path == "" {
 		return nil
 	}
 	var buf bytes.Buffer
-	if err := capture.WriteWARC(&buf, strings.HasSuffix(strings.ToLower(path), ".gz"), res, info); err != nil {
+	if err := capture.WriteWARC(&buf, strings.HasSuffix(strings.ToLower(path), ".gz"), pages, pdf, info); err != nil {
 		return fmt.Errorf("%s: %w", cmd, err)
 	}
 	if err := pdfio.WriteFile(path, buf.Bytes(), pdfio.WriteOptions{}); err != nil {
 		return &ioError{fmt.Errorf("%s: %w", cmd, err)}
 	}
 	return nil
+}
+
+// warcInfo is what the warcinfo record of the WARC written to path by
+// command cmd says: the software, and the command with its FILE (base
+// name) and start URLs (no flag values: --post data and passwords stay
+// out of the archive; WriteWARC leaves user information out of the URLs).
+func warcInfo(path, cmd, file string, urls []string) capture.WARCInfo {
+	var args []string
+	if file != "" {
+		args = append(args, filepath.Base(file))
+	}
+	return capture.WARCInfo{Filename: filepath.Base(path), Software: "webcap/" + buildVersion().Version,
+		Command: "webcap " + cmd, Args: append(args, urls...)}
 }
