@@ -49,6 +49,11 @@ type WARCInfo struct {
 // left out of every URL, and Authorization of every request) (Accept-Encoding: gzip
 // when Go asked for it), then its body.
 //
+// WARC/1.1 §5.11 describes WARC-Refers-To as naming a single record;
+// the resource record repeats it, one per response, as issue 16 asks (a
+// reader that takes one field finds the first page's response). A request
+// that got no response (refused, failed) is not archived.
+//
 // Not archived: robots.txt, and the redirects an auxiliary file webcap
 // fetched itself (Page.Aux) went through (its final response is archived
 // under its final URL).
