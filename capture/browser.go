@@ -185,6 +185,17 @@ type Response struct {
 	MainDoc  bool        // a document of the page's own frame (not an iframe)
 	Redirect bool        // a 3xx with a Location
 	Err      *FetchError // why there is no usable response; nil when there is one
+
+	// What went over the wire, for a WARC (WriteWARC): the request as
+	// sent (its header and body), and the response's protocol and status
+	// line, and whether Go's client removed a gzip coding it asked for
+	// (then Body is the decoded entity, and Header has no
+	// Content-Encoding).
+	Sent         http.Header
+	SentBody     []byte
+	Proto        string // "HTTP/1.1"
+	StatusLine   string // "200 OK"
+	Uncompressed bool
 }
 
 // Usable reports whether r is a whole 200 response, whose body can be
@@ -220,6 +231,10 @@ type Page struct {
 	// Missing are the auxiliary files the page references that could not
 	// or must not be fetched: its identifier leaves them out.
 	Missing []Skip
+	// Aux are the auxiliary files webcap fetched itself, the browser
+	// having not loaded them (srcset candidates it did not choose, hidden
+	// frames): their final responses, for a WARC.
+	Aux []*Response
 }
 
 // URLs returns every URL that leads to the page: its chains' URLs, each
@@ -720,6 +735,7 @@ func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused, post *
 		return r, nil
 	}
 	r.Status, r.Header, r.Body = resp.StatusCode, resp.Header, body
+	r.sent(req, sent, resp)
 	if resp.StatusCode == http.StatusNotModified || resp.StatusCode == http.StatusPartialContent {
 		r.Err = StatusError(r.URL, resp.StatusCode, http.StatusText(resp.StatusCode))
 		return r, nil
@@ -741,20 +757,37 @@ func ptr[T any](v T) *T { return &v }
 
 // get fetches u with client, following redirects (each to where client
 // may connect), within MaxBytes. Only a 200 answer is a body.
-func (b *Browser) get(ctx context.Context, client *http.Client, u string) ([]byte, *FetchError) {
+// The final response is returned as well (for a WARC), nil when there
+// is none.
+func (b *Browser) get(ctx context.Context, client *http.Client, u string, now func() time.Time) ([]byte, *Response, *FetchError) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return nil, ClassifyFetch(u, err)
+		return nil, nil, ClassifyFetch(u, err)
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, ClassifyFetch(u, err)
+		return nil, nil, ClassifyFetch(u, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, StatusError(u, resp.StatusCode, http.StatusText(resp.StatusCode))
+		return nil, nil, StatusError(u, resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
-	return b.readBody(u, resp)
+	body, fe := b.readBody(u, resp)
+	if fe != nil {
+		return nil, nil, fe
+	}
+	r := &Response{URL: resp.Request.URL.String(), Method: http.MethodGet, Status: resp.StatusCode, Header: resp.Header, Body: body, Fetched: now().UTC()}
+	r.sent(resp.Request, nil, resp)
+	return body, r, nil
+}
+
+// sent records on r what went over the wire for req and resp.
+func (r *Response) sent(req *http.Request, body []byte, resp *http.Response) {
+	r.Sent, r.SentBody = req.Header.Clone(), body
+	r.Proto, r.StatusLine, r.Uncompressed = resp.Proto, resp.Status, resp.Uncompressed
+	if r.Proto == "" {
+		r.Proto = "HTTP/1.1"
+	}
 }
 
 // readBody reads a response's body, at most MaxBytes (default 64 MiB).

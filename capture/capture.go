@@ -671,12 +671,17 @@ func (cr *crawler) fetchMissing(ctx context.Context, p *Page) {
 			p.Missing = append(p.Missing, skip(a.First.Raw, SkipURL, "%s", a.Err))
 			continue
 		}
-		body, fe := cr.b.get(ctx, cr.render.Client, a.URL)
+		now := time.Now
+		if cr.opts.now != nil {
+			now = cr.opts.now
+		}
+		body, resp, fe := cr.b.get(ctx, cr.render.Client, a.URL, now)
 		if fe != nil {
 			p.Missing = append(p.Missing, Skip{URL: a.URL, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status})
 			continue
 		}
 		cr.sources.put(a.URL, body)
+		p.Aux = append(p.Aux, resp)
 		cr.fetched += int64(len(body))
 	}
 }

@@ -83,6 +83,7 @@ type RefreshResult struct {
 	// unreachable and unchecked sets are left as they are. PDF is nil
 	// with DryRun, and when no page could be checked (nothing to write).
 	PDF                      []byte
+	Pages                    []*Page // the pages fetched, in order (WriteWARC)
 	Replaced, Added, Checked int
 	Links                    int // links made internal
 }
@@ -228,7 +229,7 @@ func (p *RefreshPlan) Run(ctx context.Context, b *Browser) (*RefreshResult, erro
 	if err != nil {
 		return nil, err
 	}
-	res.Skips, res.Stopped = cr.res.Skips, cr.res.Stopped
+	res.Skips, res.Stopped, res.Pages = cr.res.Skips, cr.res.Stopped, cr.res.Pages
 	now := map[string]found{} // by the canonical form of each URL that led to the page
 	for i, p := range cr.res.Pages {
 		ct := p.Document.Header.Get("Content-Type")

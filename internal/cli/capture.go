@@ -53,6 +53,12 @@ itself a loopback or private address (then such addresses are allowed) or
 left out of its page's identifier and reported; the crawl goes on.
 Skipped links are summarised by reason (--verbose lists each).
 
+--warc OUT.warc.gz also writes a web archive (WARC/1.1, a gzip member per
+record; uncompressed unless the name ends in .gz): every request and
+response fetched, a revisit for a repeated payload, and the PDF as a
+urn:pdf: resource record; each page set's identifier can be recomputed
+from it (webcap audit --sources OUT.warc.gz OUT.pdf).
+
 Exit status: 0 when the capture audits with no error, 1 when no page could
 be captured or errors remain, 2 for a usage error, 3 when a file cannot be
 written or Chromium cannot be started, 130 when interrupted (what was
@@ -60,7 +66,8 @@ captured before is written).`,
 		Example: `  $ webcap capture https://example.com/ -o example.pdf
   $ webcap capture --levels 2 --same-path https://example.com/docs/ -o docs.pdf
   $ webcap capture --max-pages 20 --timeout 2m --json https://a.example/ https://b.example/ -o two.pdf
-  $ webcap capture --post 'q=web+capture' https://example.com/search -o results.pdf`,
+  $ webcap capture --post 'q=web+capture' https://example.com/search -o results.pdf
+  $ webcap capture --warc example.warc.gz https://example.com/ -o example.pdf`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: runner(opts, runF, inBand(runCapture), func(args []string) error {
 			opts.URLs = args
@@ -88,6 +95,7 @@ type captureOptions struct {
 	Submit          bool
 	Post            string
 	PostType        string
+	WARC            string // --warc: the web archive written beside the PDF
 }
 
 // captureFlags are capture's and append's flags.
@@ -105,6 +113,7 @@ func captureFlags(cmd *cobra.Command, opts *captureOptions, inPlace bool) {
 	f.StringVar(&opts.PostType, "post-type", capture.DefaultPostType, "the content type of --post's data")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON (every skipped URL included)")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "list every skipped URL, not a line per reason")
+	f.StringVar(&opts.WARC, "warc", "", "also write every request and response fetched, and the PDF, to the WARC `OUT.warc.gz` (uncompressed unless it ends in .gz)")
 	if inPlace { // append: it reads a PDF
 		opts.passwordFlags.add(cmd)
 	}
@@ -181,6 +190,9 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if err := opts.outputFlags.check(name, opts.IO, opts.File); err != nil {
 		return err
 	}
+	if err := checkWARCOut(name, opts.WARC, opts.Force, opts.File, opts.target(opts.File)); err != nil {
+		return err
+	}
 	var file []byte
 	if opts.File != "" {
 		// The file is read before Chromium starts: one that cannot be
@@ -233,6 +245,9 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	}
 	d, err := opts.write(name, opts.IO, opts.File, res.PDF)
 	if err != nil {
+		return err
+	}
+	if err := writeWARC(name, opts.WARC, res.Pages, res.PDF, warcInfo(opts.WARC, name, opts.File, opts.URLs)); err != nil {
 		return err
 	}
 	sum := summarize(d, opts.Profile)

@@ -66,6 +66,9 @@ started, 130 when interrupted.`,
 			if opts.DryRun && (opts.Out != "" || opts.InPlace) {
 				return usagef("refresh: --dry-run writes nothing: drop -o and --in-place")
 			}
+			if opts.DryRun && opts.WARC != "" {
+				return usagef("refresh: --dry-run writes nothing: drop --warc")
+			}
 			if err := opts.outputFlags.flags("refresh", true, !opts.DryRun); err != nil {
 				return err
 			}
@@ -79,6 +82,7 @@ started, 130 when interrupted.`,
 	f.BoolVar(&opts.TextOnly, "text-only", false, "compare only the pages' text (TID)")
 	f.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
 	f.BoolVar(&opts.Resubmit, "resubmit", false, "replay the commands that submit forms, with the file's data (never by POST with --dry-run)")
+	f.StringVar(&opts.WARC, "warc", "", "also write every request and response fetched, and the refreshed PDF, to the WARC `OUT.warc.gz` (uncompressed unless it ends in .gz)")
 	opts.passwordFlags.add(cmd)
 	return cmd
 }
@@ -93,10 +97,14 @@ type refreshOptions struct {
 	TextOnly bool
 	JSON     bool
 	Resubmit bool
+	WARC     string // --warc: the web archive written beside the PDF
 }
 
 func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	if err := opts.outputFlags.check("refresh", opts.IO, opts.File); err != nil {
+		return err
+	}
+	if err := checkWARCOut("refresh", opts.WARC, opts.Force, opts.File, opts.target(opts.File)); err != nil {
 		return err
 	}
 	if err := opts.resolve("refresh", opts.IO); err != nil {
@@ -136,6 +144,9 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	var sum audit.Summary
 	if written {
 		if d, err = opts.write("refresh", opts.IO, opts.File, res.PDF); err != nil {
+			return err
+		}
+		if err := writeWARC("refresh", opts.WARC, res.Pages, res.PDF, warcInfo(opts.WARC, "refresh", opts.File, nil)); err != nil {
 			return err
 		}
 		sum = summarize(d, opts.Profile)

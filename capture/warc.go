@@ -1,0 +1,195 @@
+package capture
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/webcap/webcap/warc"
+)
+
+// WARCInfo is what a capture's warcinfo record says (WARC/1.1 §6.4).
+type WARCInfo struct {
+	Filename string // WARC-Filename: the WARC's base name
+	Software string // "webcap/v1.2.3"
+	// Command is the command ("webcap capture"), Args its arguments
+	// (FILE, start URLs): the description field gives them joined by
+	// spaces, each URL without its user information (no password in an
+	// archive).
+	Command string
+	Args    []string
+	Date    time.Time // the PDF's resource record's WARC-Date; now if zero
+}
+
+// WriteWARC writes the web archive of a capture's pages (Result.Pages,
+// RefreshResult.Pages) and of the PDF made from them to w, one gzip member
+// per record when gz: a warcinfo record; for every response webcap fetched
+// (the browser's, in the order they were fetched, then the auxiliary files
+// webcap fetched itself), its request and response records tied by
+// WARC-Concurrent-To, or a revisit record (identical-payload-digest) for a
+// payload written before; and the PDF as a resource record (urn:pdf: and
+// the first start URL, the ArchiveWeb.page convention) with a
+// WARC-Refers-To for each 200 response a page set's identifier covers.
+//
+// A response record's body is exactly the Body an identifier is computed
+// over, so every page set's identifier can be recomputed from the WARC.
+// The HTTP messages are rebuilt from what Go's client returns, not copied
+// from the wire: the status line and the header fields as received (in
+// sorted order; a field's values in the order received), without
+// Transfer-Encoding (the body is written whole, not chunked), without the
+// Content-Encoding Go removed when it decoded a gzip body it asked for,
+// and with Content-Length the body's length. A request is its method,
+// target, Host, and the header fields webcap set (user information is
+// left out of every URL, and Authorization of every request) (Accept-Encoding: gzip
+// when Go asked for it), then its body.
+//
+// WARC/1.1 §5.11 describes WARC-Refers-To as naming a single record;
+// the resource record repeats it, one per response, as issue 16 asks (a
+// reader that takes one field finds the first page's response). A request
+// that got no response (refused, failed) is not archived.
+//
+// Not archived: robots.txt, and the redirects an auxiliary file webcap
+// fetched itself (Page.Aux) went through (its final response is archived
+// under its final URL).
+func WriteWARC(w io.Writer, gz bool, pages []*Page, pdf []byte, info WARCInfo) error {
+	ww := warc.NewWriter(w, gz)
+	fields := warc.Header{
+		{Name: "software", Value: info.Software},
+		{Name: "format", Value: "WARC File Format 1.1"},
+		{Name: "conformsTo", Value: "http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"},
+	}
+	if info.Command != "" {
+		line := []string{info.Command}
+		for _, a := range info.Args {
+			line = append(line, strings.Join(strings.Fields(withoutUserinfo(a)), "%20"))
+		}
+		fields = append(fields, warc.Field{Name: "description", Value: strings.Join(line, " ")})
+	}
+	if _, err := ww.WriteInfo(info.Filename, fields); err != nil {
+		return fmt.Errorf("writing the WARC: %w", err)
+	}
+	byDigest := map[string]*warc.Record{} // payload digest → the first response holding it
+	var refers []string
+	seen := map[string]bool{}
+	for _, p := range pages {
+		for _, r := range append(append([]*Response(nil), p.Responses...), p.Aux...) {
+			if r == nil || r.Status == 0 {
+				continue // no response: nothing was received
+			}
+			rec, err := writeExchange(ww, r, byDigest)
+			if err != nil {
+				return fmt.Errorf("writing the WARC: %s: %w", r.URL, err)
+			}
+			if id := rec.ID(); r.Usable() && !seen[id] {
+				seen[id] = true
+				refers = append(refers, id)
+			}
+		}
+	}
+	var start string
+	if len(pages) > 0 {
+		start = withoutUserinfo(pages[0].Requested)
+	}
+	rec := warc.NewResource("urn:pdf:"+start, info.Date, "application/pdf", pdf)
+	for _, id := range refers {
+		rec.Header = append(rec.Header, warc.Field{Name: warc.FieldRefersTo, Value: id})
+	}
+	if err := ww.Write(rec); err != nil {
+		return fmt.Errorf("writing the WARC: the PDF: %w", err)
+	}
+	return nil
+}
+
+// writeExchange writes r's request and its response (or a revisit of a
+// payload in byDigest), and returns the record that holds r's payload: its
+// response, or the revisit's original.
+func writeExchange(ww *warc.Writer, r *Response, byDigest map[string]*warc.Record) (*warc.Record, error) {
+	uri := withoutUserinfo(r.URL) // a password is no part of an archive
+	head := responseHead(r)
+	digest := warc.SHA256(r.Body)
+	var resp, holder *warc.Record
+	if orig := byDigest[digest]; orig != nil && len(r.Body) > 0 {
+		resp, holder = warc.NewRevisit(uri, r.Fetched, head, orig), orig
+	} else {
+		resp = warc.NewResponse(uri, r.Fetched, append(head, r.Body...))
+		holder = resp
+	}
+	req := warc.NewRequest(uri, r.Fetched, requestMessage(r)).ConcurrentTo(resp)
+	if err := ww.Write(req); err != nil {
+		return nil, err
+	}
+	if err := ww.Write(resp); err != nil {
+		return nil, err
+	}
+	if holder == resp && len(r.Body) > 0 {
+		byDigest[digest] = resp
+	}
+	return holder, nil
+}
+
+// responseHead is r's status line and header, as WriteWARC says.
+func responseHead(r *Response) []byte {
+	var b bytes.Buffer
+	proto, status := r.Proto, r.StatusLine
+	if proto == "" {
+		proto = "HTTP/1.1"
+	}
+	if status == "" {
+		status = strconv.Itoa(r.Status) + " " + http.StatusText(r.Status)
+	}
+	fmt.Fprintf(&b, "%s %s\r\n", proto, status)
+	writeFields(&b, r.Header, func(k string) bool {
+		return k == "Content-Length" || k == "Transfer-Encoding" || (r.Uncompressed && k == "Content-Encoding")
+	})
+	fmt.Fprintf(&b, "Content-Length: %d\r\n\r\n", len(r.Body))
+	return b.Bytes()
+}
+
+// requestMessage is r's request, as WriteWARC says.
+func requestMessage(r *Response) []byte {
+	var b bytes.Buffer
+	method, target, host := r.Method, r.URL, ""
+	if method == "" {
+		method = http.MethodGet
+	}
+	if u, err := url.Parse(withoutUserinfo(r.URL)); err == nil {
+		target, host = u.RequestURI(), u.Host
+	}
+	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\n", method, target, host)
+	writeFields(&b, r.Sent, func(k string) bool { return k == "Host" || k == "Content-Length" || k == "Authorization" })
+	if r.Uncompressed && r.Sent.Get("Accept-Encoding") == "" {
+		b.WriteString("Accept-Encoding: gzip\r\n")
+	}
+	if len(r.SentBody) > 0 {
+		fmt.Fprintf(&b, "Content-Length: %d\r\n", len(r.SentBody))
+	}
+	b.WriteString("\r\n")
+	b.Write(r.SentBody)
+	return b.Bytes()
+}
+
+// writeFields writes h's fields in sorted order, but those skip names; a
+// value with a line break (which Go's client would not send) is left out.
+func writeFields(b *bytes.Buffer, h http.Header, skip func(string) bool) {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if skip(http.CanonicalHeaderKey(k)) {
+			continue
+		}
+		for _, v := range h[k] {
+			if !strings.ContainsAny(v, "\r\n") {
+				fmt.Fprintf(b, "%s: %s\r\n", k, v)
+			}
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package capture
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/md5"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/warc"
+	"github.com/webcap/webcap/webcapture"
+)
+
+// TestWriteWARC: a capture's WARC reads back (package warc), every record
+// verifies, a page's identifier recomputed from the archive alone equals
+// the one computed from the fetched bodies, a repeated payload is a
+// revisit, requests are concurrent to their responses, and the PDF is a
+// resource record that refers to the responses.
+func TestWriteWARC(t *testing.T) {
+	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	html := []byte(`<html><img src="a.gif"><img src="b.gif"></html>`)
+	gif := []byte("GIF89a same bytes")
+	resp := func(u, ct string, body []byte) *Response {
+		return &Response{URL: u, Method: "GET", Status: 200, Header: http.Header{"Content-Type": {ct}, "Content-Length": {"999"}},
+			Body: body, Fetched: at, Sent: http.Header{"User-Agent": {"test"}}, Proto: "HTTP/1.1", StatusLine: "200 OK", Uncompressed: true}
+	}
+	page := &Page{Requested: "http://user:pw@example.com/", URL: "http://example.com/",
+		Responses: []*Response{resp("http://user:pw@example.com/", "text/html", html), resp("http://example.com/a.gif", "image/gif", gif)},
+		Aux:       []*Response{resp("http://example.com/b.gif", "image/gif", gif)}}
+	res := &Result{PDF: []byte("%PDF-1.7 not really"), Pages: []*Page{page}}
+	var buf bytes.Buffer
+	if err := WriteWARC(&buf, true, res.Pages, res.PDF, WARCInfo{Filename: "x.warc.gz", Software: "webcap/test", Command: "webcap capture", Args: []string{"http://user:pw@example.com/"}, Date: at}); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(buf.Bytes(), []byte("pw@")) {
+		t.Error("the WARC holds the URL's password")
+	}
+	var types []string
+	byID := map[string]*warc.Record{}
+	var recs []*warc.Record
+	rd := warc.NewReader(bytes.NewReader(buf.Bytes()))
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.VerifyDigests(); err != nil {
+			t.Errorf("%s %s: %v", rec.Type(), rec.TargetURI(), err)
+		}
+		if rec.Type() != warc.TypeWarcinfo && !strings.HasPrefix(rec.Header.Get(warc.FieldBlockDigest), "sha256:") {
+			t.Errorf("%s: block digest %q", rec.Type(), rec.Header.Get(warc.FieldBlockDigest))
+		}
+		types = append(types, rec.Type())
+		byID[rec.ID()] = rec
+		recs = append(recs, rec)
+	}
+	want := "warcinfo request response request response request revisit resource"
+	if got := strings.Join(types, " "); got != want {
+		t.Fatalf("records = %s, want %s", got, want)
+	}
+	for _, rec := range recs {
+		if rec.Type() == warc.TypeRequest && byID[rec.Header.Get(warc.FieldConcurrentTo)] == nil {
+			t.Errorf("request %s: WARC-Concurrent-To %q names no record", rec.TargetURI(), rec.Header.Get(warc.FieldConcurrentTo))
+		}
+	}
+	pdf := recs[len(recs)-1]
+	if pdf.TargetURI() != "urn:pdf:http://example.com/" || !bytes.Equal(pdf.Block, res.PDF) {
+		t.Errorf("resource %s: %d bytes", pdf.TargetURI(), len(pdf.Block))
+	}
+	var refs []string
+	for _, f := range pdf.Header {
+		if strings.EqualFold(f.Name, warc.FieldRefersTo) {
+			refs = append(refs, f.Value)
+			if r := byID[f.Value]; r == nil || r.Type() != warc.TypeResponse {
+				t.Errorf("WARC-Refers-To %s is not a response record", f.Value)
+			}
+		}
+	}
+	if len(refs) != 2 { // the page, and a.gif (b.gif's revisit refers to it)
+		t.Errorf("WARC-Refers-To %d records, want 2", len(refs))
+	}
+	if z, err := gzip.NewReader(bytes.NewReader(buf.Bytes())); err != nil {
+		t.Fatal(err)
+	} else if z.Multistream(false); true {
+		one, _ := io.ReadAll(z)
+		if !bytes.HasPrefix(one, []byte("WARC/1.1\r\nWARC-Type: warcinfo")) || bytes.Count(one, []byte("WARC/1.1\r\n")) != 1 {
+			t.Errorf("the first gzip member is not the warcinfo record alone: %.60q", one)
+		}
+	}
+
+	src, err := warc.LoadReader(bytes.NewReader(buf.Bytes()), "x.warc.gz", canon.PDF, warc.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(src.Problems) > 0 {
+		t.Errorf("problems: %v", src.Problems)
+	}
+	fromWARC := func(u, ct string) webcapture.ID {
+		rc, err := src.Open(u)
+		if err != nil {
+			t.Fatalf("Open(%s): %v", u, err)
+		}
+		body, _ := io.ReadAll(rc)
+		rc.Close()
+		s, err := webcapture.SourceID(body, webcapture.SourceOptions{ContentType: ct, URL: u, Aux: src, Profile: canon.PDF})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.ID
+	}
+	f := fetched{}
+	f.put("http://example.com/a.gif", gif)
+	f.put("http://example.com/b.gif", gif)
+	direct, err := page.Responses[0].SourceID(f, canon.PDF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !direct.Complete() {
+		t.Fatalf("the page's auxiliary files were not all found: %+v", direct.Page.Aux)
+	}
+	if got := fromWARC("http://example.com/", "text/html"); got != direct.ID {
+		t.Errorf("page ID from the WARC = %v, want %v", got, direct.ID)
+	}
+	if got, want := fromWARC("http://example.com/b.gif", "image/gif"), webcapture.ID(md5.Sum(gif)); got != want {
+		t.Errorf("b.gif (a revisit) ID from the WARC = %v, want %v", got, want)
+	}
+}

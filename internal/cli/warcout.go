@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/webcap/webcap/capture"
+	"github.com/webcap/webcap/pdfio"
+)
+
+// capture --warc, append --warc: the web archive written beside the PDF.
+
+// checkWARCOut checks --warc's file before any work starts: the -o rules
+// (as checkNewFile: not a directory, not a file that exists unless
+// --force, in a directory that can be written to), and neither the input
+// nor the PDF written.
+func checkWARCOut(cmd, path string, force bool, input, out string) error {
+	switch {
+	case path == "":
+		return nil
+	case path == stdoutName:
+		return usagef("%s: --warc -: give the WARC a file name (stdout is the PDF's)", cmd)
+	case input != "" && sameFile(path, input):
+		return usagef("%s: --warc %s is the input", cmd, path)
+	case out != "" && out != stdoutName && sameFile(path, out):
+		return usagef("%s: --warc %s is the PDF's -o", cmd, path)
+	}
+	if fi, err := os.Stat(path); err == nil {
+		switch {
+		case fi.IsDir():
+			return usagef("%s: --warc %s is a directory: give a file name", cmd, path)
+		case !force:
+			return usagef("%s: %s exists: choose another --warc, or --force to replace it", cmd, path)
+		}
+	}
+	return checkDir(cmd, path)
+}
+
+// writeWARC writes the WARC of pages and pdf to path (gzip members when it ends in
+// .gz), atomically, as the PDF is written.
+func writeWARC(cmd, path string, pages []*capture.Page, pdf []byte, info capture.WARCInfo) error {
+	if path == "" {
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := capture.WriteWARC(&buf, strings.HasSuffix(strings.ToLower(path), ".gz"), pages, pdf, info); err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	if err := pdfio.WriteFile(path, buf.Bytes(), pdfio.WriteOptions{}); err != nil {
+		return &ioError{fmt.Errorf("%s: %w", cmd, err)}
+	}
+	return nil
+}
+
+// warcInfo is what the warcinfo record of the WARC written to path by
+// command cmd says: the software, and the command with its FILE (base
+// name) and start URLs (no flag values: --post data and passwords stay
+// out of the archive; WriteWARC leaves user information out of the URLs).
+func warcInfo(path, cmd, file string, urls []string) capture.WARCInfo {
+	var args []string
+	if file != "" {
+		args = append(args, filepath.Base(file))
+	}
+	return capture.WARCInfo{Filename: filepath.Base(path), Software: "webcap/" + buildVersion().Version,
+		Command: "webcap " + cmd, Args: append(args, urls...)}
+}
