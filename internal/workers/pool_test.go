@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -26,7 +27,10 @@ func TestMain(m *testing.M) {
 				fmt.Fprintln(os.Stderr, "fatal error: test crash")
 				os.Exit(2)
 			case t == "hang":
-				time.Sleep(time.Hour) // killed first
+				// Wait for input the parent never sends (one task at a
+				// time): the parent's time limit kills the worker first.
+				io.Copy(io.Discard, os.Stdin)
+				os.Exit(3)
 			case t == "grow":
 				for { // past the limit: the runtime dies
 					b := make([]byte, 16<<20)
