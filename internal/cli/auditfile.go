@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -230,7 +231,10 @@ func parseFaults(spec string) func(path string) {
 			fmt.Fprintln(os.Stderr, "fatal error: test fault")
 			os.Exit(2)
 		case "hang":
-			time.Sleep(time.Hour) // killed at --timeout
+			// Wait for input audit never sends while a file is read:
+			// --timeout kills the worker first.
+			io.Copy(io.Discard, os.Stdin)
+			os.Exit(3)
 		case "grow":
 			var keep [][]byte
 			for {
