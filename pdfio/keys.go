@@ -162,13 +162,8 @@ var infoKeys = []key[webcapture.Info]{
 		}},
 	{"C", false, "1.3",
 		func(r *reader, m *webcapture.Info, k string, d types.Dict, ref webcapture.Ref, path string) {
-			v, ok := r.get(d, k, path)
+			a, ok := r.array(ref, d, k, path, "an array of command dictionaries")
 			if !ok {
-				return
-			}
-			a, isArr := v.(types.Array)
-			if !isArr {
-				r.wrong(ref, path, k, v, "an array of command dictionaries")
 				return
 			}
 			eachOf(r, a, path+"/"+k, WrongType, "a command dictionary", func(cd types.Dict, cref webcapture.Ref, cpath string) {
@@ -369,13 +364,8 @@ var contentSetKeys = []key[webcapture.ContentSet]{
 	idKey,
 	{"O", true, "1.3",
 		func(r *reader, m *webcapture.ContentSet, k string, d types.Dict, ref webcapture.Ref, path string) {
-			v, ok := r.get(d, k, path)
+			a, ok := r.array(ref, d, k, path, "an array")
 			if !ok {
-				return
-			}
-			a, isArr := v.(types.Array)
-			if !isArr {
-				r.wrong(ref, path, k, v, "an array")
 				return
 			}
 			m.Objects = make([]webcapture.Ref, 0, len(a)) // present, even if empty
@@ -546,13 +536,8 @@ var aliasKeys = []key[webcapture.AliasedURLs]{
 	stringKey("U", true, "1.3", func(a *webcapture.AliasedURLs) *string { return &a.URL }),
 	{"C", false, "1.3",
 		func(r *reader, a *webcapture.AliasedURLs, k string, d types.Dict, ref webcapture.Ref, path string) {
-			v, ok := r.get(d, k, path)
+			chains, ok := r.array(ref, d, k, path, "an array of arrays of strings")
 			if !ok {
-				return
-			}
-			chains, isArr := v.(types.Array)
-			if !isArr {
-				r.wrong(ref, path, k, v, "an array of arrays of strings")
 				return
 			}
 			eachOf(r, chains, path+"/"+k, WrongType, "an array of strings", func(chain types.Array, _ webcapture.Ref, cpath string) {

@@ -167,6 +167,20 @@ func (r *reader) wrong(obj webcapture.Ref, path, key string, got types.Object, w
 	r.defect(obj, path+"/"+key, WrongType, "%s is %s, want %s", key, typeName(got), want)
 }
 
+// array is the array d holds at key; a value of another type is a
+// WrongType defect ("want" says what the key takes).
+func (r *reader) array(obj webcapture.Ref, d types.Dict, key, path, want string) (types.Array, bool) {
+	v, ok := r.get(d, key, path)
+	if !ok {
+		return nil, false
+	}
+	a, isArr := v.(types.Array)
+	if !isArr {
+		r.wrong(obj, path, key, v, want)
+	}
+	return a, isArr
+}
+
 func (r *reader) str(obj webcapture.Ref, d types.Dict, key, path string) (string, bool) {
 	v, ok := r.get(d, key, path)
 	if !ok {
