@@ -1,9 +1,12 @@
 // Command readcontext runs pdfcpu's api.ReadContext alone on a file: the
 // baseline that "webcap info --json" is measured against (time and peak
-// memory): readcontext big.pdf.
+// memory): readcontext big.pdf. With -validate it also runs pdfcpu's
+// validation (api.ValidateContext, relaxed mode), what "pdfcpu validate"
+// does: the peer of "webcap audit".
 package main
 
 import (
+	"flag"
 	"fmt"
 	"log"
 	"os"
@@ -13,8 +16,14 @@ import (
 )
 
 func main() {
+	log.SetFlags(0)
+	validate := flag.Bool("validate", false, "validate the file too (pdfcpu validate, relaxed)")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		log.Fatal("usage: readcontext [-validate] FILE.pdf")
+	}
 	api.DisableConfigDir()
-	f, err := os.Open(os.Args[1])
+	f, err := os.Open(flag.Arg(0))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -24,6 +33,11 @@ func main() {
 	ctx, err := api.ReadContext(f, conf)
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *validate {
+		if err := api.ValidateContext(ctx); err != nil {
+			log.Fatal(err)
+		}
 	}
 	fmt.Println(len(ctx.XRefTable.Table), "objects")
 }
