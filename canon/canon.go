@@ -71,8 +71,8 @@ func (c *Canonicalizer) Base() string { return c.baseURL }
 // buffer. It allocates nothing when dst has room for the result; on error dst
 // is returned unchanged.
 func (c *Canonicalizer) Append(dst []byte, url string) ([]byte, error) {
-	if c.isCanonical(url) {
-		return append(dst, url...), nil
+	if n := c.plainLength(url); n >= 0 {
+		return append(dst, url[:n]...), nil
 	}
 	n := len(dst)
 	out, err := c.appendURL(dst, url, StepDots)
@@ -101,10 +101,11 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, poolBuf); return 
 
 // String returns the canonical form of url. It allocates at most once, for
 // the result: never when url is already canonical and not longer than about
-// 1,300 bytes (or is plainly canonical, at any length).
+// 1,300 bytes (or is plainly canonical, at any length, but for a fragment:
+// the result is then a substring of url).
 func (c *Canonicalizer) String(url string) (string, error) {
-	if c.isCanonical(url) {
-		return url, nil
+	if n := c.plainLength(url); n >= 0 {
+		return url[:n], nil
 	}
 	// need bounds the result: each input byte becomes at most 3 (an
 	// escape), plus the base. Only IDNA can exceed it, and IDNA allocates.

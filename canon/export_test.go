@@ -4,8 +4,14 @@ import "github.com/webcap/webcap/internal/idna15"
 
 // Hooks for the external tests.
 
-// IsCanonicalFast is the fast path's verdict.
-func (c *Canonicalizer) IsCanonicalFast(s string) bool { return c.isCanonical(s) }
+// Fast is the fast path's verdict: the canonical form of s and true, or
+// false when it leaves s to the full algorithm.
+func (c *Canonicalizer) Fast(s string) (string, bool) {
+	if n := c.plainLength(s); n >= 0 {
+		return s[:n], true
+	}
+	return "", false
+}
 
 // SlowString is the full algorithm, without the fast path.
 func (c *Canonicalizer) SlowString(s string) (string, error) {
