@@ -251,6 +251,11 @@ func (p *Profile) appendIPLiteral(dst []byte, h, tail piece, input string) ([]by
 	if zone != "" && !validZone(zone[3:]) {
 		return dst, bad(h.at(0), "%s has an empty or malformed zone (RFC 6874)", s)
 	}
+	// A zone's escapes are octets of its name: like a reg-name's, they must
+	// be UTF-8, or zones that differ only in a bad byte would share a key.
+	if j := invalidUTF8(zone); j >= 0 {
+		return dst, bad(h.at(0), "%s has a zone that is not valid UTF-8: %s", s, describeOctet(zone[j:]))
+	}
 	dst = append(dst, '[')
 	for i := range len(addr) {
 		dst = append(dst, lowerASCII(addr[i]))
