@@ -16,14 +16,20 @@ func (c *Canonicalizer) plainLength(s string) int {
 	if s == "" || class[s[0]]&cTrim != 0 || class[s[len(s)-1]]&cTrim != 0 {
 		return -1 // step 0
 	}
-	i := schemeEnd(s)
-	if i <= 0 {
-		return -1 // step 1: relative
+	// A scheme already in lower case (schemeEnd and step 3 in one loop);
+	// a relative reference (step 1) also fails here.
+	if s[0] < 'a' || s[0] > 'z' {
+		return -1
 	}
-	for j := range i {
-		if class[s[j]]&cUpper != 0 {
-			return -1 // step 3
+	i := 1
+	for i < len(s) && s[i] != ':' {
+		if class[s[i]]&(cScheme|cUpper) != cScheme {
+			return -1
 		}
+		i++
+	}
+	if i == len(s) {
+		return -1
 	}
 	scheme, rest := s[:i], s[i+1:]
 	hasAuth := strings.HasPrefix(rest, "//")
