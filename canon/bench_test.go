@@ -87,9 +87,10 @@ func TestCorpus(t *testing.T) {
 	t.Logf("corpus: %d URLs, %d already canonical (pdf), %d rejected", len(corpus), canonical, failed)
 }
 
-// The fast path never gives a result that the full algorithm does not, and
-// it does fire for most canonical URLs, with or without a fragment (so that
-// this test can fail).
+// The fast path never gives a result that the full algorithm does not, nor
+// does the algorithm started after the head it found; and it does fire for
+// most canonical URLs, with or without a fragment, and finds a head in some
+// of the others (so that this test can fail).
 func TestFastPathAgrees(t *testing.T) {
 	inputs := append([]string{}, corpus...)
 	for _, u := range corpus {
@@ -110,12 +111,19 @@ func TestFastPathAgrees(t *testing.T) {
 	for _, p := range canon.Profiles() {
 		for _, e := range []canon.Encoding{canon.Encoded, canon.Raw} {
 			c := mustNew(t, p, canon.WithInput(e))
-			fast, fastFrag, canonical, canonicalFrag := 0, 0, 0, 0
+			fast, fastFrag, canonical, canonicalFrag, heads := 0, 0, 0, 0, 0
 			for _, in := range inputs {
 				slow, err := c.SlowString(in)
 				got, isFast := c.Fast(in)
 				if isFast && (err != nil || slow != got) {
 					t.Errorf("%s %s: fast path gives %q for %q; the full algorithm gives %q, %v", p, e, got, in, slow, err)
+				}
+				if h, ok, herr := c.Head(in); ok {
+					heads++
+					if err != nil || herr != nil || slow != h {
+						t.Errorf("%s %s: after the fast path's head, %q gives %q, %v; the full algorithm gives %q, %v",
+							p, e, in, h, herr, slow, err)
+					}
 				}
 				frag := strings.HasPrefix(in, slow+"#")
 				switch {
@@ -131,12 +139,12 @@ func TestFastPathAgrees(t *testing.T) {
 					}
 				}
 			}
-			if fast < canonical*3/4 || fastFrag < canonicalFrag*3/4 {
-				t.Errorf("%s %s: the fast path took %d of %d canonical inputs, %d of %d with a fragment",
-					p, e, fast, canonical, fastFrag, canonicalFrag)
+			if fast < canonical*3/4 || fastFrag < canonicalFrag*3/4 || heads < len(inputs)/20 {
+				t.Errorf("%s %s: the fast path took %d of %d canonical inputs, %d of %d with a fragment, and a head of %d inputs",
+					p, e, fast, canonical, fastFrag, canonicalFrag, heads)
 			}
-			t.Logf("%s %s: fast path took %d of %d canonical inputs, %d of %d with a fragment",
-				p, e, fast, canonical, fastFrag, canonicalFrag)
+			t.Logf("%s %s: fast path took %d of %d canonical inputs, %d of %d with a fragment, and a head of %d of %d inputs",
+				p, e, fast, canonical, fastFrag, canonicalFrag, heads, len(inputs))
 		}
 	}
 }

@@ -445,6 +445,11 @@ func checkCanonical(t *testing.T, c *canon.Canonicalizer, in, got string) {
 			t.Errorf("%s: fast path gives %q for %q; the full algorithm gives %q, %v", c.Profile(), fast, in, slow, err)
 		}
 	}
+	if h, ok, herr := c.Head(in); ok {
+		if slow, err := c.SlowString(in); err != nil || herr != nil || slow != h {
+			t.Errorf("%s: after the fast path's head, %q gives %q, %v; the full algorithm gives %q, %v", c.Profile(), in, h, herr, slow, err)
+		}
+	}
 }
 
 // WPT urltestdata.json follows WHATWG, not us: report how many rows the

@@ -7,10 +7,22 @@ import "github.com/webcap/webcap/internal/idna15"
 // Fast is the fast path's verdict: the canonical form of s and true, or
 // false when it leaves s to the full algorithm.
 func (c *Canonicalizer) Fast(s string) (string, bool) {
-	if n := c.plainLength(s); n >= 0 {
+	if n, _ := c.plainLength(s); n >= 0 {
 		return s[:n], true
 	}
 	return "", false
+}
+
+// Head is the result of the full algorithm started after the scheme and
+// authority that the fast path found canonical, and true; or false when the
+// fast path found no such head.
+func (c *Canonicalizer) Head(s string) (string, bool, error) {
+	n, head := c.plainLength(s)
+	if n >= 0 || head == 0 {
+		return "", false, nil
+	}
+	b, err := c.appendCanonical(nil, s, head)
+	return string(b), true, err
 }
 
 // SlowString is the full algorithm, without the fast path.

@@ -8,38 +8,41 @@ import "strings"
 // the fragment starts, since step 2 only drops it — or -1. It only reads s,
 // and it gives up at the first thing it would have to think about
 // (userinfo, an IP literal, an escape under rfc3986, a dot segment, …),
-// leaving such URLs to the full algorithm. It must never return n >= 0 for a
-// URL whose canonical form is not s[:n]: FuzzCanonical and
-// TestFastPathAgrees check exactly that.
-func (c *Canonicalizer) plainLength(s string) int {
+// leaving such URLs to the full algorithm. When it gives up after the
+// authority, head is the length of the scheme and authority, which it found
+// canonical (else 0): appendCanonical then starts there. It must never return
+// n >= 0 for a URL whose canonical form is not s[:n], nor a head that the
+// steps would change: FuzzCanonical and TestFastPathAgrees check exactly that.
+func (c *Canonicalizer) plainLength(s string) (n, head int) {
 	p := c.profile
 	if s == "" || class[s[0]]&cTrim != 0 || class[s[len(s)-1]]&cTrim != 0 {
-		return -1 // step 0
+		return -1, 0 // step 0
 	}
 	// A scheme already in lower case (schemeEnd and step 3 in one loop);
 	// a relative reference (step 1) also fails here.
 	if s[0] < 'a' || s[0] > 'z' {
-		return -1
+		return -1, 0
 	}
 	i := 1
 	for i < len(s) && s[i] != ':' {
 		if class[s[i]]&(cScheme|cUpper) != cScheme {
-			return -1
+			return -1, 0
 		}
 		i++
 	}
 	if i == len(s) {
-		return -1
+		return -1, 0
 	}
 	scheme, rest := s[:i], s[i+1:]
 	hasAuth := strings.HasPrefix(rest, "//")
 	if hasAuth {
 		var ok bool
 		if rest, ok = c.plainAuthority(scheme, rest[2:]); !ok {
-			return -1
+			return -1, 0
 		}
+		head = len(s) - len(rest)
 		if p.rootPath && !strings.HasPrefix(rest, "/") {
-			return -1 // rfc3986: an empty path becomes "/"
+			return -1, head // rfc3986: an empty path becomes "/"
 		}
 	}
 	raw := c.input == Raw
@@ -57,21 +60,21 @@ func (c *Canonicalizer) plainLength(s string) int {
 		}
 		switch b {
 		case '#':
-			return len(s) - len(rest) + j // step 2
+			return len(s) - len(rest) + j, head // step 2
 		case '%':
 			if raw || p.normEscapes || j+2 >= len(rest) || !isHex(rest[j+1]) || !isHex(rest[j+2]) {
-				return -1
+				return -1, head
 			}
 			j += 2
 		case '.':
 			if j > 0 && rest[j-1] == '/' && isDotSegment(rest[j:]) {
-				return -1 // step 7
+				return -1, head // step 7
 			}
 		default:
-			return -1 // the encoding pass would change it
+			return -1, head // the encoding pass would change it
 		}
 	}
-	return len(s)
+	return len(s), head
 }
 
 // isDotSegment reports whether s starts with a "." or ".." segment.

@@ -81,6 +81,11 @@ func FuzzCanonical(f *testing.F) {
 				t.Fatalf("fast path gives %q for %q; the full algorithm gives %q, %v", fast, in, slow, err)
 			}
 		}
+		if h, ok, herr := c.Head(in); ok {
+			if slow, err := c.SlowString(in); err != nil || herr != nil || slow != h {
+				t.Fatalf("after the fast path's head, %q gives %q, %v; the full algorithm gives %q, %v", in, h, herr, slow, err)
+			}
+		}
 	})
 }
 

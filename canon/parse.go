@@ -55,16 +55,22 @@ func parseRef(r *reference, s string, off int) {
 		r.hasAuth = true
 		pos = r.parseAuthority(s, pos+2, mk)
 	}
+	r.parseRest(s, pos, off)
+}
+
+// parseRest splits s[pos:], what follows the scheme and the authority, into
+// the path, the query and the fragment.
+func (r *reference) parseRest(s string, pos, off int) {
 	end := len(s)
 	if i := strings.IndexByte(s[pos:], '#'); i >= 0 {
-		r.frag, r.hasFrag = mk(pos+i+1, end), true
+		r.frag, r.hasFrag = mkPiece(s, pos+i+1, end, off), true
 		end = pos + i
 	}
 	if i := strings.IndexByte(s[pos:end], '?'); i >= 0 {
-		r.query, r.hasQuery = mk(pos+i+1, end), true
+		r.query, r.hasQuery = mkPiece(s, pos+i+1, end, off), true
 		end = pos + i
 	}
-	r.path = mk(pos, end)
+	r.path = mkPiece(s, pos, end, off)
 }
 
 // parseAuthority splits the authority that starts at s[a] and ends at the
