@@ -100,3 +100,63 @@ func TestParseRefAppendixB(t *testing.T) {
 		}
 	}
 }
+
+// removeDotsSegments is the oracle for removeDots: its doc comment's stack of
+// segments, on a path split at '/'.
+func removeDotsSegments(path string, keepAbove bool) string {
+	if path == "" {
+		return ""
+	}
+	segs := strings.Split(path[1:], "/")
+	var out []string
+	floor := 0 // out[:floor] are kept ".." segments
+	for i, s := range segs {
+		last := i == len(segs)-1
+		switch s {
+		case ".":
+		case "..":
+			if len(out) > floor {
+				out = out[:len(out)-1]
+			} else if keepAbove {
+				out = append(out, "..")
+				floor = len(out)
+				continue
+			}
+		default:
+			out = append(out, s)
+			continue
+		}
+		if last {
+			out = append(out, "") // a trailing "." or ".." leaves a '/'
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "/" + strings.Join(out, "/")
+}
+
+// removeDots is the stack of segments on every path of up to eight bytes
+// over "/.a" that starts with '/'.
+func TestRemoveDotsSegments(t *testing.T) {
+	var paths []string
+	var gen func(p string)
+	gen = func(p string) {
+		paths = append(paths, p)
+		if len(p) < 8 {
+			for _, c := range []string{"/", ".", "a"} {
+				gen(p + c)
+			}
+		}
+	}
+	gen("/")
+	paths = append(paths, "", "/a/b/c/./../../g", "/b/c/d;p/../../../g", "/a/b/../../../x/./y/..")
+	for _, keep := range []bool{false, true} {
+		for _, p := range paths {
+			got := string(removeDots([]byte(p), keep))
+			if want := removeDotsSegments(p, keep); got != want {
+				t.Fatalf("removeDots(%q, %v) = %q, want %q", p, keep, got, want)
+			}
+		}
+	}
+}
