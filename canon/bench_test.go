@@ -1,6 +1,7 @@
 package canon_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/webcap/webcap/canon"
@@ -86,43 +87,64 @@ func TestCorpus(t *testing.T) {
 	t.Logf("corpus: %d URLs, %d already canonical (pdf), %d rejected", len(corpus), canonical, failed)
 }
 
-// The fast path never accepts a URL that the full algorithm changes, and it
-// does fire for most canonical URLs (so that this test can fail).
+// The fast path never gives a result that the full algorithm does not, nor
+// does the algorithm started after the head it found; and it does fire for
+// most canonical URLs, with or without a fragment, and finds a head in some
+// of the others (so that this test can fail).
 func TestFastPathAgrees(t *testing.T) {
 	inputs := append([]string{}, corpus...)
 	for _, u := range corpus {
 		if got, err := canon.RFC3986.Canonical(u); err == nil {
-			inputs = append(inputs, got)
+			inputs = append(inputs, got, got+"#f")
 		}
 		if got, err := canon.PDF.Canonical(u); err == nil {
-			inputs = append(inputs, got)
+			inputs = append(inputs, got, got+"#")
 		}
 	}
 	inputs = append(inputs, "http://a?x", "http://a", "http://a:0/", "http://a:00/", "http://a:80/", "http://a:8080",
 		"file://localhost/x", "http://a/./b", "http://a/.b", "http://a/b/..", "http://a/b/..?q", "http:/.//x", "http://a/%41",
 		"http://a/%zz", "http://A/", "HTTP://a/", "http://a/b#", "http://[::1]/", "http://u@a/", "mailto:a b", "mailto:x@y",
-		"http:", "http://", "http:///", "x:/..", "http://a:65536/", "http://a:99999/", "http://a:/")
+		"http:", "http://", "http:///", "x:/..", "http://a:65536/", "http://a:99999/", "http://a:/",
+		"http://a#x", "http://a:8080#x", "http://a/b/.#x", "http://a/b/..#x", "http://a/.#", "http://a/%4#1", "http://a/%#",
+		"http://a/b?.#x", "http://a/b?/..#x", "http://a/b#x y", "http://a/b#%zz", "http://a/b#\x01", "mailto:x#y", "x:#",
+		"http://a/b# ", "http://a/b#\x00x")
 	for _, p := range canon.Profiles() {
 		for _, e := range []canon.Encoding{canon.Encoded, canon.Raw} {
 			c := mustNew(t, p, canon.WithInput(e))
-			fast, canonical := 0, 0
+			fast, fastFrag, canonical, canonicalFrag, heads := 0, 0, 0, 0, 0
 			for _, in := range inputs {
 				slow, err := c.SlowString(in)
-				isFast := c.IsCanonicalFast(in)
-				if isFast && (err != nil || slow != in) {
-					t.Errorf("%s %s: fast path takes %q as canonical; the full algorithm gives %q, %v", p, e, in, slow, err)
+				got, isFast := c.Fast(in)
+				if isFast && (err != nil || slow != got) {
+					t.Errorf("%s %s: fast path gives %q for %q; the full algorithm gives %q, %v", p, e, got, in, slow, err)
 				}
-				if err == nil && slow == in {
+				if h, ok, herr := c.Head(in); ok {
+					heads++
+					if err != nil || herr != nil || slow != h {
+						t.Errorf("%s %s: after the fast path's head, %q gives %q, %v; the full algorithm gives %q, %v",
+							p, e, in, h, herr, slow, err)
+					}
+				}
+				frag := strings.HasPrefix(in, slow+"#")
+				switch {
+				case err == nil && slow == in:
 					canonical++
 					if isFast {
 						fast++
 					}
+				case err == nil && frag:
+					canonicalFrag++
+					if isFast {
+						fastFrag++
+					}
 				}
 			}
-			if fast < canonical*3/4 {
-				t.Errorf("%s %s: the fast path took %d of %d canonical inputs", p, e, fast, canonical)
+			if fast < canonical*3/4 || fastFrag < canonicalFrag*3/4 || heads < len(inputs)/20 {
+				t.Errorf("%s %s: the fast path took %d of %d canonical inputs, %d of %d with a fragment, and a head of %d inputs",
+					p, e, fast, canonical, fastFrag, canonicalFrag, heads)
 			}
-			t.Logf("%s %s: fast path took %d of %d canonical inputs", p, e, fast, canonical)
+			t.Logf("%s %s: fast path took %d of %d canonical inputs, %d of %d with a fragment, and a head of %d of %d inputs",
+				p, e, fast, canonical, fastFrag, canonicalFrag, heads, len(inputs))
 		}
 	}
 }

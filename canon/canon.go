@@ -71,11 +71,12 @@ func (c *Canonicalizer) Base() string { return c.baseURL }
 // buffer. It allocates nothing when dst has room for the result; on error dst
 // is returned unchanged.
 func (c *Canonicalizer) Append(dst []byte, url string) ([]byte, error) {
-	if c.isCanonical(url) {
-		return append(dst, url...), nil
+	n, head := c.plainLength(url)
+	if n >= 0 {
+		return append(dst, url[:n]...), nil
 	}
-	n := len(dst)
-	out, err := c.appendURL(dst, url, StepDots)
+	n = len(dst)
+	out, err := c.appendCanonical(dst, url, head)
 	if err != nil {
 		return dst[:n], err
 	}
@@ -101,10 +102,12 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, poolBuf); return 
 
 // String returns the canonical form of url. It allocates at most once, for
 // the result: never when url is already canonical and not longer than about
-// 1,300 bytes (or is plainly canonical, at any length).
+// 1,300 bytes (or is plainly canonical, at any length, but for a fragment:
+// the result is then a substring of url).
 func (c *Canonicalizer) String(url string) (string, error) {
-	if c.isCanonical(url) {
-		return url, nil
+	n, head := c.plainLength(url)
+	if n >= 0 {
+		return url[:n], nil
 	}
 	// need bounds the result: each input byte becomes at most 3 (an
 	// escape), plus the base. Only IDNA can exceed it, and IDNA allocates.
@@ -112,24 +115,24 @@ func (c *Canonicalizer) String(url string) (string, error) {
 	switch {
 	case need <= stackBuf:
 		var buf [stackBuf]byte
-		return c.finish(buf[:0], url)
+		return c.finish(buf[:0], url, head)
 	case need <= poolBuf:
 		bp := bufPool.Get().(*[]byte)
-		s, err := c.finish((*bp)[:0], url)
+		s, err := c.finish((*bp)[:0], url, head)
 		bufPool.Put(bp)
 		return s, err
 	}
 	// Longer still: build into a fresh buffer, which nothing else refers
 	// to, and hand it over as the result instead of copying it.
-	out, err := c.appendURL(make([]byte, 0, need), url, StepDots)
+	out, err := c.appendCanonical(make([]byte, 0, need), url, head)
 	if err != nil {
 		return "", err
 	}
 	return unsafe.String(unsafe.SliceData(out), len(out)), nil
 }
 
-func (c *Canonicalizer) finish(buf []byte, url string) (string, error) {
-	out, err := c.appendURL(buf, url, StepDots)
+func (c *Canonicalizer) finish(buf []byte, url string, head int) (string, error) {
+	out, err := c.appendCanonical(buf, url, head)
 	if err != nil {
 		return "", err
 	}
@@ -155,7 +158,6 @@ func (p *Profile) Canonical(url string) (string, error) {
 // to and including upto, in order, and appends the result to dst. Explain
 // calls it once per step; everything else calls it with StepDots.
 func (c *Canonicalizer) appendURL(dst []byte, input string, upto Step) ([]byte, error) {
-	p := c.profile
 	s, off := trim(input) // step 0
 	var t target
 	parseRef(&t.reference, s, off)
@@ -179,16 +181,37 @@ func (c *Canonicalizer) appendURL(dst []byte, input string, upto Step) ([]byte, 
 			return dst[:start], cloneInput(err)
 		}
 	}
-	dst = c.appendPath(dst, &t, upto)
+	return c.appendRest(dst, &t, upto), nil
+}
+
+// appendRest writes what follows the authority: the path, the query and,
+// before step 2, the fragment.
+func (c *Canonicalizer) appendRest(dst []byte, t *target, upto Step) []byte {
+	dst = c.appendPath(dst, t, upto)
 	if t.hasQuery {
 		dst = append(dst, '?')
-		dst = c.appendComponent(dst, t.query, p.normEscapes, upto, nil)
+		dst = c.appendComponent(dst, t.query, c.profile.normEscapes, upto, nil)
 	}
 	if t.hasFrag && upto < StepFragment { // step 2
 		dst = append(dst, '#')
 		dst = append(dst, t.frag.s...)
 	}
-	return dst, nil
+	return dst
+}
+
+// appendCanonical is appendURL(dst, url, StepDots) for a URL that the fast
+// path gave up on. When it had found the scheme and the authority, url[:head],
+// plainly canonical (head > 0), they are copied as they are and only the rest
+// goes through the steps: the scheme, host and port steps would leave them
+// as they are, and nothing after the authority can fail.
+func (c *Canonicalizer) appendCanonical(dst []byte, url string, head int) ([]byte, error) {
+	if head == 0 {
+		return c.appendURL(dst, url, StepDots)
+	}
+	var t target
+	t.hasScheme, t.hasAuth = true, true
+	t.parseRest(url, head, 0)
+	return c.appendRest(append(dst, url[:head]...), &t, StepDots), nil
 }
 
 // appendAuthority writes "//", the userinfo, the host (steps 4 and 5) and the

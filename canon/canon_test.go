@@ -351,6 +351,7 @@ func TestErrors(t *testing.T) {
 		{"ipv6 too long", "", "http://[1:2:3:4:5:6:7:8:9]/", canon.ErrBadIPv6, canon.StepHost, 7},
 		{"ipv6 empty zone", "", "http://[fe80::1%25]/", canon.ErrBadIPv6, canon.StepHost, 7},
 		{"ipv6 raw zone", "", "http://[fe80::1%eth0]/", canon.ErrBadIPv6, canon.StepHost, 7},
+		{"ipv6 zone not utf-8", "", "http://[fe80::1%25%80]/", canon.ErrBadIPv6, canon.StepHost, 7},
 		{"ipvfuture bad", "", "http://[v.x]/", canon.ErrBadIPv6, canon.StepHost, 7},
 		{"relative authority bad port", "http://a/", "//b:x/", canon.ErrBadPort, canon.StepPort, 4},
 	}

@@ -17,6 +17,7 @@ const (
 	cDot                           // '.', which the path scan watches for dot segments
 	cHostPlain                     // unreserved or sub-delims, not upper-case: a host byte kept as it is
 	cHash                          // '#', which the fast path must see
+	cAuthDelim                     // '/' '?' '#', which end an authority, and '@' ':' in it
 )
 
 var class = buildClasses()
@@ -52,6 +53,7 @@ func buildClasses() (t [256]uint16) {
 	set(cPercent, "%")
 	set(cDot, ".")
 	set(cHash, "#")
+	set(cAuthDelim, "/?#@:")
 	set(cHostPlain, lower+digits+"-._~"+"!$&'()*+,;=")
 
 	// The set of seeds/003: characters that can never survive an encoding

@@ -440,9 +440,14 @@ func checkCanonical(t *testing.T, c *canon.Canonicalizer, in, got string) {
 	if err != nil || again != got {
 		t.Errorf("%s: not idempotent: %q -> %q -> %q, %v", c.Profile(), in, got, again, err)
 	}
-	if c.IsCanonicalFast(in) {
-		if slow, err := c.SlowString(in); err != nil || slow != in {
-			t.Errorf("%s: fast path takes %q as canonical; the full algorithm gives %q, %v", c.Profile(), in, slow, err)
+	if fast, ok := c.Fast(in); ok {
+		if slow, err := c.SlowString(in); err != nil || slow != fast {
+			t.Errorf("%s: fast path gives %q for %q; the full algorithm gives %q, %v", c.Profile(), fast, in, slow, err)
+		}
+	}
+	if h, ok, herr := c.Head(in); ok {
+		if slow, err := c.SlowString(in); err != nil || herr != nil || slow != h {
+			t.Errorf("%s: after the fast path's head, %q gives %q, %v; the full algorithm gives %q, %v", c.Profile(), in, h, herr, slow, err)
 		}
 	}
 }

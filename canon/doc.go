@@ -185,11 +185,14 @@
 // # Performance
 //
 // String and Append first read the URL once to see whether it is plainly
-// canonical (no step would change it); most URLs met in practice are, and
-// they cost one scan and no allocation. Every other URL goes through the
-// steps in one pass that writes the result as it goes. On a corpus of 10,000
-// generated URLs (internal/urlcorpus) this takes about half the time of
-// net/url's Parse and String, with at most one allocation per URL.
+// canonical (no step would change it) but for a fragment, which step 2 only
+// drops; most URLs met in practice are, and they cost one scan and no
+// allocation. Every other URL goes through the steps in one pass that writes
+// the result as it goes; when the scan had found the scheme and the
+// authority canonical before it gave up, that pass starts after them. On a
+// corpus of 10,000 generated URLs (internal/urlcorpus) this takes about 0.4
+// of the time of net/url's Parse and String, with at most one allocation per
+// URL.
 //
 // # Properties
 //

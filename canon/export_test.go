@@ -4,8 +4,26 @@ import "github.com/webcap/webcap/internal/idna15"
 
 // Hooks for the external tests.
 
-// IsCanonicalFast is the fast path's verdict.
-func (c *Canonicalizer) IsCanonicalFast(s string) bool { return c.isCanonical(s) }
+// Fast is the fast path's verdict: the canonical form of s and true, or
+// false when it leaves s to the full algorithm.
+func (c *Canonicalizer) Fast(s string) (string, bool) {
+	if n, _ := c.plainLength(s); n >= 0 {
+		return s[:n], true
+	}
+	return "", false
+}
+
+// Head is the result of the full algorithm started after the scheme and
+// authority that the fast path found canonical, and true; or false when the
+// fast path found no such head.
+func (c *Canonicalizer) Head(s string) (string, bool, error) {
+	n, head := c.plainLength(s)
+	if n >= 0 || head == 0 {
+		return "", false, nil
+	}
+	b, err := c.appendCanonical(nil, s, head)
+	return string(b), true, err
+}
 
 // SlowString is the full algorithm, without the fast path.
 func (c *Canonicalizer) SlowString(s string) (string, error) {

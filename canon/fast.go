@@ -2,38 +2,48 @@ package canon
 
 import "strings"
 
-// isCanonical reports whether s is plainly canonical: it is absolute, and
-// every step would leave it as it is. It only reads s, and it says false at
-// the first thing it would have to think about (userinfo, an IP literal, an
-// escape under rfc3986, a dot segment, a fragment, …), leaving such URLs to
-// the full algorithm. It must never say true of a URL that the full
-// algorithm changes: FuzzCanonical and TestFastPathAgrees check exactly that.
-func (c *Canonicalizer) isCanonical(s string) bool {
+// plainLength reports whether s is plainly canonical but for a fragment: it
+// is absolute, and every step but step 2 would leave it as it is. It returns
+// the length of the canonical form, which is then s[:n] — len(s), or where
+// the fragment starts, since step 2 only drops it — or -1. It only reads s,
+// and it gives up at the first thing it would have to think about
+// (userinfo, an IP literal, an escape under rfc3986, a dot segment, …),
+// leaving such URLs to the full algorithm. When it gives up after the
+// authority, head is the length of the scheme and authority, which it found
+// canonical (else 0): appendCanonical then starts there. It must never return
+// n >= 0 for a URL whose canonical form is not s[:n], nor a head that the
+// steps would change: FuzzCanonical and TestFastPathAgrees check exactly that.
+func (c *Canonicalizer) plainLength(s string) (n, head int) {
 	p := c.profile
 	if s == "" || class[s[0]]&cTrim != 0 || class[s[len(s)-1]]&cTrim != 0 {
-		return false // step 0
+		return -1, 0 // step 0
 	}
-	i := schemeEnd(s)
-	if i <= 0 {
-		return false // step 1: relative
+	// A scheme already in lower case (schemeEnd and step 3 in one loop);
+	// a relative reference (step 1) also fails here.
+	if s[0] < 'a' || s[0] > 'z' {
+		return -1, 0
 	}
-	for j := range i {
-		if class[s[j]]&cUpper != 0 {
-			return false // step 3
+	i := 1
+	for i < len(s) && s[i] != ':' {
+		if class[s[i]]&(cScheme|cUpper) != cScheme {
+			return -1, 0
 		}
+		i++
+	}
+	if i == len(s) {
+		return -1, 0
 	}
 	scheme, rest := s[:i], s[i+1:]
 	hasAuth := strings.HasPrefix(rest, "//")
 	if hasAuth {
 		var ok bool
 		if rest, ok = c.plainAuthority(scheme, rest[2:]); !ok {
-			return false
+			return -1, 0
 		}
+		head = len(s) - len(rest)
 		if p.rootPath && !strings.HasPrefix(rest, "/") {
-			return false // rfc3986: an empty path becomes "/"
+			return -1, head // rfc3986: an empty path becomes "/"
 		}
-	} else if strings.HasPrefix(rest, "//") {
-		return false // rule 9
 	}
 	raw := c.input == Raw
 	mask := p.encMask
@@ -41,7 +51,7 @@ func (c *Canonicalizer) isCanonical(s string) bool {
 		mask = p.rawMask
 	}
 	// The path and the query: nothing to encode, no escape to normalize,
-	// no dot segment, no fragment.
+	// no dot segment; what follows a '#' is dropped unread.
 	mask |= cPercent | cDot | cHash
 	for j := 0; j < len(rest); j++ {
 		b := rest[j]
@@ -50,21 +60,21 @@ func (c *Canonicalizer) isCanonical(s string) bool {
 		}
 		switch b {
 		case '#':
-			return false // step 2
+			return len(s) - len(rest) + j, head // step 2
 		case '%':
 			if raw || p.normEscapes || j+2 >= len(rest) || !isHex(rest[j+1]) || !isHex(rest[j+2]) {
-				return false
+				return -1, head
 			}
 			j += 2
 		case '.':
 			if j > 0 && rest[j-1] == '/' && isDotSegment(rest[j:]) {
-				return false // step 7
+				return -1, head // step 7
 			}
 		default:
-			return false // the encoding pass would change it
+			return -1, head // the encoding pass would change it
 		}
 	}
-	return true
+	return len(s), head
 }
 
 // isDotSegment reports whether s starts with a "." or ".." segment.
@@ -73,7 +83,7 @@ func isDotSegment(s string) bool {
 	if len(s) > 1 && s[1] == '.' {
 		n = 2
 	}
-	return n == len(s) || s[n] == '/' || s[n] == '?'
+	return n == len(s) || s[n] == '/' || s[n] == '?' || s[n] == '#'
 }
 
 // plainAuthority checks an authority without userinfo whose host is a plain

@@ -76,9 +76,14 @@ func FuzzCanonical(f *testing.F) {
 			t.Fatalf("AppendBytes(%q) = %q, %v; String = %q", in, b, err, got)
 		}
 		checkCanonical(t, mustNew(t, p), in, got)
-		if c.IsCanonicalFast(in) {
-			if slow, err := c.SlowString(in); err != nil || slow != in {
-				t.Fatalf("fast path takes %q as canonical; the full algorithm gives %q, %v", in, slow, err)
+		if fast, ok := c.Fast(in); ok {
+			if slow, err := c.SlowString(in); err != nil || slow != fast {
+				t.Fatalf("fast path gives %q for %q; the full algorithm gives %q, %v", fast, in, slow, err)
+			}
+		}
+		if h, ok, herr := c.Head(in); ok {
+			if slow, err := c.SlowString(in); err != nil || herr != nil || slow != h {
+				t.Fatalf("after the fast path's head, %q gives %q, %v; the full algorithm gives %q, %v", in, h, herr, slow, err)
 			}
 		}
 	})

@@ -62,6 +62,16 @@ func (p *Profile) appendHost(dst []byte, h piece, input string) ([]byte, error) 
 			return dst, &Error{Input: input, Step: StepHost, Offset: h.at(0), Err: ErrBadHost,
 				Reason: fmt.Sprintf("IDNA (UTS #46) rejects host %q: %v", s, err)}
 		}
+		// IDNA can map a character after a '%' to a hex digit and so make
+		// an escape that was not written ("%ℂ0" becomes "%c0"): its octet
+		// must be UTF-8 as a written one must, or the key would not
+		// canonicalize to itself.
+		if hasHighEscape(a) {
+			if j := invalidUTF8(a); j >= 0 {
+				return dst, &Error{Input: input, Step: StepHost, Offset: h.at(0), Err: ErrBadHost,
+					Reason: fmt.Sprintf("host %q is %q after IDNA, which is not valid UTF-8: %s", s, a, describeOctet(a[j:]))}
+			}
+		}
 		s, viaIDNA = a, true
 	}
 	// Copy the host, then lower-case and check it in place; rfc3986 may
@@ -240,6 +250,11 @@ func (p *Profile) appendIPLiteral(dst []byte, h, tail piece, input string) ([]by
 	}
 	if zone != "" && !validZone(zone[3:]) {
 		return dst, bad(h.at(0), "%s has an empty or malformed zone (RFC 6874)", s)
+	}
+	// A zone's escapes are octets of its name: like a reg-name's, they must
+	// be UTF-8, or zones that differ only in a bad byte would share a key.
+	if j := invalidUTF8(zone); j >= 0 {
+		return dst, bad(h.at(0), "%s has a zone that is not valid UTF-8: %s", s, describeOctet(zone[j:]))
 	}
 	dst = append(dst, '[')
 	for i := range len(addr) {

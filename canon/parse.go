@@ -39,48 +39,61 @@ type reference struct {
 // parseRef splits s (found at byte off of the input) into components. It
 // never fails: malformed authorities are kept for the host and port steps to
 // report, so that an explanation shows the steps before the failing one.
+//
+// It reads s once, left to right: the fragment starts at the first '#', the
+// query at the first '?' before it, and the authority, after "//", ends at
+// the first '/', '?' or '#'. (The first '#' never falls inside a scheme, and
+// "//" holds neither delimiter, so this is the split of RFC 3986 Appendix B.)
 func parseRef(r *reference, s string, off int) {
 	mk := func(i, j int) piece { return mkPiece(s, i, j, off) }
-	end := len(s)
-	if i := strings.IndexByte(s, '#'); i >= 0 {
-		r.frag, r.hasFrag = mk(i+1, end), true
-		end = i
-	}
 	pos := 0
-	if i := schemeEnd(s[:end]); i > 0 {
+	if i := schemeEnd(s); i > 0 {
 		r.scheme, r.hasScheme = mk(0, i), true
 		pos = i + 1
 	}
-	if i := strings.IndexByte(s[pos:end], '?'); i >= 0 {
-		r.query, r.hasQuery = mk(pos+i+1, end), true
+	if len(s)-pos >= 2 && s[pos] == '/' && s[pos+1] == '/' {
+		r.hasAuth = true
+		pos = r.parseAuthority(s, pos+2, mk)
+	}
+	r.parseRest(s, pos, off)
+}
+
+// parseRest splits s[pos:], what follows the scheme and the authority, into
+// the path, the query and the fragment.
+func (r *reference) parseRest(s string, pos, off int) {
+	end := len(s)
+	if i := strings.IndexByte(s[pos:], '#'); i >= 0 {
+		r.frag, r.hasFrag = mkPiece(s, pos+i+1, end, off), true
 		end = pos + i
 	}
-	if end-pos >= 2 && s[pos] == '/' && s[pos+1] == '/' {
-		r.hasAuth = true
-		pos = r.parseAuthority(s, pos+2, end, mk)
+	if i := strings.IndexByte(s[pos:end], '?'); i >= 0 {
+		r.query, r.hasQuery = mkPiece(s, pos+i+1, end, off), true
+		end = pos + i
 	}
-	r.path = mk(pos, end)
+	r.path = mkPiece(s, pos, end, off)
 }
 
 // parseAuthority splits the authority that starts at s[a] and ends at the
-// first '/' before end, and returns where it ends. The userinfo is what comes
-// before the last '@'; the port follows the first ':' after it, or the ']'
-// of an IP literal.
-func (r *reference) parseAuthority(s string, a, end int, mk func(i, j int) piece) int {
-	ae := end
-	if i := strings.IndexByte(s[a:end], '/'); i >= 0 {
-		ae = a + i
-	}
+// first '/', '?' or '#', and returns where it ends. The userinfo is what
+// comes before the last '@'; the port follows the first ':' after it, or the
+// ']' of an IP literal.
+func (r *reference) parseAuthority(s string, a int, mk func(i, j int) piece) int {
 	at, colon := -1, -1
-	if i := strings.IndexByte(s[a:ae], '@'); i >= 0 { // rare: find the last one
-		at = a + strings.LastIndexByte(s[a:ae], '@')
-	}
-	hp := a // host and port start after the userinfo
-	if at >= 0 {
-		hp = at + 1
-	}
-	if i := strings.IndexByte(s[hp:ae], ':'); i >= 0 {
-		colon = hp + i
+	ae := a
+	for ; ae < len(s); ae++ {
+		c := s[ae]
+		if class[c]&cAuthDelim == 0 {
+			continue
+		}
+		if c == '@' {
+			at, colon = ae, -1 // the port's ':' comes after the last '@'
+		} else if c == ':' {
+			if colon < 0 {
+				colon = ae
+			}
+		} else {
+			break
+		}
 	}
 	if at >= 0 {
 		r.user, r.hasUser = mk(a, at), true

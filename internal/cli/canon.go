@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -140,17 +139,24 @@ func (r *canonRun) stream(ctx context.Context, in io.Reader) error {
 		if n&4095 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
+		// ReadSlice returns bufio.ErrBufferFull itself, never wrapped:
+		// "==" spares errors.Is on every line.
 		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
+		if err == bufio.ErrBufferFull {
 			long = append(long[:0], line...)
-			for errors.Is(err, bufio.ErrBufferFull) {
+			for err == bufio.ErrBufferFull {
 				line, err = br.ReadSlice('\n')
 				long = append(long, line...)
 			}
 			line = long
 		}
 		if len(line) > 0 && !isBlank(line) {
-			line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+			if line[len(line)-1] == '\n' {
+				line = line[:len(line)-1]
+			}
+			if line[len(line)-1] == '\r' { // not blank: a byte above ' ' is left
+				line = line[:len(line)-1]
+			}
 			if werr := r.do(line); werr != nil {
 				return werr
 			}
