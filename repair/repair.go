@@ -248,6 +248,13 @@ func (p *Plan) ApplyWith(orig []byte, name string, opts pdfio.Options) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
+	return p.ApplyTo(u)
+}
+
+// ApplyTo writes the repairs with u, an update of the file the plan's
+// document was read from (pdfio.OpenUpdate, whose Document the plan was
+// made from: the file is parsed once), and returns the updated file.
+func (p *Plan) ApplyTo(u *pdfio.Update) ([]byte, error) {
 	for _, tree := range []string{"IDS", "URLS"} {
 		es, ok := p.trees[tree]
 		if !ok {
