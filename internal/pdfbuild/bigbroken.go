@@ -87,7 +87,7 @@ func (b *Builder) brokenTree(entries []KV) Ref {
 	nodes := 0
 	limits := func(lo, hi, short any) Array {
 		nodes++
-		if nodes%17 == 0 {
+		if nodes%17 == 5 {
 			return Array{lo, short}
 		}
 		return Array{lo, hi}
