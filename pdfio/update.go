@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -33,6 +35,12 @@ type Update struct {
 
 	name string
 	opts Options
+
+	unwritable error // why the file cannot be updated (OpenUpdate), said by Bytes
+	wellFormed bool  // Document found no damage: Result may read the update alone
+	written    []byte
+	base       int        // where the update's objects start in written
+	xrefStream types.Dict // the update's cross-reference stream dictionary, if it has one
 }
 
 // ErrEncryptedWrite: writing to encrypted files is not supported.
@@ -40,6 +48,23 @@ var ErrEncryptedWrite = errors.New("writing to an encrypted file is not supporte
 
 // NewUpdate parses orig for an update. name is used in errors.
 func NewUpdate(orig []byte, name string, opts Options) (*Update, error) {
+	u, err := OpenUpdate(orig, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	if u.unwritable != nil {
+		return nil, u.unwritable
+	}
+	return u, nil
+}
+
+// OpenUpdate is NewUpdate for a file that is read before it is changed
+// (Document), parsed once for both: it fails only when orig cannot be read
+// (the errors of ReadBytes). Why a file that can be read cannot be updated
+// (it is encrypted, its startxref reaches no cross-reference section) is
+// said when the update is written (Bytes), so that a command can read and
+// report on such a file first.
+func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	opts = opts.withDefaults()
 	if int64(len(orig)) > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, len(orig), opts.MaxFileSize)}
@@ -48,14 +73,17 @@ func NewUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: parseError(orig, err)}
 	}
+	u := &Update{orig: orig, name: name, opts: opts, ctx: ctx, replaced: map[int]int{}}
 	if ctx.Encrypt != nil {
-		return nil, &Error{File: name, Op: "update", Err: ErrEncryptedWrite}
+		u.unwritable = &Error{File: name, Op: "update", Err: ErrEncryptedWrite}
+		return u, nil
 	}
-	prev, err := lastStartXRef(orig)
-	if err != nil {
-		return nil, &Error{File: name, Op: "update", Err: err}
+	if u.prev, err = lastStartXRef(orig); err != nil {
+		u.unwritable = &Error{File: name, Op: "update", Err: err}
+		return u, nil
 	}
-	return &Update{orig: orig, name: name, opts: opts, ctx: ctx, prev: prev, objs: objectWriter{next: firstFree(orig, ctx, prev)}, replaced: map[int]int{}}, nil
+	u.objs = objectWriter{next: firstFree(orig, ctx, u.prev)}
+	return u, nil
 }
 
 // Document reads the Web Capture structures of the file the update was
@@ -68,7 +96,93 @@ func (u *Update) Document() (doc *Document, err error) {
 			doc, err = nil, internalError(u.name, p)
 		}
 	}()
-	return newReader(u.ctx, u.name, u.opts, u.orig).read(), nil
+	doc = newReader(u.ctx, u.name, u.opts, u.orig).read()
+	u.wellFormed = len(doc.Damage) == 0 && !doc.Encrypted
+	return doc, nil
+}
+
+// Result reads the Web Capture structures of the updated file, as
+// ReadBytes(updated, name, opts) would; updated is what Bytes returned.
+// When the original file is well-formed (Document found no damage), it
+// does so without parsing the original bytes again: the parse NewUpdate
+// did, with the objects the update appends parsed from their bytes in
+// place of the ones they replace, is the table a parse of updated builds.
+// Otherwise (pdfcpu repairs a damaged file, and a repair need not come out
+// the same once an update follows), when the update holds a stream, or
+// when updated is not what Bytes returned, updated is read whole.
+func (u *Update) Result(updated []byte, name string) (doc *Document, err error) {
+	ctx := u.updatedContext(updated)
+	if ctx == nil {
+		return ReadBytes(updated, name, u.opts)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			doc, err = nil, internalError(name, p)
+		}
+	}()
+	return newReader(ctx, name, u.opts, updated).read(), nil
+}
+
+// updatedContext is the parse of updated made from the parse of the
+// original and the update's objects, or nil when Result must read updated
+// whole.
+func (u *Update) updatedContext(updated []byte) *model.Context {
+	if !u.wellFormed || u.written == nil || !bytes.Equal(updated, u.written) {
+		return nil
+	}
+	xt := *u.ctx.XRefTable
+	xt.Table = maps.Clone(xt.Table)
+	xt.RootDict = nil // the catalog may be replaced: Catalog() looks it up again
+	buf := u.objs.buf.Bytes()
+	for i, o := range u.objs.offs {
+		end := len(buf)
+		if i+1 < len(u.objs.offs) {
+			end = u.objs.offs[i+1].off
+		}
+		obj, ok := appendedObject(buf[o.off:end])
+		if !ok {
+			return nil
+		}
+		off, gen := int64(u.base+o.off), u.replaced[o.num]
+		xt.Table[o.num] = &model.XRefTableEntry{Offset: &off, Generation: &gen, Object: obj}
+	}
+	if u.xrefStream != nil { // the update's own cross-reference stream, as pdfcpu enters it
+		self := int(u.xrefStream["Size"].(types.Integer)) - 1
+		off, gen := int64(lastXRef(updated)), 0
+		xt.Table[self] = &model.XRefTableEntry{Offset: &off, Generation: &gen, Object: types.XRefStreamDict{StreamDict: types.StreamDict{Dict: u.xrefStream}}}
+	}
+	size := u.objs.next
+	if u.xrefStream != nil {
+		size++
+	}
+	xt.Size = &size
+	ctx := *u.ctx
+	ctx.XRefTable = &xt
+	return &ctx
+}
+
+// lastXRef is the offset the last startxref of b gives (b is an update
+// Bytes wrote: it has one).
+func lastXRef(b []byte) int {
+	off, _ := lastStartXRef(b)
+	return int(off)
+}
+
+// appendedObject parses one object the update wrote ("N G obj", the
+// object, "endobj"); false for a stream, which pdfcpu parses with its
+// data, or for anything that does not parse.
+func appendedObject(b []byte) (types.Object, bool) {
+	start := bytes.Index(b, []byte("obj\n"))
+	end := bytes.LastIndex(b, []byte("\nendobj"))
+	if start < 0 || end < start {
+		return nil, false
+	}
+	text := string(b[start+len("obj\n") : end])
+	o, err := parseObject(&text)
+	if err != nil || o == nil || strings.TrimSpace(text) != "" {
+		return nil, false // a stream leaves its data after the dictionary
+	}
+	return o, true
 }
 
 // certification is the file's certification signature, or nil (every
@@ -109,16 +223,22 @@ func lastStartXRef(b []byte) (int64, error) {
 // entries "offset generation n|f") up to "trailer".
 func xrefTable(b []byte) bool {
 	var field []byte
-	next := func() bool {
-		b = bytes.TrimLeft(b, "\x00\t\n\f\r ")
-		i := bytes.IndexAny(b, "\x00\t\n\f\r ")
-		if i < 0 {
-			i = len(b)
+	next := func() bool { // (by hand: bytes.TrimLeft and IndexAny were most of the time taken on 10,000 entries)
+		i := 0
+		for i < len(b) && xrefSpace(b[i]) {
+			i++
 		}
-		field, b = b[:i], b[i:]
+		j := i
+		for j < len(b) && !xrefSpace(b[j]) {
+			j++
+		}
+		field, b = b[i:j], b[j:]
 		return len(field) > 0
 	}
 	isInt := func() bool {
+		if allDigits(field) {
+			return true // the entries' offsets and generations
+		}
 		_, err := strconv.Atoi(string(field))
 		return err == nil
 	}
@@ -142,6 +262,25 @@ func xrefTable(b []byte) bool {
 			}
 		}
 	}
+}
+
+// xrefSpace reports whether c is white space between a table's fields.
+func xrefSpace(c byte) bool {
+	return c == 0 || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '
+}
+
+// allDigits reports whether b is 1 to 18 decimal digits (an int, for
+// strconv.Atoi).
+func allDigits(b []byte) bool {
+	if len(b) == 0 || len(b) > 18 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // xrefAt reports whether b starts (after white space) with a
@@ -311,6 +450,9 @@ func (u *Update) replace(ref types.IndirectRef, o types.Object) {
 
 // Bytes returns the updated file: the original bytes, then the update.
 func (u *Update) Bytes() ([]byte, error) {
+	if u.unwritable != nil {
+		return nil, u.unwritable
+	}
 	if err := u.flushPages(); err != nil {
 		return nil, err
 	}
@@ -334,6 +476,7 @@ func (u *Update) Bytes() ([]byte, error) {
 		out.WriteByte('\n')
 	}
 	base := out.Len()
+	u.base = base
 	out.Write(u.objs.buf.Bytes())
 	entries := make([]xrefEntry, 0, len(u.objs.offs)+1)
 	for _, o := range u.objs.offs {
@@ -351,7 +494,8 @@ func (u *Update) Bytes() ([]byte, error) {
 		trailer["Size"] = types.Integer(self + 1)
 		entries = append(entries, xrefEntry{self, 0, out.Len()}) // the stream itself
 		u.writeXRefStream(&out, trailer, sorted(entries))
-		return out.Bytes(), nil
+		u.written = out.Bytes()
+		return u.written, nil
 	}
 	trailer["Size"] = types.Integer(u.objs.next)
 	xref := out.Len()
@@ -367,7 +511,8 @@ func (u *Update) Bytes() ([]byte, error) {
 		return nil, err
 	}
 	fmt.Fprintf(&out, "\nstartxref\n%d\n%%%%EOF\n", xref)
-	return out.Bytes(), nil
+	u.written = out.Bytes()
+	return u.written, nil
 }
 
 type xrefEntry struct{ num, gen, off int }
@@ -409,6 +554,7 @@ func (u *Update) writeXRefStream(out *bytes.Buffer, trailer types.Dict, es []xre
 		d[k] = v
 	}
 	self := int(trailer["Size"].(types.Integer)) - 1
+	u.xrefStream = d
 	fmt.Fprintf(out, "%d 0 obj\n", self)
 	_ = appendObject(out, types.StreamDict{Dict: d, Raw: data.Bytes()})
 	fmt.Fprintf(out, "\nendobj\nstartxref\n%d\n%%%%EOF\n", start)

@@ -43,4 +43,12 @@
 // no object to refer to), /R of the wrong shape (which count belongs to
 // which object is not known), and members whose /ID differs from their
 // set's, or that are in several sets (which one is right is not known).
+//
+// # Parsing once
+//
+// Plan.Apply writes the repairs as an incremental update of the bytes the
+// document was read from, which it parses again. "webcap fix" parses them
+// once: pdfio.OpenUpdate, its Document for NewPlan, Plan.ApplyTo that
+// update, and Update.Result to read back (and audit) what it wrote, from
+// the same parse and the appended objects.
 package repair

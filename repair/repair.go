@@ -84,8 +84,8 @@ func (p *Plan) planTree(t *pdfio.Tree, defects []pdfio.Defect, c *canon.Canonica
 		p.Collisions = append(p.Collisions, refuseCollisions(moves)...)
 		noteMerges(moves)
 	}
-	byKey := map[string]*entry{}
-	var order []string
+	byKey := make(map[string]*entry, len(moves))
+	order := make([]string, 0, len(moves))
 	var changes []Change
 	for _, m := range moves {
 		keyRef := m.keyRef
@@ -131,7 +131,7 @@ func (p *Plan) planTree(t *pdfio.Tree, defects []pdfio.Defect, c *canon.Canonica
 // its canonical form, an IDS key its set's /ID. It reports false, and
 // leaves the tree alone, when the tree holds a direct content set.
 func (p *Plan) moves(t *pdfio.Tree, c *canon.Canonicalizer) ([]move, bool) {
-	var ms []move
+	ms := make([]move, 0, len(t.Entries))
 	for _, e := range t.Entries {
 		if len(e.Sets) == 0 {
 			continue // its value is not a content set: dropped (a tree-value defect says so)
@@ -195,13 +195,13 @@ func show(tree, key string) string {
 // planBackLinks gives a member without /ID its set's /ID, when it is in
 // exactly one set, and reports what cannot be decided.
 func (p *Plan) planBackLinks() {
-	in := map[webcapture.Ref][]*pdfio.ContentSet{}
+	in := make(map[webcapture.Ref][]*pdfio.ContentSet, len(p.doc.Pages)+len(p.doc.Images))
 	for _, cs := range p.doc.Sets {
 		for _, o := range cs.Objects {
 			in[o] = append(in[o], cs)
 		}
 	}
-	ids := map[webcapture.Ref]*webcapture.RawID{}
+	ids := make(map[webcapture.Ref]*webcapture.RawID, len(p.doc.Pages)+len(p.doc.Images))
 	for _, pg := range p.doc.Pages {
 		ids[pg.Ref] = pg.ID
 	}
@@ -248,6 +248,13 @@ func (p *Plan) ApplyWith(orig []byte, name string, opts pdfio.Options) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
+	return p.ApplyTo(u)
+}
+
+// ApplyTo writes the repairs with u, an update of the file the plan's
+// document was read from (pdfio.OpenUpdate, whose Document the plan was
+// made from: the file is parsed once), and returns the updated file.
+func (p *Plan) ApplyTo(u *pdfio.Update) ([]byte, error) {
 	for _, tree := range []string{"IDS", "URLS"} {
 		es, ok := p.trees[tree]
 		if !ok {

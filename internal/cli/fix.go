@@ -88,7 +88,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	if err := opts.resolve("fix", opts.IO); err != nil {
 		return err
 	}
-	d, err := opts.readPDF("fix", orig, opts.File)
+	u, d, err := opts.open(orig)
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 		return err
 	}
 	if opts.JSON {
-		return fixJSON(opts, orig, d, plan, out)
+		return fixJSON(opts, u, orig, d, plan, out)
 	}
 	w := opts.summary(opts.IO)
 	for _, c := range plan.Changes {
@@ -124,14 +124,14 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 		fmt.Fprintf(w, "%s: %s planned%s (dry run: nothing written)\n", displayInput(opts.File), plural(len(plan.Changes), "repair"), collided)
 		return collisions(opts, plan)
 	}
-	fixed, err := plan.ApplyWith(orig, opts.File, pdfio.Options{Password: opts.get()})
+	fixed, err := plan.ApplyTo(u)
 	if err != nil {
 		return fileError("fix", opts.File, err)
 	}
 	if err := checkInterrupt(ctx); err != nil {
 		return err // nothing written
 	}
-	d2, err := opts.write("fix", opts.IO, opts.File, fixed)
+	d2, err := opts.put(u, fixed)
 	if err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 // fixJSON does what runFix does once the repairs are planned, and prints
 // them and the result as one JSON document: collisions are in it, and
 // fail the command as they do in plain text.
-func fixJSON(opts *fixOptions, orig []byte, d *pdfio.Document, plan *repair.Plan, out string) error {
+func fixJSON(opts *fixOptions, u *pdfio.Update, orig []byte, d *pdfio.Document, plan *repair.Plan, out string) error {
 	s := fixSummary{Schema: schemaName("fix"), Input: opts.File, DryRun: opts.DryRun, Repairs: repairsJSON(plan.Changes),
 		Left: repairsJSON(plan.Left), Collisions: []collisionJSON{}}
 	for _, c := range plan.Collisions {
@@ -166,11 +166,11 @@ func fixJSON(opts *fixOptions, orig []byte, d *pdfio.Document, plan *repair.Plan
 		s.Errors = summarize(d, opts.Profile).Count(audit.Serious)
 	case plan.Empty(), opts.DryRun:
 	default:
-		fixed, err := plan.ApplyWith(orig, opts.File, pdfio.Options{Password: opts.get()})
+		fixed, err := plan.ApplyTo(u)
 		if err != nil {
 			return fileError("fix", opts.File, err)
 		}
-		d2, err := opts.write("fix", opts.IO, opts.File, fixed)
+		d2, err := opts.put(u, fixed)
 		if err != nil {
 			return err
 		}
@@ -185,6 +185,34 @@ func fixJSON(opts *fixOptions, orig []byte, d *pdfio.Document, plan *repair.Plan
 		return errFailed
 	}
 	return jsonVerdict(w, s, s.Errors)
+}
+
+// open parses the file once, for the plan (its document) and for the
+// update that writes the repairs; a file that can be read but not updated
+// (encrypted) fails only when the update is written.
+func (opts *fixOptions) open(orig []byte) (*pdfio.Update, *pdfio.Document, error) {
+	u, err := pdfio.OpenUpdate(orig, opts.File, pdfio.Options{Password: opts.get()})
+	if err != nil && opts.retry(err, opts.File) {
+		u, err = pdfio.OpenUpdate(orig, opts.File, pdfio.Options{Password: opts.get()})
+	}
+	if err != nil {
+		return nil, nil, readError("fix", err)
+	}
+	d, err := u.Document()
+	if err != nil {
+		return nil, nil, readError("fix", err)
+	}
+	return u, d, nil
+}
+
+// put writes the repaired file and reads it back, from the parse of the
+// input and the update (pdfio.Update.Result) rather than from scratch.
+func (opts *fixOptions) put(u *pdfio.Update, fixed []byte) (*pdfio.Document, error) {
+	if err := opts.outputFlags.put("fix", opts.IO, opts.File, fixed); err != nil {
+		return nil, err
+	}
+	d, err := u.Result(fixed, opts.target(opts.File))
+	return readBack("fix", d, err)
 }
 
 func repairsJSON(changes []repair.Change) []repairJSON {

@@ -147,19 +147,32 @@ func (o *outputFlags) summary(ios *IOStreams) io.Writer {
 	return ios.Out
 }
 
-// write writes a command's result where check allowed, atomically for a
-// file (a symbolic link stays one, the file keeps its permissions), and
-// reads it back.
+// write writes a command's result (put) and reads it back.
 func (o *outputFlags) write(cmd string, ios *IOStreams, input string, data []byte) (*pdfio.Document, error) {
+	if err := o.put(cmd, ios, input, data); err != nil {
+		return nil, err
+	}
+	d, err := pdfio.ReadBytes(data, o.target(input), pdfio.Options{})
+	return readBack(cmd, d, err)
+}
+
+// put writes a command's result where check allowed, atomically for a
+// file (a symbolic link stays one, the file keeps its permissions).
+func (o *outputFlags) put(cmd string, ios *IOStreams, input string, data []byte) error {
 	path := o.target(input)
 	if path == stdoutName {
 		if _, err := ios.Out.Write(data); err != nil {
-			return nil, &ioError{fmt.Errorf("%s: writing the PDF to stdout: %w", cmd, err)}
+			return &ioError{fmt.Errorf("%s: writing the PDF to stdout: %w", cmd, err)}
 		}
 	} else if err := pdfio.WriteFile(path, data, pdfio.WriteOptions{}); err != nil {
-		return nil, &ioError{fmt.Errorf("%s: %w", cmd, err)}
+		return &ioError{fmt.Errorf("%s: %w", cmd, err)}
 	}
-	d, err := pdfio.ReadBytes(data, path, pdfio.Options{})
+	return nil
+}
+
+// readBack is the document a command read back from what it wrote, or the
+// error of that read.
+func readBack(cmd string, d *pdfio.Document, err error) (*pdfio.Document, error) {
 	if err != nil {
 		return nil, &ioError{fmt.Errorf("%s: reading the result back: %w", cmd, err)}
 	}

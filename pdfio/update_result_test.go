@@ -1,0 +1,124 @@
+package pdfio
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	pb "github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/internal/sharedtest"
+	"github.com/webcap/webcap/webcapture"
+)
+
+// Result reads an updated file exactly as ReadBytes reads its bytes: the
+// same document, defects and damage, whether it took the parse of the
+// original plus the update (a well-formed original) or read the bytes
+// whole (a damaged one).
+func TestUpdateResultIsTheReadOfTheBytes(t *testing.T) {
+	files := map[string][]byte{
+		"broken":        pb.BigBroken(300, false),
+		"broken-objstm": pb.BigBroken(300, true),
+		"plain":         plain(3, false),
+		"plain-objstm":  plain(3, true),
+	}
+	for _, name := range pb.Samples() {
+		b, err := pb.Sample(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = b
+	}
+	if root, ok := sharedtest.Root(); ok {
+		real, _ := filepath.Glob(filepath.Join(root, "realworld", "*.pdf"))
+		for _, f := range real {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[filepath.Base(f)] = b
+		}
+	}
+	incremental := 0
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for n := range files {
+			if !yield(n) {
+				return
+			}
+		}
+	}) {
+		t.Run(name, func(t *testing.T) {
+			u, err := OpenUpdate(files[name], name, Options{})
+			if err != nil {
+				t.Skip("cannot be read:", err)
+			}
+			d, err := u.Document()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if u.unwritable != nil {
+				t.Skip("cannot be updated:", u.unwritable)
+			}
+			changeEverything(t, u, d)
+			out, err := u.Bytes()
+			if err != nil {
+				t.Skip("not updated:", err) // certified
+			}
+			got, err := u.Result(out, "out.pdf")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := ReadBytes(out, "out.pdf", Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("Result differs from ReadBytes:\n got %+v\nwant %+v", got, want)
+			}
+			if u.updatedContext(out) != nil {
+				incremental++
+			} else if len(d.Damage) == 0 {
+				t.Error("a well-formed file's update was read whole")
+			}
+		})
+	}
+	if incremental < 4 {
+		t.Errorf("%d files' updates read incrementally, want at least the 4 generated ones", incremental)
+	}
+}
+
+// changeEverything rewrites the trees of d in reverse key order (as
+// unsorted trees), and gives the first page a new /ID.
+func changeEverything(t *testing.T, u *Update, d *Document) {
+	t.Helper()
+	for _, tr := range []*Tree{d.IDS, d.URLS} {
+		if tr == nil {
+			continue
+		}
+		var es []NameEntry
+		at := map[string]int{}
+		for _, e := range slices.Backward(tr.Entries) {
+			i, seen := at[e.Key]
+			if !seen {
+				i = len(es)
+				at[e.Key] = i
+				es = append(es, NameEntry{Key: e.Key, KeyObject: e.KeyRef})
+			}
+			for _, cs := range e.Sets {
+				if !cs.Ref.IsZero() && !slices.Contains(es[i].Sets, cs.Ref) {
+					es[i].Sets = append(es[i].Sets, cs.Ref)
+				}
+			}
+		}
+		es = slices.DeleteFunc(es, func(e NameEntry) bool { return len(e.Sets) == 0 })
+		if err := u.SetNameTree(tr.Name, es, TreeShape{Leaf: 4, Fan: 3, Hex: tr.Name == "IDS"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(d.Pages) > 0 {
+		if err := u.SetID(d.Pages[0].Ref, webcapture.RawID("0123456789abcdef")); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
