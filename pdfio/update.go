@@ -301,12 +301,7 @@ func (u *Update) alloc(d types.Dict) types.IndirectRef { return u.objs.add(d) }
 func (u *Update) replace(ref types.IndirectRef, o types.Object) {
 	num, gen := ref.ObjectNumber.Value(), ref.GenerationNumber.Value()
 	u.replaced[num] = gen
-	u.objs.offs = append(u.objs.offs, objOffset{num, u.objs.buf.Len()})
-	fmt.Fprintf(&u.objs.buf, "%d %d obj\n", num, gen)
-	if err := appendObject(&u.objs.buf, o); err != nil && u.objs.err == nil {
-		u.objs.err = err
-	}
-	u.objs.buf.WriteString("\nendobj\n")
+	u.objs.putGen(num, gen, o)
 }
 
 // Bytes returns the updated file: the original bytes, then the update.
