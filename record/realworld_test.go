@@ -90,10 +90,7 @@ func TestBuildOnRealFiles(t *testing.T) {
 			if !bytes.HasPrefix(res.Output, orig) {
 				t.Fatal("the input's bytes are not a prefix of the output")
 			}
-			after, err := pdfio.ReadBytes(res.Output, "out.pdf", pdfio.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			after := readBack(t, res)
 			if len(after.Sets) != len(before.Sets)+1 {
 				t.Errorf("%d sets, want %d", len(after.Sets), len(before.Sets)+1)
 			}

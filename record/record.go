@@ -39,6 +39,21 @@ type Result struct {
 	Appended int // bytes appended to the input
 	Commands []webcapture.Ref
 	Sets     []Set
+
+	u *pdfio.Update // made Output; Read reads it from there
+}
+
+// Read reads Output, which is to be named name, for the audit of the
+// result: what pdfio.ReadBytes(Output) returns, from the parse Apply did
+// and the objects it wrote instead of a second parse (pdfio's
+// Update.Result). Call it once.
+func (r *Result) Read(name string) (*pdfio.Document, error) {
+	if r.u == nil {
+		return pdfio.ReadBytes(r.Output, name, pdfio.Options{})
+	}
+	u := r.u
+	r.u = nil
+	return u.Result(r.Output, name)
 }
 
 // A Set is one content set Apply wrote.
@@ -205,7 +220,7 @@ func (b *builder) run() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.res.Output = out
+	b.res.Output, b.res.u = out, b.u
 	b.res.Appended = len(out) - len(orig)
 	return b.res, nil
 }

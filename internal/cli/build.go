@@ -136,9 +136,15 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	if err := checkInterrupt(ctx); err != nil {
 		return err // nothing written
 	}
-	d, err := opts.write("build", opts.IO, res.Input, res.Output)
+	path, err := opts.put("build", opts.IO, res.Input, res.Output)
 	if err != nil {
 		return err
+	}
+	// The result is read back for the audit from what Apply already
+	// parsed and wrote (record.Result.Read), not parsed a second time.
+	d, err := res.Read(path)
+	if err != nil {
+		return &ioError{fmt.Errorf("build: reading the result back: %w", err)}
 	}
 	out := opts.target(res.Input)
 	sum := summarize(d, res.Profile)

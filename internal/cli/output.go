@@ -151,19 +151,28 @@ func (o *outputFlags) summary(ios *IOStreams) io.Writer {
 // file (a symbolic link stays one, the file keeps its permissions), and
 // reads it back.
 func (o *outputFlags) write(cmd string, ios *IOStreams, input string, data []byte) (*pdfio.Document, error) {
-	path := o.target(input)
-	if path == stdoutName {
-		if _, err := ios.Out.Write(data); err != nil {
-			return nil, &ioError{fmt.Errorf("%s: writing the PDF to stdout: %w", cmd, err)}
-		}
-	} else if err := pdfio.WriteFile(path, data, pdfio.WriteOptions{}); err != nil {
-		return nil, &ioError{fmt.Errorf("%s: %w", cmd, err)}
+	path, err := o.put(cmd, ios, input, data)
+	if err != nil {
+		return nil, err
 	}
 	d, err := pdfio.ReadBytes(data, path, pdfio.Options{})
 	if err != nil {
 		return nil, &ioError{fmt.Errorf("%s: reading the result back: %w", cmd, err)}
 	}
 	return d, nil
+}
+
+// put is write without the reading back: it returns the path written.
+func (o *outputFlags) put(cmd string, ios *IOStreams, input string, data []byte) (string, error) {
+	path := o.target(input)
+	if path == stdoutName {
+		if _, err := ios.Out.Write(data); err != nil {
+			return "", &ioError{fmt.Errorf("%s: writing the PDF to stdout: %w", cmd, err)}
+		}
+	} else if err := pdfio.WriteFile(path, data, pdfio.WriteOptions{}); err != nil {
+		return "", &ioError{fmt.Errorf("%s: %w", cmd, err)}
+	}
+	return path, nil
 }
 
 // summarize audits d, URLS keys by profile p.
