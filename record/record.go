@@ -110,6 +110,7 @@ type builder struct {
 	drafts    []*imageDraft                        // new image sets, written after all are known
 	extended  []*imageDraft                        // the input's image sets new images join, in order
 	cmds      []*webcapture.Command                // the manifest's commands, written
+	xobjUsers map[webcapture.Ref]int               // pages using each XObject, once an image set asks
 }
 
 // An imageDraft is an image set to write, or one of the input's that new
@@ -794,7 +795,10 @@ func (b *builder) imageObject(field string, ref webcapture.Ref, pages []webcaptu
 	if err := b.claim(field, ref, fmt.Sprintf("image object %s", ref)); err != nil {
 		return err
 	}
-	n := int64(b.u.XObjectUsers(ref, pages))
+	if b.xobjUsers == nil {
+		b.xobjUsers = b.u.XObjectCounts(pages)
+	}
+	n := int64(b.xobjUsers[ref])
 	set.Objects, set.RefCount = append(set.Objects, ref), append(set.RefCount, n)
 	return nil
 }
