@@ -39,6 +39,7 @@ func (u *Update) Result(out []byte, name string) (doc *Document, err error) {
 	if len(u.objs.offs) > 0 && u.resultNeedsParse(out, base) {
 		return readBytes(out, name, u.opts)
 	}
+	u.objs.buf = bytes.Buffer{} // out holds a copy: let it go before the read
 	defer func() {
 		if p := recover(); p != nil {
 			doc, err = nil, internalError(name, p)
@@ -64,6 +65,7 @@ func (u *Update) Result(out []byte, name string) (doc *Document, err error) {
 		}
 		xt.Size = &size
 		xt.RootDict = nil // pdfcpu's cache of the catalog, which the update may have replaced
+		u.objs.offs = nil
 	}
 	doc = newReader(u.ctx, name, u.opts, out).read()
 	if len(doc.Damage) > 0 {
