@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/webcap/webcap/internal/jsonstrict"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -168,9 +169,9 @@ func ParseManifest(r io.Reader, name string) (*Manifest, error) {
 		return nil, at(name, data, dec.InputOffset(), "", errors.New("text after the manifest's object"))
 	}
 	// encoding/json matches field names regardless of case; the schema
-	// does not.
-	var raw any
-	if err := json.Unmarshal(data, &raw); err == nil {
+	// does not. (One generic decode serves this check and the schema's.)
+	raw, rawErr := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if rawErr == nil {
 		if err := exactNames(name, "", raw, reflect.TypeOf(*m)); err != nil {
 			return nil, err
 		}
@@ -180,7 +181,10 @@ func ParseManifest(r io.Reader, name string) (*Manifest, error) {
 	}
 	// What the checks above let through, the schema does not: the
 	// manifest is valid against docs/schemas/manifest.schema.json too.
-	if err := validateSchema(name, data); err != nil {
+	if rawErr != nil {
+		return nil, &ManifestError{File: name, Err: rawErr}
+	}
+	if err := validateSchema(name, raw); err != nil {
 		return nil, err
 	}
 	return m, nil
