@@ -70,7 +70,7 @@ func BenchmarkBuildCase10k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := Apply(m, Options{})
+		res, err := Apply(m, Options{ReadBack: true})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -9,12 +9,15 @@ import (
 	"github.com/webcap/webcap/pdfio"
 )
 
-// readBack reads res's output as the build command does (Result.Read, no
-// second parse) and checks it against a parse of the bytes
+// readBack reads res's output as the build command does (Options.ReadBack
+// and Result.Read: no second parse) and checks it against a parse of the bytes
 // (pdfio.ReadBytes): the same document, the same audit. It returns the
 // parsed one.
 func readBack(t *testing.T, res *Result) *pdfio.Document {
 	t.Helper()
+	if res.u == nil {
+		t.Fatal("Apply without Options.ReadBack: Read would parse")
+	}
 	parsed, err := pdfio.ReadBytes(res.Output, "out.pdf", pdfio.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,11 @@ type Options struct {
 	// AllowCertified updates a certified input although its DocMDP
 	// permissions forbid it (pdfio.Options.AllowCertified).
 	AllowCertified bool
+	// ReadBack keeps the input's parse and the objects written in the
+	// Result, for Result.Read to read the output from without parsing it
+	// (as build does, to audit its result). Without it a Result holds
+	// only what it says, and Read parses Output.
+	ReadBack bool
 }
 
 // A Result is the built file and what went into it.
@@ -44,9 +49,9 @@ type Result struct {
 }
 
 // Read reads Output, which is to be named name, for the audit of the
-// result: what pdfio.ReadBytes(Output) returns, from the parse Apply did
-// and the objects it wrote instead of a second parse (pdfio's
-// Update.Result). Call it once.
+// result: what pdfio.ReadBytes(Output) returns; with Options.ReadBack, from
+// the parse Apply did and the objects it wrote instead of a second parse
+// (pdfio's Update.Result), once (a second call parses).
 func (r *Result) Read(name string) (*pdfio.Document, error) {
 	if r.u == nil {
 		return pdfio.ReadBytes(r.Output, name, pdfio.Options{})
@@ -221,7 +226,10 @@ func (b *builder) run() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.res.Output, b.res.u = out, b.u
+	b.res.Output = out
+	if b.opts.ReadBack {
+		b.res.u = b.u
+	}
 	b.res.Appended = len(out) - len(orig)
 	return b.res, nil
 }

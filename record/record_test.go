@@ -54,7 +54,7 @@ func TestRoundTrip(t *testing.T) {
 			if err := os.WriteFile(m.Input, orig, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Apply(m, Options{})
+			res, err := Apply(m, Options{ReadBack: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -488,7 +488,7 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := Apply(m, Options{})
+			res, err := Apply(m, Options{ReadBack: true})
 			if err != nil {
 				t.Fatal(err)
 			}

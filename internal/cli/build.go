@@ -94,7 +94,7 @@ type buildOptions struct {
 }
 
 func runBuild(ctx context.Context, opts *buildOptions) error {
-	bo := record.Options{Profile: opts.Profile, AllowCertified: opts.Force}
+	bo := record.Options{Profile: opts.Profile, AllowCertified: opts.Force, ReadBack: true}
 	// The manifest names the input PDF: it is read first (it is small), so
 	// that the output is checked against the input before any work.
 	data, err := readFile("build", opts.Manifest)
