@@ -39,7 +39,9 @@ func (u *Update) Result(out []byte, name string) (doc *Document, err error) {
 	if len(u.objs.offs) > 0 && u.resultNeedsParse(out, base) {
 		return readBytes(out, name, u.opts)
 	}
-	u.objs.buf = bytes.Buffer{} // out holds a copy: let it go before the read
+	// out holds a copy of the original and of the buffer: let them go
+	// before the read.
+	u.orig, u.objs.buf = nil, bytes.Buffer{}
 	defer func() {
 		if p := recover(); p != nil {
 			doc, err = nil, internalError(name, p)
