@@ -152,7 +152,7 @@ func (w *objectWriter) put(num int, o types.Object) { w.putGen(num, 0, o) }
 // putGen writes object num of generation gen.
 func (w *objectWriter) putGen(num, gen int, o types.Object) {
 	w.offs = append(w.offs, objOffset{num: num, gen: gen, off: w.buf.Len(), obj: o})
-	fmt.Fprintf(&w.buf, "%d %d obj\n", num, gen)
+	appendRef(&w.buf, num, gen, " obj\n")
 	if err := appendObject(&w.buf, o); err != nil && w.err == nil {
 		w.err = err
 	}
