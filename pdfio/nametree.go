@@ -129,8 +129,9 @@ type objectWriter struct {
 }
 
 type objOffset struct {
-	num int
-	off int // offset in buf
+	num, gen int
+	off      int          // offset in buf
+	obj      types.Object // what was written there, for Update.Result
 }
 
 func (w *objectWriter) add(o types.Object) types.IndirectRef {
@@ -146,9 +147,12 @@ func (w *objectWriter) reserve() int {
 }
 
 // put writes object num (generation 0).
-func (w *objectWriter) put(num int, o types.Object) {
-	w.offs = append(w.offs, objOffset{num, w.buf.Len()})
-	fmt.Fprintf(&w.buf, "%d 0 obj\n", num)
+func (w *objectWriter) put(num int, o types.Object) { w.putGen(num, 0, o) }
+
+// putGen writes object num of generation gen.
+func (w *objectWriter) putGen(num, gen int, o types.Object) {
+	w.offs = append(w.offs, objOffset{num: num, gen: gen, off: w.buf.Len(), obj: o})
+	appendRef(&w.buf, num, gen, " obj\n")
 	if err := appendObject(&w.buf, o); err != nil && w.err == nil {
 		w.err = err
 	}

@@ -3,7 +3,7 @@ package pdfio
 import (
 	"bytes"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,7 +37,7 @@ func appendObject(b *bytes.Buffer, o types.Object) error {
 		b.Write(bytes.ToUpper([]byte(v)))
 		b.WriteByte('>')
 	case types.IndirectRef:
-		fmt.Fprintf(b, "%d %d R", v.ObjectNumber, v.GenerationNumber)
+		appendRef(b, v.ObjectNumber.Value(), v.GenerationNumber.Value(), " R")
 	case types.Array:
 		b.WriteByte('[')
 		for i, e := range v {
@@ -70,11 +70,12 @@ func appendObject(b *bytes.Buffer, o types.Object) error {
 }
 
 func appendDict(b *bytes.Buffer, d types.Dict) error {
-	keys := make([]string, 0, len(d))
+	var small [16]string // (most dictionaries: no allocation for the keys)
+	keys := small[:0]
 	for k := range d {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	b.WriteString("<<")
 	for _, k := range keys {
 		appendName(b, k)
@@ -85,6 +86,14 @@ func appendDict(b *bytes.Buffer, d types.Dict) error {
 	}
 	b.WriteString(">>")
 	return nil
+}
+
+// appendRef writes "num gen" and then suffix (" R", " obj\n").
+func appendRef(b *bytes.Buffer, num, gen int, suffix string) {
+	t := strconv.AppendInt(b.AvailableBuffer(), int64(num), 10)
+	t = append(t, ' ')
+	t = strconv.AppendInt(t, int64(gen), 10)
+	b.Write(append(t, suffix...))
 }
 
 // appendName writes a name in PDF syntax (webcapture.AppendName).

@@ -5,10 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -36,11 +34,8 @@ type Update struct {
 	name string
 	opts Options
 
-	unwritable error // why the file cannot be updated (OpenUpdate), said by Bytes
-	wellFormed bool  // Document found no damage: Result may read the update alone
-	written    []byte
-	base       int        // where the update's objects start in written
-	xrefStream types.Dict // the update's cross-reference stream dictionary, if it has one
+	unwritable  error // why the file cannot be updated (OpenUpdate), said by Bytes
+	parsedWhole bool  // Result read the output whole, not from this parse (for tests)
 }
 
 // ErrEncryptedWrite: writing to encrypted files is not supported.
@@ -96,93 +91,7 @@ func (u *Update) Document() (doc *Document, err error) {
 			doc, err = nil, internalError(u.name, p)
 		}
 	}()
-	doc = newReader(u.ctx, u.name, u.opts, u.orig).read()
-	u.wellFormed = len(doc.Damage) == 0 && !doc.Encrypted
-	return doc, nil
-}
-
-// Result reads the Web Capture structures of the updated file, as
-// ReadBytes(updated, name, opts) would; updated is what Bytes returned.
-// When the original file is well-formed (Document found no damage), it
-// does so without parsing the original bytes again: the parse NewUpdate
-// did, with the objects the update appends parsed from their bytes in
-// place of the ones they replace, is the table a parse of updated builds.
-// Otherwise (pdfcpu repairs a damaged file, and a repair need not come out
-// the same once an update follows), when the update holds a stream, or
-// when updated is not what Bytes returned, updated is read whole.
-func (u *Update) Result(updated []byte, name string) (doc *Document, err error) {
-	ctx := u.updatedContext(updated)
-	if ctx == nil {
-		return ReadBytes(updated, name, u.opts)
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			doc, err = nil, internalError(name, p)
-		}
-	}()
-	return newReader(ctx, name, u.opts, updated).read(), nil
-}
-
-// updatedContext is the parse of updated made from the parse of the
-// original and the update's objects, or nil when Result must read updated
-// whole.
-func (u *Update) updatedContext(updated []byte) *model.Context {
-	if !u.wellFormed || u.written == nil || !bytes.Equal(updated, u.written) {
-		return nil
-	}
-	xt := *u.ctx.XRefTable
-	xt.Table = maps.Clone(xt.Table)
-	xt.RootDict = nil // the catalog may be replaced: Catalog() looks it up again
-	buf := u.objs.buf.Bytes()
-	for i, o := range u.objs.offs {
-		end := len(buf)
-		if i+1 < len(u.objs.offs) {
-			end = u.objs.offs[i+1].off
-		}
-		obj, ok := appendedObject(buf[o.off:end])
-		if !ok {
-			return nil
-		}
-		off, gen := int64(u.base+o.off), u.replaced[o.num]
-		xt.Table[o.num] = &model.XRefTableEntry{Offset: &off, Generation: &gen, Object: obj}
-	}
-	if u.xrefStream != nil { // the update's own cross-reference stream, as pdfcpu enters it
-		self := int(u.xrefStream["Size"].(types.Integer)) - 1
-		off, gen := int64(lastXRef(updated)), 0
-		xt.Table[self] = &model.XRefTableEntry{Offset: &off, Generation: &gen, Object: types.XRefStreamDict{StreamDict: types.StreamDict{Dict: u.xrefStream}}}
-	}
-	size := u.objs.next
-	if u.xrefStream != nil {
-		size++
-	}
-	xt.Size = &size
-	ctx := *u.ctx
-	ctx.XRefTable = &xt
-	return &ctx
-}
-
-// lastXRef is the offset the last startxref of b gives (b is an update
-// Bytes wrote: it has one).
-func lastXRef(b []byte) int {
-	off, _ := lastStartXRef(b)
-	return int(off)
-}
-
-// appendedObject parses one object the update wrote ("N G obj", the
-// object, "endobj"); false for a stream, which pdfcpu parses with its
-// data, or for anything that does not parse.
-func appendedObject(b []byte) (types.Object, bool) {
-	start := bytes.Index(b, []byte("obj\n"))
-	end := bytes.LastIndex(b, []byte("\nendobj"))
-	if start < 0 || end < start {
-		return nil, false
-	}
-	text := string(b[start+len("obj\n") : end])
-	o, err := parseObject(&text)
-	if err != nil || o == nil || strings.TrimSpace(text) != "" {
-		return nil, false // a stream leaves its data after the dictionary
-	}
-	return o, true
+	return newReader(u.ctx, u.name, u.opts, u.orig).read(), nil
 }
 
 // certification is the file's certification signature, or nil (every
@@ -440,12 +349,7 @@ func (u *Update) alloc(d types.Dict) types.IndirectRef { return u.objs.add(d) }
 func (u *Update) replace(ref types.IndirectRef, o types.Object) {
 	num, gen := ref.ObjectNumber.Value(), ref.GenerationNumber.Value()
 	u.replaced[num] = gen
-	u.objs.offs = append(u.objs.offs, objOffset{num, u.objs.buf.Len()})
-	fmt.Fprintf(&u.objs.buf, "%d %d obj\n", num, gen)
-	if err := appendObject(&u.objs.buf, o); err != nil && u.objs.err == nil {
-		u.objs.err = err
-	}
-	u.objs.buf.WriteString("\nendobj\n")
+	u.objs.putGen(num, gen, o)
 }
 
 // Bytes returns the updated file: the original bytes, then the update.
@@ -476,7 +380,6 @@ func (u *Update) Bytes() ([]byte, error) {
 		out.WriteByte('\n')
 	}
 	base := out.Len()
-	u.base = base
 	out.Write(u.objs.buf.Bytes())
 	entries := make([]xrefEntry, 0, len(u.objs.offs)+1)
 	for _, o := range u.objs.offs {
@@ -494,8 +397,7 @@ func (u *Update) Bytes() ([]byte, error) {
 		trailer["Size"] = types.Integer(self + 1)
 		entries = append(entries, xrefEntry{self, 0, out.Len()}) // the stream itself
 		u.writeXRefStream(&out, trailer, sorted(entries))
-		u.written = out.Bytes()
-		return u.written, nil
+		return out.Bytes(), nil
 	}
 	trailer["Size"] = types.Integer(u.objs.next)
 	xref := out.Len()
@@ -511,8 +413,7 @@ func (u *Update) Bytes() ([]byte, error) {
 		return nil, err
 	}
 	fmt.Fprintf(&out, "\nstartxref\n%d\n%%%%EOF\n", xref)
-	u.written = out.Bytes()
-	return u.written, nil
+	return out.Bytes(), nil
 }
 
 type xrefEntry struct{ num, gen, off int }
@@ -554,7 +455,6 @@ func (u *Update) writeXRefStream(out *bytes.Buffer, trailer types.Dict, es []xre
 		d[k] = v
 	}
 	self := int(trailer["Size"].(types.Integer)) - 1
-	u.xrefStream = d
 	fmt.Fprintf(out, "%d 0 obj\n", self)
 	_ = appendObject(out, types.StreamDict{Dict: d, Raw: data.Bytes()})
 	fmt.Fprintf(out, "\nendobj\nstartxref\n%d\n%%%%EOF\n", start)

@@ -1,6 +1,8 @@
 package pdfio
 
 import (
+	"slices"
+
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -57,4 +59,29 @@ func (u *Update) SetSpiderInfo(info *webcapture.Info) error {
 	}
 	u.catalogEdits["SpiderInfo"] = u.objs.add(d)
 	return nil
+}
+
+// XObjectCounts is XObjectUsers for every object at once: for each XObject
+// the pages' /Resources /XObject refer to, how many of the pages do, in one
+// walk of the pages (a build's image sets ask for many objects).
+func (u *Update) XObjectCounts(pages []webcapture.Ref) map[webcapture.Ref]int {
+	counts := map[webcapture.Ref]int{}
+	var seen []webcapture.Ref
+	for _, p := range pages {
+		o, err := u.lookup(indirect(p))
+		if err != nil {
+			continue
+		}
+		d, _ := o.(types.Dict)
+		res, _ := u.dictAt(d["Resources"])
+		xo, _ := u.dictAt(res["XObject"])
+		seen = seen[:0]
+		for _, v := range xo {
+			if r, ok := v.(types.IndirectRef); ok && !slices.Contains(seen, refOf(r)) {
+				seen = append(seen, refOf(r))
+				counts[refOf(r)]++
+			}
+		}
+	}
+	return counts
 }

@@ -1,11 +1,13 @@
 package record
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/internal/pdfbuild"
 )
 
@@ -43,4 +45,41 @@ func BenchmarkBuild20k(b *testing.B) {
 		added = res.Appended
 	}
 	b.ReportMetric(float64(added)/(1<<20), "added-MB")
+}
+
+// BenchmarkBuildCase10k is "webcap build" on internal/pdfbuild's generated
+// case (bench/cmd/genbuild -sets 10000): 10,000 page sets from HTML and
+// text pages in a wget mirror, with redirects, commands and eight image
+// sets, into a 10,000-page PDF, then the read back and the audit of the
+// result that build does. The whole-process comparison with pdfcpu's
+// ReadContext of the input is bench/build.sh.
+func BenchmarkBuildCase10k(b *testing.B) {
+	dir := b.TempDir()
+	if err := pdfbuild.BuildCase(10000, dir); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, "manifest.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		m, err := ParseManifest(bytes.NewReader(data), path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := Apply(m, Options{ReadBack: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		d, err := res.Read("out.pdf")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if fs := audit.Check(d, audit.Options{Profile: res.Profile}); audit.Summarize(fs).Count(audit.Serious) > 0 {
+			b.Fatalf("the result has audit errors: %v", fs)
+		}
+	}
 }

@@ -13,8 +13,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/webcap/webcap/internal/jsonstrict"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -168,9 +170,9 @@ func ParseManifest(r io.Reader, name string) (*Manifest, error) {
 		return nil, at(name, data, dec.InputOffset(), "", errors.New("text after the manifest's object"))
 	}
 	// encoding/json matches field names regardless of case; the schema
-	// does not.
-	var raw any
-	if err := json.Unmarshal(data, &raw); err == nil {
+	// does not. (One generic decode serves this check and the schema's.)
+	raw, rawErr := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if rawErr == nil {
 		if err := exactNames(name, "", raw, reflect.TypeOf(*m)); err != nil {
 			return nil, err
 		}
@@ -180,7 +182,10 @@ func ParseManifest(r io.Reader, name string) (*Manifest, error) {
 	}
 	// What the checks above let through, the schema does not: the
 	// manifest is valid against docs/schemas/manifest.schema.json too.
-	if err := validateSchema(name, data); err != nil {
+	if rawErr != nil {
+		return nil, &ManifestError{File: name, Err: rawErr}
+	}
+	if err := validateSchema(name, raw); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -403,7 +408,13 @@ func exactNames(file, path string, raw any, t reflect.Type) error {
 		if t.Kind() == reflect.Slice {
 			if a, ok := raw.([]any); ok {
 				for i, e := range a {
-					if err := exactNames(file, fmt.Sprintf("%s[%d]", path, i), e, t.Elem()); err != nil {
+					// (The path is made only for an element that is wrong:
+					// a manifest has a page set per page.)
+					if err := exactNames(file, "", e, t.Elem()); err != nil {
+						var me *ManifestError
+						if errors.As(err, &me) {
+							me.Field = joinField(fmt.Sprintf("%s[%d]", path, i), me.Field)
+						}
 						return err
 					}
 				}
@@ -416,32 +427,55 @@ func exactNames(file, path string, raw any, t reflect.Type) error {
 	if !ok || t.Kind() != reflect.Struct {
 		return nil
 	}
+	fields := jsonFields(t)
+	for k, v := range obj {
+		ft, ok := fields[k]
+		if !ok {
+			for f := range fields {
+				if strings.EqualFold(f, k) {
+					return &ManifestError{File: file, Field: joinField(path, k), Err: fmt.Errorf("unknown field (field names are case-sensitive: %s)", f)}
+				}
+			}
+			continue
+		}
+		if err := exactNames(file, joinField(path, k), v, ft); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// joinField is the field path of field inside path ("pageSets[3]",
+// "url" or "[0]").
+func joinField(path, field string) string {
+	switch {
+	case path == "":
+		return field
+	case field == "":
+		return path
+	case field[0] == '[':
+		return path + field
+	}
+	return path + "." + field
+}
+
+// jsonFields maps a struct type's JSON names to their field types, once
+// per type.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	if f, ok := fieldsOf.Load(t); ok {
+		return f.(map[string]reflect.Type)
+	}
 	fields := map[string]reflect.Type{}
 	for i := 0; i < t.NumField(); i++ {
 		if tag := t.Field(i).Tag.Get("json"); tag != "" && tag != "-" {
 			fields[strings.Split(tag, ",")[0]] = t.Field(i).Type
 		}
 	}
-	for k, v := range obj {
-		p := k
-		if path != "" {
-			p = path + "." + k
-		}
-		ft, ok := fields[k]
-		if !ok {
-			for f := range fields {
-				if strings.EqualFold(f, k) {
-					return &ManifestError{File: file, Field: p, Err: fmt.Errorf("unknown field (field names are case-sensitive: %s)", f)}
-				}
-			}
-			continue
-		}
-		if err := exactNames(file, p, v, ft); err != nil {
-			return err
-		}
-	}
-	return nil
+	fieldsOf.Store(t, fields)
+	return fields
 }
+
+var fieldsOf sync.Map // reflect.Type -> map[string]reflect.Type
 
 func crlfLines(h string) bool {
 	if !strings.HasSuffix(h, "\r\n") {

@@ -69,13 +69,13 @@ func TestBuildOnRealFiles(t *testing.T) {
 					t.Skip("every page and image is in a content set already")
 				}
 			}
-			res, err := Apply(m, Options{})
+			res, err := Apply(m, Options{ReadBack: true})
 			if before.Certification != nil {
 				// A certified file: refused, unless asked for knowingly.
 				if !errors.Is(err, pdfio.ErrCertified) {
 					t.Fatalf("a file certified with /P %d: %v, want pdfio.ErrCertified", before.Certification.Permission, err)
 				}
-				res, err = Apply(m, Options{AllowCertified: true})
+				res, err = Apply(m, Options{AllowCertified: true, ReadBack: true})
 			}
 			if err != nil {
 				if strings.Contains(err.Error(), "direct") || errors.Is(err, pdfio.ErrEncryptedWrite) {
@@ -90,10 +90,7 @@ func TestBuildOnRealFiles(t *testing.T) {
 			if !bytes.HasPrefix(res.Output, orig) {
 				t.Fatal("the input's bytes are not a prefix of the output")
 			}
-			after, err := pdfio.ReadBytes(res.Output, "out.pdf", pdfio.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			after := readBack(t, res)
 			if len(after.Sets) != len(before.Sets)+1 {
 				t.Errorf("%d sets, want %d", len(after.Sets), len(before.Sets)+1)
 			}

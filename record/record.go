@@ -29,6 +29,11 @@ type Options struct {
 	// AllowCertified updates a certified input although its DocMDP
 	// permissions forbid it (pdfio.Options.AllowCertified).
 	AllowCertified bool
+	// ReadBack keeps the input's parse and the objects written in the
+	// Result, for Result.Read to read the output from without parsing it
+	// (as build does, to audit its result). Without it a Result holds
+	// only what it says, and Read parses Output.
+	ReadBack bool
 }
 
 // A Result is the built file and what went into it.
@@ -39,6 +44,21 @@ type Result struct {
 	Appended int // bytes appended to the input
 	Commands []webcapture.Ref
 	Sets     []Set
+
+	u *pdfio.Update // made Output; Read reads it from there
+}
+
+// Read reads Output, which is to be named name, for the audit of the
+// result: what pdfio.ReadBytes(Output) returns; with Options.ReadBack, from
+// the parse Apply did and the objects it wrote instead of a second parse
+// (pdfio's Update.Result), once (a second call parses).
+func (r *Result) Read(name string) (*pdfio.Document, error) {
+	if r.u == nil {
+		return pdfio.ReadBytes(r.Output, name, pdfio.Options{})
+	}
+	u := r.u
+	r.u = nil
+	return u.Result(r.Output, name)
 }
 
 // A Set is one content set Apply wrote.
@@ -95,6 +115,7 @@ type builder struct {
 	drafts    []*imageDraft                        // new image sets, written after all are known
 	extended  []*imageDraft                        // the input's image sets new images join, in order
 	cmds      []*webcapture.Command                // the manifest's commands, written
+	xobjUsers map[webcapture.Ref]int               // pages using each XObject, once an image set asks
 }
 
 // An imageDraft is an image set to write, or one of the input's that new
@@ -206,6 +227,9 @@ func (b *builder) run() (*Result, error) {
 		return nil, err
 	}
 	b.res.Output = out
+	if b.opts.ReadBack {
+		b.res.u = b.u
+	}
 	b.res.Appended = len(out) - len(orig)
 	return b.res, nil
 }
@@ -779,7 +803,10 @@ func (b *builder) imageObject(field string, ref webcapture.Ref, pages []webcaptu
 	if err := b.claim(field, ref, fmt.Sprintf("image object %s", ref)); err != nil {
 		return err
 	}
-	n := int64(b.u.XObjectUsers(ref, pages))
+	if b.xobjUsers == nil {
+		b.xobjUsers = b.u.XObjectCounts(pages)
+	}
+	n := int64(b.xobjUsers[ref])
 	set.Objects, set.RefCount = append(set.Objects, ref), append(set.RefCount, n)
 	return nil
 }

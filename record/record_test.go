@@ -54,7 +54,7 @@ func TestRoundTrip(t *testing.T) {
 			if err := os.WriteFile(m.Input, orig, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Apply(m, Options{})
+			res, err := Apply(m, Options{ReadBack: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,10 +62,7 @@ func TestRoundTrip(t *testing.T) {
 			if !bytes.HasPrefix(out, orig) || res.Appended != len(out)-len(orig) {
 				t.Fatal("the input's bytes are not a prefix of the output")
 			}
-			d, err := pdfio.ReadBytes(out, "out.pdf", pdfio.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			d := readBack(t, res)
 			if len(d.Defects) > 0 {
 				t.Errorf("defects: %v", d.Defects)
 			}
@@ -491,14 +488,11 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := Apply(m, Options{})
+			res, err := Apply(m, Options{ReadBack: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := pdfio.ReadBytes(res.Output, "out.pdf", pdfio.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			d := readBack(t, res)
 			for _, f := range audit.Check(d, audit.Options{Sources: mirror.Dir(filepath.Join(m.dir, m.Sources))}) {
 				if f.Severity >= audit.Caution {
 					t.Errorf("audit: %s %s %s: %s", f.Severity, f.Rule, f.Object, f.Message)

@@ -48,16 +48,13 @@ var manifestSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	return c.Compile(url)
 })
 
-// validateSchema validates the manifest against its schema; the error
-// names the first field that is wrong, and what is wrong with it.
-func validateSchema(name string, data []byte) error {
+// validateSchema validates the manifest, decoded by
+// jsonschema.UnmarshalJSON, against its schema; the error names the first
+// field that is wrong, and what is wrong with it.
+func validateSchema(name string, v any) error {
 	sch, err := manifestSchema()
 	if err != nil {
 		return fmt.Errorf("the manifest schema: %w", err) // a broken build of webcap
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return &ManifestError{File: name, Err: err}
 	}
 	err = sch.Validate(v)
 	var ve *jsonschema.ValidationError

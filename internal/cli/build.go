@@ -94,7 +94,7 @@ type buildOptions struct {
 }
 
 func runBuild(ctx context.Context, opts *buildOptions) error {
-	bo := record.Options{Profile: opts.Profile, AllowCertified: opts.Force}
+	bo := record.Options{Profile: opts.Profile, AllowCertified: opts.Force, ReadBack: true}
 	// The manifest names the input PDF: it is read first (it is small), so
 	// that the output is checked against the input before any work.
 	data, err := readFile("build", opts.Manifest)
@@ -136,11 +136,16 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	if err := checkInterrupt(ctx); err != nil {
 		return err // nothing written
 	}
-	d, err := opts.write("build", opts.IO, res.Input, res.Output)
-	if err != nil {
+	if err := opts.put("build", opts.IO, res.Input, res.Output); err != nil {
 		return err
 	}
 	out := opts.target(res.Input)
+	// The result is read back for the audit from what Apply already
+	// parsed and wrote (record.Result.Read), not parsed a second time.
+	d, err := res.Read(out)
+	if d, err = readBack("build", d, err); err != nil {
+		return err
+	}
 	sum := summarize(d, res.Profile)
 	w := opts.summary(opts.IO)
 	if opts.JSON {

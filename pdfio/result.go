@@ -1,0 +1,199 @@
+package pdfio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// Result reads the file Bytes returned (out, named name) as ReadBytes
+// would, without parsing it again: the original's objects come from the
+// parse NewUpdate did, the update's from the values it wrote, each at the
+// offset it was written at. The checks of the bytes still run on out (the
+// last cross-reference section is well-formed, every object starts at its
+// offset), so a serialization that puts an object elsewhere is still
+// damage. A build of 100,000 page sets spends more than a second and the
+// memory of a second parse on reading its result back, for the audit
+// that follows: this is that parse saved.
+//
+// A stream the update wrote is parsed (with pdfcpu, alone): its offsets
+// and filters are pdfcpu's to set. Where the shortcut could read
+// differently from a parse, Result parses out after all: when the original
+// needed repairing to be read
+// (a parse of out may repair it differently: the sections are checked
+// through /Prev, and any damage found sends Result to the parse). Result consumes the update:
+// it is not used after.
+func (u *Update) Result(out []byte, name string) (doc *Document, err error) {
+	base := len(u.orig)
+	if base > 0 && u.orig[base-1] != '\n' {
+		base++ // Bytes ends the original's last line
+	}
+	if len(u.objs.offs) > 0 && u.resultNeedsParse(out, base) {
+		return u.parse(out, name)
+	}
+	// out holds a copy of the original and of the buffer: let them go
+	// before the read.
+	u.orig, u.objs.buf = nil, bytes.Buffer{}
+	defer func() {
+		if p := recover(); p != nil {
+			doc, err = nil, internalError(name, p)
+		}
+	}()
+	if len(u.objs.offs) > 0 {
+		xt := u.ctx.XRefTable
+		for _, o := range u.objs.offs {
+			off, gen := int64(base+o.off), o.gen
+			obj, _, ok := asParsed(o.obj, 0)
+			if _, stream := obj.(types.StreamDict); stream {
+				obj, err = u.parseStream(out, off, o.num, gen)
+				ok = err == nil
+			}
+			if !ok {
+				return u.parse(out, name)
+			}
+			xt.Table[o.num] = &model.XRefTableEntry{Offset: &off, Generation: &gen, Object: obj}
+		}
+		size := u.objs.next
+		if u.ctx.Read.UsingXRefStreams {
+			size++ // the update's cross-reference stream
+		}
+		xt.Size = &size
+		xt.RootDict = nil // pdfcpu's cache of the catalog, which the update may have replaced
+		u.objs.offs = nil
+	}
+	doc = newReader(u.ctx, name, u.opts, out).read()
+	if len(doc.Damage) > 0 {
+		// (Not expected: the original read without damage. A parse says
+		// what the damage is as a reader of the file meets it.)
+		return u.parse(out, name)
+	}
+	return doc, nil
+}
+
+// parseStream parses the stream object num that the update wrote at off in
+// out, as pdfcpu's reader loads one (its dictionary, where its data is,
+// the data itself, not decoded): a stream's offsets and filter pipeline
+// are pdfcpu's to set. Errors send Result to a parse of the whole file.
+func (u *Update) parseStream(out []byte, off int64, num, gen int) (types.Object, error) {
+	if u.ctx.DecodeAllStreams || u.ctx.EncKey != nil {
+		return nil, errors.New("streams are decoded or decrypted on reading")
+	}
+	u.ctx.Read.RS = bytes.NewReader(out)
+	u.ctx.Read.FileSize = int64(len(out))
+	o, err := pdfcpu.ParseObjectWithContext(context.Background(), u.ctx, off, num, gen)
+	if err != nil {
+		return nil, err
+	}
+	sd, ok := o.(types.StreamDict)
+	if !ok || sd.StreamLength == nil || sd.StreamOffset < 0 || sd.StreamOffset+*sd.StreamLength > int64(len(out)) {
+		return nil, errors.New("not the stream written")
+	}
+	sd.Raw = bytes.Clone(out[sd.StreamOffset : sd.StreamOffset+*sd.StreamLength])
+	if len(sd.Raw) == 0 {
+		sd.Content = sd.Raw
+	}
+	return sd, nil
+}
+
+// asParsed returns o as pdfcpu parses what appendObject wrote of it: a
+// real with an integral value ("1") is an integer, hex digits are upper
+// case; the rest reads back as it is. It copies only what changes
+// (changed). A name whose escapes might not decode to itself, a value it
+// does not know, or nesting beyond maxModelDepth is not ok.
+func asParsed(o types.Object, depth int) (p types.Object, changed, ok bool) {
+	if depth > maxModelDepth {
+		return nil, false, false
+	}
+	switch v := o.(type) {
+	case types.Float:
+		f := float64(v)
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return types.Integer(int(f)), true, true
+		}
+		return v, false, true
+	case types.HexLiteral:
+		if up := strings.ToUpper(string(v)); up != string(v) {
+			return types.HexLiteral(up), true, true
+		}
+		return v, false, true
+	case types.Name:
+		return v, false, plainName(string(v))
+	case types.Array:
+		var c types.Array
+		for i, e := range v {
+			pe, ch, ok := asParsed(e, depth+1)
+			if !ok {
+				return nil, false, false
+			}
+			if ch && c == nil {
+				c = slices.Clone(v)
+			}
+			if ch {
+				c[i] = pe
+			}
+		}
+		if c != nil {
+			return c, true, true
+		}
+		return v, false, true
+	case types.Dict:
+		var c types.Dict
+		for k, e := range v {
+			if !plainName(k) {
+				return nil, false, false
+			}
+			pe, ch, ok := asParsed(e, depth+1)
+			if !ok {
+				return nil, false, false
+			}
+			if ch && c == nil {
+				c = maps.Clone(v)
+			}
+			if ch {
+				c[k] = pe
+			}
+		}
+		if c != nil {
+			return c, true, true
+		}
+		return v, false, true
+	case nil, types.Boolean, types.Integer, types.StringLiteral, types.IndirectRef, types.StreamDict:
+		return v, false, true // (a stream is parsed from the bytes: parseStream)
+	}
+	return nil, false, false
+}
+
+// plainName says whether a name is written without escapes other than
+// for delimiters and '#', which pdfcpu decodes back.
+func plainName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < '!' || c > '~' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// resultNeedsParse says whether Result must parse out: out is not the
+// original followed by the update's objects at base.
+func (u *Update) resultNeedsParse(out []byte, base int) bool {
+	buf := u.objs.buf.Bytes()
+	if len(out) < base+len(buf) || !bytes.HasPrefix(out, u.orig) || !bytes.Equal(out[base:base+len(buf)], buf) {
+		return true
+	}
+	return false
+}
+
+// parse is Result's fallback: out read whole, as ReadBytes reads it.
+func (u *Update) parse(out []byte, name string) (*Document, error) {
+	u.parsedWhole = true
+	return readBytes(out, name, u.opts)
+}
