@@ -38,7 +38,7 @@
 // One parser is written here although pdfcpu has one: the objects of an
 // object stream, which pdfcpu leaves unparsed until used and which the walk
 // reaches nearly all of (pages, sets, tree nodes), are parsed by
-// parseCompressed (objparse.go), about three times faster than pdfcpu's
+// parseCompressed (objparse.go), two to three times faster than pdfcpu's
 // parser, which copies each object and reads it rune by rune. It takes
 // only the syntax on which it gives the very objects pdfcpu would (a fuzz
 // target compares the two) and leaves the rest to pdfcpu.
