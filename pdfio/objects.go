@@ -207,13 +207,21 @@ func refOf(ir types.IndirectRef) webcapture.Ref {
 
 // load returns an entry's object, parsing it first when pdfcpu left it in
 // its object stream (pdfcpu v0.15 parses those lazily), and keeps the
-// result in the entry.
+// result in the entry. The common syntax is parsed by parseCompressed,
+// the rest by pdfcpu.
 func load(e *model.XRefTableEntry) (types.Object, error) {
 	l, lazy := e.Object.(types.LazyObjectStreamObject)
 	if !lazy {
 		return e.Object, nil
 	}
-	ob, err := l.DecodedObject(context.Background())
+	var ob types.Object
+	data, err := l.GetData() // (the stream is decoded once, and kept)
+	if err == nil {
+		var ok bool
+		if ob, ok = parseCompressed(data); !ok {
+			ob, err = l.DecodedObject(context.Background())
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

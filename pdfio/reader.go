@@ -59,6 +59,10 @@ func (r *reader) read() *Document {
 	r.objectNumbers() // sorted before checkObjects may run alongside
 	if !r.parallel {
 		r.checkObjects(&damage)
+		// The bytes are checked: let go of them (the file's size, live
+		// while the walk parses the objects of the object streams, which
+		// is when the reader's memory peaks).
+		r.b = nil
 	}
 	cat, err := r.xt.Catalog()
 	if err != nil || cat == nil {
