@@ -45,6 +45,12 @@ for c in pairtime genurls genbig genbuild genfix urlpeer readcontext; do
   if [ -d "cmd/$c" ]; then go build -o "$bin/$c" "./cmd/$c"; fi
 done
 row() { "$bin/pairtime" -runs "$RUNS" "$@"; }
+# check FILE: what webcap wrote audits with no error and qpdf finds it
+# sound (a figure for a wrong output is no figure).
+check() {
+  "$bin/webcap" audit --quiet "$1" >/dev/null || { echo "peers: $1: webcap audit finds errors" >&2; exit 1; }
+  if have qpdf; then qpdf --check "$1" >/dev/null || { echo "peers: $1: qpdf --check finds errors" >&2; exit 1; }; fi
+}
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
@@ -111,6 +117,7 @@ if want build; then
       # shellcheck disable=SC2086
       row -name "build, $(commas "$n") page sets" -peer "pdfcpu ReadContext (input)" -target 1.5 $mt \
         -a "$bin/webcap build --force $d/manifest.json -o $d/out.pdf >/dev/null" -b "$bin/readcontext $d/input.pdf >/dev/null"
+      check "$d/out.pdf"
       rm -rf "$d"
     done
   else
@@ -125,6 +132,7 @@ if want fix; then
       "$bin/genfix" -sets "$n" -o "$f"
       row -name "fix, $(commas "$n") page sets, broken trees" -peer "qpdf (rewrites the file)" -target 0.5 \
         -a "$bin/webcap fix --force $f -o $tmp/fixed.pdf >/dev/null" -b "qpdf $f $tmp/rewritten.pdf"
+      check "$tmp/fixed.pdf"
     done
   else
     skip "fix: needs bench/cmd/genfix and qpdf"
