@@ -3,6 +3,8 @@ package webcapture
 import (
 	"bytes"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
@@ -28,7 +30,9 @@ func scanPage(page []byte, contentType string, refs, text bool) pageScan {
 		if refs {
 			s = scanHTML(doc, true, false)
 		}
-		s.text = collapse(string(doc))
+		var c collapser
+		c.write(doc)
+		s.text = c.b.String()
 		return s
 	}
 	return scanHTML(doc, refs, text)
@@ -38,20 +42,20 @@ func scanPage(page []byte, contentType string, refs, text bool) pageScan {
 // HTMLReferences (refs) and PageText (text).
 func scanHTML(doc []byte, refs, text bool) (s pageScan) {
 	z := html.NewTokenizer(bytes.NewReader(doc))
-	var b strings.Builder
+	var c collapser
 	baseSeen := false
 	skip := 0 // inside script or style
 	for {
 		switch tt := z.Next(); tt {
 		case html.ErrorToken:
 			if text {
-				s.text = collapse(b.String())
+				s.text = c.b.String()
 			}
 			return s
 		case html.TextToken:
 			if text && skip == 0 {
-				b.Write(z.Text())
-				b.WriteByte(' ')
+				c.write(z.Text())
+				c.space = true // (PageText's rule: text tokens are words apart)
 			}
 		case html.EndTagToken:
 			if name, _ := z.TagName(); text && isRawText(name) && skip > 0 {
@@ -63,47 +67,96 @@ func scanHTML(doc []byte, refs, text bool) (s pageScan) {
 				skip++
 			}
 			if refs && hasAttr {
-				s.refs = tagRefs(z, string(name), s.refs, &s.base, &baseSeen)
+				s.refs = tagRefs(z, name, s.refs, &s.base, &baseSeen)
 			}
 		}
 	}
 }
 
+// A collapser is collapse as the text comes: every run of white space
+// one space, none at either end, without the text first gathered whole.
+type collapser struct {
+	b     strings.Builder
+	space bool // white space since the last word
+}
+
+func (c *collapser) write(t []byte) {
+	for len(t) > 0 {
+		r, n := utf8.DecodeRune(t) // (invalid UTF-8: U+FFFD, as collapse's range does)
+		t = t[n:]
+		if unicode.IsSpace(r) {
+			c.space = true
+			continue
+		}
+		if c.space && c.b.Len() > 0 {
+			c.b.WriteByte(' ')
+		}
+		c.space = false
+		c.b.WriteRune(r)
+	}
+}
+
+// An attr is one attribute of a tag, the first of its name.
+type attr struct{ key, val string }
+
 // tagRefs appends the references of the start tag el whose attributes z
-// is at (referenceAttrs), and takes the document's base URL from the
-// first <base href>.
-func tagRefs(z *html.Tokenizer, el string, refs []Reference, base *string, baseSeen *bool) []Reference {
-	attrs := map[string]string{}
-	var order []string
+// is at (referenceAttrs, and background on any element), and takes the
+// document's base URL from the first <base href>. Only the attributes
+// that can be references are copied out of the tokenizer.
+func tagRefs(z *html.Tokenizer, name []byte, refs []Reference, base *string, baseSeen *bool) []Reference {
+	el := string(name)
+	wanted, isBase := referenceAttrs[el], el == "base"
+	var small [8]attr
+	attrs := small[:0]
+	seen := func(k []byte) bool {
+		for _, a := range attrs {
+			if a.key == string(k) {
+				return true
+			}
+		}
+		return false
+	}
 	for more := true; more; {
 		var k, v []byte
 		k, v, more = z.TagAttr()
-		if _, dup := attrs[string(k)]; !dup {
-			attrs[string(k)] = string(v)
-			order = append(order, string(k))
+		// Every attribute that can matter is kept, the first of a name only
+		// (the others cannot be one of these: HTML keeps the first).
+		if string(k) == "background" || has(wanted, string(k)) || isBase && string(k) == "href" || el == "input" && string(k) == "type" {
+			if !seen(k) {
+				attrs = append(attrs, attr{string(k), string(v)})
+			}
 		}
 	}
-	if el == "base" {
-		if h, ok := attrs["href"]; ok && !*baseSeen {
+	get := func(k string) (string, bool) {
+		for _, a := range attrs {
+			if a.key == k {
+				return a.val, true
+			}
+		}
+		return "", false
+	}
+	if isBase {
+		if h, ok := get("href"); ok && !*baseSeen {
 			*base, *baseSeen = strings.TrimSpace(h), true
 		}
 		return refs
 	}
-	if el == "input" && !strings.EqualFold(strings.TrimSpace(attrs["type"]), "image") {
-		delete(attrs, "src")
+	image := true
+	if el == "input" {
+		t, _ := get("type")
+		image = strings.EqualFold(strings.TrimSpace(t), "image")
 	}
-	wanted := referenceAttrs[el]
-	for _, a := range order {
-		v := attrs[a]
+	for _, a := range attrs {
 		switch {
-		case a == "background":
-			refs = appendRef(refs, el, a, v)
-		case has(wanted, a) && a == "srcset":
-			for _, u := range srcsetURLs(v) {
-				refs = appendRef(refs, el, a, u)
+		case a.key == "background":
+			refs = appendRef(refs, el, a.key, a.val)
+		case a.key == "type" || a.key == "src" && !image:
+		case has(wanted, a.key) && a.key == "srcset":
+			for _, u := range srcsetURLs(a.val) {
+				refs = appendRef(refs, el, a.key, u)
 			}
-		case has(wanted, a):
-			refs = appendRef(refs, el, a, v)
+		case has(wanted, a.key):
+			refs = appendRef(refs, el, a.key, a.val)
 		}
 	}
 	return refs

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode"
 
 	"golang.org/x/net/html"
 )
@@ -27,6 +28,9 @@ var scanPages = []struct{ name, page, ct string }{
 	{"self-closing script", "<p>a<script/>b</p><style>c</style>d</script>e", ""},
 	{"unclosed", "<html><body><p>x<img src='a.gif'", ""},
 	{"empty", "", ""},
+	{"attributes twice", `<img SRC=a.gif src=b.gif srcset="c.gif 1x" background=d.png><input type=IMAGE type=text src=e.png><input src=f.png type=" image "><base background=g.png href=h/ href=i/><td background=j.png background=k.png><a href=l.html>`, ""},
+	{"white space", "<p>\u00a0a\u3000b\u0085c\xe2\x82</p>\xe2<p>\xa0d \t\n</p>", "text/html"},
+	{"text white space", " a\u00a0\xffb\u2028 ", "text/plain"},
 }
 
 // TestScanPage: the one pass gives what HTMLReferences and PageText gave
@@ -166,4 +170,23 @@ func oldPageText(page []byte, contentType string) string {
 	}
 	b.Write(doc)
 	return collapse(b.String())
+}
+
+// collapse (the code before collapser) turns every run of white space into one space and trims.
+func collapse(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -57,22 +57,3 @@ func isHTML(doc []byte, contentType string) bool {
 	}
 	return false
 }
-
-// collapse turns every run of white space into one space and trims.
-func collapse(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteRune(r)
-	}
-	return b.String()
-}
