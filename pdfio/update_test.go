@@ -13,6 +13,7 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	pb "github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // plain builds a PDF with n pages and no Web Capture structure.
@@ -386,6 +387,56 @@ func TestPasswords(t *testing.T) {
 				t.Errorf("Open(password %q) = %v, want %v", tc.password, err, tc.want)
 			case tc.want != nil && invalid(err):
 				t.Errorf("Open(password %q): Invalid() = true; a missing password is no finding about the file", tc.password)
+			}
+		})
+	}
+}
+
+// Bytes returns the buffer the objects were written to (no copy), and
+// what it returned stays as it was: a second call gives the same bytes,
+// and objects written after it go to a copy, for both kinds of
+// cross-reference section.
+func TestBytesStaysAsReturned(t *testing.T) {
+	for _, xs := range []bool{false, true} {
+		t.Run(fmt.Sprintf("xrefstream=%v", xs), func(t *testing.T) {
+			orig := plain(2, xs)
+			u, err := NewUpdate(orig, "in.pdf", Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := u.Document()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := u.SetID(d.Pages[0].Ref, webcapture.RawID("0123456789abcdef")); err != nil {
+				t.Fatal(err)
+			}
+			first, err := u.Bytes()
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept := bytes.Clone(first)
+			if again, err := u.Bytes(); err != nil || !bytes.Equal(again, kept) {
+				t.Fatalf("a second Bytes differs (%v)", err)
+			}
+			if err := u.SetID(d.Pages[1].Ref, webcapture.RawID("fedcba9876543210")); err != nil {
+				t.Fatal(err)
+			}
+			last, err := u.Bytes()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(first, kept) {
+				t.Error("writing after Bytes changed what it returned")
+			}
+			if !bytes.HasPrefix(last, orig) || len(last) <= len(kept) {
+				t.Errorf("the last output (%d bytes) is not the original (%d) and more than the first (%d)", len(last), len(orig), len(kept))
+			}
+			r := read(t, last, Options{})
+			for i, want := range []string{"0123456789abcdef", "fedcba9876543210"} {
+				if p := r.Pages[i]; p.ID == nil || string(*p.ID) != want {
+					t.Errorf("page %d /ID %v, want %q", i+1, p.ID, want)
+				}
 			}
 		})
 	}

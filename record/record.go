@@ -453,7 +453,7 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 	if err != nil {
 		return err
 	}
-	src, err := webcapture.SourceID(data, webcapture.SourceOptions{ContentType: s.ContentType, URL: s.URL, Aux: b.src, AuxEncoding: aux, Profile: b.c.Profile()})
+	src, err := webcapture.SourceID(data, webcapture.SourceOptions{ContentType: s.ContentType, URL: s.URL, Aux: b.src, AuxEncoding: aux, Profile: b.c.Profile(), Text: true})
 	if err != nil {
 		return b.m.fail(f, "%v", err)
 	}
@@ -483,10 +483,8 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 			}
 		}
 	}
-	if webcapture.HasText(src.Kind, src.MediaType) || strings.HasPrefix(strings.ToLower(ct), "text/") {
-		if tid, text := webcapture.TextID(data, ct); strings.TrimSpace(text) != "" {
-			set.TextID = &tid
-		}
+	if src.TextID != nil && strings.TrimSpace(src.Text) != "" {
+		set.TextID = src.TextID
 	}
 	for n := first; n <= last; n++ {
 		p := b.doc.Pages[n-1]

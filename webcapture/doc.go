@@ -59,7 +59,11 @@
 //     with entities decoded, script and style excluded, white space runs
 //     collapsed to one space and trimmed. Markup-only changes keep it; text
 //     changes change it. Acrobat's own TIDs cannot be reproduced (its
-//     extraction is not documented), so a file's TID is opaque.
+//     extraction is not documented), so a file's TID is opaque. SourceID
+//     gives it too when asked (SourceOptions.Text): a page is then decoded
+//     and tokenized once for both identifiers, in one loop (scanHTML) that
+//     HTMLReferences and PageText also use, not once per identifier (x/net/html's
+//     tokenizer and charset sniffing are most of an identifier's cost).
 //   - Beside each identifier, webcap records the SHA-256 of the source's
 //     bytes (SHA256, Source.SHA256) in its own key of the source
 //     information, /WCSHA256 (SourceInfo.SHA256; docs/sha256.md says where

@@ -50,9 +50,14 @@ type AuxRef struct {
 // auxiliary files are not followed). A non-HTML page (text/plain) has no
 // references: its identifier is the MD5 of its bytes.
 func PageSetID(page []byte, opts PageSetOptions) (*PageSetResult, error) {
+	return pageSetID(page, opts, scanPage(page, opts.ContentType, true, false))
+}
+
+// pageSetID is PageSetID from the page's scan (scanPage with refs).
+func pageSetID(page []byte, opts PageSetOptions, scan pageScan) (*PageSetResult, error) {
 	res := &PageSetResult{Complete: true}
-	base, refs := HTMLReferences(ToUTF8(page, opts.ContentType))
-	c, err := resolver(base, opts, res)
+	refs := scan.refs
+	c, err := resolver(scan.base, opts, res)
 	if err != nil {
 		return nil, err
 	}

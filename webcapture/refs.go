@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 )
 
@@ -73,55 +72,8 @@ func ascii(b []byte) bool {
 // "") and every reference to an auxiliary file, in document order,
 // duplicates included. doc must be UTF-8 (see ToUTF8).
 func HTMLReferences(doc []byte) (base string, refs []Reference) {
-	z := html.NewTokenizer(bytes.NewReader(doc))
-	baseSeen := false
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			return base, refs
-		}
-		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
-			continue
-		}
-		name, hasAttr := z.TagName()
-		if !hasAttr {
-			continue
-		}
-		el := string(name)
-		attrs := map[string]string{}
-		var order []string
-		for more := true; more; {
-			var k, v []byte
-			k, v, more = z.TagAttr()
-			if _, dup := attrs[string(k)]; !dup {
-				attrs[string(k)] = string(v)
-				order = append(order, string(k))
-			}
-		}
-		if el == "base" {
-			if h, ok := attrs["href"]; ok && !baseSeen {
-				base, baseSeen = strings.TrimSpace(h), true
-			}
-			continue
-		}
-		if el == "input" && !strings.EqualFold(strings.TrimSpace(attrs["type"]), "image") {
-			delete(attrs, "src")
-		}
-		wanted := referenceAttrs[el]
-		for _, a := range order {
-			v := attrs[a]
-			switch {
-			case a == "background":
-				refs = appendRef(refs, el, a, v)
-			case has(wanted, a) && a == "srcset":
-				for _, u := range srcsetURLs(v) {
-					refs = appendRef(refs, el, a, u)
-				}
-			case has(wanted, a):
-				refs = appendRef(refs, el, a, v)
-			}
-		}
-	}
+	s := scanHTML(doc, true, false)
+	return s.base, s.refs
 }
 
 func has(list []string, s string) bool {

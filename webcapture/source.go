@@ -76,6 +76,12 @@ type SourceOptions struct {
 	Aux         AuxSource
 	AuxEncoding AuxEncoding
 	Profile     *canon.Profile
+	// Text asks for the source's text identifier too (Source.TextID), when
+	// it has text: a page (HasText), or a source whose media type (as
+	// declared, or as sniffed) is text/*. A page's text comes from the
+	// same decoding and the same pass of the HTML tokenizer as its
+	// identifier.
+	Text bool
 }
 
 // A Source is a source's identifier and how it was made.
@@ -92,6 +98,11 @@ type Source struct {
 	// Page is how a page's identifier was made (its auxiliary files, and
 	// whether all were found); nil for the other kinds.
 	Page *PageSetResult
+	// TextID and Text are the source's text identifier and its text, as
+	// TextID(data, the media type) gives them, when SourceOptions.Text
+	// asked and the source has text; nil and "" otherwise.
+	TextID *ID
+	Text   string
 }
 
 // Complete reports whether the identifier is the source's whole
@@ -109,21 +120,31 @@ func SourceID(data []byte, opts SourceOptions) (*Source, error) {
 	if s.Kind == SourceAuto {
 		s.Kind, s.MediaType = KindOf(data, opts.ContentType)
 	}
-	if s.Kind != SourcePage {
-		s.ID = md5.Sum(data)
-		return s, nil
-	}
 	ct := opts.ContentType
 	if ct == "" && s.MediaType != "" {
 		ct = s.MediaType
 	}
-	r, err := PageSetID(data, PageSetOptions{URL: opts.URL, ContentType: ct, Aux: opts.Aux, AuxEncoding: opts.AuxEncoding, Profile: opts.Profile})
+	text := opts.Text && (HasText(s.Kind, s.MediaType) || strings.HasPrefix(strings.ToLower(ct), "text/"))
+	if s.Kind != SourcePage {
+		s.ID = md5.Sum(data)
+		if text {
+			s.setText(textID(PageText(data, ct)))
+		}
+		return s, nil
+	}
+	scan := scanPage(data, ct, true, text)
+	r, err := pageSetID(data, PageSetOptions{URL: opts.URL, ContentType: ct, Aux: opts.Aux, AuxEncoding: opts.AuxEncoding, Profile: opts.Profile}, scan)
 	if err != nil {
 		return nil, err
 	}
 	s.ID, s.Page = r.ID, r
+	if text {
+		s.setText(textID(scan.text))
+	}
 	return s, nil
 }
+
+func (s *Source) setText(id ID, text string) { s.TextID, s.Text = &id, text }
 
 // SHA256 returns the SHA-256 of a source's bytes, as retrieved: the bytes
 // SourceID is given, which its identifier rule hashes first (Source.SHA256).

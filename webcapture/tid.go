@@ -5,17 +5,16 @@ import (
 	"crypto/md5"
 	"strings"
 	"unicode"
-
-	"golang.org/x/net/html"
 )
 
 // TextID returns a page set's text identifier (TID): the MD5 of the page's
 // text (PDF 1.7 §10.9.2: "only the text"), with the text as PageText
 // extracts it. It also returns that text.
 func TextID(page []byte, contentType string) (ID, string) {
-	text := PageText(page, contentType)
-	return md5.Sum([]byte(text)), text
+	return textID(PageText(page, contentType))
 }
+
+func textID(text string) (ID, string) { return md5.Sum([]byte(text)), text }
 
 // PageText extracts a page's text for TextID. The PDF text leaves the
 // extraction open; this is the project's definition, chosen so that two
@@ -35,33 +34,7 @@ func TextID(page []byte, contentType string) (ID, string) {
 // So markup-only changes (tags, attributes, indentation, line breaks) leave
 // the TID as it is, and any change in the words changes it.
 func PageText(page []byte, contentType string) string {
-	doc := ToUTF8(page, contentType)
-	var b strings.Builder
-	if isHTML(doc, contentType) {
-		z := html.NewTokenizer(bytes.NewReader(doc))
-		skip := 0 // inside script or style
-		for {
-			switch z.Next() {
-			case html.ErrorToken:
-				return collapse(b.String())
-			case html.TextToken:
-				if skip == 0 {
-					b.Write(z.Text())
-					b.WriteByte(' ')
-				}
-			case html.StartTagToken:
-				if name, _ := z.TagName(); isRawText(name) {
-					skip++
-				}
-			case html.EndTagToken:
-				if name, _ := z.TagName(); isRawText(name) && skip > 0 {
-					skip--
-				}
-			}
-		}
-	}
-	b.Write(doc)
-	return collapse(b.String())
+	return scanPage(page, contentType, false, true).text
 }
 
 func isRawText(name []byte) bool { return string(name) == "script" || string(name) == "style" }
@@ -83,23 +56,4 @@ func isHTML(doc []byte, contentType string) bool {
 		}
 	}
 	return false
-}
-
-// collapse turns every run of white space into one space and trims.
-func collapse(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteRune(r)
-	}
-	return b.String()
 }
