@@ -637,23 +637,7 @@ func (u *Update) PageXObjects(page webcapture.Ref) (map[string]webcapture.Ref, e
 // XObjectUsers counts the pages among pages whose /Resources /XObject
 // refers to obj: an image set's reference count.
 func (u *Update) XObjectUsers(obj webcapture.Ref, pages []webcapture.Ref) int {
-	n := 0
-	for _, p := range pages {
-		o, err := u.lookup(indirect(p))
-		if err != nil {
-			continue
-		}
-		d, _ := o.(types.Dict)
-		res, _ := u.dictAt(d["Resources"])
-		xo, _ := u.dictAt(res["XObject"])
-		for _, v := range xo {
-			if r, ok := v.(types.IndirectRef); ok && refOf(r) == obj {
-				n++
-				break
-			}
-		}
-	}
-	return n
+	return u.XObjectCounts(pages)[obj]
 }
 
 // pageDict returns a page object's dictionary.

@@ -63,7 +63,8 @@ func (u *Update) SetSpiderInfo(info *webcapture.Info) error {
 
 // XObjectCounts is XObjectUsers for every object at once: for each XObject
 // the pages' /Resources /XObject refer to, how many of the pages do, in one
-// walk of the pages (a build's image sets ask for many objects).
+// walk of the pages (a build's image sets ask for many objects). A page
+// that names an object twice counts once.
 func (u *Update) XObjectCounts(pages []webcapture.Ref) map[webcapture.Ref]int {
 	counts := map[webcapture.Ref]int{}
 	var seen []webcapture.Ref
