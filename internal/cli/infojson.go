@@ -7,9 +7,11 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // Why info --json is encoded by hand: a 20,000-set capture's report is
@@ -74,7 +76,7 @@ func writeInfoJSON(w io.Writer, d *pdfio.Document) error {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = newSetJSON(d, cs, i+1).appendJSON(b)
+		b = appendSetJSON(b, d, cs, i+1)
 		if b, err = flushed(b, bw); err != nil {
 			return err
 		}
@@ -205,66 +207,126 @@ func appendHexID(b []byte, key string) []byte {
 	return append(b, '"')
 }
 
-func (j setJSON) appendJSON(b []byte) []byte {
+// appendSetJSON appends what newSetJSON(d, cs, i) encodes to, straight
+// from the content set: no setJSON, hex strings or reference strings are
+// made on the way.
+func appendSetJSON(b []byte, d *pdfio.Document, cs *pdfio.ContentSet, i int) []byte {
 	b = append(b, `{"index":`...)
-	b = strconv.AppendInt(b, int64(j.Index), 10)
+	b = strconv.AppendInt(b, int64(i), 10)
 	b = append(b, `,"object":`...)
-	b = appendPlainString(b, j.Object)
+	b = appendRef(b, cs.Ref)
 	b = append(b, `,"subtype":`...)
-	b = j.Subtype.appendJSON(b)
+	b = bytesJSON(cs.Subtype).appendJSON(b)
 	b = append(b, `,"id":`...)
-	b = appendOptString(b, j.ID)
-	b = append(b, `,"idsKeys":`...)
-	b = appendStrings(b, j.IDSKeys)
-	b = append(b, `,"urlsKeys":`...)
-	b = appendBytesList(b, j.URLSKeys)
-	b = append(b, `,"orphan":`...)
-	b = strconv.AppendBool(b, j.Orphan)
-	b = append(b, `,"sources":`...)
-	if j.Sources == nil {
+	if cs.ID == nil {
 		b = append(b, "null"...)
 	} else {
-		b = append(b, '[')
-		for i, s := range j.Sources {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = s.appendJSON(b)
-		}
-		b = append(b, ']')
+		b = appendHexID(b, string(*cs.ID))
 	}
-	if j.ContentType != nil {
+	b = append(b, `,"idsKeys":[`...)
+	for k, key := range cs.IDSKeys {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = appendHexID(b, key)
+	}
+	b = append(b, `],"urlsKeys":[`...)
+	for k, key := range cs.URLSKeys {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = bytesJSON(key).appendJSON(b)
+	}
+	b = append(b, `],"orphan":`...)
+	b = strconv.AppendBool(b, cs.Orphan)
+	b = append(b, `,"sources":[`...)
+	for k, si := range cs.Sources {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"url":`...)
+		b = bytesJSON(si.URLs.URL).appendJSON(b)
+		b = append(b, `,"alias":`...)
+		b = strconv.AppendBool(b, si.URLs.Alias)
+		if len(si.URLs.Chains) > 0 {
+			b = append(b, `,"chains":[`...)
+			for c, chain := range si.URLs.Chains {
+				if c > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, '[')
+				for u, url := range chain {
+					if u > 0 {
+						b = append(b, ',')
+					}
+					b = bytesJSON(url).appendJSON(b)
+				}
+				b = append(b, ']')
+			}
+			b = append(b, ']')
+		}
+		if si.Updated != nil {
+			b = append(b, `,"updated":`...)
+			b = appendDateJSON(b, si.Updated)
+		}
+		if si.Expires != nil {
+			b = append(b, `,"expires":`...)
+			b = appendDateJSON(b, si.Expires)
+		}
+		b = append(b, `,"submission":`...)
+		b = appendPlainString(b, si.SubmissionOrDefault().String())
+		if si.Command != nil {
+			b = append(b, `,"command":`...)
+			b = appendPlainString(b, si.Command.String())
+		}
+		if si.SHA256 != nil && len(*si.SHA256) > 0 {
+			b = append(b, `,"sha256":`...)
+			b = appendPlainString(b, sha256Hex(*si.SHA256))
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if cs.ContentType != nil {
 		b = append(b, `,"contentType":`...)
-		b = j.ContentType.appendJSON(b)
+		b = bytesJSON(*cs.ContentType).appendJSON(b)
 	}
-	if j.Created != nil {
+	if cs.Created != nil {
 		b = append(b, `,"created":`...)
-		b = j.Created.appendJSON(b)
+		b = appendDateJSON(b, cs.Created)
 	}
-	if j.Title != nil {
+	if cs.Title != nil {
 		b = append(b, `,"title":`...)
-		b = j.Title.appendJSON(b)
+		v, _ := textJSON(*cs.Title).MarshalJSON() // one per set: not worth its own path
+		b = append(b, v...)
 	}
-	if j.TID != nil {
+	if cs.TextID != nil {
 		b = append(b, `,"tid":`...)
-		b = appendPlainString(b, *j.TID)
+		b = appendHexID(b, string(*cs.TextID))
 	}
-	b = append(b, `,"objects":`...)
-	b = appendStrings(b, j.Objects)
-	if len(j.Pages) > 0 {
-		b = append(b, `,"pages":[`...)
-		for i, p := range j.Pages {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, int64(p), 10)
+	b = append(b, `,"objects":[`...)
+	for k, o := range cs.Objects {
+		if k > 0 {
+			b = append(b, ',')
 		}
-		b = append(b, ']')
+		b = appendRef(b, o)
 	}
-	if len(j.RefCounts) > 0 {
+	b = append(b, ']')
+	if cs.IsPageSet() {
+		if pages := d.PageNumbers(cs); len(pages) > 0 {
+			b = append(b, `,"pages":[`...)
+			for k, p := range pages {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendInt(b, int64(p), 10)
+			}
+			b = append(b, ']')
+		}
+	}
+	if len(cs.RefCounts) > 0 {
 		b = append(b, `,"refCounts":[`...)
-		for i, c := range j.RefCounts {
-			if i > 0 {
+		for k, c := range cs.RefCounts {
+			if k > 0 {
 				b = append(b, ',')
 			}
 			b = strconv.AppendInt(b, c, 10)
@@ -274,48 +336,26 @@ func (j setJSON) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-func (s sourceJSON) appendJSON(b []byte) []byte {
-	b = append(b, `{"url":`...)
-	b = s.URL.appendJSON(b)
-	b = append(b, `,"alias":`...)
-	b = strconv.AppendBool(b, s.Alias)
-	if len(s.Chains) > 0 {
-		b = append(b, `,"chains":[`...)
-		for i, c := range s.Chains {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendBytesList(b, c)
-		}
-		b = append(b, ']')
+// appendRef appends webcapture.Ref.String as a JSON string.
+func appendRef(b []byte, r webcapture.Ref) []byte {
+	if r.IsZero() {
+		return append(b, `"direct"`...)
 	}
-	if s.Updated != nil {
-		b = append(b, `,"updated":`...)
-		b = s.Updated.appendJSON(b)
-	}
-	if s.Expires != nil {
-		b = append(b, `,"expires":`...)
-		b = s.Expires.appendJSON(b)
-	}
-	b = append(b, `,"submission":`...)
-	b = appendPlainString(b, s.Submission)
-	if s.Command != "" {
-		b = append(b, `,"command":`...)
-		b = appendPlainString(b, s.Command)
-	}
-	if s.SHA256 != "" {
-		b = append(b, `,"sha256":`...)
-		b = appendPlainString(b, s.SHA256)
-	}
-	return append(b, '}')
+	b = append(b, '"')
+	b = strconv.AppendInt(b, int64(r.Num), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(r.Gen), 10)
+	return append(b, ` R"`...)
 }
 
-func (d *dateJSON) appendJSON(b []byte) []byte {
+// appendDateJSON appends what newDateJSON(d) encodes to.
+func appendDateJSON(b []byte, d *webcapture.Date) []byte {
 	b = append(b, `{"raw":`...)
-	b = d.Raw.appendJSON(b)
-	if d.Time != "" {
-		b = append(b, `,"time":`...)
-		b = appendPlainString(b, d.Time)
+	b = bytesJSON(d.Raw).appendJSON(b)
+	if d.Valid {
+		b = append(b, `,"time":"`...)
+		b = d.Time.AppendFormat(b, time.RFC3339) // digits, '-', ':', 'T', 'Z', '+': nothing to escape
+		b = append(b, '"')
 	}
 	b = append(b, `,"valid":`...)
 	b = strconv.AppendBool(b, d.Valid)
@@ -378,46 +418,6 @@ func (s bytesJSON) appendJSON(b []byte) []byte {
 		return appendJSONString(b, string(s))
 	}
 	return appendHexJSON(b, string(s))
-}
-
-func (t *textJSON) appendJSON(b []byte) []byte {
-	v, _ := t.MarshalJSON() // a title: one per set, not worth its own path
-	return append(b, v...)
-}
-
-func appendOptString(b []byte, s *string) []byte {
-	if s == nil {
-		return append(b, "null"...)
-	}
-	return appendPlainString(b, *s)
-}
-
-func appendStrings(b []byte, ss []string) []byte {
-	if ss == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendPlainString(b, s)
-	}
-	return append(b, ']')
-}
-
-func appendBytesList(b []byte, ss []bytesJSON) []byte {
-	if ss == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = s.appendJSON(b)
-	}
-	return append(b, ']')
 }
 
 // appendPlainString quotes a Go string as encoding/json does without HTML
