@@ -382,29 +382,32 @@ func (a *auditor) source(cs *pdfio.ContentSet, si *webcapture.SourceInfo) {
 // members checks §6: every page's and image's /ID finds its parent through
 // IDS, the parent's /O holds it, and no object is in two sets.
 func (a *auditor) members() {
-	in := map[webcapture.Ref][]*pdfio.ContentSet{}
+	in := make(map[webcapture.Ref][]*pdfio.ContentSet, len(a.d.Sets))
 	for _, cs := range a.d.Sets {
 		for _, o := range cs.Objects {
 			in[o] = append(in[o], cs)
 		}
 	}
-	byKey := map[string][]*pdfio.ContentSet{}
+	var byKey map[string][]*pdfio.ContentSet
 	if a.d.IDS != nil {
+		byKey = make(map[string][]*pdfio.ContentSet, len(a.d.IDS.Entries))
 		for _, e := range a.d.IDS.Entries {
 			byKey[e.Key] = append(byKey[e.Key], e.Sets...)
 		}
 	}
-	check := func(what string, ref webcapture.Ref, id *webcapture.RawID) {
+	// check checks page number page's membership, or an image's (page 0);
+	// what it is called is made only for a finding.
+	check := func(page int, ref webcapture.Ref, id *webcapture.RawID) {
 		sets := in[ref]
 		if len(sets) > 1 {
-			a.add("WC-MEMBER-TWICE", ref, "", "%s %s is in the /O of %d content sets (%s): it may belong to one", what, ref, len(sets), refList(sets))
+			a.add("WC-MEMBER-TWICE", ref, "", "%s %s is in the /O of %d content sets (%s): it may belong to one", memberName(page), ref, len(sets), refList(sets))
 		}
 		for _, cs := range sets {
 			switch {
 			case id == nil:
-				a.add("WC-MEMBER-ID", ref, "/ID", "%s %s is in content set %s but has no /ID to find it by", what, ref, cs.Ref)
+				a.add("WC-MEMBER-ID", ref, "/ID", "%s %s is in content set %s but has no /ID to find it by", memberName(page), ref, cs.Ref)
 			case cs.ID != nil && *id != *cs.ID:
-				a.add("WC-MEMBER-ID", ref, "/ID", "%s %s is in content set %s (/ID <%s>) but its /ID is <%s>", what, ref, cs.Ref, cs.ID.Hex(), id.Hex())
+				a.add("WC-MEMBER-ID", ref, "/ID", "%s %s is in content set %s (/ID <%s>) but its /ID is <%s>", memberName(page), ref, cs.Ref, cs.ID.Hex(), id.Hex())
 			}
 		}
 		if id == nil {
@@ -418,25 +421,33 @@ func (a *auditor) members() {
 			}
 		}
 		if !a.hasWebCapture() {
-			a.add("WC-ID-RESIDUE", ref, "/ID", "%s %s has /ID <%s>, but the file holds no Web Capture structure (no SpiderInfo, IDS, URLS or content set): residue of a capture saved without them", what, ref, id.Hex())
+			a.add("WC-ID-RESIDUE", ref, "/ID", "%s %s has /ID <%s>, but the file holds no Web Capture structure (no SpiderInfo, IDS, URLS or content set): residue of a capture saved without them", memberName(page), ref, id.Hex())
 			return
 		}
 		if len(byKey[string(*id)]) == 0 {
-			a.add("WC-PARENT", ref, "/ID", "%s %s has /ID <%s>, which is not an IDS key: its parent content set cannot be found", what, ref, id.Hex())
+			a.add("WC-PARENT", ref, "/ID", "%s %s has /ID <%s>, which is not an IDS key: its parent content set cannot be found", memberName(page), ref, id.Hex())
 		} else {
-			a.add("WC-PARENT", ref, "/ID", "%s %s has /ID <%s>, but no content set under that IDS key lists it in /O", what, ref, id.Hex())
+			a.add("WC-PARENT", ref, "/ID", "%s %s has /ID <%s>, but no content set under that IDS key lists it in /O", memberName(page), ref, id.Hex())
 		}
 	}
 	for _, p := range a.d.Pages {
 		if p.ID != nil || len(in[p.Ref]) > 0 {
-			check(fmt.Sprintf("page %d", p.Number), p.Ref, p.ID)
+			check(p.Number, p.Ref, p.ID)
 		}
 	}
 	for _, im := range a.d.Images {
 		if im.ID != nil || len(in[im.Ref]) > 0 {
-			check("image", im.Ref, im.ID)
+			check(0, im.Ref, im.ID)
 		}
 	}
+}
+
+// memberName names page number page, or an image (page 0), in a finding.
+func memberName(page int) string {
+	if page > 0 {
+		return fmt.Sprintf("page %d", page)
+	}
+	return "image"
 }
 
 func refList(sets []*pdfio.ContentSet) string {

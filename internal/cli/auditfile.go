@@ -47,6 +47,7 @@ func auditFile(path string, opts *auditOptions) fileJSON {
 		}
 		return r
 	}
+	collectAfterRead(d)
 	for _, f := range audit.Check(d, audit.Options{Profile: opts.Profile, Sources: src}) {
 		fj := findingJSON{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Key: f.Key, Spec: f.Spec}
 		if !f.Object.IsZero() {

@@ -111,8 +111,12 @@ func appendHexJSON(b []byte, s string) []byte {
 // appendJSONString quotes valid UTF-8 as encoding/json does, less its HTML
 // escaping (the encoder that calls MarshalJSON adds that when it is set).
 func appendJSONString(b []byte, s string) []byte {
+	return append(appendEscaped(append(b, '"'), s), '"')
+}
+
+// appendEscaped is appendJSONString without the quotes.
+func appendEscaped(b []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
-	b = append(b, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -144,5 +148,5 @@ func appendJSONString(b []byte, s string) []byte {
 		}
 		i++
 	}
-	return append(b, '"')
+	return b
 }

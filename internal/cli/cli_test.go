@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/internal/sharedtest"
 	"github.com/webcap/webcap/internal/urlcorpus"
 	"github.com/webcap/webcap/pdfio"
 )
@@ -160,14 +163,14 @@ func BenchmarkCanonStream(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "URLs/s")
 }
 
-// The streamed JSON of info is exactly the report encoded whole.
+// The streamed JSON of info, encoded by hand, is exactly the report
+// encoded whole by encoding/json: on every sample, on small generated
+// captures of both xref flavours, on every real-world file, and on a
+// document whose plain strings are not UTF-8 and whose /PZ need
+// encoding/json's float forms.
 func TestInfoJSONStreamsTheReport(t *testing.T) {
-	for _, name := range pdfbuild.Samples() {
-		b, _ := pdfbuild.Sample(name)
-		d, err := pdfio.ReadBytes(b, name+".pdf", pdfio.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+	check := func(name string, d *pdfio.Document) {
+		t.Helper()
 		var streamed bytes.Buffer
 		if err := writeInfoJSON(&streamed, d); err != nil {
 			t.Fatal(err)
@@ -177,4 +180,38 @@ func TestInfoJSONStreamsTheReport(t *testing.T) {
 			t.Errorf("%s: streamed JSON differs from the whole report:\n%s\n%s", name, streamed.String(), whole)
 		}
 	}
+	read := func(name string, b []byte) *pdfio.Document {
+		t.Helper()
+		d, err := pdfio.ReadBytes(b, name, pdfio.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	for _, name := range pdfbuild.Samples() {
+		b, _ := pdfbuild.Sample(name)
+		check(name, read(name+".pdf", b))
+	}
+	for _, objstm := range []bool{false, true} {
+		check(fmt.Sprintf("Big(400, %v)", objstm), read("big.pdf", pdfbuild.Big(400, objstm))) // over 32 KB: flushed in parts
+	}
+	files, _ := filepath.Glob(filepath.Join(sharedtest.Dir(t, "realworld"), "*.pdf"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := pdfio.ReadBytes(b, f, pdfio.Options{})
+		if err != nil {
+			continue // unreadable files print a failure object, not a report
+		}
+		check(filepath.Base(f), d)
+	}
+	d := read("caf\xe9 \u2028<&>.pdf", pdfbuild.Big(12, false))
+	d.Defects = append(d.Defects, pdfio.Defect{Kind: "x", Path: "a\xffb", Message: "\x00\t\u2029\xc3"})
+	zooms := []float64{0, 1, -2.5, 1e-7, 1.5e-300, 1e21, 5e20, 123456789e20, 0.000001, 1.33}
+	for i, z := range zooms {
+		d.Pages[i].PZ = &z
+	}
+	check("odd strings", d)
 }

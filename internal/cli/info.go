@@ -80,13 +80,7 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 			fmt.Fprintf(opts.IO.ErrOut, "webcap: info: %v\n", err)
 			continue
 		}
-		// pdfcpu's object graph, several times the file's size, is
-		// garbage now: for a large file, collect it before the report is
-		// built, so that the two never add up (the peak is pdfcpu's
-		// alone). For small files a collection would only cost time.
-		if len(d.Pages)+len(d.Sets) > 2000 {
-			runtime.GC()
-		}
+		collectAfterRead(d)
 		if opts.JSON {
 			err = writeInfoJSON(w, d)
 		} else {
@@ -105,6 +99,19 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 	// Every failure is a file that could not be read (3) or is no
 	// readable PDF (4).
 	return failed.err()
+}
+
+// collectAfterRead collects the garbage of a large file's read: pdfcpu's
+// object graph, several times the file's size, is garbage once the
+// document is read, so that what comes next (info's report, audit's
+// checks) never adds up with it (the peak is pdfcpu's alone). Without it
+// the next collection is due only when the heap has doubled again, and
+// the report and the checks grow the heap towards that. For small files a
+// collection would only cost time.
+func collectAfterRead(d *pdfio.Document) {
+	if len(d.Pages)+len(d.Sets) > 2000 {
+		runtime.GC()
+	}
 }
 
 func writeInfo(w io.Writer, d *pdfio.Document) error {
