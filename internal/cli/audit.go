@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -55,10 +57,11 @@ take one shard, and together take every file once (docs/scale.md).
 
 Files are read in worker processes (--jobs of them, each auditing many
 files, one at a time), each file under --timeout and each worker under
---max-memory (a hard limit: the kernel's, where there is one): a hostile
-file that makes the parser hang, crash or grow past the limit is reported
-as not readable (exit 4, kind "invalid"), its worker is replaced, and the
-other files go on. A worker is also replaced after --restart-after files.
+--max-memory (a hard limit: the kernel's, where there is one; by default
+1 GiB, or 24 times the size of the largest file when that is more): a
+hostile file that makes the parser hang, crash or grow past the limit is
+reported as not readable (exit 4, kind "invalid"), its worker is
+replaced, and the other files go on. A worker is also replaced after --restart-after files.
 Results come in input order, except those of --jsonl, which come as each
 file is done unless --ordered.
 
@@ -170,10 +173,11 @@ type auditOptions struct {
 	Jobs    int
 	Timeout time.Duration
 	passwordFlags
-	Sources      string   // a wget mirror directory, a WARC file or a JSON manifest
-	MaxMemory    byteSize // a worker's memory limit
-	InProcess    bool     // audit in this process (no worker processes): for tests and debugging
-	RestartAfter int      // files a worker audits before it is replaced; 0: no limit
+	Sources        string   // a wget mirror directory, a WARC file or a JSON manifest
+	MaxMemory      byteSize // a worker's memory limit
+	maxMemoryGiven bool     // --max-memory was given: no default from the files' sizes
+	InProcess      bool     // audit in this process (no worker processes): for tests and debugging
+	RestartAfter   int      // files a worker audits before it is replaced; 0: no limit
 	inputFlags
 	Ordered  bool   // --jsonl in input order
 	Resume   string // the results file to resume and append to
@@ -190,15 +194,58 @@ func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 	f := cmd.Flags()
 	f.DurationVar(&opts.Timeout, "timeout", 60*time.Second, "time limit for each file")
 	opts.MaxMemory = defaultMaxMemory
-	f.Var(&opts.MaxMemory, "max-memory", "memory limit of each worker process: a file that needs more is unreadable (`SIZE`: 500MB, 2GiB)")
+	f.Var(givenSize{&opts.MaxMemory, &opts.maxMemoryGiven}, "max-memory", "memory limit of each worker process: a file that needs more is unreadable (`SIZE`: 500MB, 2GiB; default: 1 GiB, or 24 times the largest file's size when that is more)")
 	opts.passwordFlags.add(cmd)
 	f.StringVar(&opts.Sources, "sources", "", "recompute identifiers from the captured data: a wget mirror `DIR`, a WARC file or a JSON MANIFEST")
 }
 
-// defaultMaxMemory is --max-memory's default: a PDF reader that needs more
-// than this for one file is under attack (reading the 20,000-page file of
-// bench/ takes ~100 MiB).
+// defaultMaxMemory is --max-memory's default for files up to about 45 MB:
+// a PDF reader that needs more than this for one such file is under attack
+// (reading the 20,000-page file of bench/, 15 MB, takes about 340 MB).
 const defaultMaxMemory = 1 << 30
+
+// memoryPerByte is how much memory the default --max-memory allows a
+// worker per byte of the largest file it may read: a legitimate capture
+// takes about 15 (the 100,000-set file bench/peers.sh builds, 111 MB, is
+// read in 1.7 GB) to 23 times its size (the 20,000-page one). A fixed
+// limit would call a large, sound capture hostile.
+const memoryPerByte = 24
+
+// memoryFor is --max-memory's default for files: defaultMaxMemory, or
+// memoryPerByte times the size of the largest of them when that is more.
+// A file that cannot be stat'ed counts for nothing here (its audit says
+// why it cannot be read).
+func memoryFor(files []string) byteSize {
+	var largest int64
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
+			largest = max(largest, fi.Size())
+		}
+	}
+	if largest > math.MaxInt64/memoryPerByte {
+		return math.MaxInt64
+	}
+	return byteSize(max(defaultMaxMemory, memoryPerByte*largest))
+}
+
+// sizeMemory sets --max-memory's default from the files to audit, unless
+// it was given.
+func (o *auditOptions) sizeMemory() {
+	if !o.maxMemoryGiven {
+		o.MaxMemory = memoryFor(o.Files)
+	}
+}
+
+// givenSize is a size flag that records whether it was given.
+type givenSize struct {
+	*byteSize
+	given *bool
+}
+
+func (g givenSize) Set(v string) error {
+	*g.given = true
+	return g.byteSize.Set(v)
+}
 
 // minMaxMemory is the least --max-memory: what a worker's threads and
 // runtime need (at 8 MiB it cannot start its threads).
@@ -210,6 +257,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		return err
 	}
 	opts.Files = files // none: nothing to audit, no error
+	opts.sizeMemory()
 	if err := opts.resolve("audit", opts.IO); err != nil {
 		return err
 	}

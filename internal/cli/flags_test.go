@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"strings"
@@ -80,7 +82,7 @@ func TestCommandFlags(t *testing.T) {
 				return &o
 			}()},
 		{"audit-worker", parseWith(newAuditWorkerCmd), []string{"--profile", "rfc3986", "--timeout", "2s", "--max-memory", "2MiB", "--sources", "d"},
-			&auditOptions{Profile: canon.RFC3986, Timeout: 2 * time.Second, MaxMemory: 2 << 20, Sources: "d"}},
+			&auditOptions{Profile: canon.RFC3986, Timeout: 2 * time.Second, MaxMemory: 2 << 20, maxMemoryGiven: true, Sources: "d"}},
 		{"fix", parseWith(newFixCmd), []string{"--profile", "pdf2", "-o", "out.pdf", "in.pdf"},
 			&fixOptions{Profile: canon.PDF2, outputFlags: outputFlags{Out: "out.pdf"}, File: "in.pdf"}},
 		{"fix in place", parseWith(newFixCmd), []string{"--in-place", "in.pdf"},
@@ -222,6 +224,57 @@ func TestProfileCompletion(t *testing.T) {
 			if !strings.Contains(out.String(), p) {
 				t.Errorf("%s --profile completes to %q, want %q among them", sub.Name(), out, p)
 			}
+		}
+	}
+}
+
+// --max-memory's default grows with the largest input (a sound 110 MB
+// capture needs about 1.7 GB), and is the flag's value when it is given.
+func TestMaxMemoryDefault(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name string, size int64) string {
+		p := filepath.Join(dir, name)
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := f.Truncate(size); err != nil { // sparse: no bytes written
+			t.Fatal(err)
+		}
+		return p
+	}
+	small, big := file("small.pdf", 1<<20), file("big.pdf", 111_000_000)
+	for _, c := range []struct {
+		files []string
+		want  byteSize
+	}{
+		{nil, defaultMaxMemory},
+		{[]string{small}, defaultMaxMemory},
+		{[]string{small, filepath.Join(dir, "missing.pdf"), dir}, defaultMaxMemory},
+		{[]string{small, big}, 24 * 111_000_000},
+	} {
+		if got := memoryFor(c.files); got != c.want {
+			t.Errorf("memoryFor(%v) = %d, want %d", c.files, got, c.want)
+		}
+	}
+	parse := parseWith(newAuditCmd)
+	for _, c := range []struct {
+		args []string
+		want byteSize
+	}{
+		{[]string{big}, 24 * 111_000_000},
+		{[]string{"--max-memory", "1GiB", big}, 1 << 30},
+		{[]string{"--max-memory", "500MB", small}, 500_000_000},
+	} {
+		got, err := parse(c.args)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		o := got.(*auditOptions)
+		o.sizeMemory()
+		if o.MaxMemory != c.want {
+			t.Errorf("%v: --max-memory %d, want %d", c.args, o.MaxMemory, c.want)
 		}
 	}
 }
