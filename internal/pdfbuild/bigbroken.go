@@ -74,56 +74,11 @@ type brokenValue struct {
 }
 
 // brokenTree adds a tree of 64-entry leaves under 64-kid nodes, sorted by
-// key, and then damages it: one leaf in 13 has two entries swapped, one
-// node in 17 has a /Limits high key that is one entry short.
+// key, and damages it: one leaf in 13 has two entries swapped, one node in
+// 17 has a /Limits high key that is one entry short.
 func (b *Builder) brokenTree(entries []KV) Ref {
 	sorted := append([]KV(nil), entries...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Key < sorted[j].Key })
-	const leaf, fan = 64, 64
-	type node struct {
-		ref    Ref
-		lo, hi any
-	}
-	nodes := 0
-	limits := func(lo, hi, short any) Array {
-		nodes++
-		if nodes%17 == 5 {
-			return Array{lo, short}
-		}
-		return Array{lo, hi}
-	}
-	var level []node
-	for i := 0; i < len(sorted); i += leaf {
-		part := append([]KV(nil), sorted[i:min(i+leaf, len(sorted))]...)
-		lo, hi := part[0].Value.(brokenValue).key, part[len(part)-1].Value.(brokenValue).key
-		short := part[max(len(part)-2, 0)].Value.(brokenValue).key
-		if len(level)%13 == 6 && len(part) > 20 {
-			part[10], part[11] = part[11], part[10]
-		}
-		arr := make(Array, 0, 2*len(part))
-		for _, e := range part {
-			v := e.Value.(brokenValue)
-			arr = append(arr, v.key, v.set)
-		}
-		level = append(level, node{b.Add(D("Limits", limits(lo, hi, short), "Names", arr)), lo, hi})
-	}
-	for len(level) > fan {
-		var up []node
-		for i := 0; i < len(level); i += fan {
-			part := level[i:min(i+fan, len(level))]
-			kids := Array{}
-			for _, n := range part {
-				kids = append(kids, n.ref)
-			}
-			lo, hi := part[0].lo, part[len(part)-1].hi
-			short := part[max(len(part)-2, 0)].hi
-			up = append(up, node{b.Add(D("Limits", limits(lo, hi, short), "Kids", kids)), lo, hi})
-		}
-		level = up
-	}
-	kids := Array{}
-	for _, n := range level {
-		kids = append(kids, n.ref)
-	}
-	return b.Add(D("Kids", kids))
+	entry := func(e KV) (any, any) { v := e.Value.(brokenValue); return v.key, v.set }
+	return b.tree(sorted, 64, 64, entry, &treeDamage{swapEvery: 13, limitsEvery: 17})
 }

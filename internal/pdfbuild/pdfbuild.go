@@ -321,15 +321,48 @@ func (b *Builder) NameTree(entries []KV, leaf, fan int, key func(string) any) Re
 	if len(sorted) <= leaf {
 		return b.Add(D("Names", namesArray(sorted, key)))
 	}
+	return b.tree(sorted, leaf, fan, func(e KV) (any, any) { return key(e.Key), e.Value }, nil)
+}
+
+// treeDamage is how a tree is spoilt (BigBroken): the leaf whose index
+// modulo swapEvery is 6 has its entries 10 and 11 swapped (when it has more
+// than 20), and the node whose count modulo limitsEvery is 5 has a /Limits
+// high key one entry short.
+type treeDamage struct{ swapEvery, limitsEvery int }
+
+// tree adds the leaves and inner nodes of a name tree over sorted, a root
+// with /Kids, and returns the root. entry gives an entry's key object and
+// value, and is called in the order the objects are written (/Limits
+// first): a key may be an object made on the call.
+func (b *Builder) tree(sorted []KV, leaf, fan int, entry func(KV) (any, any), dmg *treeDamage) Ref {
 	type node struct {
-		ref      Ref
-		min, max string
+		ref    Ref
+		lo, hi KV // the entries whose keys are its /Limits
+	}
+	keyOf := func(e KV) any { k, _ := entry(e); return k }
+	nodes := 0
+	limits := func(lo, hi, short KV) Array {
+		nodes++
+		if dmg != nil && nodes%dmg.limitsEvery == 5 {
+			return Array{keyOf(lo), keyOf(short)}
+		}
+		return Array{keyOf(lo), keyOf(hi)}
 	}
 	var level []node
 	for i := 0; i < len(sorted); i += leaf {
 		part := sorted[i:min(i+leaf, len(sorted))]
-		lo, hi := part[0].Key, part[len(part)-1].Key
-		level = append(level, node{b.Add(D("Limits", Array{key(lo), key(hi)}, "Names", namesArray(part, key))), lo, hi})
+		lo, hi, short := part[0], part[len(part)-1], part[max(len(part)-2, 0)]
+		lim := limits(lo, hi, short)
+		if dmg != nil && len(level)%dmg.swapEvery == 6 && len(part) > 20 {
+			part = append([]KV(nil), part...)
+			part[10], part[11] = part[11], part[10]
+		}
+		arr := make(Array, 0, 2*len(part))
+		for _, e := range part {
+			k, v := entry(e)
+			arr = append(arr, k, v)
+		}
+		level = append(level, node{b.Add(D("Limits", lim, "Names", arr)), lo, hi})
 	}
 	for len(level) > fan {
 		var up []node
@@ -339,8 +372,8 @@ func (b *Builder) NameTree(entries []KV, leaf, fan int, key func(string) any) Re
 			for _, n := range part {
 				kids = append(kids, n.ref)
 			}
-			lo, hi := part[0].min, part[len(part)-1].max
-			up = append(up, node{b.Add(D("Limits", Array{key(lo), key(hi)}, "Kids", kids)), lo, hi})
+			lo, hi, short := part[0].lo, part[len(part)-1].hi, part[max(len(part)-2, 0)].hi
+			up = append(up, node{b.Add(D("Limits", limits(lo, hi, short), "Kids", kids)), lo, hi})
 		}
 		level = up
 	}
