@@ -39,10 +39,9 @@ import (
 // content set at a time, so that a 20,000-set file never holds its report
 // (or the encoded text) in memory at once.
 func writeInfoJSON(w io.Writer, d *pdfio.Document) error {
-	bw, ok := w.(*bufio.Writer)
-	if !ok {
+	bw, buffered := w.(*bufio.Writer)
+	if !buffered {
 		bw = bufio.NewWriter(w)
-		defer bw.Flush()
 	}
 	b := make([]byte, 0, 64<<10)
 	var err error
@@ -127,8 +126,10 @@ func writeInfoJSON(w io.Writer, d *pdfio.Document) error {
 		b = j.appendJSON(b)
 	}
 	b = append(b, "]}\n"...)
-	_, err = bw.Write(b)
-	return err
+	if _, err = bw.Write(b); err != nil || buffered {
+		return err // (the caller's buffer is the caller's to flush)
+	}
+	return bw.Flush()
 }
 
 // flushed hands b to w once it has grown past half its first capacity,
