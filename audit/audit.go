@@ -103,6 +103,7 @@ func (a *auditor) has(rule string, obj webcapture.Ref, key string) bool {
 // defectRule maps the reader's defects to rules.
 var defectRule = map[pdfio.DefectKind]string{
 	pdfio.Dangling:       "WC-DANGLING",
+	pdfio.Unreadable:     "WC-DANGLING", // a reference that reaches no object that can be read; its message says the object is listed
 	pdfio.Cycle:          "WC-CYCLE",
 	pdfio.TooDeep:        "WC-LIMIT",
 	pdfio.TooMany:        "WC-LIMIT",
@@ -266,7 +267,7 @@ func (a *auditor) treeDefect(name string) bool {
 // no object (o does not exist or cannot be located).
 func (a *auditor) dangling(o webcapture.Ref) bool {
 	for _, df := range a.d.Defects {
-		if df.Kind == pdfio.Dangling && df.Object == o && !o.IsZero() {
+		if (df.Kind == pdfio.Dangling || df.Kind == pdfio.Unreadable) && df.Object == o && !o.IsZero() {
 			return true
 		}
 	}

@@ -98,7 +98,9 @@ func (r *reader) checkObjects(l *damageLog) {
 		misplaced := !objectAt(r.b, off, n)
 		if misplaced {
 			lost := ""
-			if e.Object == nil {
+			if at, ok := r.relocated[n]; ok {
+				lost = fmt.Sprintf("; it was found at offset %d, and read from there", at)
+			} else if e.Object == nil {
 				lost = "; it cannot be read"
 			}
 			l.add(Damage{Kind: DamageOffset, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: the cross-reference data puts object %s at offset %d, where no \"%d %d obj\" begins%s", ref, off, n, ref.Gen, lost)})

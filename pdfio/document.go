@@ -45,6 +45,11 @@ type Tree struct {
 	Nodes   int            // nodes walked
 	Depth   int            // deepest level (1 = the root alone)
 	Empty   bool           // the root has neither /Kids nor /Names (Acrobat's << >> residue)
+	// Unreadable are the nodes (or their /Kids, /Names, or an indirect
+	// key) that the cross-reference data lists but that cannot be read,
+	// even looked for near their offset: the keys under them are not in
+	// Entries, and how many there are is not known.
+	Unreadable []webcapture.Ref
 }
 
 // An Entry is one key and value of a name tree.
@@ -54,6 +59,10 @@ type Entry struct {
 	Sets   []*ContentSet  // the value: one content set, or the elements of an array
 	Array  bool           // the value was an array
 	Node   webcapture.Ref // the leaf that holds the entry
+	// Unreadable: the value, or an element of it, is an object the
+	// cross-reference data lists but that cannot be read (not one that
+	// does not exist): Sets lacks it.
+	Unreadable bool
 
 	nodePath string // the leaf's path
 	index    int    // the key's index in the leaf's /Names
@@ -125,6 +134,7 @@ type DefectKind string
 // The kinds of defect the reader records.
 const (
 	Dangling       DefectKind = "dangling"         // a reference to an object that does not exist
+	Unreadable     DefectKind = "unreadable"       // a reference to an object the cross-reference data lists, which cannot be read
 	Cycle          DefectKind = "cycle"            // a reference chain or tree that loops
 	TooDeep        DefectKind = "too-deep"         // a tree deeper than Options.MaxTreeDepth
 	TooMany        DefectKind = "too-many"         // a tree with more nodes than Options.MaxTreeNodes

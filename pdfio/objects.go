@@ -37,11 +37,19 @@ func (r *reader) resolveKey(o types.Object, path, key string) (types.Object, web
 // defect (most objects resolve without one: their paths, one per page or
 // tree entry, would be built for nothing).
 func (r *reader) resolveAt(o types.Object, path func() string) (types.Object, webcapture.Ref, bool) {
+	obj, ref, why := r.resolveWhy(o, path)
+	return obj, ref, why == resolved
+}
+
+// resolveWhy is resolveAt saying why it stopped: an object that does not
+// exist (dangling) is missing; one the cross-reference data lists that
+// cannot be read is unreadable.
+func (r *reader) resolveWhy(o types.Object, path func() string) (types.Object, webcapture.Ref, resolution) {
 	var ref webcapture.Ref
 	for range maxChain {
 		ir, ok := o.(types.IndirectRef)
 		if !ok {
-			return o, ref, true
+			return o, ref, resolved
 		}
 		ref = webcapture.Ref{Num: ir.ObjectNumber.Value(), Gen: ir.GenerationNumber.Value()}
 		e := r.entry(ref.Num)
@@ -51,24 +59,35 @@ func (r *reader) resolveAt(o types.Object, path func() string) (types.Object, we
 				continue
 			}
 			p := path()
-			if r.xrefDamaged {
+			switch {
+			case e != nil && !e.Free && r.unreadableRef(ref):
+				r.defect(ref, p, Unreadable, "%s refers to object %s, which the cross-reference data puts at offset %d but which cannot be read there or near it", p, ref, offsetOf(e))
+				return nil, ref, unreadable
+			case r.xrefDamaged:
 				r.defect(ref, p, Dangling, "%s refers to object %s, which cannot be located: the cross-reference data is damaged", p, ref)
-			} else {
+			default:
 				r.defect(ref, p, Dangling, "%s refers to object %s, which does not exist", p, ref)
 			}
-			return nil, ref, false
+			return nil, ref, missing
 		}
 		obj, err := load(e)
 		if err != nil {
 			p := path()
 			r.defect(ref, p, BadValue, "%s: object %s cannot be parsed: %v", p, ref, err)
-			return nil, ref, false
+			return nil, ref, unreadable
 		}
 		o = obj
 	}
 	p := path()
 	r.defect(ref, p, Cycle, "%s: a chain of more than %d references", p, maxChain)
-	return nil, ref, false
+	return nil, ref, missing
+}
+
+func offsetOf(e *model.XRefTableEntry) int64 {
+	if e.Offset == nil {
+		return -1
+	}
+	return *e.Offset
 }
 
 // rawString returns the bytes of a string object exactly: a literal string

@@ -22,7 +22,9 @@ type reader struct {
 
 	b           []byte                  // the file's bytes, to check against what pdfcpu built; nil: not checked
 	xrefDamaged bool                    // the cross-reference data had to be rebuilt
-	recovered   map[int]types.Object    // objects the lost cross-reference data located, recovered from object streams
+	recovered   map[int]types.Object    // objects the lost cross-reference data located, recovered from object streams, or found near a wrong offset
+	relocated   map[int]int64           // where recoverMisplaced found each object it recovered
+	unloadable  map[int]bool            // objects listed, in use, that cannot be read even so (recoverMisplaced)
 	nums        []int                   // the table's object numbers, sorted once (objectNumbers)
 	byNum       []*model.XRefTableEntry // the table by object number, when objectNumbers could make it (entry)
 	// parallel: parts of the reading may run at once (alongside). Only
@@ -57,6 +59,7 @@ func (r *reader) read() *Document {
 	var damage damageLog
 	r.checkSections(&damage)
 	r.objectNumbers() // sorted before checkObjects may run alongside
+	r.recoverMisplaced()
 	if !r.parallel {
 		r.checkObjects(&damage)
 		// The bytes are checked: let go of them (the file's size, live
@@ -263,9 +266,9 @@ func (r *reader) rawID(obj webcapture.Ref, d types.Dict, key, path string) *webc
 func (r *reader) walkTree(name string, root types.Object) *Tree {
 	t := &Tree{Name: name}
 	w := &treeWalk{r: r, t: t, onPath: map[webcapture.Ref]bool{}, seen: map[webcapture.Ref]bool{}}
-	obj, ref, ok := r.resolve(root, name)
+	obj, ref, why := r.resolveWhy(root, func() string { return name })
 	t.Root = ref
-	if !ok {
+	if w.lost(ref, why) || why != resolved {
 		return t
 	}
 	d, isDict := obj.(types.Dict)
@@ -322,11 +325,22 @@ func (w *treeWalk) node(d types.Dict, ref webcapture.Ref, path string, depth int
 	return lo, hi
 }
 
+// lost records in the tree a node, or part of one, that the cross-reference
+// data lists but that cannot be read, and reports whether it was one.
+func (w *treeWalk) lost(ref webcapture.Ref, why resolution) bool {
+	if why != unreadable {
+		return false
+	}
+	w.t.Unreadable = append(w.t.Unreadable, ref)
+	return true
+}
+
 func (w *treeWalk) kids(kids types.Object, path string, depth int) (lo, hi *string) {
 	r := w.r
-	arr, _, ok := r.resolve(kids, path+"/Kids")
+	arr, aref, why := r.resolveWhy(kids, func() string { return path + "/Kids" })
+	w.lost(aref, why)
 	a, isArr := arr.(types.Array)
-	if !ok || !isArr {
+	if ok := why == resolved; !ok || !isArr {
 		if ok {
 			r.defect(webcapture.Ref{}, path+"/Kids", TreeNode, "%s/Kids is %s, want an array", path, typeName(arr))
 		}
@@ -350,8 +364,8 @@ func (w *treeWalk) kids(kids types.Object, path string, depth int) (lo, hi *stri
 				continue
 			}
 		}
-		obj, _, ok := r.resolve(k, kpath)
-		if !ok {
+		obj, _, why := r.resolveWhy(k, func() string { return kpath })
+		if w.lost(kref, why) || why != resolved {
 			continue
 		}
 		kd, isDict := obj.(types.Dict)
@@ -376,9 +390,10 @@ func (w *treeWalk) kids(kids types.Object, path string, depth int) (lo, hi *stri
 
 func (w *treeWalk) names(names types.Object, node webcapture.Ref, path string) (lo, hi *string) {
 	r, t := w.r, w.t
-	arr, _, ok := r.resolve(names, path+"/Names")
+	arr, aref, why := r.resolveWhy(names, func() string { return path + "/Names" })
+	w.lost(aref, why)
 	a, isArr := arr.(types.Array)
-	if !ok || !isArr {
+	if ok := why == resolved; !ok || !isArr {
 		if ok {
 			r.defect(node, path+"/Names", TreeNode, "%s/Names is %s, want an array", path, typeName(arr))
 		}
@@ -389,11 +404,11 @@ func (w *treeWalk) names(names types.Object, node webcapture.Ref, path string) (
 	}
 	for i := 0; i+1 < len(a); i += 2 {
 		e := &Entry{KeyRef: refIn(a[i]), Node: node, nodePath: path, index: i}
-		kobj, kref, ok := a[i], e.KeyRef, true
+		kobj, kref, why := a[i], e.KeyRef, resolved
 		if !kref.IsZero() {
-			kobj, kref, ok = r.resolveAt(a[i], e.Path)
+			kobj, kref, why = r.resolveWhy(a[i], e.Path)
 		}
-		if !ok {
+		if w.lost(kref, why) || why != resolved {
 			continue
 		}
 		key, isStr := rawString(kobj)
@@ -468,8 +483,9 @@ func (r *reader) entryValue(e *Entry, v types.Object) {
 		}
 	}
 	path := e.valuePath()
-	obj, ref, ok := r.resolve(v, path)
-	if !ok {
+	obj, ref, why := r.resolveWhy(v, func() string { return path })
+	if why != resolved {
+		e.Unreadable = why == unreadable
 		return
 	}
 	switch o := obj.(type) {
@@ -479,9 +495,19 @@ func (r *reader) entryValue(e *Entry, v types.Object) {
 		}
 	case types.Array:
 		e.Array = true
-		eachOf(r, o, path, TreeValue, "a content set dictionary", func(d types.Dict, ref webcapture.Ref, path string) {
-			e.Sets = append(e.Sets, r.contentSet(d, ref, path))
-		})
+		for i, el := range o {
+			epath := path + "[" + strconv.Itoa(i) + "]"
+			v, ref, why := r.resolveWhy(el, func() string { return epath })
+			if why != resolved {
+				e.Unreadable = e.Unreadable || why == unreadable
+				continue
+			}
+			if d, isDict := v.(types.Dict); isDict {
+				e.Sets = append(e.Sets, r.contentSet(d, ref, epath))
+			} else {
+				r.defect(ref, epath, TreeValue, "%s is %s, want %s", epath, typeName(v), "a content set dictionary")
+			}
+		}
 	default:
 		r.defect(ref, path, TreeValue, "%s is %s, want a content set or an array of content sets", path, typeName(obj))
 	}

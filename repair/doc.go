@@ -10,7 +10,11 @@
 //     WC-TREE-SHARED, WC-TREE-NODE for an odd /Names or a key that is not a
 //     string, WC-DANGLING for a kid that does not exist, WC-TREE-VALUE for a
 //     value that is not a content set — the entries such damage already lost
-//     stay lost, and are listed).
+//     stay lost, and are listed). An object the cross-reference data lists
+//     but that cannot be read is not one that does not exist: pdfio looks
+//     for it near its offset as qpdf does, and when it still cannot be read
+//     the tree is left alone and the plan refused (Plan.Refused, Plan.Losses,
+//     which count what would be lost), unless Options.AllowLoss drops it.
 //   - URLS keys are canonicalized (WC-URLS-CANONICAL, WC-URLS-NONASCII),
 //     unless that makes them collide (below).
 //   - IDS keys that differ from their set's /ID are replaced by the /ID

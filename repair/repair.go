@@ -22,9 +22,15 @@ type Plan struct {
 	Changes    []Change    // what will be changed
 	Left       []Change    // what is left alone, and why
 	Collisions []Collision // URLS keys left as written: rewritten, they would collide
-	trees      map[string][]entry
-	backIDs    []backLink
-	doc        *pdfio.Document
+	// Losses are the trees that hold what cannot be read: rebuilt, they
+	// would lose it. Without Options.AllowLoss such a tree is left as it
+	// is and the plan must not be written (Refused); with it, the tree is
+	// rebuilt from what can be read, and the loss is counted here.
+	Losses    []Loss
+	allowLoss bool
+	trees     map[string][]entry
+	backIDs   []backLink
+	doc       *pdfio.Document
 }
 
 type entry struct {
@@ -50,14 +56,29 @@ type backLink struct {
 // Empty reports whether there is nothing to write.
 func (p *Plan) Empty() bool { return len(p.trees) == 0 && len(p.backIDs) == 0 }
 
+// Options are the choices of a plan.
+type Options struct {
+	Profile *canon.Profile // canonicalization of URLS keys; PDF if nil
+	// AllowLoss rebuilds a tree that holds a node or value the
+	// cross-reference data lists but that cannot be read, dropping it and
+	// what is under it (counted in Plan.Losses). Without it such a tree is
+	// left alone and the plan is refused.
+	AllowLoss bool
+}
+
 // NewPlan works out the repairs of d under the canonicalization profile pr
 // (PDF if nil).
 func NewPlan(d *pdfio.Document, pr *canon.Profile) (*Plan, error) {
-	c, err := canon.New(pr)
+	return NewPlanWith(d, Options{Profile: pr})
+}
+
+// NewPlanWith is NewPlan with options.
+func NewPlanWith(d *pdfio.Document, opts Options) (*Plan, error) {
+	c, err := canon.New(opts.Profile)
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{trees: map[string][]entry{}, doc: d}
+	p := &Plan{trees: map[string][]entry{}, doc: d, allowLoss: opts.AllowLoss}
 	treeDefects := map[string][]pdfio.Defect{}
 	for _, df := range d.Defects {
 		for _, name := range []string{"IDS", "URLS"} {
@@ -108,9 +129,16 @@ func (p *Plan) planTree(t *pdfio.Tree, defects []pdfio.Defect, c *canon.Canonica
 	if !structural && len(changes) == 0 {
 		return
 	}
+	if l, lossy := lossOf(t, defects, len(order)); lossy {
+		l.Dropped = p.allowLoss
+		p.Losses = append(p.Losses, l)
+		if !p.allowLoss {
+			return // the tree is left as it is
+		}
+	}
 	for _, df := range defects {
 		switch df.Kind {
-		case pdfio.TreeOddNames, pdfio.TreeKeyType, pdfio.Dangling, pdfio.TreeValue, pdfio.Cycle:
+		case pdfio.TreeOddNames, pdfio.TreeKeyType, pdfio.Dangling, pdfio.TreeValue, pdfio.Cycle, pdfio.Unreadable:
 			p.Changes = append(p.Changes, Change{[]string{"WC-TREE-NODE"}, df.Object, "dropped, as it cannot be read: " + df.Message})
 		}
 	}
