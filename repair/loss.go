@@ -59,7 +59,8 @@ func lossOf(t *pdfio.Tree, defects []pdfio.Defect, kept int) (l Loss, lossy bool
 
 // String says what is lost: "the URLS tree holds 1 node that cannot be
 // read (object 36 0 R): rebuilt, it would keep 12 of the 12 keys read,
-// and lose the keys under that node (how many is not known)".
+// and lose 1 node that cannot be read, with the keys under it (how many is
+// not known)".
 func (l Loss) String() string {
 	var objs []string
 	for _, o := range l.Objects {
@@ -72,12 +73,12 @@ func (l Loss) String() string {
 	if l.Lost > 0 || l.Nodes == 0 {
 		what = append(what, fmt.Sprintf("%d %s whose value cannot be read", l.Lost, plural(l.Lost, "key", "keys")))
 	}
-	verb := "would keep"
+	keep, lose := "would keep", "lose"
 	if l.Dropped {
-		verb = "keeps"
+		keep, lose = "keeps", "loses"
 	}
-	return fmt.Sprintf("the %s tree holds what cannot be read (object %s): rebuilt, it %s %d of the %d keys read, and loses %s",
-		l.Tree, strings.Join(objs, ", object "), verb, l.Kept, l.Read, strings.Join(what, ", and "))
+	return fmt.Sprintf("the %s tree holds what cannot be read (object %s): rebuilt, it %s %d of the %d keys read, and %s %s",
+		l.Tree, strings.Join(objs, ", object "), keep, l.Kept, l.Read, lose, strings.Join(what, ", and "))
 }
 
 func plural(n int, one, many string) string {

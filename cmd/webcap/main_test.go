@@ -73,7 +73,7 @@ func TestScripts(t *testing.T) {
 				ts.Defer(srv.Close)
 				ts.Setenv("URL", srv.URL)
 			},
-			// mkpdf SAMPLE FILE writes one of pdfbuild's sample or hostile documents.
+			// mkpdf SAMPLE FILE writes one of pdfbuild's sample, hostile or loss documents.
 			"mkpdf": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 2 {
 					ts.Fatalf("usage: mkpdf SAMPLE FILE")
@@ -81,6 +81,9 @@ func TestScripts(t *testing.T) {
 				b, err := pdfbuild.Sample(args[0])
 				if err != nil {
 					b, err = pdfbuild.Hostile(args[0])
+				}
+				if err != nil {
+					b, err = pdfbuild.LossSample(args[0])
 				}
 				ts.Check(err)
 				ts.Check(os.WriteFile(ts.MkAbs(args[1]), b, 0o644))

@@ -24,6 +24,18 @@ IDS keys that differ from their set's /ID take the /ID, duplicate keys are
 merged, and pages or images without /ID get their set's. Everything that
 could be repaired more than one way is reported and left alone.
 
+An object the cross-reference data lists is never dropped because it
+cannot be read: it is looked for near its offset (as qpdf does) and read
+from there. When a tree node or value still cannot be read (an unclosed
+string, bytes that are not an object), rebuilding its tree would lose it
+and the keys under it: fix reports it ("loss:", the tree, the objects, the
+keys read and kept) and refuses, writing nothing, with exit status 1 (with
+--dry-run too). --allow-loss rebuilds the tree from what can be read,
+dropping the rest, and says what was lost. A key whose value does not
+exist at all holds nothing, and is dropped. Before anything is written,
+the result is read back: a tree with fewer readable keys than planned is
+an error, and nothing is written.
+
 A URLS key is never rewritten to a key that another key is or becomes when
 the two lead to different content sets: such a collision is reported
 ("collision:", both keys quoted byte for byte, with their sets), those keys
@@ -39,10 +51,12 @@ With --json, one JSON document (schema: webcap help schema fix):
   {"schema": "webcap.fix/1", "input", "output", "dryRun",
    "repairs": [{"rules", "object", "message"}], "leftAlone": [...],
    "collisions": [{"key", "keys": [{"key", "setObjects"}]}],
+   "losses": [{"tree", "objects", "keysRead", "keysKept", "keysLost",
+     "nodesLost", "dropped", "message"}], "refused",
    "appendedBytes", "auditErrors"}
 
 Exit status: 0 when the result has no error finding, 1 when errors or
-collisions remain, 3 when the file cannot be read or written, 2 for a usage error.`,
+collisions remain or a loss is refused, 3 when the file cannot be read or written, 2 for a usage error.`,
 		Example: `  $ webcap fix damaged.pdf -o repaired.pdf
   $ webcap fix --dry-run damaged.pdf
   $ webcap fix --in-place --profile pdf2 capture.pdf
@@ -61,6 +75,7 @@ collisions remain, 3 when the file cannot be read or written, 2 for a usage erro
 	f.Lookup("force").Usage = "replace -o's file if it exists"
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the repairs without writing anything")
 	f.BoolVar(&opts.JSON, "json", false, "print the repairs and the result as JSON")
+	f.BoolVar(&opts.AllowLoss, "allow-loss", false, "rebuild a tree that holds a node or value that cannot be read, dropping it and the keys under it (else nothing is written)")
 	addProfileFlag(cmd, &opts.Profile, canon.PDF, "canonicalization for URLS keys: pdf, pdf2 or rfc3986")
 	opts.passwordFlags.add(cmd)
 	return cmd
@@ -70,10 +85,11 @@ type fixOptions struct {
 	IO *IOStreams
 	outputFlags
 	passwordFlags
-	DryRun  bool
-	JSON    bool
-	Profile *canon.Profile
-	File    string
+	DryRun    bool
+	JSON      bool
+	AllowLoss bool
+	Profile   *canon.Profile
+	File      string
 }
 
 func runFix(ctx context.Context, opts *fixOptions) error {
@@ -92,7 +108,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
-	plan, err := repair.NewPlan(d, opts.Profile)
+	plan, err := repair.NewPlanWith(d, repair.Options{Profile: opts.Profile, AllowLoss: opts.AllowLoss})
 	if err != nil {
 		return err
 	}
@@ -108,6 +124,13 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	}
 	for _, c := range plan.Collisions {
 		fmt.Fprintf(w, "collision: WC-URLS-CANONICAL: %s\n", c)
+	}
+	for _, l := range plan.Losses {
+		fmt.Fprintf(w, "loss: WC-DANGLING: %s\n", l)
+	}
+	if plan.Refused() {
+		fmt.Fprintf(w, "%s: nothing written: a tree would lose what cannot be read\n", displayInput(opts.File))
+		return refused(opts, plan)
 	}
 	collided := ""
 	if n := len(plan.Collisions); n > 0 {
@@ -131,7 +154,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	if err := checkInterrupt(ctx); err != nil {
 		return err // nothing written
 	}
-	d2, err := opts.put(u, fixed)
+	d2, err := opts.put(u, plan, fixed)
 	if err != nil {
 		return err
 	}
@@ -149,7 +172,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 // fail the command as they do in plain text.
 func fixJSON(opts *fixOptions, u *pdfio.Update, orig []byte, d *pdfio.Document, plan *repair.Plan, out string) error {
 	s := fixSummary{Schema: schemaName("fix"), Input: opts.File, DryRun: opts.DryRun, Repairs: repairsJSON(plan.Changes),
-		Left: repairsJSON(plan.Left), Collisions: []collisionJSON{}}
+		Left: repairsJSON(plan.Left), Collisions: []collisionJSON{}, Losses: lossesJSON(plan.Losses), Refused: plan.Refused()}
 	for _, c := range plan.Collisions {
 		cj := collisionJSON{Key: bytesJSON(c.Key), Keys: []collidingKeyJSON{}}
 		for _, k := range c.Keys {
@@ -162,6 +185,12 @@ func fixJSON(opts *fixOptions, u *pdfio.Update, orig []byte, d *pdfio.Document, 
 		s.Collisions = append(s.Collisions, cj)
 	}
 	switch {
+	case s.Refused: // nothing written
+		s.Errors = summarize(d, opts.Profile).Count(audit.Serious)
+		if err := writeJSON(opts.summary(opts.IO), s); err != nil {
+			return err
+		}
+		return refused(opts, plan)
 	case plan.Empty() && len(plan.Collisions) == 0: // nothing to fix: the verdict is the input's
 		s.Errors = summarize(d, opts.Profile).Count(audit.Serious)
 	case plan.Empty(), opts.DryRun:
@@ -170,7 +199,7 @@ func fixJSON(opts *fixOptions, u *pdfio.Update, orig []byte, d *pdfio.Document, 
 		if err != nil {
 			return fileError("fix", opts.File, err)
 		}
-		d2, err := opts.put(u, fixed)
+		d2, err := opts.put(u, plan, fixed)
 		if err != nil {
 			return err
 		}
@@ -205,14 +234,47 @@ func (opts *fixOptions) open(orig []byte) (*pdfio.Update, *pdfio.Document, error
 	return u, d, nil
 }
 
-// put writes the repaired file and reads it back, from the parse of the
-// input and the update (pdfio.Update.Result) rather than from scratch.
-func (opts *fixOptions) put(u *pdfio.Update, fixed []byte) (*pdfio.Document, error) {
+// put reads the repaired file back, from the parse of the input and the
+// update (pdfio.Update.Result) rather than from scratch, checks that its
+// trees hold every readable key the plan writes (repair.Plan.Check), and
+// only then writes it.
+func (opts *fixOptions) put(u *pdfio.Update, plan *repair.Plan, fixed []byte) (*pdfio.Document, error) {
+	d, err := u.Result(fixed, opts.target(opts.File))
+	if d, err = readBack("fix", d, err); err != nil {
+		return nil, err
+	}
+	if err := plan.Check(d); err != nil {
+		fmt.Fprintf(opts.IO.ErrOut, "webcap: fix: %s: %v; nothing written\n", displayInput(opts.File), err)
+		return nil, errFailed
+	}
 	if err := opts.outputFlags.put("fix", opts.IO, opts.File, fixed); err != nil {
 		return nil, err
 	}
-	d, err := u.Result(fixed, opts.target(opts.File))
-	return readBack("fix", d, err)
+	return d, nil
+}
+
+// refused fails the command when a tree would lose what cannot be read and
+// --allow-loss was not given, and says so on stderr: the file, the tree,
+// the objects and the counts.
+func refused(opts *fixOptions, plan *repair.Plan) error {
+	for _, l := range plan.Losses {
+		if !l.Dropped {
+			fmt.Fprintf(opts.IO.ErrOut, "webcap: fix: %s: %s; nothing written (--allow-loss drops it)\n", displayInput(opts.File), l)
+		}
+	}
+	return errFailed
+}
+
+func lossesJSON(ls []repair.Loss) []lossJSON {
+	out := []lossJSON{}
+	for _, l := range ls {
+		lj := lossJSON{Tree: l.Tree, Objects: []string{}, Read: l.Read, Kept: l.Kept, Lost: l.Lost, Nodes: l.Nodes, Dropped: l.Dropped, Message: l.String()}
+		for _, o := range l.Objects {
+			lj.Objects = append(lj.Objects, o.String())
+		}
+		out = append(out, lj)
+	}
+	return out
 }
 
 func repairsJSON(changes []repair.Change) []repairJSON {

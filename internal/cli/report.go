@@ -368,6 +368,8 @@ type fixSummary struct {
 	Repairs    []repairJSON    `json:"repairs"`
 	Left       []repairJSON    `json:"leftAlone"`
 	Collisions []collisionJSON `json:"collisions"`
+	Losses     []lossJSON      `json:"losses"`  // trees that hold what cannot be read
+	Refused    bool            `json:"refused"` // nothing written: a tree would lose what cannot be read (no --allow-loss)
 	Appended   int             `json:"appendedBytes"`
 	Errors     int             `json:"auditErrors"` // of the output, or of the input when nothing is written
 }
@@ -383,6 +385,19 @@ type repairJSON struct {
 type collisionJSON struct {
 	Key  bytesJSON          `json:"key"`
 	Keys []collidingKeyJSON `json:"keys"`
+}
+
+// lossJSON is a tree that holds objects the cross-reference data lists but
+// that cannot be read (repair.Loss).
+type lossJSON struct {
+	Tree    string   `json:"tree" jsonschema:"enum=IDS,enum=URLS"`
+	Objects []string `json:"objects"`   // the objects that cannot be read
+	Read    int      `json:"keysRead"`  // keys read from the tree
+	Kept    int      `json:"keysKept"`  // keys the rebuilt tree holds, or would
+	Lost    int      `json:"keysLost"`  // keys read whose value cannot be read
+	Nodes   int      `json:"nodesLost"` // nodes that cannot be read, with their keys (how many is not known)
+	Dropped bool     `json:"dropped"`   // rebuilt anyway (--allow-loss)
+	Message string   `json:"message"`
 }
 
 type collidingKeyJSON struct {
