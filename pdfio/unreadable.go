@@ -12,7 +12,8 @@ import (
 // is not an object that does not exist: "webcap fix" must not drop what is
 // under it as if it held nothing. The reader looks for it as qpdf does:
 // "N G obj" near the listed offset, then anywhere in the file, and parses
-// it from there (recoverMisplaced); what it still cannot read is
+// it from there with the fast parser (recoverMisplaced); what it still
+// cannot read is
 // unreadable (a defect of its own kind, and Tree.Unreadable or
 // Entry.Unreadable where a name tree needed it), never dangling.
 
@@ -98,9 +99,12 @@ func (r *reader) parseAt(cands []int64, num, gen int) (types.Object, int64, bool
 		if bytes.Contains(body, []byte("stream")) && bytes.Contains(body, []byte("endstream")) {
 			continue
 		}
-		text := string(body)
-		o, err := parseObject(&text)
-		if err != nil || o == nil {
+		// The fast parser only (objparse.go): it is bounded in depth and
+		// time, where pdfcpu's parser, on the malformed text that a
+		// damaged file holds, may not be; what it is not sure of stays
+		// unreadable (and fix refuses to drop it).
+		o, ok := parseCompressed(body)
+		if !ok {
 			continue
 		}
 		return o, at, true
