@@ -102,8 +102,12 @@ TestRealWorldDamageAgreesWithQPDF). When the cross-reference data is lost, objec
 object streams that pdfcpu found are recovered from them, as poppler does (WC-PDF-RECOVERED,
 once, with their number), so a reference to one resolves; a reference that still leads nowhere
 is WC-DANGLING saying the object "cannot be located: the cross-reference data is damaged", not
-that it does not exist. A file pdfcpu cannot parse at all is reported as unreadable (exit 3),
-not audited.`,
+that it does not exist. An object an entry locates wrongly (its offset holds no N G obj, or it
+does not parse there) is looked for near that offset and then in the whole file, as qpdf does,
+and read from there when found (WC-PDF-OFFSET says where); a reference to one that still cannot
+be read is WC-DANGLING saying the cross-reference data puts it at its offset but it "cannot be
+read there or near it" (pdfio.Unreadable, a kind of its own: webcap fix refuses to drop it). A
+file pdfcpu cannot parse at all is reported as unreadable (exit 3), not audited.`,
 	},
 	{
 		rules: []string{"WC-CERTIFIED", "WC-CERTIFIED-AFTER"},
