@@ -21,6 +21,10 @@ import (
 // before the whole file is.
 const recoverWindow = 4096
 
+// recoverBudget is how many bytes the searches for misplaced objects of
+// a file of size bytes may read in all: four passes over it, and 64 MiB.
+func recoverBudget(size int) int64 { return 4*int64(size) + 64<<20 }
+
 // maxRecoverScan bounds the objects looked for in the whole file (each
 // such search is one pass over the file's index of "obj" headers, made
 // once).
@@ -35,6 +39,11 @@ func (r *reader) recoverMisplaced() {
 		return
 	}
 	var headers map[int][]int64 // "N G obj" offsets by N, over the whole file, made when first needed
+	// The bytes all the searches may read: a few passes over the file, so
+	// that many unloadable objects (a hostile file lists millions) cannot
+	// make the search quadratic. What is not looked for when it runs out
+	// stays unloadable, which fix refuses to drop.
+	budget := recoverBudget(len(r.b))
 	for _, n := range r.objectNumbers() {
 		e := r.entry(n)
 		if e == nil || e.Free || e.Compressed || e.Offset == nil || e.Object != nil || n == 0 {
@@ -49,7 +58,7 @@ func (r *reader) recoverMisplaced() {
 		}
 		var cands []int64
 		lo, hi := max(off-recoverWindow, 0), min(off+recoverWindow, int64(len(r.b)))
-		if lo < hi {
+		if budget -= max(hi-lo, 0); budget > 0 && lo < hi {
 			for _, at := range objHeaders(r.b[lo:hi], n) {
 				cands = append(cands, lo+at)
 			}
@@ -60,7 +69,7 @@ func (r *reader) recoverMisplaced() {
 			}
 			cands = headers[n]
 		}
-		if o, at, ok := r.parseAt(cands, n, gen); ok {
+		if o, at, ok := r.parseAt(cands, n, gen, &budget); ok {
 			if r.recovered == nil {
 				r.recovered = map[int]types.Object{}
 			}
@@ -80,9 +89,13 @@ func (r *reader) recoverMisplaced() {
 // parseAt parses object num (generation gen) at the first of cands where
 // it parses, and is not a stream (whose data the reader would need to
 // locate too: it is left unloadable).
-func (r *reader) parseAt(cands []int64, num, gen int) (types.Object, int64, bool) {
+func (r *reader) parseAt(cands []int64, num, gen int, budget *int64) (types.Object, int64, bool) {
 	for _, at := range cands {
+		if *budget <= 0 {
+			break
+		}
 		rest := r.b[at:]
+		rest = rest[:min(int64(len(rest)), *budget)]
 		var f [3][]byte
 		if !firstFields(rest[:min(len(rest), 40)], &f) {
 			continue
@@ -92,6 +105,11 @@ func (r *reader) parseAt(cands []int64, num, gen int) (types.Object, int64, bool
 		}
 		i := bytes.Index(rest, []byte("obj"))
 		end := bytes.Index(rest, []byte("endobj"))
+		if end < 0 {
+			*budget -= int64(len(rest))
+		} else {
+			*budget -= int64(end)
+		}
 		if i < 0 || end < i+3 {
 			continue
 		}
