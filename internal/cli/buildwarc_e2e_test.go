@@ -57,11 +57,7 @@ func TestBuildWARC(t *testing.T) {
 	}))
 	defer srv.Close()
 	dir := t.TempDir()
-	cmd := exec.Command(wget, "--recursive", "--level=inf", "-e", "robots=off", "--no-verbose",
-		"--warc-file="+filepath.Join(dir, "site"), "--directory-prefix="+filepath.Join(dir, "mirror"), srv.URL+"/")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("wget: %v\n%s", err, b)
-	}
+	wgetWARC(t, wget, dir, "mirror", true, srv.URL+"/")
 	os.RemoveAll(filepath.Join(dir, "mirror")) // the WARC alone
 	archive := filepath.Join(dir, "site.warc.gz")
 	if err := os.WriteFile(filepath.Join(dir, "pages.pdf"), pb.Web(false), 0o644); err != nil {

@@ -59,10 +59,7 @@ func TestWARCDigests(t *testing.T) {
 	}))
 	defer srv.Close()
 	dir := t.TempDir()
-	cmd := exec.Command(wget, "--no-verbose", "--warc-file="+filepath.Join(dir, "site"), "--directory-prefix="+filepath.Join(dir, "files"), srv.URL+"/", srv.URL+"/logo.gif")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("wget: %v\n%s", err, b)
-	}
+	wgetWARC(t, wget, dir, "files", false, srv.URL+"/", srv.URL+"/logo.gif")
 	archive := filepath.Join(dir, "site.warc.gz")
 
 	// The oracles: over the bytes the server sent, and their decoding.
