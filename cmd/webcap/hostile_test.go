@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/webcap/webcap/internal/browsertest"
+	"github.com/webcap/webcap/internal/hostile"
+)
+
+// slowEnv turns on the hostile cases that take long (the gated slow step).
+const slowEnv = "WEBCAP_SLOW_TESTS"
+
+// hungAfter is when a child that has not exited is killed and its case
+// failed: a case blocked in the kernel (a FIFO, a socket) takes no CPU, so
+// its CPU bound alone would never catch it. It is no time budget: every
+// case is meant to end within seconds.
+const hungAfter = 2 * time.Minute
+
+// TestHostile runs the hostile-input suite (internal/hostile): each case
+// in a directory of its own, as a child process whose CPU time and peak
+// memory the kernel measures (wait4's rusage, which counts the child's
+// own waited-for children too: audit's workers); the verdict (exit status, output, what is
+// left on disk) and the bounds must hold. `go test -run TestHostile -v`
+// lists every case with its figures.
+func TestHostile(t *testing.T) {
+	var (
+		mu   sync.Mutex
+		rows []string
+	)
+	for _, c := range hostile.Cases() {
+		t.Run(string(c.Part)+"/"+c.Name, func(t *testing.T) {
+			switch {
+			case c.Slow && os.Getenv(slowEnv) != "1":
+				t.Skipf("a slow case: set %s=1 to run it", slowEnv)
+			case c.Browser && os.Getenv(browsertest.Env) != "1":
+				t.Skipf("needs Chromium: set %s=1 to run it", browsertest.Env)
+			}
+			t.Parallel()
+			r := runCase(t, c)
+			mu.Lock()
+			rows = append(rows, fmt.Sprintf("%-8s %-40s exit %d  cpu %6.2fs  rss %5d MB  out %d B", c.Part, c.Name, r.exit, r.cpu.Seconds(), r.rss>>20, r.out))
+			mu.Unlock()
+		})
+	}
+	t.Cleanup(func() {
+		sort.Strings(rows)
+		t.Logf("hostile cases:\n%s", strings.Join(rows, "\n"))
+	})
+}
+
+type caseResult struct {
+	exit int
+	cpu  time.Duration
+	rss  int64
+	out  int64
+}
+
+func runCase(t *testing.T, c hostile.Case) caseResult {
+	dir := t.TempDir()
+	args, cleanup, err := c.Setup(dir)
+	if err != nil {
+		t.Fatalf("setup: %v", err)
+	}
+	if cleanup != nil {
+		t.Cleanup(cleanup)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hungAfter)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "webcap", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Stdin = strings.NewReader(c.Stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("webcap %s: still running after %v (hung), killed", strings.Join(args, " "), hungAfter)
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("webcap %s: %v", strings.Join(args, " "), err)
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	r := caseResult{
+		exit: cmd.ProcessState.ExitCode(),
+		cpu:  time.Duration(ru.Utime.Nano() + ru.Stime.Nano()),
+		rss:  ru.Maxrss << 10, // kilobytes on Linux
+		out:  int64(stdout.Len() + stderr.Len()),
+	}
+	show := func() string {
+		return fmt.Sprintf("webcap %s\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), clip(stdout.String()), clip(stderr.String()))
+	}
+	if r.exit != c.Exit {
+		t.Errorf("exit status %d, want %d\n%s", r.exit, c.Exit, show())
+	}
+	match := func(what, text string, res []string, want bool) {
+		for _, re := range res {
+			if regexp.MustCompile("(?m)"+re).MatchString(text) != want {
+				verb := "does not match"
+				if !want {
+					verb = "matches"
+				}
+				t.Errorf("%s %s %q\n%s", what, verb, re, show())
+			}
+		}
+	}
+	match("stdout", stdout.String(), c.Stdout, true)
+	match("stderr", stderr.String(), c.Stderr, true)
+	match("stdout", stdout.String(), c.NotStdout, false)
+	match("stderr", stderr.String(), c.NotStderr, false)
+	if c.Check != nil {
+		if err := c.Check(dir); err != nil {
+			t.Errorf("after the run: %v\n%s", err, show())
+		}
+	}
+	maxCPU, maxRSS := c.MaxCPU, c.MaxRSS
+	if maxCPU == 0 {
+		maxCPU = hostile.DefaultMaxCPU
+	}
+	if maxRSS == 0 {
+		maxRSS = hostile.DefaultMaxRSS
+	}
+	if r.cpu > maxCPU {
+		t.Errorf("took %v of CPU, more than %v", r.cpu, maxCPU)
+	}
+	if r.rss > maxRSS {
+		t.Errorf("peak memory %d MB, more than %d MB", r.rss>>20, maxRSS>>20)
+	}
+	if c.MaxOutput > 0 && r.out > c.MaxOutput {
+		t.Errorf("wrote %d bytes of output, more than %d", r.out, c.MaxOutput)
+	}
+	return r
+}
+
+// clip keeps the start and the end of a long output for a failure message.
+func clip(s string) string {
+	const n = 2000
+	if len(s) <= 2*n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("\n… (%d bytes) …\n", len(s)-2*n) + s[len(s)-n:]
+}

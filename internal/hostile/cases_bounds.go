@@ -1,0 +1,33 @@
+package hostile
+
+import "github.com/webcap/webcap/internal/pdfbuild"
+
+// sample is a Setup writing pdfbuild's named hostile sample to name and
+// running webcap with args.
+func sample(sampleName, file string, args ...string) func(dir string) ([]string, func(), error) {
+	return func(dir string) ([]string, func(), error) {
+		b, err := pdfbuild.Hostile(sampleName)
+		if err != nil {
+			return nil, nil, err
+		}
+		return args, nil, Write(dir, file, b)
+	}
+}
+
+func init() {
+	Register(
+		Case{
+			Name:   "huge-length-audit",
+			Part:   Bounds,
+			Setup:  sample("huge-length", "huge.pdf", "audit", "huge.pdf"),
+			Exit:   4,
+			Stdout: []string{`^huge\.pdf: unreadable: cannot be parsed: .*exceeds maximum supported length`},
+		},
+		Case{
+			Name:  "cyclic-kids-info",
+			Part:  Bounds,
+			Setup: sample("cyclic-kids", "cyclic.pdf", "info", "cyclic.pdf"),
+			Exit:  0,
+		},
+	)
+}
