@@ -54,18 +54,38 @@ func (e *OutsideError) Unwrap() error { return webcapture.ErrRefused }
 // dir, or absolute (it must then lie under dir). A name that leads outside
 // dir, by "..", an absolute path or a symbolic link anywhere on its way,
 // is an *OutsideError, unless o.AllowOutside. This is the one function
-// that decides where sources may be read from.
+// that decides where sources may be read from. Only a regular file is
+// opened: a FIFO (opened without waiting for a writer) or a device is an
+// error wrapping ErrNotRegular.
 func OpenIn(dir, name string, o Options) (*os.File, error) {
 	var f *os.File
-	err := in(dir, name, o, func(root, rel string) (err error) {
-		f, err = os.OpenInRoot(root, rel)
+	err := in(dir, name, o, func(root, rel string) error {
+		r, err := os.OpenRoot(root)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		f, err = r.OpenFile(rel, openFlags, 0)
 		return err
 	}, func(p string) (err error) {
-		f, err = os.Open(p)
+		f, err = os.OpenFile(p, openFlags, 0)
 		return err
 	})
-	return f, err
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = &fs.PathError{Op: "open", Path: f.Name(), Err: ErrNotRegular}
+		}
+		return nil, err
+	}
+	return f, nil
 }
+
+// ErrNotRegular: a source names a directory, a FIFO, a device or a socket.
+var ErrNotRegular = errors.New("not a regular file")
 
 // StatIn is OpenIn's check without opening the file (which would block on
 // a FIFO): the file name inside dir, its links followed inside dir only.

@@ -220,3 +220,20 @@ func TestManifestConfined(t *testing.T) {
 		}
 	}
 }
+
+// A FIFO among the sources is refused at once: opening it does not wait
+// for a writer that never comes.
+func TestOpenInFIFO(t *testing.T) {
+	_, root := confined(t)
+	if err := mkfifo(filepath.Join(root, "fifo")); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	for _, allow := range []bool{false, true} {
+		if _, err := mirror.OpenIn(root, "fifo", mirror.Options{AllowOutside: allow}); !errors.Is(err, mirror.ErrNotRegular) || !strings.Contains(err.Error(), filepath.Join(root, "fifo")) {
+			t.Errorf("OpenIn(fifo) = %v, want not a regular file, named in full", err)
+		}
+	}
+	if _, err := mirror.OpenIn(root, "sub", mirror.Options{}); !errors.Is(err, mirror.ErrNotRegular) {
+		t.Errorf("OpenIn(a directory) = %v, want not a regular file", err)
+	}
+}

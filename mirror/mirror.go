@@ -47,18 +47,21 @@ type Dir struct {
 // Open implements webcapture.AuxSource: the file the URL u was saved to,
 // or an error wrapping webcapture.ErrNotFound, or an *OutsideError.
 func (d Dir) Open(u string) (io.ReadCloser, error) {
+	var why error // a file that is there but no regular file
 	for _, p := range d.candidates(u) {
 		f, err := OpenIn(d.Path, p, d.Options)
 		var oe *OutsideError
-		if errors.As(err, &oe) {
+		switch {
+		case err == nil:
+			return f, nil
+		case errors.As(err, &oe):
 			return nil, err
+		case why == nil && errors.Is(err, ErrNotRegular):
+			why = err
 		}
-		if err == nil {
-			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-				return f, nil
-			}
-			f.Close()
-		}
+	}
+	if why != nil {
+		return nil, fmt.Errorf("%w in %s: %v", webcapture.ErrNotFound, d.Path, why)
 	}
 	return nil, fmt.Errorf("%w in %s", webcapture.ErrNotFound, d.Path)
 }

@@ -168,6 +168,9 @@ func buildCase(manifest string, extra map[string]string, args ...string) func(di
 	return confine(files, args...)
 }
 
+// webPDF is a PDF as a browser prints a small site (pdfbuild.Web).
+func webPDF() []byte { return pdfbuild.Web(false) }
+
 func init() {
 	capturePDF, _ := pdfbuild.Sample("capture")
 	Register(
