@@ -41,9 +41,9 @@ type OutsideError struct {
 }
 
 func (e *OutsideError) Error() string {
-	where := e.Name + " is outside " + e.Dir
+	where := e.Name + ": outside " + e.Dir
 	if e.Target != "" && e.Target != e.Name {
-		where = fmt.Sprintf("%s leads to %s, outside %s", e.Name, e.Target, e.Dir)
+		where = fmt.Sprintf("%s: leads to %s, outside %s", e.Name, e.Target, e.Dir)
 	}
 	return where + ": refused: sources are read inside their directory only (--allow-outside reads it)"
 }
