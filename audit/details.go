@@ -83,7 +83,10 @@ record that holds its bytes (WARC-Record-ID, WARC-Payload-Digest, Content-Encodi
 record whose WARC-Block-Digest or WARC-Payload-Digest does not match its bytes is
 WC-SOURCE-DIGEST: a warning, since the archive is at fault, not the PDF, but an archive that
 contradicts itself must not vouch for a PDF in silence. It is reported on the content set whose
-source URL the record holds, or on the file when no set has it.`,
+source URL the record holds, or on the file when no set has it. A mirror's or manifest's files
+are read inside its directory only: a source or auxiliary file that a symbolic link, a path or a
+file: URL leads outside it is refused (unless --allow-outside), and WC-SOURCE-MISSING or
+WC-SOURCE-INCOMPLETE says so, naming the path and where it leads.`,
 	},
 	{
 		rules: []string{"WC-PDF-XREF", "WC-PDF-OFFSET", "WC-PDF-LENGTH", "WC-PDF-UNREADABLE", "WC-PDF-RECOVERED"},

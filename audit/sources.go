@@ -2,6 +2,8 @@ package audit
 
 import (
 	"crypto/sha256"
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -23,9 +25,13 @@ func (a *auditor) sources() {
 		if cs.ID == nil {
 			continue
 		}
-		url, data, ok := a.fetch(src, cs)
-		if !ok {
-			a.add("WC-SOURCE-MISSING", cs.Ref, "/SI", "none of the set's source URLs (%s) is among the sources", strings.Join(cs.SourceURLs(), ", "))
+		url, data, refused := a.fetch(src, cs)
+		if data == nil {
+			why := ""
+			if refused != nil {
+				why = ": " + refused.Error()
+			}
+			a.add("WC-SOURCE-MISSING", cs.Ref, "/SI", "none of the set's source URLs (%s) is among the sources%s", strings.Join(cs.SourceURLs(), ", "), why)
 			continue
 		}
 		if a.compare(cs, url, data, src) {
@@ -128,35 +134,48 @@ func (a *auditor) sha256s(cs *pdfio.ContentSet, url string, data []byte, src web
 }
 
 // fetch returns the data of the first of the set's source URLs that the
-// sources hold, by canonical URL.
-func (a *auditor) fetch(src webcapture.AuxSource, cs *pdfio.ContentSet) (string, []byte, bool) {
+// sources hold, by canonical URL; nil data when none, with the first
+// refusal (webcapture.ErrRefused: a file outside the sources' directory)
+// if any.
+func (a *auditor) fetch(src webcapture.AuxSource, cs *pdfio.ContentSet) (string, []byte, error) {
+	var refused error
 	for _, u := range cs.SourceURLs() {
 		key, err := a.canon.String(u)
 		if err != nil {
 			continue
 		}
-		if data := a.read(src, key); data != nil {
-			return key, data, true
+		data, err := a.open(src, key)
+		if data != nil {
+			return key, data, nil
+		}
+		if refused == nil && errors.Is(err, webcapture.ErrRefused) {
+			refused = err
 		}
 	}
-	return "", nil, false
+	return "", nil, refused
 }
 
 // read returns the data the sources hold at the canonical URL key, or nil.
 func (a *auditor) read(src webcapture.AuxSource, key string) []byte {
+	data, _ := a.open(src, key)
+	return data
+}
+
+// open is read with the reason the data is not there.
+func (a *auditor) open(src webcapture.AuxSource, key string) ([]byte, error) {
 	rc, err := src.Open(key)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	data, err := io.ReadAll(io.LimitReader(rc, 1<<30))
 	rc.Close()
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	if data == nil {
 		data = []byte{} // an empty file is found
 	}
-	return data
+	return data, nil
 }
 
 // compare recomputes the set's identifier from its source; false when it
@@ -205,13 +224,16 @@ func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src web
 		}
 	}
 	if incomplete != nil {
-		n := 0
+		n, refused := 0, ""
 		for _, r := range incomplete.Aux {
 			if !r.Found {
 				n++
 			}
+			if r.Refused && refused == "" {
+				refused = fmt.Sprintf(" (%s: %s)", r.URL, r.Err)
+			}
 		}
-		a.add("WC-SOURCE-INCOMPLETE", cs.Ref, "/ID", "the identifier of %s cannot be recomputed: %d of %d auxiliary files are missing", url, n, len(incomplete.Aux))
+		a.add("WC-SOURCE-INCOMPLETE", cs.Ref, "/ID", "the identifier of %s cannot be recomputed: %d of %d auxiliary files are missing%s", url, n, len(incomplete.Aux), refused)
 		return true
 	}
 	a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the page-set identifier <%s> (with any form of its auxiliary identifiers%s)", cs.ID.Hex(), url, first, where(src, url))

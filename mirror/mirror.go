@@ -3,11 +3,18 @@
 // manifest of URL: file (Manifest). Both are webcapture.AuxSource values,
 // keyed by canonical URL, for "webcap id --aux", "webcap audit --sources"
 // and a build manifest's "sources".
+//
+// What a mirror or a manifest names is read inside its directory only
+// (OpenIn, on the standard library's os.Root): a symbolic link, a "..",
+// an absolute path or a file: URL that leads outside is refused with an
+// *OutsideError, unless Options.AllowOutside. record reads a build
+// manifest's own paths through OpenIn too.
 package mirror
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -25,25 +32,42 @@ import (
 // Dir is a directory in the layout "wget --mirror" and "wget -x" make:
 // DIR/host[:port]/path, with "index.html" for a path that ends in '/', and
 // the query (if any) kept in the file name after a '?'. A percent-escaped
-// path is tried decoded first (as wget saves it) and then as written. file:
-// URLs name local files directly. A URL never reaches outside its host's
-// directory through a "..".
-type Dir string
-
-// Open implements webcapture.AuxSource.
-func (d Dir) Open(u string) (io.ReadCloser, error) {
-	for _, p := range d.candidates(u) {
-		f, err := os.Open(p)
-		if err == nil {
-			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-				return f, nil
-			}
-			f.Close()
-		}
-	}
-	return nil, fmt.Errorf("%w in %s", webcapture.ErrNotFound, string(d))
+// path is tried decoded first (as wget saves it) and then as written. A URL
+// never reaches outside its host's directory through a "..", and a file
+// is read inside the directory only (OpenIn): a symbolic link that leaves
+// it is refused. A file: URL names a file by its absolute path on the
+// machine that captured it (Acrobat captured local files so): it is read
+// when that path lies inside the directory, refused when it does not,
+// unless Options.AllowOutside.
+type Dir struct {
+	Path string
+	Options
 }
 
+// Open implements webcapture.AuxSource: the file the URL u was saved to,
+// or an error wrapping webcapture.ErrNotFound, or an *OutsideError.
+func (d Dir) Open(u string) (io.ReadCloser, error) {
+	var why error // a file that is there but no regular file
+	for _, p := range d.candidates(u) {
+		f, err := OpenIn(d.Path, p, d.Options)
+		var oe *OutsideError
+		switch {
+		case err == nil:
+			return f, nil
+		case errors.As(err, &oe):
+			return nil, err
+		case why == nil && errors.Is(err, ErrNotRegular):
+			why = err
+		}
+	}
+	if why != nil {
+		return nil, fmt.Errorf("%w in %s: %v", webcapture.ErrNotFound, d.Path, why)
+	}
+	return nil, fmt.Errorf("%w in %s", webcapture.ErrNotFound, d.Path)
+}
+
+// candidates are the files u may have been saved to: paths relative to
+// the directory, or a file: URL's absolute path.
 func (d Dir) candidates(u string) []string {
 	pu, err := url.Parse(u)
 	if err != nil {
@@ -66,14 +90,34 @@ func (d Dir) candidates(u string) []string {
 		if pu.RawQuery != "" {
 			p += "?" + pu.RawQuery
 		}
-		hostDir := filepath.Join(filepath.Clean(string(d)), pu.Host)
-		full := filepath.Join(hostDir, filepath.FromSlash(p))
-		inside := strings.HasPrefix(full, hostDir+string(filepath.Separator)) && filepath.Base(hostDir) == pu.Host
-		if inside && !contains(out, full) {
-			out = append(out, full)
+		rel := filepath.Join(pu.Host, filepath.FromSlash(p))
+		inside := strings.HasPrefix(rel, pu.Host+string(filepath.Separator)) && filepath.IsLocal(pu.Host) && filepath.Base(pu.Host) == pu.Host
+		if inside && !contains(out, rel) {
+			out = append(out, rel)
 		}
 	}
 	return out
+}
+
+// Check says whether path, a file inside the directory, is one the
+// directory may read (StatIn): nil, or an *OutsideError. A path that is
+// not inside the directory by its spelling is not the directory's to
+// check (nil).
+func (d Dir) Check(path string) error {
+	if _, ok := d.URLOf(path); d.Path == "" || !ok {
+		return nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil
+	}
+	_, err = StatIn(d.Path, abs, d.Options)
+	var oe *OutsideError
+	if errors.As(err, &oe) {
+		oe.Name = path
+		return err
+	}
+	return nil
 }
 
 func contains(list []string, s string) bool {
@@ -88,7 +132,7 @@ func contains(list []string, s string) bool {
 // URLOf returns the http URL that a file inside the mirror was saved from
 // ("DIR/www.example.com/a/index.html" gives "http://www.example.com/a/index.html").
 func (d Dir) URLOf(path string) (string, bool) {
-	root, err := filepath.Abs(string(d))
+	root, err := filepath.Abs(d.Path)
 	if err != nil {
 		return "", false
 	}
@@ -108,15 +152,21 @@ func (d Dir) URLOf(path string) (string, bool) {
 }
 
 // A Manifest maps URLs to files, from a JSON object {"URL": "path", ...};
-// relative paths are relative to the manifest's directory. Keys are
+// relative paths are relative to the manifest's directory, and every file
+// is read inside that directory only (OpenIn): a path with "..", an
+// absolute path or a symbolic link that leaves it is refused, unless
+// Options.AllowOutside. Keys are
 // canonicalized when the manifest is loaded, so that a file listed under
 // any spelling of its URL is found.
 type Manifest struct {
-	files map[string]string
+	dir   string
+	opts  Options
+	files map[string]string // canonical URL: the path as written
 }
 
-// LoadManifest reads a manifest, canonicalizing its URLs under p (PDF if nil).
-func LoadManifest(path string, p *canon.Profile) (*Manifest, error) {
+// LoadManifest reads a manifest, canonicalizing its URLs under p (PDF if
+// nil); o says whether its files may be outside its directory.
+func LoadManifest(path string, p *canon.Profile, o Options) (*Manifest, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -133,21 +183,18 @@ func LoadManifest(path string, p *canon.Profile) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Manifest{files: make(map[string]string, len(raw))}
-	spelled := make(map[string]string, len(raw)) // canonical key: the URL as written
 	dir := filepath.Dir(path)
+	m := &Manifest{dir: dir, opts: o, files: make(map[string]string, len(raw))}
+	spelled := make(map[string]string, len(raw)) // canonical key: the URL as written
 	for _, u := range slices.Sorted(maps.Keys(raw)) {
 		f := raw[u]
 		key, err := c.String(u)
 		if err != nil {
 			return nil, fmt.Errorf("manifest %s: %w", path, err)
 		}
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(dir, f)
-		}
-		if prev, ok := m.files[key]; ok && prev != f {
+		if prev, ok := m.files[key]; ok && m.full(prev) != m.full(f) {
 			// Two spellings of one URL: which file is meant cannot be told.
-			return nil, fmt.Errorf("manifest %s: %q and %q are one URL, %s, given two files (%s, %s)", path, spelled[key], u, key, prev, f)
+			return nil, fmt.Errorf("manifest %s: %q and %q are one URL, %s, given two files (%s, %s)", path, spelled[key], u, key, m.full(prev), m.full(f))
 		}
 		m.files[key], spelled[key] = f, u
 	}
@@ -160,18 +207,27 @@ func (m *Manifest) Open(u string) (io.ReadCloser, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w in the manifest", webcapture.ErrNotFound)
 	}
-	return os.Open(f)
+	return OpenIn(m.dir, f, m.opts)
+}
+
+// full is a file's path: relative to the manifest's directory, or absolute.
+func (m *Manifest) full(f string) string {
+	if filepath.IsAbs(f) {
+		return filepath.Clean(f)
+	}
+	return filepath.Join(m.dir, f)
 }
 
 // Load opens what path names: a directory is a Dir, a file
-// a JSON manifest (LoadManifest, PDF profile).
-func Load(path string) (webcapture.AuxSource, error) {
+// a JSON manifest (LoadManifest, PDF profile); o says whether what they
+// name may be read outside their directory.
+func Load(path string, o Options) (webcapture.AuxSource, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	if fi.IsDir() {
-		return Dir(path), nil
+		return Dir{Path: path, Options: o}, nil
 	}
-	return LoadManifest(path, nil)
+	return LoadManifest(path, nil, o)
 }

@@ -22,7 +22,7 @@ func TestDir(t *testing.T) {
 	write("www.example.com/page.php?x=1", "query")
 	write("www.example.com:8080/p.png", "port")
 	write("secret", "outside the host dirs")
-	m := mirror.Dir(dir)
+	m := mirror.Dir{Path: dir}
 	for u, want := range map[string]string{
 		"http://www.example.com/":             "home",
 		"http://www.example.com/a%20b/c.gif":  "decoded",
@@ -55,7 +55,7 @@ func TestManifest(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "logo.gif"), []byte("GIF"), 0o644)
 	os.WriteFile(filepath.Join(dir, "m.json"), []byte(`{"HTTP://WWW.Example.com:80/logo.gif#x": "logo.gif"}`), 0o644)
-	m, err := mirror.LoadManifest(filepath.Join(dir, "m.json"), nil)
+	m, err := mirror.LoadManifest(filepath.Join(dir, "m.json"), nil, mirror.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestManifest(t *testing.T) {
 		t.Error("found a file the manifest does not list")
 	}
 	os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`["not", "an", "object"]`), 0o644)
-	if _, err := mirror.LoadManifest(filepath.Join(dir, "bad.json"), nil); err == nil {
+	if _, err := mirror.LoadManifest(filepath.Join(dir, "bad.json"), nil, mirror.Options{}); err == nil {
 		t.Error("a manifest that is not an object loaded")
 	}
 }
@@ -92,7 +92,7 @@ func TestManifestRefused(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tc.json), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := mirror.LoadManifest(path, nil)
+		_, err := mirror.LoadManifest(path, nil, mirror.Options{})
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: %v", tc.json, err)

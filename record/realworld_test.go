@@ -69,13 +69,13 @@ func TestBuildOnRealFiles(t *testing.T) {
 					t.Skip("every page and image is in a content set already")
 				}
 			}
-			res, err := Apply(m, Options{ReadBack: true})
+			res, err := Apply(m, Options{ReadBack: true, AllowOutside: true})
 			if before.Certification != nil {
 				// A certified file: refused, unless asked for knowingly.
 				if !errors.Is(err, pdfio.ErrCertified) {
 					t.Fatalf("a file certified with /P %d: %v, want pdfio.ErrCertified", before.Certification.Permission, err)
 				}
-				res, err = Apply(m, Options{AllowCertified: true, ReadBack: true})
+				res, err = Apply(m, Options{AllowCertified: true, ReadBack: true, AllowOutside: true})
 			}
 			if err != nil {
 				if strings.Contains(err.Error(), "direct") || errors.Is(err, pdfio.ErrEncryptedWrite) {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -29,6 +28,12 @@ type Options struct {
 	// AllowCertified updates a certified input although its DocMDP
 	// permissions forbid it (pdfio.Options.AllowCertified).
 	AllowCertified bool
+	// AllowOutside lets the manifest's paths (input, warc, sources, each
+	// set's source), and the files its sources name, lead outside their
+	// directory (mirror.Options); without it such a path is refused with a
+	// *mirror.OutsideError. Options.Sources and Options.WARC, given by the
+	// caller, are not the manifest's: they are read where they are.
+	AllowOutside bool
 	// ReadBack keeps the input's parse and the objects written in the
 	// Result, for Result.Read to read the output from without parsing it
 	// (as build does, to audit its result). Without it a Result holds
@@ -138,6 +143,21 @@ func (b *builder) path(p string) string {
 	return filepath.Join(b.m.dir, p)
 }
 
+// confined is where the manifest's paths may lead (mirror.OpenIn).
+func (b *builder) confined() mirror.Options {
+	return mirror.Options{AllowOutside: b.opts.AllowOutside}
+}
+
+// check refuses a path of the manifest (a WARC file, a sources directory)
+// that leads outside the manifest's directory, before it is opened by
+// path.
+func (b *builder) check(field, p string) error {
+	if _, err := mirror.StatIn(b.m.dir, p, b.confined()); err != nil {
+		return b.m.fail(field, "%w", err)
+	}
+	return nil
+}
+
 func (b *builder) run() (*Result, error) {
 	m := b.m
 	p := b.opts.Profile
@@ -168,11 +188,17 @@ func (b *builder) run() (*Result, error) {
 			return nil, err
 		}
 	case m.WARC != "":
+		if err := b.check("warc", m.WARC); err != nil {
+			return nil, err
+		}
 		if b.arc, err = warc.Load(b.path(m.WARC), p); err != nil {
 			return nil, m.fail("warc", "%w", err)
 		}
 	case m.Sources != "":
-		if b.src, err = mirror.Load(b.path(m.Sources)); err != nil {
+		if err := b.check("sources", m.Sources); err != nil {
+			return nil, err
+		}
+		if b.src, err = mirror.Load(b.path(m.Sources), b.confined()); err != nil {
 			return nil, m.fail("sources", "%w", err)
 		}
 	}
@@ -182,7 +208,7 @@ func (b *builder) run() (*Result, error) {
 	in, orig := m.Input, m.InputData
 	if orig == nil {
 		in = b.path(m.Input)
-		if orig, err = os.ReadFile(in); err != nil {
+		if orig, err = mirror.ReadFileIn(m.dir, m.Input, b.confined()); err != nil {
 			return nil, m.fail("input", "%w", err)
 		}
 	}
@@ -396,7 +422,7 @@ func (b *builder) load(field string, data []byte, file, url string) ([]byte, err
 		return data, nil
 	}
 	if file != "" {
-		data, err := os.ReadFile(b.path(file))
+		data, err := mirror.ReadFileIn(b.m.dir, file, b.confined())
 		if err != nil {
 			return nil, b.m.fail(field+".source", "%w", err)
 		}
@@ -410,7 +436,10 @@ func (b *builder) load(field string, data []byte, file, url string) ([]byte, err
 		return nil, b.m.fail(field+".url", "%v", err)
 	}
 	rc, err := b.src.Open(key)
-	if err != nil {
+	switch {
+	case errors.Is(err, webcapture.ErrRefused):
+		return nil, b.m.fail(field+".source", "%s: %w", key, err)
+	case err != nil:
 		return nil, b.m.fail(field+".source", "%s is not in the sources: %v", key, err)
 	}
 	defer rc.Close()

@@ -54,7 +54,7 @@ func TestRoundTrip(t *testing.T) {
 			if err := os.WriteFile(m.Input, orig, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Apply(m, Options{ReadBack: true})
+			res, err := Apply(m, Options{ReadBack: true, AllowOutside: true}) // the input is in a temporary directory
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,7 +66,7 @@ func TestRoundTrip(t *testing.T) {
 			if len(d.Defects) > 0 {
 				t.Errorf("defects: %v", d.Defects)
 			}
-			for _, f := range audit.Check(d, audit.Options{Sources: mirror.Dir("../testdata/build/site")}) {
+			for _, f := range audit.Check(d, audit.Options{Sources: mirror.Dir{Path: "../testdata/build/site"}}) {
 				if f.Severity >= audit.Caution {
 					t.Errorf("audit: %s %s %s: %s", f.Severity, f.Rule, f.Object, f.Message)
 				}
@@ -184,14 +184,14 @@ func TestBuildOnBuilt(t *testing.T) {
 		Commands: []Command{{Name: "again", URL: "http://www.example.com/logo.gif"}},
 		PageSets: []PageSet{{Pages: "3", URL: "http://www.example.com/docs/notes.txt", Source: "../testdata/build/site/www.example.com/docs/notes.txt"}}}
 	m2.PageSets[0].Source, _ = filepath.Abs(m2.PageSets[0].Source)
-	if _, err := Apply(m2, Options{}); err == nil || !strings.Contains(err.Error(), "page 3 already belongs to the existing content set") {
+	if _, err := Apply(m2, Options{AllowOutside: true}); err == nil || !strings.Contains(err.Error(), "page 3 already belongs to the existing content set") {
 		t.Fatalf("building over a claimed page: %v", err)
 	}
 	m2.PageSets = nil
 	logo, _ := filepath.Abs("../testdata/build/site/www.example.com/logo.gif")
 	m2.PageSets = []PageSet{{Pages: "1", URL: "http://www.example.com/logo.gif", Source: logo, Command: "again"}}
 	// Page 1 is taken too; use a fresh input with a fourth page instead.
-	if _, err := Apply(m2, Options{}); err == nil {
+	if _, err := Apply(m2, Options{AllowOutside: true}); err == nil {
 		t.Fatal("page 1 claimed twice")
 	}
 	m3 := loadExample(t)
@@ -207,7 +207,7 @@ func TestBuildOnBuilt(t *testing.T) {
 	m4 := &Manifest{name: "fourth.json", dir: dir, Input: first3, Version: 1.25,
 		Commands: []Command{{Name: "notes", URL: "http://www.example.com/docs/notes.txt"}},
 		PageSets: []PageSet{{Pages: "3", URL: "http://www.example.com/docs/notes.txt", Source: notesPath(t), Command: "notes"}}}
-	res4, err := Apply(m4, Options{})
+	res4, err := Apply(m4, Options{AllowOutside: true}) // sources in testdata, the input in a temporary directory
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,7 +493,7 @@ func TestExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			d := readBack(t, res)
-			for _, f := range audit.Check(d, audit.Options{Sources: mirror.Dir(filepath.Join(m.dir, m.Sources))}) {
+			for _, f := range audit.Check(d, audit.Options{Sources: mirror.Dir{Path: filepath.Join(m.dir, m.Sources)}}) {
 				if f.Severity >= audit.Caution {
 					t.Errorf("audit: %s %s %s: %s", f.Severity, f.Rule, f.Object, f.Message)
 				}

@@ -38,6 +38,9 @@ type AuxRef struct {
 	ID    ID        // its identifier: the MD5 of its bytes (when Found)
 	Found bool
 	Err   string // why it was not found or skipped
+	// Refused: the source holds it but refused to read it (ErrRefused: a
+	// file outside the directory the sources are confined to).
+	Refused bool
 }
 
 // PageSetID computes the identifier of a page set made from an HTML page
@@ -87,7 +90,7 @@ func pageSetID(page []byte, opts PageSetOptions, scan pageScan) (*PageSetResult,
 			seen[u] = true
 			a.URL = u
 		}
-		a.ID, a.Found, a.Err = auxID(opts.Aux, a.URL)
+		a.ID, a.Found, a.Err, a.Refused = auxID(opts.Aux, a.URL)
 		if a.Found {
 			buf = opts.AuxEncoding.appendID(buf[:0], a.ID)
 			h.Write(buf)
@@ -153,18 +156,18 @@ func notAuxiliary(raw string) string {
 	return ""
 }
 
-func auxID(src AuxSource, u string) (ID, bool, string) {
+func auxID(src AuxSource, u string) (id ID, found bool, reason string, refused bool) {
 	if src == nil {
-		return ID{}, false, "no source of auxiliary files given"
+		return ID{}, false, "no source of auxiliary files given", false
 	}
 	rc, err := src.Open(u)
 	if err != nil {
-		return ID{}, false, err.Error()
+		return ID{}, false, err.Error(), errors.Is(err, ErrRefused)
 	}
 	defer rc.Close()
-	id, err := digest(rc)
+	id, err = digest(rc)
 	if err != nil {
-		return ID{}, false, err.Error()
+		return ID{}, false, err.Error(), false
 	}
-	return id, true, ""
+	return id, true, "", false
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/mirror"
 )
 
 func newAuditCmd(ios *IOStreams, runF func(context.Context, *auditOptions) error) *cobra.Command {
@@ -34,7 +35,10 @@ Web Capture structures added after its certification are a warning. With
 --sources (a wget mirror directory, a WARC file .warc or .warc.gz, or a
 JSON manifest of URL: file), each content set's identifier is also
 recomputed from its source data; from a WARC file, the last 200 response
-archived for a URL, content coding removed.
+archived for a URL, content coding removed. A mirror's or manifest's
+files are read inside its directory only: a symbolic link, a path or a
+file: URL that leads outside it is refused and said in the set's
+WC-SOURCE-MISSING or WC-SOURCE-INCOMPLETE note, unless --allow-outside.
 
 Each finding is one line:
   FILE: SEVERITY RULE OBJECT [/KEY]: message (spec reference)
@@ -104,7 +108,8 @@ file could not be read, the verdict being in the output), sarif (SARIF
   $ find archive -name '*.pdf' -print0 | webcap audit --files-from - -0
   $ webcap audit --recursive --shard 2/8 --resume shard-2.jsonl archive/
   $ webcap audit --format junit archive/*.pdf > audit-junit.xml
-  $ webcap audit --sources site.warc.gz capture.pdf`,
+  $ webcap audit --sources site.warc.gz capture.pdf
+  $ webcap audit --sources mirror/ --allow-outside capture.pdf   # follow the mirror's links out of it`,
 		RunE: runner(opts, runF, inBand(runAudit), func(args []string) error {
 			opts.Files = args
 			switch {
@@ -174,6 +179,7 @@ type auditOptions struct {
 	Timeout time.Duration
 	passwordFlags
 	Sources        string   // a wget mirror directory, a WARC file or a JSON manifest
+	AllowOutside   bool     // Sources may lead outside their directory
 	MaxMemory      byteSize // a worker's memory limit
 	maxMemoryGiven bool     // --max-memory was given: no default from the files' sizes
 	InProcess      bool     // audit in this process (no worker processes): for tests and debugging
@@ -188,6 +194,11 @@ type auditOptions struct {
 	sources *sourceCache // Sources opened once for the files of this process; nil: for each file
 }
 
+// confined is where --sources may read (--allow-outside).
+func (opts *auditOptions) confined() mirror.Options {
+	return mirror.Options{AllowOutside: opts.AllowOutside}
+}
+
 // addAuditFlags adds the flags audit passes on to its workers, audit-worker.
 func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 	addProfileFlag(cmd, &opts.Profile, canon.PDF, "canonicalization URLS keys must be in: pdf, pdf2 or rfc3986")
@@ -197,6 +208,7 @@ func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 	f.Var(givenSize{&opts.MaxMemory, &opts.maxMemoryGiven}, "max-memory", "memory limit of each worker process: a file that needs more is unreadable (`SIZE`: 500MB, 2GiB; default: 1 GiB, or 24 times the largest file's size when that is more)")
 	opts.passwordFlags.add(cmd)
 	f.StringVar(&opts.Sources, "sources", "", "recompute identifiers from the captured data: a wget mirror `DIR`, a WARC file or a JSON MANIFEST")
+	addAllowOutsideFlag(cmd, &opts.AllowOutside)
 }
 
 // defaultMaxMemory is --max-memory's default for files up to about 45 MB:
@@ -262,7 +274,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		return err
 	}
 	if opts.Sources != "" {
-		if _, err := loadSources("audit", "--sources", opts.Sources); err != nil {
+		if _, err := loadSources("audit", "--sources", opts.Sources, opts.confined()); err != nil {
 			return err
 		}
 		opts.sources = &sourceCache{}

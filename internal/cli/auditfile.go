@@ -33,7 +33,7 @@ func auditFile(path string, opts *auditOptions) fileJSON {
 	var src webcapture.AuxSource
 	if opts.Sources != "" {
 		var err error
-		if src, err = opts.sources.load(opts.Sources, opts.Profile); err != nil {
+		if src, err = opts.sources.load(opts.Sources, opts.Profile, opts.confined()); err != nil {
 			r.Error = unreadable("sources: " + err.Error())
 			return r
 		}
@@ -80,6 +80,9 @@ func newAuditor(opts *auditOptions) *auditor {
 		"--max-memory", strconv.FormatInt(int64(opts.MaxMemory), 10)}
 	if opts.Sources != "" {
 		args = append(args, "--sources", opts.Sources)
+		if opts.AllowOutside {
+			args = append(args, "--allow-outside")
+		}
 	}
 	a.pool = workers.New(workers.Config{
 		Path: exe, Args: args,

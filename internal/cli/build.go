@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/record"
 	"github.com/webcap/webcap/warc"
 )
@@ -46,6 +47,13 @@ image's /ID, counts each image's pages for /R, and appends the commands to
 /SpiderInfo. Sets already in the input are kept, and its trees are
 rebuilt with the new keys.
 
+The manifest's paths (input, sources, warc, each set's source) are
+relative to its directory and read inside it only, as are the files its
+sources (or --sources) name: a path with "..", an absolute path, a
+symbolic link or a file: URL that leads outside is refused (exit 4,
+nothing written), unless --allow-outside. --sources and --warc, given on
+the command line, are read where they are.
+
 The result is an incremental update: the input's bytes are the output's
 first bytes, unchanged. The output is written to a temporary file and
 renamed (-o - writes it to stdout, the summary to stderr); the input is
@@ -54,12 +62,14 @@ line and column or field, and nothing is written.
 
 Exit status: 0 when the result audits with no error, 1 when the manifest
 is wrong or the result has audit errors, 2 for a usage error, 3 when a file
-cannot be read or written.`,
+cannot be read or written, 4 when a path leads outside the manifest's or
+the sources' directory.`,
 		Example: `  $ webcap build testdata/build/manifest.json -o captured.pdf
   $ webcap build --profile pdf2 --sources mirror/ site.json -o site.pdf
   $ wget -p --warc-file=site https://example.com/
   $ webcap build --warc site.warc.gz site.json -o site.pdf   # sources, redirects, times from the WARC
-  $ webcap build --json manifest.json -o out.pdf | jq '.sets[].id'`,
+  $ webcap build --json manifest.json -o out.pdf | jq '.sets[].id'
+  $ webcap build --allow-outside ../shared/site.json -o site.pdf   # its paths may leave its directory`,
 		Args: cobra.ExactArgs(1),
 		RunE: runner(opts, runF, inBand(runBuild), func(args []string) error {
 			opts.Manifest = args[0]
@@ -78,6 +88,7 @@ cannot be read or written.`,
 	f.StringVar(&opts.Sources, "sources", "", "read captured files from a wget mirror `DIR`, a WARC file or aux MANIFEST (default: the manifest's sources)")
 	f.StringVar(&opts.WARC, "warc", "", "read sources, redirect chains and capture times from `FILE`.warc[.gz] (default: the manifest's warc)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
+	addAllowOutsideFlag(cmd, &opts.AllowOutside)
 	opts.passwordFlags.add(cmd)
 	return cmd
 }
@@ -91,10 +102,13 @@ type buildOptions struct {
 	WARC     string
 	JSON     bool
 	Manifest string
+	// AllowOutside lets the manifest's paths and what its sources name
+	// lead outside their directory.
+	AllowOutside bool
 }
 
 func runBuild(ctx context.Context, opts *buildOptions) error {
-	bo := record.Options{Profile: opts.Profile, AllowCertified: opts.Force, ReadBack: true}
+	bo := record.Options{Profile: opts.Profile, AllowCertified: opts.Force, ReadBack: true, AllowOutside: opts.AllowOutside}
 	// The manifest names the input PDF: it is read first (it is small), so
 	// that the output is checked against the input before any work.
 	data, err := readFile("build", opts.Manifest)
@@ -112,7 +126,7 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 		return err
 	}
 	if opts.Sources != "" {
-		src, err := loadSources("build", "--sources", opts.Sources)
+		src, err := loadSources("build", "--sources", opts.Sources, mirror.Options{AllowOutside: opts.AllowOutside})
 		if err != nil {
 			return err
 		}

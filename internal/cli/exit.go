@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // Exit codes, documented in the exit-codes help topic (exitCodesHelp).
@@ -47,8 +48,9 @@ const exitCodesHelp = `webcap exits with one of these codes, the same in every c
        cannot be written; Chromium that cannot be started
     4  an input is not a PDF, is too damaged to parse, or is hostile (larger
        than the size limit, or its parse outlived --timeout or crashed the
-       reader): a finding about the file, which reading it again will not
-       change
+       reader; a mirror or manifest whose link or path leads outside its
+       directory, without --allow-outside): a finding about the file, which
+       reading it again will not change
   130  interrupted by Ctrl-C (143: by a TERM signal), said as
        "webcap: COMMAND: interrupted"; capture, append and refresh write
        what they captured before it, and say so; build and fix write nothing
@@ -150,7 +152,7 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.As(err, &ie):
 		return exitIOError
-	case errors.As(err, &ve), errors.As(err, &pe) && pe.Invalid():
+	case errors.As(err, &ve), errors.As(err, &pe) && pe.Invalid(), errors.Is(err, webcapture.ErrRefused):
 		return exitInvalid
 	case pe != nil && pe.Unreadable():
 		return exitIOError

@@ -136,9 +136,10 @@ func fileError(cmd, file string, err error) error {
 // loadSources opens the captured files a flag names (--sources, --aux): a
 // wget mirror directory, a WARC file (.warc, .warc.gz) or a JSON manifest.
 // A path that cannot be read is an I/O error; a manifest or WARC file that
-// is wrong, a usage error.
-func loadSources(cmd, flag, path string) (webcapture.AuxSource, error) {
-	src, err := openSources(path, nil)
+// is wrong, a usage error. What a mirror or manifest names is read inside
+// its directory only, unless --allow-outside (o: mirror.OpenIn).
+func loadSources(cmd, flag, path string, o mirror.Options) (webcapture.AuxSource, error) {
+	src, err := openSources(path, nil, o)
 	var pathErr *fs.PathError
 	switch {
 	case err == nil:
@@ -152,13 +153,13 @@ func loadSources(cmd, flag, path string) (webcapture.AuxSource, error) {
 // openSources opens a wget mirror directory, a WARC file or a JSON
 // manifest, by its path; a WARC file's URLs are canonicalized under p (PDF
 // if nil), as the sets' URLs are looked up.
-func openSources(path string, p *canon.Profile) (webcapture.AuxSource, error) {
+func openSources(path string, p *canon.Profile, o mirror.Options) (webcapture.AuxSource, error) {
 	if warc.IsWARC(path) {
 		if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
 			return warc.Load(path, p)
 		}
 	}
-	return mirror.Load(path)
+	return mirror.Load(path, o)
 }
 
 // sourceCache opens --sources once for the files of a process: a WARC
@@ -169,10 +170,10 @@ type sourceCache struct {
 	err  error
 }
 
-func (c *sourceCache) load(path string, p *canon.Profile) (webcapture.AuxSource, error) {
+func (c *sourceCache) load(path string, p *canon.Profile, o mirror.Options) (webcapture.AuxSource, error) {
 	if c == nil {
-		return openSources(path, p)
+		return openSources(path, p, o)
 	}
-	c.once.Do(func() { c.src, c.err = openSources(path, p) })
+	c.once.Do(func() { c.src, c.err = openSources(path, p, o) })
 	return c.src, c.err
 }

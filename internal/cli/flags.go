@@ -28,6 +28,12 @@ func addProfileFlag(cmd *cobra.Command, p **canon.Profile, def *canon.Profile, u
 		[]string{"pdf\tPDF 1.7 / ISO 32000-1", "pdf2\tISO 32000-2", "rfc3986\tRFC 3986 §6"}, cobra.ShellCompDirectiveNoFileComp))
 }
 
+// addAllowOutsideFlag adds --allow-outside: the files a mirror, a manifest
+// or a page names may be read outside its directory (mirror.Options).
+func addAllowOutsideFlag(cmd *cobra.Command, allow *bool) {
+	cmd.Flags().BoolVar(allow, "allow-outside", false, "read what a mirror's or manifest's symbolic links, paths and file: URLs lead to outside its directory (else refused)")
+}
+
 // choiceValue is a flag whose value is one of a few, named: parse is the
 // library's reading of a name, choices are the values there are.
 type choiceValue[T interface {

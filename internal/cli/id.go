@@ -48,6 +48,13 @@ the file has inside a --aux mirror directory. When an auxiliary file cannot
 be found, the identifier printed leaves it out: it is reported on stderr and
 the exit status is 1.
 
+A mirror's or manifest's files are read inside its directory only: a
+symbolic link that leads out of it, a manifest path with ".." or an
+absolute one outside it, and a file: URL (the path of a file on the
+machine that captured the page) outside it are refused, as an auxiliary
+file not read (exit 1); a FILE inside the --aux mirror that is such a
+link is refused (exit 4). --allow-outside reads them where they lead.
+
 With --warc, the arguments are URLs, and each URL's data and its
 auxiliary files come from the WARC file (.warc, .warc.gz): the last 200
 response archived for the URL (a redirect is followed within the archive),
@@ -79,6 +86,7 @@ and a file that cannot be read {"schema", "input", "error": {"message",
   $ webcap id --kind text page.html
   $ curl -s https://example.com/ | webcap id --kind page --url https://example.com/ -
   $ webcap id --json --aux mirror/ mirror/www.example.com/index.html
+  $ webcap id --aux mirror/ --allow-outside mirror/www.example.com/index.html   # links out of mirror/ followed
   $ webcap id --warc site.warc.gz http://www.example.com/ http://www.example.com/logo.gif
   $ webcap id --warc site.warc.gz`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -113,6 +121,7 @@ and a file that cannot be read {"schema", "input", "error": {"message",
 	f.StringVar(&opts.Aux, "aux", "", "auxiliary files: a wget mirror `DIR`, a WARC file or a JSON MANIFEST")
 	f.StringVar(&opts.WARC, "warc", "", "take the URLs' data and auxiliary files from a WARC `FILE` (.warc, .warc.gz)")
 	f.StringVar(&opts.AuxID, "aux-id", "raw", "how auxiliary identifiers are hashed: raw, HEX or hex")
+	addAllowOutsideFlag(cmd, &opts.AllowOutside)
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object per file")
 	_ = cmd.RegisterFlagCompletionFunc("kind", cobra.FixedCompletions(
 		[]string{"auto", "page", "image", "pdf", "file", "text"}, cobra.ShellCompDirectiveNoFileComp))
@@ -130,6 +139,9 @@ type idOptions struct {
 	WARC  string // the arguments are URLs in this WARC file
 	JSON  bool
 	Files []string
+	// AllowOutside lets the --aux mirror's or manifest's links, paths and
+	// file: URLs lead outside its directory.
+	AllowOutside bool
 }
 
 func runID(ctx context.Context, opts *idOptions) error {
@@ -141,30 +153,42 @@ func runID(ctx context.Context, opts *idOptions) error {
 	var dir mirror.Dir
 	if opts.Aux != "" {
 		var err error
-		if aux, err = loadSources("id", "--aux", opts.Aux); err != nil {
+		if aux, err = loadSources("id", "--aux", opts.Aux, mirror.Options{AllowOutside: opts.AllowOutside}); err != nil {
 			return err
 		}
 		dir, _ = aux.(mirror.Dir)
 	}
 	w := bufio.NewWriter(opts.IO.Out)
-	failed, ioFailed := 0, false
+	failed, ioFailed, invalid := 0, false, false
 	for _, file := range opts.Files {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		data, err := readInput(ctx, file, opts.IO)
+		// A file inside the --aux mirror is one of its files: read inside
+		// it only, as its auxiliary files are.
+		err := dir.Check(file)
+		var data []byte
+		if err == nil {
+			data, err = readInput(ctx, file, opts.IO)
+		}
 		if err := checkInterrupt(ctx); err != nil {
 			return err
 		}
 		if err != nil {
-			failed, ioFailed = failed+1, true
+			kind := "io"
+			if exitCode(err) == exitInvalid {
+				kind, invalid = "invalid", true
+			} else {
+				ioFailed = true
+			}
+			failed++
 			if !opts.JSON {
 				w.Flush()
 				fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %v\n", err)
 				continue
 			}
 			// In-band, not on stderr.
-			if err := writeLine(w, failureJSON{Schema: schemaName("id"), Input: file, Error: &errorJSON{Message: err.Error(), Kind: "io"}}); err != nil {
+			if err := writeLine(w, failureJSON{Schema: schemaName("id"), Input: file, Error: &errorJSON{Message: err.Error(), Kind: kind}}); err != nil {
 				return &ioError{fmt.Errorf("id: writing output: %w", err)}
 			}
 			continue
@@ -203,6 +227,8 @@ func runID(ctx context.Context, opts *idOptions) error {
 	switch {
 	case ioFailed:
 		return &ioError{errFailed}
+	case invalid:
+		return &invalidError{errFailed}
 	case failed > 0:
 		return errFailed
 	}
@@ -221,7 +247,7 @@ func computeID(data []byte, file string, opts *idOptions, aux webcapture.AuxSour
 		return j, nil
 	}
 	u := opts.URL
-	if u == "" && dir != "" {
+	if u == "" && dir.Path != "" {
 		u, _ = dir.URLOf(file)
 	}
 	src, err := webcapture.SourceID(data, webcapture.SourceOptions{Kind: idKinds[opts.Kind], URL: u, Aux: aux, AuxEncoding: enc})
@@ -360,7 +386,7 @@ func warcID(src *warc.Source, u string, opts *idOptions, enc webcapture.AuxEncod
 	}
 	o := *opts
 	o.URL = final
-	j, err := computeID(data, u, &o, src, "", enc)
+	j, err := computeID(data, u, &o, src, mirror.Dir{}, enc)
 	if err != nil {
 		return j, err
 	}
