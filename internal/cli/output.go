@@ -112,7 +112,11 @@ func outputError(cmd, flag, out string, err error) error {
 		if nr.Link != "" {
 			through = " (through its link to " + nr.Link + ")"
 		}
-		return usagef("%s: %s %s is not a regular file but %s%s: webcap writes only to a regular file or a new path, even with --force (-o - writes to stdout)", cmd, flag, out, nr.Kind, through)
+		stdout := ""
+		if flag == "-o" {
+			stdout = " (-o - writes to stdout)"
+		}
+		return usagef("%s: %s %s is not a regular file but %s%s: webcap writes only to a regular file or a new path%s", cmd, flag, out, nr.Kind, through, stdout)
 	case errors.Is(err, pdfio.ErrStdio):
 		return usagef("%s: %s %s is the file this command's output goes to: give another file (-o - writes to stdout)", cmd, flag, out)
 	case errors.Is(err, fs.ErrExist):
