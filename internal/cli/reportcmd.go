@@ -21,7 +21,8 @@ func newReportCmd(ios *IOStreams, runF func(context.Context, *reportOptions) err
 schema webcap.audit-file/1; "-": stdin) into one report, as if one audit
 had read every file:
 
-  text           the report audit prints (each finding, each file's
+  text           the report audit prints (each finding, the first 10
+                 of each rule in a file unless --verbose, each file's
                  status in JHOVE's words, the summary), then the findings
                  counted by rule and severity (the default)
   json           audit --json's document (webcap help schema audit)
@@ -72,17 +73,19 @@ reason, since the verdict is in the output.`,
 	f.StringVar(&opts.Format, "format", "text", "the report's `FORMAT`: text, json, jsonl, "+strings.Join(exportFormats(), ", "))
 	f.StringVarP(&opts.Out, "output", "o", "", "write the report to `FILE` (\"-\": stdout, the default)")
 	f.BoolVar(&opts.Force, "force", false, "replace -o's file if it exists")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "with --format text, show every finding, not the first 10 of each rule in each file")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
 		append([]string{"text", "json", "jsonl"}, exportFormats()...), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
 type reportOptions struct {
-	IO     *IOStreams
-	Format string
-	Out    string // "" or "-": stdout
-	Force  bool
-	Shards []string
+	IO      *IOStreams
+	Format  string
+	Out     string // "" or "-": stdout
+	Force   bool
+	Verbose bool // every finding in the text, not the first perRule of each rule
+	Shards  []string
 }
 
 func runReport(ctx context.Context, opts *reportOptions) error {
@@ -118,7 +121,7 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 		out = file
 	}
 	w := bufio.NewWriterSize(out, 1<<16)
-	err = writeReport(w, opts.Format, files, sum)
+	err = writeReport(w, opts.Format, files, sum, opts.Verbose)
 	if err == nil {
 		err = w.Flush()
 	}
@@ -162,11 +165,11 @@ func (opts *reportOptions) createOutput() (*pdfio.Output, error) {
 }
 
 // writeReport writes the merged files in format name, a file at a time.
-func writeReport(w *bufio.Writer, name string, files shardResults, sum auditSummary) error {
+func writeReport(w *bufio.Writer, name string, files shardResults, sum auditSummary, verbose bool) error {
 	switch name {
 	case "text":
 		for i := range files.Len() {
-			if err := writeFileFindings(w, files.file(i).fileJSON); err != nil {
+			if err := writeFileFindings(w, files.file(i).fileJSON, verbose, "--format json"); err != nil {
 				return err
 			}
 		}

@@ -173,6 +173,33 @@ func init() {
 			Before: "fix --in-place LINK: link kept and mode kept, but the file's owner became the user running webcap (nobody's file became root's)",
 		},
 	)
+	// A file with thousands of findings of a few rules: the text shows 10
+	// of each, and a line per rule with the count of the rest.
+	many := func(args ...string) func(dir string) ([]string, func(), error) {
+		return func(dir string) ([]string, func(), error) {
+			return append(args, "many.pdf"), nil, Write(dir, "many.pdf", pdfbuild.BigBroken(10000, false))
+		}
+	}
+	Register(
+		Case{
+			Name:      "many-findings-audit-text",
+			Part:      Bounds,
+			Setup:     many("audit"),
+			Exit:      1,
+			Stdout:    []string{`^many\.pdf: error WC-URLS-CANONICAL: 1422 more not shown \(--verbose or --json lists every finding\)$`},
+			MaxOutput: 32 << 10,
+			Before:    "audit many.pdf (10,000 sets, 3,000 findings): 426 KB of text, a line per finding (746 MB for a 2M-key file)",
+		},
+		Case{
+			Name:      "many-findings-fix-text",
+			Part:      Bounds,
+			Setup:     many("fix", "--dry-run"),
+			Exit:      0,
+			Stdout:    []string{`^fix: WC-URLS-CANONICAL: 1422 more not shown \(--verbose or --json lists every one\)$`},
+			MaxOutput: 16 << 10,
+			Before:    "fix --dry-run many.pdf (10,000 sets): 238 KB of text, a line per repair (502 MB for a 2M-key file)",
+		},
+	)
 	if runtime.GOOS == "linux" {
 		Register(Case{
 			Name:   "fix-to-link-to-proc-self-fd-1",
