@@ -125,19 +125,35 @@ func (b *Browser) start() error {
 	if !b.sandbox {
 		opts = append(opts, chromedp.NoSandbox)
 	}
+	// Chromium's own temporary files (its shared memory, with
+	// disable-dev-shm-usage, in a directory org.chromium.Chromium.*) go to
+	// a directory of webcap's, removed once Chromium has exited: Chromium
+	// is killed when the capture ends, which leaves them behind. The
+	// profile (--user-data-dir) is chromedp's, which removes it. The name
+	// is short: Chromium's singleton socket is made in it, and a socket's
+	// path is at most 107 bytes.
+	tmp, err := os.MkdirTemp("", "wc")
+	if err != nil {
+		return fmt.Errorf("starting %s: %w", b.exe, err)
+	}
+	opts = append(opts, chromedp.Env("TMPDIR="+tmp))
 	actx, acancel := chromedp.NewExecAllocator(b.parent, opts...)
 	bctx, bcancel := chromedp.NewContext(actx)
+	stop := func() {
+		bcancel()
+		acancel() // waits for Chromium to exit and its profile to be removed
+		os.RemoveAll(tmp)
+	}
 	// Start the browser now, so that a missing or broken executable is
 	// reported here.
 	if err := chromedp.Do(bctx); err != nil {
-		bcancel()
-		acancel()
+		stop()
 		if b.sandbox {
 			return fmt.Errorf("starting %s: %w (if its sandbox cannot run here, --no-sandbox runs it without)", b.exe, err)
 		}
 		return fmt.Errorf("starting %s: %w", b.exe, err)
 	}
-	b.ctx, b.cancel = bctx, func() { bcancel(); acancel() }
+	b.ctx, b.cancel = bctx, stop
 	if v, err := cdp.Call(bctx, chromedp.FromContext(bctx).Browser, cdpbrowser.GetVersion, cdp.Empty{}); err == nil {
 		// "HeadlessChrome/156.0.8078.79": the version, which may not hold ':'.
 		_, ver, _ := strings.Cut(v.Product, "/")

@@ -17,7 +17,11 @@
 //   - Merge: Merge joins printed PDFs into one file.
 //
 // WriteFile writes a result atomically (a temporary file beside it, synced,
-// renamed over it; a symbolic link stays a link).
+// renamed over it, the directory synced; a symbolic link stays a link, the
+// file keeps its mode and owner), and only to a regular file or a new
+// path: never over a device, a FIFO or a link to a descriptor.
+// CheckOutput applies the same rules before any work starts, CreateOutput
+// streams a large output, OpenAppend opens a results file to append to.
 //
 // Each Web Capture dictionary is described once, by a table of its keys
 // (keys.go); the reader and the writer both go through it.

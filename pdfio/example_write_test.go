@@ -21,7 +21,7 @@ func ExampleWriteFile() {
 	os.WriteFile(file, []byte("%PDF-1.7 old"), 0o600)
 	os.Symlink("capture.pdf", link)
 
-	if err := pdfio.WriteFile(link, []byte("%PDF-1.7 new"), pdfio.WriteOptions{}); err != nil {
+	if err := pdfio.WriteFile(link, []byte("%PDF-1.7 new"), pdfio.WriteOptions{Replace: true}); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -72,7 +72,7 @@ func TestWriteFileNew(t *testing.T) {
 // An existing file is replaced whole and keeps its permission bits.
 func TestWriteFileKeepsPermissions(t *testing.T) {
 	path := oldFile(t, t.TempDir(), "old bytes, longer", 0o640)
-	if err := WriteFile(path, []byte("new"), WriteOptions{Perm: 0o666}); err != nil {
+	if err := WriteFile(path, []byte("new"), WriteOptions{Perm: 0o666, Replace: true}); err != nil {
 		t.Fatal(err)
 	}
 	if got := readString(t, path); got != "new" {
@@ -99,7 +99,7 @@ func TestWriteFileFollowsLinks(t *testing.T) {
 	if err := os.Symlink("mid.pdf", link); err != nil { // relative
 		t.Fatal(err)
 	}
-	if err := WriteFile(link, []byte("new"), WriteOptions{}); err != nil {
+	if err := WriteFile(link, []byte("new"), WriteOptions{Replace: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range []string{link, mid} {
@@ -150,7 +150,7 @@ func TestWriteFileFailure(t *testing.T) {
 		n, _ := f.Write(b[:len(b)/2])
 		return n, full
 	}
-	err := writeFile(path, []byte("new bytes"), WriteOptions{}, failing)
+	err := writeFile(path, []byte("new bytes"), WriteOptions{Replace: true}, failing)
 	var pe *fs.PathError
 	if !errors.As(err, &pe) || pe.Path != path || pe.Op != "write" || !errors.Is(err, full) {
 		t.Errorf("error %v, want a *fs.PathError for %s wrapping %v", err, path, full)
@@ -195,10 +195,68 @@ func TestWriteFileRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.Chmod(ro, 0o755)
-	if err := WriteFile(path, []byte("new"), WriteOptions{}); !errors.Is(err, fs.ErrPermission) {
+	if err := WriteFile(path, []byte("new"), WriteOptions{Replace: true}); !errors.Is(err, fs.ErrPermission) {
 		t.Errorf("WriteFile in a read-only directory = %v, want a permission error", err)
 	}
 	if got := readString(t, path); got != "old" {
 		t.Errorf("file holds %q, want the old %q", got, "old")
+	}
+}
+
+// Without Replace, a file that exists is refused (fs.ErrExist), also when
+// it appears while the output is written; an output closed without
+// Commit leaves nothing.
+func TestWriteFileNoReplace(t *testing.T) {
+	dir := t.TempDir()
+	path := oldFile(t, dir, "old", 0o644)
+	for name, err := range map[string]error{
+		"CheckOutput": CheckOutput(path, WriteOptions{}),
+		"WriteFile":   WriteFile(path, []byte("new"), WriteOptions{}),
+	} {
+		if !errors.Is(err, fs.ErrExist) {
+			t.Errorf("%s of an existing file without Replace = %v, want fs.ErrExist", name, err)
+		}
+	}
+	later := filepath.Join(dir, "later.pdf")
+	w, err := CreateOutput(later, WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(later, []byte("theirs"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte("ours"))
+	if err := w.Commit(); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("Commit over a file made since = %v, want fs.ErrExist", err)
+	}
+	w.Close()
+	if got := readString(t, later); got != "theirs" {
+		t.Errorf("the file made since holds %q", got)
+	}
+	w, err = CreateOutput(filepath.Join(dir, "abandoned.pdf"), WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte("half"))
+	w.Close()
+	if names := dirEntries(t, dir); len(names) != 2 {
+		t.Errorf("directory holds %q, want out.pdf and later.pdf alone", names)
+	}
+}
+
+// CheckOutput names a directory that does not exist, and leaves nothing.
+func TestCheckOutputMissingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "nodir", "x.pdf")
+	err := CheckOutput(path, WriteOptions{})
+	want := "write " + path + ": the directory " + filepath.Join(dir, "nodir") + " does not exist"
+	if !errors.Is(err, fs.ErrNotExist) || err == nil || err.Error() != want {
+		t.Errorf("CheckOutput = %v, want %q", err, want)
+	}
+	if err := CheckOutput(filepath.Join(dir, "new.pdf"), WriteOptions{}); err != nil {
+		t.Errorf("CheckOutput of a new file = %v", err)
+	}
+	if names := dirEntries(t, dir); len(names) != 0 {
+		t.Errorf("directory holds %q, want nothing", names)
 	}
 }

@@ -10,8 +10,14 @@ import (
 )
 
 func main() {
+	os.Exit(run())
+}
+
+// run is webcap, signals handled (cli.Signals): main, and the test
+// binary when it runs as webcap (TestMain), which then stops on a signal
+// as the command does.
+func run() int {
 	ctx, stop := cli.Signals(context.Background())
-	code := cli.Main(ctx, os.Args[1:], cli.System())
-	stop()
-	os.Exit(code)
+	defer stop()
+	return cli.Main(ctx, os.Args[1:], cli.System())
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,13 +18,12 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/webcap/webcap/docs"
 	"github.com/webcap/webcap/internal/browsertest"
-	"github.com/webcap/webcap/internal/cli"
 	"github.com/webcap/webcap/internal/pdfbuild"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"webcap": func() { os.Exit(cli.Main(context.Background(), os.Args[1:], cli.System())) },
+		"webcap": func() { os.Exit(run()) },
 	})
 }
 

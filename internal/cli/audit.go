@@ -42,7 +42,11 @@ WC-SOURCE-MISSING or WC-SOURCE-INCOMPLETE note, unless --allow-outside.
 
 Each finding is one line:
   FILE: SEVERITY RULE OBJECT [/KEY]: message (spec reference)
-errors first, then the file's status in JHOVE's words ("FILE: Well-Formed
+The first 10 findings of each rule and severity in a file are shown, then
+one line for each with the count of the rest, sorted by rule:
+  FILE: SEVERITY RULE: N more not shown (--verbose or --json lists every finding)
+(--verbose shows every one; --json, --jsonl and --format always hold them
+all). Findings come errors first, then the file's status in JHOVE's words ("FILE: Well-Formed
 and valid", "Well-Formed, but not valid": an error finding, or "Not
 well-formed": unreadable, or a WC-PDF-* error), and at the end a summary. Severities follow what real Acrobat files
 show: an error means the structure is broken or a lookup gives a wrong or
@@ -103,6 +107,7 @@ file could not be read, the verdict being in the output), sarif (SARIF
 2.1.0) or junit (JUnit XML).`,
 		Example: `  $ webcap audit capture.pdf
   $ webcap audit --profile pdf2 archive/*.pdf
+  $ webcap audit --verbose damaged.pdf    # every finding, not 10 per rule
   $ webcap audit --json --jobs 4 --timeout 30s archive/*.pdf > report.json
   $ webcap audit --jsonl archive/*.pdf | jq -c 'select(.findings != [])'
   $ find archive -name '*.pdf' -print0 | webcap audit --files-from - -0
@@ -153,6 +158,7 @@ file could not be read, the verdict being in the output), sarif (SARIF
 	f := cmd.Flags()
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON document")
 	f.BoolVar(&opts.JSONL, "jsonl", false, "print one JSON object per file, as each is done")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "show every finding, not the first 10 of each rule in each file")
 	f.StringVar(&opts.Format, "format", "", "print the report in `FORMAT`: "+strings.Join(exportFormats(), ", ")+" (docs/formats.md)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(exportFormats(), cobra.ShellCompDirectiveNoFileComp))
 	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
@@ -174,6 +180,7 @@ type auditOptions struct {
 	Profile *canon.Profile
 	JSON    bool
 	JSONL   bool   // one object per file, a line each
+	Verbose bool   // every finding in the text, not the first perRule of each rule
 	Format  string // a report format of audit/export (--format), printed when every file is done
 	Jobs    int
 	Timeout time.Duration
@@ -358,7 +365,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			}
 		case !keep:
 			progress.clear()
-			if err := writeFileFindings(w, r); err != nil {
+			if err := writeFileFindings(w, r, opts.Verbose, "--json"); err != nil {
 				return &ioError{fmt.Errorf("audit: writing output: %w", err)}
 			}
 			if opts.IO.OutTTY {
@@ -456,12 +463,16 @@ func (s *auditSummary) add(fails *failures, t tally) {
 	}
 }
 
-func writeFileFindings(w *bufio.Writer, r fileJSON) error {
+func writeFileFindings(w *bufio.Writer, r fileJSON, verbose bool, jsonFlag string) error {
 	name := displayInput(r.Input)
 	if r.Error != nil {
 		fmt.Fprintf(w, "%s: unreadable: %s\n", name, r.Error.Message)
 	}
+	limit := newRuleLimit(verbose)
 	for _, f := range r.Findings {
+		if !limit.show(f.Severity + " " + f.Rule) {
+			continue
+		}
 		where := f.Object
 		if where == "" {
 			where = "file"
@@ -473,6 +484,9 @@ func writeFileFindings(w *bufio.Writer, r fileJSON) error {
 		}
 		fmt.Fprintf(w, "%s: %s %s %s: %s (%s)\n", name, f.Severity, f.Rule, where, f.Message, f.Spec)
 	}
+	limit.eachHidden(func(rule string, n int) {
+		fmt.Fprintf(w, "%s: %s: %s\n", name, rule, notShown(n, "finding", jsonFlag))
+	})
 	if status := fileStatus(r); status != "" {
 		fmt.Fprintf(w, "%s: %s\n", name, status)
 	}

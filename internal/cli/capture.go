@@ -247,7 +247,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeWARC(name, opts.WARC, res.Pages, res.PDF, warcInfo(opts.WARC, name, opts.File, opts.URLs)); err != nil {
+	if err := writeWARC(name, opts.WARC, opts.Force, res.Pages, res.PDF, warcInfo(opts.WARC, name, opts.File, opts.URLs)); err != nil {
 		return err
 	}
 	sum := summarize(d, opts.Profile)

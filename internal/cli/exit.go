@@ -51,9 +51,10 @@ const exitCodesHelp = `webcap exits with one of these codes, the same in every c
        reader; a mirror or manifest whose link or path leads outside its
        directory, without --allow-outside): a finding about the file, which
        reading it again will not change
-  130  interrupted by Ctrl-C (143: by a TERM signal), said as
+  130  interrupted by Ctrl-C (143: by a TERM signal, 129: by HUP), said as
        "webcap: COMMAND: interrupted"; capture, append and refresh write
-       what they captured before it, and say so; build and fix write nothing
+       what they captured before it, and say so; build and fix write nothing;
+       no temporary file or Chromium profile is left
 
 Every failure is one line: "webcap: COMMAND: FILE: what is wrong" (or
 "webcap: COMMAND: what is wrong"); a usage error is followed by

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -42,6 +43,12 @@ the two lead to different content sets: such a collision is reported
 are left as written, and the exit status is 1, with --dry-run too. Keys
 that canonicalize to one key and lead to the same sets are merged.
 
+Each repair is a line ("fix: RULES object N G R: what"), as is each
+repair left alone, collision and loss; the first 10 of each kind and rules
+are shown, then one line for each with the count of the rest, sorted:
+  fix: RULES: N more not shown (--verbose or --json lists every one)
+--verbose shows every line; --json always holds them all.
+
 The repair is an incremental update: the original bytes stay exactly as
 they are (a signature stays valid) and the changes are appended. The input
 is never changed unless --in-place is given; the output is written to a
@@ -59,6 +66,7 @@ Exit status: 0 when the result has no error finding, 1 when errors or
 collisions remain or a loss is refused, 3 when the file cannot be read or written, 2 for a usage error.`,
 		Example: `  $ webcap fix damaged.pdf -o repaired.pdf
   $ webcap fix --dry-run damaged.pdf
+  $ webcap fix --dry-run --verbose damaged.pdf    # every repair, not 10 per rule
   $ webcap fix --in-place --profile pdf2 capture.pdf
   $ webcap fix --dry-run --json damaged.pdf | jq '.repairs[].message'`,
 		Args: cobra.ExactArgs(1),
@@ -75,6 +83,7 @@ collisions remain or a loss is refused, 3 when the file cannot be read or writte
 	f.Lookup("force").Usage = "replace -o's file if it exists"
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the repairs without writing anything")
 	f.BoolVar(&opts.JSON, "json", false, "print the repairs and the result as JSON")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "show every repair, not the first 10 of each rule")
 	f.BoolVar(&opts.AllowLoss, "allow-loss", false, "rebuild a tree that holds a node or value that cannot be read, dropping it and the keys under it (else nothing is written)")
 	addProfileFlag(cmd, &opts.Profile, canon.PDF, "canonicalization for URLS keys: pdf, pdf2 or rfc3986")
 	opts.passwordFlags.add(cmd)
@@ -87,6 +96,7 @@ type fixOptions struct {
 	passwordFlags
 	DryRun    bool
 	JSON      bool
+	Verbose   bool // every line in the text, not the first perRule of each rule
 	AllowLoss bool
 	Profile   *canon.Profile
 	File      string
@@ -116,18 +126,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 		return fixJSON(opts, u, orig, d, plan, out)
 	}
 	w := opts.summary(opts.IO)
-	for _, c := range plan.Changes {
-		fmt.Fprintf(w, "fix: %s%s: %s\n", strings.Join(c.Rules, ","), where(c), c.Message)
-	}
-	for _, c := range plan.Left {
-		fmt.Fprintf(w, "left alone: %s%s: %s\n", strings.Join(c.Rules, ","), where(c), c.Message)
-	}
-	for _, c := range plan.Collisions {
-		fmt.Fprintf(w, "collision: WC-URLS-CANONICAL: %s\n", c)
-	}
-	for _, l := range plan.Losses {
-		fmt.Fprintf(w, "loss: WC-DANGLING: %s\n", l)
-	}
+	writePlan(w, plan, opts.Verbose)
 	if plan.Refused() {
 		fmt.Fprintf(w, "%s: nothing written: a tree would lose what cannot be read\n", displayInput(opts.File))
 		return refused(opts, plan)
@@ -165,6 +164,33 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 		return err
 	}
 	return verdict
+}
+
+// writePlan writes the repairs planned, those left alone, the collisions
+// and the losses, a line each: the first perRule of each kind and rules,
+// then the count of the rest (all of them with verbose).
+func writePlan(w io.Writer, plan *repair.Plan, verbose bool) {
+	limit := newRuleLimit(verbose)
+	line := func(group, rest string) {
+		if limit.show(group) {
+			fmt.Fprintf(w, "%s%s\n", group, rest)
+		}
+	}
+	for _, c := range plan.Changes {
+		line("fix: "+strings.Join(c.Rules, ","), where(c)+": "+c.Message)
+	}
+	for _, c := range plan.Left {
+		line("left alone: "+strings.Join(c.Rules, ","), where(c)+": "+c.Message)
+	}
+	for _, c := range plan.Collisions {
+		line("collision: WC-URLS-CANONICAL", ": "+c.String())
+	}
+	for _, l := range plan.Losses {
+		line("loss: WC-DANGLING", ": "+l.String())
+	}
+	limit.eachHidden(func(group string, n int) {
+		fmt.Fprintf(w, "%s: %s\n", group, notShown(n, "one", "--json"))
+	})
 }
 
 // fixJSON does what runFix does once the repairs are planned, and prints

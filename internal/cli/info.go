@@ -27,7 +27,10 @@ numbers) or images, and counts at the end.
 
 Everything is read byte-exactly; nothing is changed. Malformed structures
 (unsorted or duplicate tree keys, wrong /Limits, dangling references, wrong
-types) are listed as defects; "webcap audit" judges them.
+types) are listed as defects; "webcap audit" judges them. The first 10
+defects of each kind are listed, then one line for each kind with the
+count of the rest ("  KIND: N more not shown ..."); --verbose lists every
+one, and --json always holds them all.
 
 With --json, each file gives one JSON object on its own line (schema:
 webcap help schema info); a file that cannot be read gives
@@ -35,6 +38,7 @@ webcap help schema info); a file that cannot be read gives
 lost: it is a JSON string when its bytes are UTF-8, and {"hex": "..."}
 (upper-case hex of its bytes) when they are not.`,
 		Example: `  $ webcap info capture.pdf
+  $ webcap info --verbose damaged.pdf    # every defect, not 10 of each kind
   $ webcap info --json capture.pdf | jq '.contentSets[] | {id, urlsKeys, pages}'
   $ webcap info --password-file pw.txt encrypted.pdf`,
 		Args: cobra.MinimumNArgs(1),
@@ -44,13 +48,15 @@ lost: it is a JSON string when its bytes are UTF-8, and {"hex": "..."}
 		}),
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object per file")
+	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "list every defect, not the first 10 of each kind")
 	opts.passwordFlags.add(cmd)
 	return cmd
 }
 
 type infoOptions struct {
-	IO   *IOStreams
-	JSON bool
+	IO      *IOStreams
+	JSON    bool
+	Verbose bool // every defect, not the first perRule of each kind
 	passwordFlags
 	Files []string
 }
@@ -87,7 +93,7 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 			if i > 0 {
 				w.WriteString("\n")
 			}
-			err = writeInfo(w, d)
+			err = writeInfo(w, d, opts.Verbose)
 		}
 		if err != nil {
 			return &ioError{fmt.Errorf("info: writing output: %w", err)}
@@ -114,7 +120,7 @@ func collectAfterRead(d *pdfio.Document) {
 	}
 }
 
-func writeInfo(w io.Writer, d *pdfio.Document) error {
+func writeInfo(w io.Writer, d *pdfio.Document, verbose bool) error {
 	p := &printer{w: w}
 	enc := ""
 	if d.Encrypted {
@@ -142,9 +148,15 @@ func writeInfo(w io.Writer, d *pdfio.Document) error {
 	writePriorActions(p, d)
 	if len(d.Defects) > 0 {
 		p.f("\ndefects:\n")
+		limit := newRuleLimit(verbose)
 		for _, df := range d.Defects {
-			p.f("  %s: %s\n", df.Kind, df.Message)
+			if limit.show(string(df.Kind)) {
+				p.f("  %s: %s\n", df.Kind, df.Message)
+			}
 		}
+		limit.eachHidden(func(kind string, n int) {
+			p.f("  %s: %s\n", kind, notShown(n, "defect", "--json"))
+		})
 	}
 	c := counts(d)
 	p.f("\n%s (%s, %s", plural(c.ContentSets, "content set"), plural(c.PageSets, "page set"), plural(c.ImageSets, "image set"))

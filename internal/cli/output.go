@@ -22,13 +22,16 @@ import (
 // are parsed, outputFlags.check the files before any work starts (before a
 // manifest is applied, a file repaired, Chromium started):
 //
-//   - -o FILE refuses an existing FILE unless --force, a directory, a
-//     directory that does not exist or cannot be written to (tried with a
-//     temporary file, removed at once), and the command's input;
+//   - -o FILE refuses an existing FILE unless --force, and with --force
+//     too anything that is not a regular file (a directory, /dev/null, a
+//     FIFO, a link to a descriptor such as /proc/self/fd/1, the file
+//     stdout goes to), a directory that does not exist or cannot be
+//     written to (tried with a temporary file, removed at once), and the
+//     command's input (pdfio.CheckOutput decides, for every output);
 //   - -o - writes the PDF to stdout (not to a terminal), and every human
 //     line, the summary included, to stderr;
 //   - --in-place (commands with an input PDF) replaces the input; a
-//     symbolic link stays one;
+//     symbolic link stays one, and the file keeps its owner and mode;
 //   - the file is written atomically by pdfio.WriteFile, then read back.
 //
 // A long crawl is not lost to a typo in -o.
@@ -65,7 +68,7 @@ func (o *outputFlags) flags(cmd string, hasInput, need bool) error {
 func (o *outputFlags) check(cmd string, ios *IOStreams, input string) error {
 	switch {
 	case o.InPlace:
-		return checkDir(cmd, input)
+		return checkOutput(cmd, "--in-place", input, true)
 	case o.Out == "":
 		return nil
 	case o.Out == stdoutName && ios.OutTTY:
@@ -75,48 +78,51 @@ func (o *outputFlags) check(cmd string, ios *IOStreams, input string) error {
 	case input != "" && sameFile(o.Out, input):
 		return usagef("%s: -o %s is the input: use --in-place to replace it", cmd, o.Out)
 	}
-	return checkNewFile(cmd, o.Out, o.Force)
+	return checkOutput(cmd, "-o", o.Out, o.Force)
 }
 
-// checkNewFile checks the file -o names, for every command that writes
-// one (a PDF, or report's text): not a directory, not a file that exists
-// unless force, in a directory that can be written to.
-func checkNewFile(cmd, out string, force bool) error {
-	if fi, err := os.Stat(out); err == nil {
-		switch {
-		case fi.IsDir():
-			return usagef("%s: -o %s is a directory: give a file name", cmd, out)
-		case !force:
-			return usagef("%s: %s exists: choose another -o, or --force to replace it", cmd, out)
-		}
-	}
-	return checkDir(cmd, out)
+// checkOutput checks, before any work starts, the file out that a
+// command writes (named by flag: -o, --warc, --in-place), by the rules of
+// pdfio (CheckOutput), the same for every file webcap writes: a regular
+// file (replaced only with force) or a new path, never a directory, a
+// device, a FIFO, a socket, a link to a descriptor or the file stdout goes
+// to; in a directory that exists and can be written to.
+func checkOutput(cmd, flag, out string, force bool) error {
+	return outputError(cmd, flag, out, pdfio.CheckOutput(out, pdfio.WriteOptions{Replace: force}))
 }
 
-// checkDir checks that the directory out is written in exists and can be
-// written to: the directory of the file a symbolic link names, for a link
-// (pdfio.WriteFile replaces that file).
-func checkDir(cmd, out string) error {
-	dir := filepath.Dir(out)
-	if target, err := filepath.EvalSymlinks(out); err == nil {
-		dir = filepath.Dir(target)
+// outputError is the command's error for err, pdfio's refusal to write
+// out (named by flag): a usage error when the file named cannot be an
+// output (exit 2), an I/O error when it cannot be written now (exit 3).
+func outputError(cmd, flag, out string, err error) error {
+	if err == nil {
+		return nil
 	}
-	fi, err := os.Stat(dir)
+	why := err
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == out {
+		why = pe.Err
+	}
+	var nr *pdfio.NotRegularError
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return &ioError{fmt.Errorf("%s: cannot write %s: the directory %s does not exist", cmd, out, dir)}
-	case err != nil:
-		return &ioError{fmt.Errorf("%s: cannot write %s: %w", cmd, out, err)}
-	case !fi.IsDir():
-		return &ioError{fmt.Errorf("%s: cannot write %s: %s is not a directory", cmd, out, dir)}
+	case errors.As(err, &nr) && nr.Kind == "a directory" && nr.Link == "":
+		return usagef("%s: %s %s is a directory: give a file name", cmd, flag, out)
+	case errors.As(err, &nr):
+		through := ""
+		if nr.Link != "" {
+			through = " (through its link to " + nr.Link + ")"
+		}
+		stdout := ""
+		if flag == "-o" {
+			stdout = " (-o - writes to stdout)"
+		}
+		return usagef("%s: %s %s is not a regular file but %s%s: webcap writes only to a regular file or a new path%s", cmd, flag, out, nr.Kind, through, stdout)
+	case errors.Is(err, pdfio.ErrStdio):
+		return usagef("%s: %s %s is the file this command's output goes to: give another file (-o - writes to stdout)", cmd, flag, out)
+	case errors.Is(err, fs.ErrExist):
+		return usagef("%s: %s exists: choose another %s, or --force to replace it", cmd, out, flag)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(out)+".*.check")
-	if err != nil {
-		return &ioError{fmt.Errorf("%s: cannot write in %s: %w", cmd, dir, errors.Unwrap(err))}
-	}
-	tmp.Close()
-	os.Remove(tmp.Name())
-	return nil
+	return &ioError{fmt.Errorf("%s: cannot write %s: %w", cmd, out, why)}
 }
 
 // sameFile reports whether a and b name one file.
@@ -157,14 +163,15 @@ func (o *outputFlags) write(cmd string, ios *IOStreams, input string, data []byt
 }
 
 // put writes a command's result where check allowed, atomically for a
-// file (a symbolic link stays one, the file keeps its permissions).
+// file (a symbolic link stays one, the file keeps its permissions and
+// owner).
 func (o *outputFlags) put(cmd string, ios *IOStreams, input string, data []byte) error {
 	path := o.target(input)
 	if path == stdoutName {
 		if _, err := ios.Out.Write(data); err != nil {
 			return &ioError{fmt.Errorf("%s: writing the PDF to stdout: %w", cmd, err)}
 		}
-	} else if err := pdfio.WriteFile(path, data, pdfio.WriteOptions{}); err != nil {
+	} else if err := pdfio.WriteFile(path, data, pdfio.WriteOptions{Replace: o.Force || o.InPlace}); err != nil {
 		return &ioError{fmt.Errorf("%s: %w", cmd, err)}
 	}
 	return nil

@@ -146,7 +146,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 		if d, err = opts.write("refresh", opts.IO, opts.File, res.PDF); err != nil {
 			return err
 		}
-		if err := writeWARC("refresh", opts.WARC, res.Pages, res.PDF, warcInfo(opts.WARC, "refresh", opts.File, nil)); err != nil {
+		if err := writeWARC("refresh", opts.WARC, opts.Force, res.Pages, res.PDF, warcInfo(opts.WARC, "refresh", opts.File, nil)); err != nil {
 			return err
 		}
 		sum = summarize(d, opts.Profile)

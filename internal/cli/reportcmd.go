@@ -3,15 +3,13 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit/export"
+	"github.com/webcap/webcap/pdfio"
 )
 
 func newReportCmd(ios *IOStreams, runF func(context.Context, *reportOptions) error) *cobra.Command {
@@ -23,7 +21,8 @@ func newReportCmd(ios *IOStreams, runF func(context.Context, *reportOptions) err
 schema webcap.audit-file/1; "-": stdin) into one report, as if one audit
 had read every file:
 
-  text           the report audit prints (each finding, each file's
+  text           the report audit prints (each finding, the first 10
+                 of each rule in a file unless --verbose, each file's
                  status in JHOVE's words, the summary), then the findings
                  counted by rule and severity (the default)
   json           audit --json's document (webcap help schema audit)
@@ -74,17 +73,19 @@ reason, since the verdict is in the output.`,
 	f.StringVar(&opts.Format, "format", "text", "the report's `FORMAT`: text, json, jsonl, "+strings.Join(exportFormats(), ", "))
 	f.StringVarP(&opts.Out, "output", "o", "", "write the report to `FILE` (\"-\": stdout, the default)")
 	f.BoolVar(&opts.Force, "force", false, "replace -o's file if it exists")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "with --format text, show every finding, not the first 10 of each rule in each file")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
 		append([]string{"text", "json", "jsonl"}, exportFormats()...), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
 type reportOptions struct {
-	IO     *IOStreams
-	Format string
-	Out    string // "" or "-": stdout
-	Force  bool
-	Shards []string
+	IO      *IOStreams
+	Format  string
+	Out     string // "" or "-": stdout
+	Force   bool
+	Verbose bool // every finding in the text, not the first perRule of each rule
+	Shards  []string
 }
 
 func runReport(ctx context.Context, opts *reportOptions) error {
@@ -111,22 +112,18 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 		sum.add(&fails, l.t)
 	}
 	var out io.Writer = opts.IO.Out
-	tmp, err := opts.createOutput()
+	file, err := opts.createOutput()
 	if err != nil {
 		return err
 	}
-	if tmp != nil {
-		defer os.Remove(tmp.Name()) // nothing left once renamed
-		defer tmp.Close()
-		out = tmp
+	if file != nil {
+		defer file.Close() // nothing left unless committed
+		out = file
 	}
 	w := bufio.NewWriterSize(out, 1<<16)
-	err = writeReport(w, opts.Format, files, sum)
+	err = writeReport(w, opts.Format, files, sum, opts.Verbose)
 	if err == nil {
 		err = w.Flush()
-	}
-	if err == nil && tmp != nil {
-		err = tmp.Sync()
 	}
 	if err != nil {
 		return &ioError{fmt.Errorf("report: writing output: %w", err)}
@@ -134,11 +131,8 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 	if set.err != nil {
 		return &ioError{fmt.Errorf("report: %w", set.err)}
 	}
-	if tmp != nil {
-		if err := tmp.Chmod(0o644); err != nil {
-			return &ioError{fmt.Errorf("report: %w", err)}
-		}
-		if err := os.Rename(tmp.Name(), opts.Out); err != nil {
+	if file != nil {
+		if err := file.Commit(); err != nil {
 			return &ioError{fmt.Errorf("report: %w", err)}
 		}
 	}
@@ -149,35 +143,33 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 func (opts *reportOptions) toFile() bool { return opts.Out != "" && opts.Out != stdoutName }
 
 // checkOutput checks -o before any shard is read, as every command
-// checks the file it writes (checkNewFile).
+// checks the file it writes (checkOutput).
 func (opts *reportOptions) checkOutput() error {
 	if !opts.toFile() {
 		return nil
 	}
-	return checkNewFile("report", opts.Out, opts.Force)
+	return checkOutput("report", "-o", opts.Out, opts.Force)
 }
 
-// createOutput creates the file the report is written to, when -o names
-// one: a temporary file beside it, renamed over it when complete, so that a
-// report of a million files is not held in memory and a failed run leaves
-// the old file as it was. It is nil for stdout.
-func (opts *reportOptions) createOutput() (*os.File, error) {
+// createOutput starts the file the report is written to, when -o names
+// one (pdfio.CreateOutput: a temporary file beside it, renamed over it
+// when complete), so that a report of a million files is not held in
+// memory and a failed run leaves the old file as it was. It is nil for
+// stdout.
+func (opts *reportOptions) createOutput() (*pdfio.Output, error) {
 	if !opts.toFile() {
 		return nil, nil
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(opts.Out), "."+filepath.Base(opts.Out)+".*.tmp")
-	if err != nil {
-		return nil, &ioError{fmt.Errorf("report: cannot write %s: %w", opts.Out, errors.Unwrap(err))}
-	}
-	return tmp, nil
+	f, err := pdfio.CreateOutput(opts.Out, pdfio.WriteOptions{Replace: opts.Force})
+	return f, outputError("report", "-o", opts.Out, err)
 }
 
 // writeReport writes the merged files in format name, a file at a time.
-func writeReport(w *bufio.Writer, name string, files shardResults, sum auditSummary) error {
+func writeReport(w *bufio.Writer, name string, files shardResults, sum auditSummary, verbose bool) error {
 	switch name {
 	case "text":
 		for i := range files.Len() {
-			if err := writeFileFindings(w, files.file(i).fileJSON); err != nil {
+			if err := writeFileFindings(w, files.file(i).fileJSON, verbose, "--format json"); err != nil {
 				return err
 			}
 		}

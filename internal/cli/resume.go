@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/webcap/webcap/pdfio"
 )
 
 // audit --resume RESULTS.jsonl: the results of an earlier run (killed,
@@ -76,9 +78,9 @@ type priorResult struct {
 // cut short (a run killed while writing it) is dropped from the file; any
 // other line that is not a result is an error: the file is not audit's.
 func openResume(cmd, path string) (*resumeLog, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := pdfio.OpenAppend(path)
 	if err != nil {
-		return nil, &ioError{fmt.Errorf("%s: --resume %w", cmd, pathError(err))}
+		return nil, outputError(cmd, "--resume", path, err)
 	}
 	l := &resumeLog{f: f, done: map[string]priorResult{}}
 	end, err := l.read(bufio.NewReader(f))

@@ -89,13 +89,18 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 	}
 }
 
-// Signals returns a context that the first SIGINT or SIGTERM cancels, with
-// an *interrupted cause. A second signal is not caught: it ends the process
-// as usual. stop releases the handler.
+// Signals returns a context that the first SIGINT, SIGTERM or SIGHUP (a
+// terminal closed) cancels, with an *interrupted cause: the command stops,
+// keeps what it did, and returns through its deferred clean-ups, so that
+// no temporary file (pdfio.Output, report's copy of stdin) and no Chromium
+// profile directory (removed once Chromium has exited) is left. A second
+// signal is not caught: it ends the process as usual, at once, like
+// SIGKILL, and what is in progress is then left. stop releases the
+// handler.
 func Signals(parent context.Context) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})
 	go func() {
 		select {

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -14,9 +13,7 @@ import (
 // capture --warc, append --warc: the web archive written beside the PDF.
 
 // checkWARCOut checks --warc's file before any work starts: the -o rules
-// (as checkNewFile: not a directory, not a file that exists unless
-// --force, in a directory that can be written to), and neither the input
-// nor the PDF written.
+// (checkOutput), and neither the input nor the PDF written.
 func checkWARCOut(cmd, path string, force bool, input, out string) error {
 	switch {
 	case path == "":
@@ -28,20 +25,12 @@ func checkWARCOut(cmd, path string, force bool, input, out string) error {
 	case out != "" && out != stdoutName && sameFile(path, out):
 		return usagef("%s: --warc %s is the PDF's -o", cmd, path)
 	}
-	if fi, err := os.Stat(path); err == nil {
-		switch {
-		case fi.IsDir():
-			return usagef("%s: --warc %s is a directory: give a file name", cmd, path)
-		case !force:
-			return usagef("%s: %s exists: choose another --warc, or --force to replace it", cmd, path)
-		}
-	}
-	return checkDir(cmd, path)
+	return checkOutput(cmd, "--warc", path, force)
 }
 
 // writeWARC writes the WARC of pages and pdf to path (gzip members when it ends in
 // .gz), atomically, as the PDF is written.
-func writeWARC(cmd, path string, pages []*capture.Page, pdf []byte, info capture.WARCInfo) error {
+func writeWARC(cmd, path string, force bool, pages []*capture.Page, pdf []byte, info capture.WARCInfo) error {
 	if path == "" {
 		return nil
 	}
@@ -49,7 +38,7 @@ func writeWARC(cmd, path string, pages []*capture.Page, pdf []byte, info capture
 	if err := capture.WriteWARC(&buf, strings.HasSuffix(strings.ToLower(path), ".gz"), pages, pdf, info); err != nil {
 		return fmt.Errorf("%s: %w", cmd, err)
 	}
-	if err := pdfio.WriteFile(path, buf.Bytes(), pdfio.WriteOptions{}); err != nil {
+	if err := pdfio.WriteFile(path, buf.Bytes(), pdfio.WriteOptions{Replace: force}); err != nil {
 		return &ioError{fmt.Errorf("%s: %w", cmd, err)}
 	}
 	return nil
