@@ -3,6 +3,7 @@ package capture
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -288,6 +289,18 @@ type RenderOptions struct {
 	// GETOnly refuses every request that is not a GET or a HEAD (a dry
 	// run sends nothing that could change anything).
 	GETOnly bool
+	// Navigate, when set, is asked before every request for the page's
+	// own document but the first: each redirect (redirect is true) and
+	// each load the page's script or refresh starts. An error refuses
+	// it: nothing is fetched, and the error is the page's (wrapped in its
+	// document's FetchError, of kind Blocked). Subresources and frames
+	// are not asked: the client's address policy bounds them.
+	Navigate func(ctx context.Context, u string, redirect bool) error
+	// KeepCredentials prints links as the page has them; without it,
+	// the user information of every link's URL (user:password@) is
+	// removed before printing (StripCredentials), so the PDF's link
+	// annotations do not carry it. Page.Links has the links as they were.
+	KeepCredentials bool
 
 	now func() time.Time // the clock that times responses; nil: time.Now
 }
@@ -442,12 +455,33 @@ func (t *tab) serve(ctx context.Context, b *Browser, target *chromedp.Target, r 
 		cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
 		return
 	}
-	resp, params := b.fetch(ctx, ev, post, r.opts)
+	// A document of the page's own frame: the first is the page's
+	// request, each later one a redirect or a load its script started.
+	t.mu.Lock()
+	mainDoc := ev.ResourceType == network.ResourceTypeDocument && (r.mainFrame == "" || ev.FrameID == r.mainFrame)
+	hop, redirect := mainDoc && r.mainFrame != "", r.redirected()
+	if mainDoc {
+		r.mainFrame = ev.FrameID
+	}
+	t.mu.Unlock()
+	var resp *Response
+	var params *fetch.FulfillRequestParams
+	if hop && r.opts.Navigate != nil {
+		if err := r.opts.Navigate(ctx, ev.Request.URL, redirect); err != nil {
+			now := time.Now
+			if r.opts.now != nil {
+				now = r.opts.now
+			}
+			resp = &Response{URL: ev.Request.URL, Type: string(ev.ResourceType), Method: ev.Request.Method, Fetched: now().UTC(),
+				Err: &FetchError{URL: ev.Request.URL, Kind: Blocked, Err: err}}
+		}
+	}
+	if resp == nil {
+		resp, params = b.fetch(ctx, ev, post, r.opts)
+	}
+	resp.MainDoc = mainDoc
 	t.mu.Lock()
 	if t.cur == r {
-		if ev.ResourceType == network.ResourceTypeDocument && (r.mainFrame == "" || ev.FrameID == r.mainFrame) {
-			r.mainFrame, resp.MainDoc = ev.FrameID, true
-		}
 		r.p.Responses = append(r.p.Responses, resp)
 	}
 	t.mu.Unlock()
@@ -456,6 +490,18 @@ func (t *tab) serve(ctx context.Context, b *Browser, target *chromedp.Target, r 
 	} else {
 		cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonFailed})
 	}
+}
+
+// redirected reports whether the last response of the page's own frame
+// is a redirect: the next request of the frame follows it. The tab's lock
+// is held.
+func (r *rendering) redirected() bool {
+	for i := len(r.p.Responses) - 1; i >= 0; i-- {
+		if resp := r.p.Responses[i]; resp.MainDoc {
+			return resp.Redirect
+		}
+	}
+	return false
 }
 
 // favicon reports whether a request is the browser's own for a site's
@@ -542,6 +588,16 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (*Pa
 	info, err := chromedp.Run(rctx, chromedp.Evaluate[pageInfo](pageJS))
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", u, err)
+	}
+	if m := withoutCredentials(info.At); m != nil && !opts.KeepCredentials {
+		// Printed, a link keeps its URL in the PDF's link annotation.
+		js, err := json.Marshal(m)
+		if err == nil {
+			_, err = chromedp.Run(rctx, chromedp.Evaluate[bool](fmt.Sprintf(relinkJS, js)))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: removing user information from its links: %w", u, err)
+		}
 	}
 	pdf, err := chromedp.Run(rctx, chromedp.PrintToPDF(func(pp *page.PrintToPDFParams) { printSettings.apply(pp) }))
 	if err != nil {
@@ -660,16 +716,46 @@ const readyJS = `(async () => {
 type pageInfo struct {
 	Title string   `json:"title"`
 	Links []string `json:"links"`
+	At    []string `json:"at"` // printed links with an '@'
 }
 
-// pageJS returns the page's title and its links (every <a href>,
-// absolute, in document order), then marks its anchors: Chromium prints
-// a named destination for each element a link of the page points to, so
-// a hidden element (which prints nothing) gets a link to every element
+// relinkJS gives the page's printed links (<a href>, <area href>) the
+// URLs of the JSON object %s (by their present URL), before printing:
+// their URLs without user information.
+const relinkJS = `(() => {
+	const to = %s;
+	for (const a of document.querySelectorAll("a[href], area[href]")) {
+		if (Object.hasOwn(to, a.href)) a.href = to[a.href];
+	}
+	return true;
+})()`
+
+// withoutCredentials maps each of urls that has user information to the
+// URL without it (StripCredentials), for relinkJS; nil when none has.
+func withoutCredentials(urls []string) map[string]string {
+	var m map[string]string
+	for _, u := range urls {
+		if s, ok := StripCredentials(u); ok {
+			if m == nil {
+				m = map[string]string{}
+			}
+			m[u] = s
+		}
+	}
+	return m
+}
+
+// pageJS returns the page's title, its links (every <a href>, absolute,
+// in document order) and the URLs of the links Chromium prints as link
+// annotations (<a href>, <area href>) that have an '@' (which may be user
+// information: see relinkJS), then marks its anchors: Chromium prints a
+// named destination for each element a link of the page points to, so a
+// hidden element (which prints nothing) gets a link to every element
 // with an id and every <a name>, and links from other pages can go to
 // them.
 const pageJS = `(() => {
-	const info = {title: document.title, links: Array.from(document.querySelectorAll("a[href]"), a => a.href)};
+	const info = {title: document.title, links: Array.from(document.querySelectorAll("a[href]"), a => a.href),
+		at: Array.from(document.querySelectorAll("a[href], area[href]"), a => a.href).filter(h => h.includes("@"))};
 	if (!document.body) return info;
 	const box = document.createElement("div");
 	box.style.display = "none";

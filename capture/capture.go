@@ -124,7 +124,7 @@ func renderDefaults(opts Options) RenderOptions {
 // crawlSpec is what a crawl is asked to do besides its starts.
 type crawlSpec struct {
 	have    map[string]string // canonical URLs not to fetch, with the reason (append)
-	allow   AddressClass      // the kinds of address it may connect to
+	policy  AddressPolicy     // the addresses it may connect to
 	getOnly bool              // only GET and HEAD requests (a dry run)
 	revisit func(f *Frontier) // queues more URLs once the links run out (refresh)
 }
@@ -142,6 +142,7 @@ type crawler struct {
 	sources fetched
 	byURL   map[string]int // a captured page, by the canonical form of every URL that led to it
 	fetched int64
+	robots  *Robots
 }
 
 // crawl fetches and renders the starts' pages and the links they lead to,
@@ -154,24 +155,26 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, spec c
 	f, skips := newFrontier(starts, opts.MaxPages, c, spec.have)
 	client := b.Client
 	if client == nil {
-		client = NewClient(AddressPolicy{Allow: spec.allow}, 30*time.Second)
+		client = NewClient(spec.policy, 30*time.Second)
 	}
 	render := renderDefaults(opts)
-	render.Client, render.GETOnly, render.now = client, spec.getOnly, opts.now
+	render.Client, render.GETOnly, render.KeepCredentials, render.now = client, spec.getOnly, opts.KeepCredentials, opts.now
 	cr := &crawler{b: b, opts: opts, starts: starts, f: f, c: c, render: render,
-		res: &Result{Skips: skips}, sources: fetched{}, byURL: map[string]int{}}
-	robots := &Robots{Client: client, Agent: opts.Agent}
+		res: &Result{Skips: skips}, sources: fetched{}, byURL: map[string]int{},
+		// A robots.txt takes no longer than a page may: one that never
+		// ends would hold the crawl up until its time limit.
+		robots: &Robots{Client: client, Agent: opts.Agent, Timeout: opts.PageTimeout}}
 	revisited := spec.revisit == nil
 	for {
 		if err := b.restartIfWorn(); err != nil {
 			cr.stop(fmt.Errorf("restarting Chromium: %w", err))
 		}
-		batch := cr.batch(ctx, robots)
+		batch := cr.batch(ctx)
 		if len(batch) == 0 && !revisited {
 			// The links have run out: the URLs to look at on their own.
 			revisited = true
 			spec.revisit(f)
-			batch = cr.batch(ctx, robots)
+			batch = cr.batch(ctx)
 		}
 		if len(batch) == 0 {
 			break // the queue is empty, or MaxPages were taken
@@ -206,7 +209,7 @@ func (cr *crawler) stop(err error) {
 
 // batch takes up to Jobs URLs to render in parallel tabs, skipping those
 // past the capture's limits or forbidden by robots.txt.
-func (cr *crawler) batch(ctx context.Context, robots *Robots) []Item {
+func (cr *crawler) batch(ctx context.Context) []Item {
 	var batch []Item
 	for len(batch) < cr.opts.Jobs {
 		it, ok := cr.f.Next()
@@ -223,8 +226,8 @@ func (cr *crawler) batch(ctx context.Context, robots *Robots) []Item {
 			cr.res.Skips = append(cr.res.Skips, stopSkip(it.URL, cr.res.Stopped))
 		case cr.fetched >= cr.opts.MaxBytes:
 			cr.res.Skips = append(cr.res.Skips, skip(it.URL, SkipByteLimit, "the capture's byte limit was reached (%d bytes fetched, the limit is %d)", cr.fetched, cr.opts.MaxBytes))
-		case !cr.opts.IgnoreRobots && !robots.Allowed(ctx, it.URL):
-			cr.res.Skips = append(cr.res.Skips, skip(it.URL, SkipRobots, "robots.txt forbids it (--ignore-robots to fetch it anyway)"))
+		case !cr.opts.IgnoreRobots && !cr.robots.Allowed(ctx, it.URL):
+			cr.res.Skips = append(cr.res.Skips, skip(it.URL, SkipRobots, "robots.txt forbids it (%s to fetch it anyway)", ignoreRobotsFlag))
 		default:
 			batch = append(batch, it)
 		}
@@ -255,9 +258,11 @@ func (cr *crawler) fetchPage(ctx context.Context, it Item) (*Page, error) {
 	pctx, cancel := pageContext(ctx, it.URL)
 	defer cancel()
 	ro := cr.render
-	if s := cr.starts[it.Command]; it.Level == 1 && !it.Revisit && s.Flags&webcapture.Submit != 0 && s.Post != nil {
+	s := cr.starts[it.Command]
+	if it.Level == 1 && !it.Revisit && s.Flags&webcapture.Submit != 0 && s.Post != nil {
 		ro.Post = &Post{s.Post, s.PostType}
 	}
+	ro.Navigate = func(ctx context.Context, u string, redirect bool) error { return cr.mayLead(ctx, it, u, redirect) }
 	p, err := cr.b.render(pctx, it.URL, ro)
 	switch {
 	case err == nil:
@@ -356,9 +361,12 @@ func documentError(p *Page) error {
 // rendering it: a fetch failure by its kind.
 func (cr *crawler) skipOf(ctx context.Context, u string, err error) Skip {
 	var fe *FetchError
+	var le *LeaveError
 	switch {
 	case ctx.Err() != nil:
 		return stopSkip(u, context.Cause(ctx))
+	case errors.As(err, &le):
+		return Skip{URL: u, Reason: le.Error(), Kind: le.Kind}
 	case errors.As(err, &fe):
 		return Skip{URL: u, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status}
 	case errors.As(err, new(pageTimeout)):
@@ -468,13 +476,10 @@ func capture(ctx context.Context, b *Browser, p *AppendPlan, starts []Start, opt
 	if p != nil {
 		u, have, first, name = p.u, p.have, p.first, p.name
 	}
-	urls := make([]string, len(starts))
-	for i, s := range starts {
-		urls[i] = s.URL
-	}
-	// The kinds of address the start URLs are were asked for.
-	allow := opts.Allow | StartClasses(ctx, nil, urls)
-	cr, err := crawl(ctx, b, starts, opts, crawlSpec{have: have, allow: allow})
+	// The kinds of address the start URLs are were asked for, for their
+	// own hosts only in a capture limited to its site or path.
+	policy := StartPolicy(ctx, nil, starts, opts.Allow)
+	cr, err := crawl(ctx, b, starts, opts, crawlSpec{have: have, policy: policy})
 	if err != nil {
 		return nil, err
 	}

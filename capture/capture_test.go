@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -724,5 +725,68 @@ func noAuditErrors(t *testing.T, d *pdfio.Document) {
 		if f.Severity == audit.Serious {
 			t.Errorf("audit: %s %s: %s", f.Rule, f.Object, f.Message)
 		}
+	}
+}
+
+// TestCaptureScopeHoles: a capture limited to its site follows no
+// redirect off the site or into what robots.txt forbids, lets no image,
+// frame or script of its pages reach another loopback host, and prints
+// no user:password@ of its pages' links; each refused hop is skipped and
+// says why, and the page with the refused subresources is still captured.
+func TestCaptureScopeHoles(t *testing.T) {
+	b := newBrowser(t)
+	var inner atomic.Int32
+	in := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		inner.Add(1)
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Write([]byte("<title>Inner</title>INNER"))
+	}))
+	defer in.Close()
+	otherHost := strings.Replace(in.URL, "127.0.0.1", "localhost", 1)
+	var mux http.ServeMux
+	srv := httptest.NewServer(&mux)
+	defer srv.Close()
+	withCreds := strings.Replace(srv.URL, "http://", "http://alice:s3cret@", 1)
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("User-agent: *\nDisallow: /private/\n")) })
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<title>Home</title><a href="/off">off</a> <a href="/in">in</a> <a href="` + withCreds + `/two.html">two</a>
+<img src="` + in.URL + `/x.gif"><iframe src="` + otherHost + `/frame.html"></iframe>
+<script>fetch("` + in.URL + `/api").catch(() => {})</script>`))
+	})
+	mux.Handle("/off", http.RedirectHandler(otherHost+"/landing.html", http.StatusFound))
+	mux.Handle("/in", http.RedirectHandler("/private/x.html", http.StatusFound))
+	mux.HandleFunc("/private/x.html", func(w http.ResponseWriter, r *http.Request) { t.Error("robots.txt forbids /private/x.html: fetched") })
+	mux.HandleFunc("/two.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<title>Two</title>two`))
+	})
+	res, err := Capture(context.Background(), b, []string{srv.URL + "/"}, testOptions(Options{Levels: 2, Flags: webcapture.SameSite}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	for _, s := range res.Skips {
+		kinds[strings.TrimPrefix(s.URL, srv.URL)] = s.Kind + ": " + s.Reason
+	}
+	for path, want := range map[string]string{
+		"/off": "scope: redirects to " + otherHost + "/landing.html, outside the command's scope",
+		"/in":  "robots: redirects to " + srv.URL + "/private/x.html, which robots.txt forbids",
+	} {
+		if !strings.HasPrefix(kinds[path], want) {
+			t.Errorf("%s: skipped as %q, want %q…", path, kinds[path], want)
+		}
+	}
+	if n := inner.Load(); n != 0 {
+		t.Errorf("the other loopback host was asked %d times, want 0", n)
+	}
+	if len(res.Pages) != 2 || len(res.Pages[0].Missing) < 2 {
+		t.Fatalf("%d pages captured, the first missing %v; want the home page (its image and frame left out) and two.html", len(res.Pages), res.Pages[0].Missing)
+	}
+	if bytes.Contains(res.PDF, []byte("s3cret")) {
+		t.Error("the password of a link is in the PDF")
+	}
+	if res.Links != 1 {
+		t.Errorf("%d links made internal, want 1 (to two.html, its user information left out)", res.Links)
 	}
 }

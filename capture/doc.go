@@ -49,12 +49,24 @@
 // only public addresses unless the capture's own start URLs are loopback or
 // private ones (the user asked for them) or Options.Allow says so; the
 // address is checked when the connection is made, after DNS and for every
-// redirect. Refresh replays URLs from a file that may come from anyone: it
+// redirect. A command limited to its site or path (SameSite, SamePath) is
+// allowed its start URL's kind of address at that host only
+// (StartPolicy), for its pages and their subresources alike: an image, a
+// frame or a script's fetch() on a page of http://127.0.0.1:8080/ does
+// not reach 127.0.0.1:6379. A page's own loads are judged as links are,
+// at every hop (scope.go, mayLead): a redirect, or a page load its script
+// starts, that leads out of the command's scope or to what robots.txt
+// forbids is refused before anything is fetched from there, and the page
+// is skipped, saying where it led (LeaveError); only a start URL's own
+// redirects may leave the scope. A robots.txt takes at most the page time
+// limit. Refresh replays URLs from a file that may come from anyone: it
 // allows only Options.Allow, resubmits a form only with
 // RefreshOptions.Resubmit, and a dry run sends nothing but GET and HEAD
 // requests, not even from a page's scripts. Credentials in a URL go to its
 // host only (the browser's rule) and are written into the PDF only with
-// Options.KeepCredentials.
+// Options.KeepCredentials: without it, they are left out of the recorded
+// URLs, and out of the page's links before it is printed (Chromium would
+// write them into the link annotations).
 //
 // An auxiliary file that cannot or must not be fetched (another scheme, a
 // refused address, an error status) does not stop the crawl: the page's

@@ -204,7 +204,7 @@ func (f *Frontier) Links(from Item, base string, hrefs []string) []Skip {
 		case from.Level+1 > start.Levels:
 			sk = skip(u, SkipLevel, "level %d: the command follows %d", from.Level+1, start.Levels)
 		case !InScope(start.URL, u, start.Flags):
-			sk = skip(u, SkipScope, "outside the command's scope (%v of %s)", start.Flags&(webcapture.SameSite|webcapture.SamePath), start.URL)
+			sk = skip(u, SkipScope, "%s", scopeReason(start))
 		default:
 			if sk, ok := f.push(Item{URL: u, Command: from.Command, Level: from.Level + 1, Parent: from.URL}); !ok && sk.Kind != "" {
 				skips = append(skips, sk)

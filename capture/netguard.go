@@ -26,9 +26,13 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/webcap/webcap/webcapture"
+	"golang.org/x/net/idna"
 )
 
 // An AddressClass is a set of kinds of IP address, as a bit set. Every
@@ -162,31 +166,98 @@ func unwrap(ip netip.Addr) netip.Addr {
 }
 
 // An AddressPolicy says which addresses may be connected to: public ones
-// and those of the classes in Allow.
+// and those of the classes in Allow, and, for a request to one of Hosts,
+// those of its classes too.
 type AddressPolicy struct {
 	Allow AddressClass // the classes allowed besides public
+	// Hosts are classes allowed for requests to some hosts only, by
+	// HostKey ("127.0.0.1:8080"): the start URLs' own hosts in a capture
+	// limited to its site or path (StartPolicy). A request to another
+	// host, a redirect's included, gets Allow only. Hosts apply through
+	// NewClient and DialContext, which see the host a request names;
+	// Dialer and Check, which see only an address, apply Allow.
+	Hosts map[string]AddressClass
 }
 
 // Check returns nil if p allows connecting to ip, and a
 // *BlockedAddressError if not.
 func (p AddressPolicy) Check(ip netip.Addr) error {
+	return p.check(ip, p.Allow, "")
+}
+
+// check is Check for a request to host (a HostKey; "" when unknown),
+// which allow allows.
+func (p AddressPolicy) check(ip netip.Addr, allow AddressClass, host string) error {
 	c := ClassifyAddr(ip)
-	if c&^p.Allow == 0 {
+	if c&^allow == 0 {
 		return nil
 	}
-	return &BlockedAddressError{Addr: ip, Class: c}
+	e := &BlockedAddressError{Addr: ip, Class: c, Host: host}
+	for h, a := range p.Hosts {
+		if c&^(p.Allow|a) == 0 {
+			e.Only = append(e.Only, h)
+		}
+	}
+	slices.Sort(e.Only)
+	return e
+}
+
+// allowFor is what p allows for a connection to addr ("host:port", as a
+// transport dials it).
+func (p AddressPolicy) allowFor(addr string) AddressClass {
+	if len(p.Hosts) == 0 {
+		return p.Allow
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return p.Allow
+	}
+	return p.Allow | p.Hosts[hostKey(host, port)]
+}
+
+// HostKey is the key of Hosts for u's host: its host name in lower-case
+// ASCII (IDNA), without a final dot, and its port, the scheme's default
+// written out. It is "" for a URL without a host.
+func HostKey(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		switch strings.ToLower(u.Scheme) {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	if u.Hostname() == "" {
+		return ""
+	}
+	return hostKey(u.Hostname(), port)
+}
+
+func hostKey(host, port string) string {
+	host = strings.TrimSuffix(host, ".")
+	if a, err := idna.Lookup.ToASCII(host); err == nil {
+		host = a
+	}
+	return net.JoinHostPort(strings.ToLower(host), port)
 }
 
 // A BlockedAddressError is a connection an AddressPolicy refused.
 type BlockedAddressError struct {
 	Addr  netip.Addr
 	Class AddressClass
+	Host  string   // the host the request named (a HostKey), when known
+	Only  []string // the hosts for which the policy allows the address (a limited capture's start hosts)
 }
 
 func (e *BlockedAddressError) Error() string {
 	article := "a"
 	if e.Class == Unspecified {
 		article = "an"
+	}
+	if len(e.Only) > 0 && e.Host != "" {
+		return fmt.Sprintf("%s is %s %s address: refused for %s (a capture limited to its site or path reaches such an address at its start URL's host only, %s; allow it with %s)",
+			e.Addr, article, e.Class, e.Host, strings.Join(e.Only, ", "), AllowPrivateFlag)
 	}
 	return fmt.Sprintf("%s is %s %s address: refused (a page or file from elsewhere could %s; allow it with %s)",
 		e.Addr, article, e.Class, e.Class.risk(), AllowPrivateFlag)
@@ -215,19 +286,44 @@ func (p AddressPolicy) Dialer(timeout time.Duration) *net.Dialer {
 	return &net.Dialer{
 		Timeout:   timeout,
 		KeepAlive: 30 * time.Second,
-		ControlContext: func(_ context.Context, network, address string, _ syscall.RawConn) error {
+		ControlContext: func(ctx context.Context, network, address string, _ syscall.RawConn) error {
 			ap, err := netip.ParseAddrPort(address)
 			if err != nil {
 				return fmt.Errorf("address guard: cannot check %s address %q: %w", network, address, err)
+			}
+			if d, ok := ctx.Value(dialing{}).(dialing); ok {
+				return p.check(ap.Addr(), d.allow, d.host)
 			}
 			return p.Check(ap.Addr())
 		},
 	}
 }
 
-// NewClient returns a client that connects only to addresses p allows and
-// fetches only http and https URLs: any other scheme fails with a
-// *SchemeError before anything is opened. Redirects are followed as
+// dialing is what DialContext tells its dialer's check (a context value):
+// the host a connection is for, and what p allows for it.
+type dialing struct {
+	host  string
+	allow AddressClass
+}
+
+// DialContext returns a dial function that connects only to addresses p
+// allows for the host it is asked to dial ("host:port", as an
+// http.Transport asks): Allow, and Hosts's classes for that host. The
+// address is checked as Dialer checks it.
+func (p AddressPolicy) DialContext(timeout time.Duration) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	d := p.Dialer(timeout)
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		host, port, err := net.SplitHostPort(addr)
+		if err == nil {
+			ctx = context.WithValue(ctx, dialing{}, dialing{hostKey(host, port), p.allowFor(addr)})
+		}
+		return d.DialContext(ctx, network, addr)
+	}
+}
+
+// NewClient returns a client that connects only to addresses p allows for
+// the host each request names, and fetches only http and https URLs: any
+// other scheme fails with a *SchemeError before anything is opened. Redirects are followed as
 // http.Client does (callers set CheckRedirect), each through the same
 // check.
 //
@@ -242,7 +338,7 @@ func NewClient(p AddressPolicy, timeout time.Duration) *http.Client {
 	}
 	t := &http.Transport{
 		Proxy:                 nil, // a proxy would defeat the guard
-		DialContext:           p.Dialer(timeout).DialContext,
+		DialContext:           p.DialContext(timeout),
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          100,
 		IdleConnTimeout:       90 * time.Second,
@@ -325,4 +421,33 @@ func StartClasses(ctx context.Context, r *net.Resolver, urls []string) AddressCl
 		}
 	}
 	return c &^ Metadata
+}
+
+// StartPolicy is the address policy of a capture of starts that allows
+// the classes in allow besides public addresses (AllowPrivateFlag), and
+// the classes each start URL is (StartClasses): for every host when its
+// command follows links anywhere, and for the start URL's own host only
+// when the command is limited to its site or path (SameSite, SamePath).
+// A page of a capture of http://127.0.0.1:8080/ limited so reaches
+// neither 127.0.0.1:6379 nor localhost:8081: not by a link, a redirect,
+// an image, a frame or a script's request, as it could never load such a
+// page.
+func StartPolicy(ctx context.Context, r *net.Resolver, starts []Start, allow AddressClass) AddressPolicy {
+	p := AddressPolicy{Allow: allow}
+	for _, s := range starts {
+		c := StartClasses(ctx, r, []string{s.URL})
+		u, err := url.Parse(s.URL)
+		if s.Flags&(webcapture.SameSite|webcapture.SamePath) == 0 || err != nil || HostKey(u) == "" {
+			p.Allow |= c
+			continue
+		}
+		if c == Public {
+			continue
+		}
+		if p.Hosts == nil {
+			p.Hosts = map[string]AddressClass{}
+		}
+		p.Hosts[HostKey(u)] |= c
+	}
+	return p
 }

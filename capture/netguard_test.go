@@ -5,16 +5,20 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/webcap/webcap/webcapture"
 	"golang.org/x/net/dns/dnsmessage"
 )
 
@@ -492,4 +496,101 @@ func serveDNS(c net.Conn, names map[string]netip.Addr) {
 		return
 	}
 	c.Write(append(binary.BigEndian.AppendUint16(nil, uint16(len(b))), b...))
+}
+
+func TestHostKey(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"http://Example.COM./a", "example.com:80"},
+		{"https://example.com/", "example.com:443"},
+		{"http://user:pw@127.0.0.1:8080/", "127.0.0.1:8080"},
+		{"http://[::1]/", "[::1]:80"},
+		{"http://bücher.example:81/", "xn--bcher-kva.example:81"},
+		{"mailto:a@b", ""},
+	} {
+		u, err := url.Parse(tc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := HostKey(u); got != tc.want {
+			t.Errorf("HostKey(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestStartPolicy(t *testing.T) {
+	failing := &net.Resolver{PreferGo: true, Dial: func(context.Context, string, string) (net.Conn, error) {
+		return nil, errors.New("no DNS in tests")
+	}}
+	site := webcapture.SameSite
+	tests := []struct {
+		name   string
+		starts []Start
+		allow  AddressClass
+		want   AddressPolicy
+	}{
+		{"anywhere: for every host", []Start{{URL: "http://127.0.0.1:8080/"}}, 0, AddressPolicy{Allow: Loopback}},
+		{"same site: its host only", []Start{{URL: "http://127.0.0.1:8080/", Flags: site}}, 0,
+			AddressPolicy{Hosts: map[string]AddressClass{"127.0.0.1:8080": Loopback}}},
+		{"same path, localhost, default port", []Start{{URL: "http://LocalHost/a/", Flags: webcapture.SamePath}}, 0,
+			AddressPolicy{Hosts: map[string]AddressClass{"localhost:80": Loopback}}},
+		{"a flag's allowance stays for all", []Start{{URL: "http://10.0.0.1/", Flags: site}}, Loopback,
+			AddressPolicy{Allow: Loopback, Hosts: map[string]AddressClass{"10.0.0.1:80": Private}}},
+		{"public: nothing", []Start{{URL: "https://8.8.8.8/", Flags: site}, {URL: "https://example.invalid/"}}, 0, AddressPolicy{}},
+		{"metadata: never", []Start{{URL: "http://169.254.169.254/", Flags: site}}, 0, AddressPolicy{}},
+		{"mixed", []Start{{URL: "http://127.0.0.1:1/", Flags: site}, {URL: "http://10.0.0.1/"}}, 0,
+			AddressPolicy{Allow: Private, Hosts: map[string]AddressClass{"127.0.0.1:1": Loopback}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := StartPolicy(context.Background(), failing, tc.starts, tc.allow)
+			if got.Allow != tc.want.Allow || !maps.Equal(got.Hosts, tc.want.Hosts) {
+				t.Errorf("StartPolicy(%+v, %v) = %+v, want %+v", tc.starts, tc.allow, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestGuardClientHosts: a capture limited to its site reaches a loopback
+// address at its start URL's host only, not another port or name of the
+// same machine, directly or by a redirect.
+func TestGuardClientHosts(t *testing.T) {
+	var inner counting
+	in := httptest.NewServer(&inner)
+	defer in.Close()
+	innerPort := strconv.Itoa(in.Listener.Addr().(*net.TCPAddr).Port)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/go" {
+			http.Redirect(w, r, in.URL+"/secret", http.StatusFound)
+			return
+		}
+		io.WriteString(w, "ok")
+	}))
+	defer site.Close()
+	start := site.URL + "/"
+	p := StartPolicy(context.Background(), nil, []Start{{URL: start, Flags: webcapture.SameSite}}, 0)
+	c := NewClient(p, 30*time.Second)
+	defer c.CloseIdleConnections()
+	if body, err := get(t, c, start); err != nil || body != "ok" {
+		t.Fatalf("the start URL: Get(%q) = %q, %v, want \"ok\"", start, body, err)
+	}
+	for _, u := range []string{in.URL + "/secret", "http://localhost:" + innerPort + "/secret", site.URL + "/go"} {
+		_, err := get(t, c, u)
+		blocked(t, err, Loopback)
+		var b *BlockedAddressError
+		if errors.As(err, &b) && (!strings.HasSuffix(b.Host, ":"+innerPort) || !slices.Equal(b.Only, []string{strings.TrimPrefix(site.URL, "http://")})) {
+			t.Errorf("Get(%q): refused for %q, allowed only for %q; want the internal service's host, and the site's", u, b.Host, b.Only)
+		}
+		if msg := ClassifyFetch(u, err).Error(); !strings.Contains(msg, "at its start URL's host only, "+strings.TrimPrefix(site.URL, "http://")) {
+			t.Errorf("Get(%q): %s: does not say which host may be reached", u, msg)
+		}
+	}
+	if n := inner.n.Load(); n != 0 {
+		t.Errorf("the internal service was asked %d times, want 0", n)
+	}
+	// Without the limit, the start URL's class is allowed everywhere.
+	any := NewClient(StartPolicy(context.Background(), nil, []Start{{URL: start}}, 0), 30*time.Second)
+	defer any.CloseIdleConnections()
+	if body, err := get(t, any, in.URL+"/secret"); err != nil || body != "ok" {
+		t.Errorf("an unlimited capture: Get(%q) = %q, %v, want \"ok\"", in.URL, body, err)
+	}
 }

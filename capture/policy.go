@@ -63,18 +63,29 @@ func StripCredentials(u string) (string, bool) {
 }
 
 // Robots answers whether robots.txt lets an agent fetch a URL. It fetches
-// each host's robots.txt once; a robots.txt that cannot be fetched, or a
-// 4xx answer, allows everything, and a 5xx answer allows nothing (RFC 9309
-// §2.3.1).
+// each host's robots.txt once, however many ask at once; a robots.txt
+// that cannot be fetched, or a 4xx answer, allows everything, and a 5xx
+// answer allows nothing (RFC 9309 §2.3.1). One that does not arrive whole
+// within Timeout counts as one that cannot be fetched: a server that
+// sends its header and then nothing would otherwise hold the crawl up
+// until its own time limit.
 type Robots struct {
-	Client *http.Client // nil: http.DefaultClient
-	Agent  string       // the user agent named in the rules
+	Client  *http.Client  // nil: http.DefaultClient
+	Agent   string        // the user agent named in the rules
+	Timeout time.Duration // bounds each robots.txt's fetch, its body's included; 0: 30 s
 
 	mu    sync.Mutex
-	hosts map[string]*robotstxt.RobotsData
+	hosts map[string]*robotsEntry
 }
 
-// Allowed reports whether r's agent may fetch u.
+// robotsEntry is one origin's robots.txt: data once done is closed.
+type robotsEntry struct {
+	done chan struct{}
+	data *robotstxt.RobotsData
+}
+
+// Allowed reports whether r's agent may fetch u. A caller whose ctx ends
+// while another fetches the same robots.txt is told no.
 func (r *Robots) Allowed(ctx context.Context, u string) bool {
 	p, err := url.Parse(u)
 	if err != nil || p.Host == "" {
@@ -83,15 +94,26 @@ func (r *Robots) Allowed(ctx context.Context, u string) bool {
 	origin := p.Scheme + "://" + p.Host
 	r.mu.Lock()
 	if r.hosts == nil {
-		r.hosts = map[string]*robotstxt.RobotsData{}
+		r.hosts = map[string]*robotsEntry{}
 	}
-	g, ok := r.hosts[origin]
+	e, ok := r.hosts[origin]
+	if !ok {
+		e = &robotsEntry{done: make(chan struct{})}
+		r.hosts[origin] = e
+	}
 	r.mu.Unlock()
 	if !ok {
-		g = r.fetch(ctx, origin)
-		r.mu.Lock()
-		r.hosts[origin] = g
-		r.mu.Unlock()
+		e.data = r.fetch(ctx, origin)
+		close(e.done)
+	}
+	select {
+	case <-e.done:
+	default:
+		select {
+		case <-e.done:
+		case <-ctx.Done():
+			return false
+		}
 	}
 	path := p.EscapedPath()
 	if path == "" {
@@ -100,7 +122,7 @@ func (r *Robots) Allowed(ctx context.Context, u string) bool {
 	if p.RawQuery != "" {
 		path += "?" + p.RawQuery
 	}
-	return g.TestAgent(path, r.Agent)
+	return e.data.TestAgent(path, r.Agent)
 }
 
 func (r *Robots) fetch(ctx context.Context, origin string) *robotstxt.RobotsData {
@@ -108,6 +130,12 @@ func (r *Robots) fetch(ctx context.Context, origin string) *robotstxt.RobotsData
 	if client == nil {
 		client = http.DefaultClient
 	}
+	timeout := r.Timeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	all, _ := robotstxt.FromStatusAndBytes(http.StatusNotFound, nil)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, origin+"/robots.txt", nil)
 	if err != nil {

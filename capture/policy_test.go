@@ -2,6 +2,7 @@ package capture
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -92,5 +93,68 @@ func TestRobots(t *testing.T) {
 	srv.Close()
 	if !(&Robots{Agent: "webcap"}).Allowed(ctx, srv.URL+"/a.html") {
 		t.Error("an unreachable robots.txt allows everything")
+	}
+}
+
+// TestRobotsTimeout: a robots.txt whose server sends its header and then
+// nothing takes no longer than the Timeout (in a crawl, the page time
+// limit), and counts as one that cannot be fetched; every concurrent
+// asker waits for the one fetch. The server blocks until the test ends.
+func TestRobotsTimeout(t *testing.T) {
+	release := make(chan struct{})
+	var fetches atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		io.WriteString(w, "User-agent: *\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	r := &Robots{Client: srv.Client(), Agent: "webcap", Timeout: 50 * time.Millisecond}
+	const askers = 4
+	got := make(chan bool, askers)
+	for range askers {
+		go func() { got <- r.Allowed(context.Background(), srv.URL+"/a.html") }()
+	}
+	for range askers {
+		select {
+		case ok := <-got:
+			if !ok {
+				t.Error("a robots.txt that never ends: Allowed = false, want true (it cannot be fetched)")
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("Allowed still waits for a robots.txt that never ends, 30 s after its 50 ms timeout")
+		}
+	}
+	if n := fetches.Load(); n != 1 {
+		t.Errorf("robots.txt fetched %d times, want once", n)
+	}
+}
+
+// TestRobotsCanceled: a caller whose context ends while another fetches
+// the robots.txt is told no, at once.
+func TestRobotsCanceled(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	r := &Robots{Client: srv.Client(), Agent: "webcap", Timeout: time.Minute}
+	go r.Allowed(context.Background(), srv.URL+"/a.html")
+	<-started
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if r.Allowed(ctx, srv.URL+"/b.html") {
+		t.Error("Allowed with a canceled context while robots.txt is fetched = true, want false")
 	}
 }

@@ -225,7 +225,7 @@ func (p *RefreshPlan) Run(ctx context.Context, b *Browser) (*RefreshResult, erro
 			}
 		}
 	}
-	cr, err := crawl(ctx, b, starts, o, crawlSpec{allow: o.Allow, getOnly: opts.DryRun, revisit: revisit})
+	cr, err := crawl(ctx, b, starts, o, crawlSpec{policy: AddressPolicy{Allow: o.Allow}, getOnly: opts.DryRun, revisit: revisit})
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@
 package capture
 
 import (
+	"context"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -88,4 +90,54 @@ func port(u *url.URL) string {
 		return ""
 	}
 	return p
+}
+
+// scopeReason says why a URL is outside s's scope.
+func scopeReason(s Start) string {
+	return fmt.Sprintf("outside the command's scope (%v of %s)", s.Flags&(webcapture.SameSite|webcapture.SamePath), s.URL)
+}
+
+// ignoreRobotsFlag is the command-line flag that fetches what robots.txt
+// forbids (Options.IgnoreRobots), as refusals name it.
+const ignoreRobotsFlag = "--ignore-robots"
+
+// A LeaveError is a page load webcap refused where it led: a redirect, or
+// the page's script or refresh, took the page of a command outside the
+// command's scope, or to a URL robots.txt forbids. The load stops there:
+// nothing is fetched from URL, and the page is not captured.
+type LeaveError struct {
+	URL      string // where the load led
+	Redirect bool   // by a redirect (else by the page's script or refresh)
+	Kind     string // SkipScope or SkipRobots
+	Reason   string // why URL may not be loaded
+}
+
+func (e *LeaveError) Error() string {
+	how := "navigates to"
+	if e.Redirect {
+		how = "redirects to"
+	}
+	return how + " " + e.URL + ", " + e.Reason
+}
+
+// mayLead says whether the page of it may be loaded from u, where its
+// request led (by a redirect, or else by the page's script or refresh):
+// only if a link to u would have been followed, within the command's
+// scope and what robots.txt allows (*LeaveError if not). The URLs are
+// compared without their user information, which the browser leaves out
+// of the URLs it requests. A start URL's own redirects leave the scope
+// freely: the user asked for that page, wherever it now is (the
+// command's scope stays its URL's); robots.txt still holds there.
+func (cr *crawler) mayLead(ctx context.Context, it Item, u string, redirect bool) error {
+	s := cr.starts[it.Command]
+	start, _ := StripCredentials(s.URL)
+	to, _ := StripCredentials(u)
+	if !(it.Level == 1 && !it.Revisit) && !InScope(start, to, s.Flags) {
+		return &LeaveError{URL: u, Redirect: redirect, Kind: SkipScope, Reason: scopeReason(s)}
+	}
+	if !cr.opts.IgnoreRobots && !cr.robots.Allowed(ctx, u) {
+		return &LeaveError{URL: u, Redirect: redirect, Kind: SkipRobots,
+			Reason: fmt.Sprintf("which robots.txt forbids (%s to fetch it anyway)", ignoreRobotsFlag)}
+	}
+	return nil
 }

@@ -28,17 +28,22 @@ per start URL with its levels and flags.
 Links are followed breadth-first up to --levels (1: the start pages only),
 only to http and https, within --same-site (the start URL's host) or
 --same-path (its scheme, host and path up to the last /), and never to what
-robots.txt forbids unless --ignore-robots. --max-pages bounds the pages,
+robots.txt forbids unless --ignore-robots. Every redirect, and every page
+load a script starts, is held to the same rules (but a start URL may
+redirect out of its scope): a page that leads elsewhere is skipped, saying
+where it led. --max-pages bounds the pages,
 --max-bytes the bytes fetched (no page is started past it),
---page-timeout each page (a slower one is skipped and reported), and
+--page-timeout each page (a slower one is skipped and reported) and each
+robots.txt (one that does not arrive in time counts as absent), and
 --timeout the whole capture: when it is reached, what was captured is
 written and the rest reported; so is Ctrl-C, which then exits 130.
 --post DATA submits DATA to each start URL by POST, as a form would
 (--submit: the start URLs are GET form submissions); the command records
-it, so refresh can submit it again. User information in URLs is left out
-of the PDF unless --keep-credentials. Chromium is Debian's chromium package,
-found on PATH, or --chromium; it runs with its sandbox unless webcap runs
-as root (or --no-sandbox).
+it, so refresh can submit it again. User information in URLs
+(user:password@) is left out of the PDF unless --keep-credentials: out of
+the recorded URLs and out of the printed pages' links. Chromium is Debian's
+chromium package, found on PATH, or --chromium; it runs with its sandbox
+unless webcap runs as root (or --no-sandbox).
 
 Every request is fetched by webcap itself and handed to the browser, so the
 identifiers are computed from exactly the bytes rendered: whole 200
@@ -48,7 +53,9 @@ sent). A page is printed once it is done: its load event, its lazy images
 Each fetched resource is one content set: every URL that redirected to a
 page is in its URL alias chain and finds it in the URLS tree. Only http and
 https are fetched, and only from public addresses, unless a start URL is
-itself a loopback or private address (then such addresses are allowed) or
+itself a loopback or private address (then such addresses are allowed:
+with --same-site or --same-path, at that start URL's host only, for pages
+and for their images, frames and scripts' requests alike) or
 --allow-private. An auxiliary file that cannot or must not be fetched is
 left out of its page's identifier and reported; the crawl goes on.
 Skipped links are summarised by reason (--verbose lists each).
