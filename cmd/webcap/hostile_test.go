@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -30,8 +31,7 @@ const hungAfter = 2 * time.Minute
 
 // TestHostile runs the hostile-input suite (internal/hostile): each case
 // in a directory of its own, as a child process whose CPU time and peak
-// memory the kernel measures (wait4's rusage, which counts the child's
-// own waited-for children too: audit's workers); the verdict (exit status, output, what is
+// memory the kernel measures (see measured); the verdict (exit status, output, what is
 // left on disk) and the bounds must hold. `go test -run TestHostile -v`
 // lists every case with its figures.
 func TestHostile(t *testing.T) {
@@ -78,9 +78,10 @@ func runCase(t *testing.T, c hostile.Case) caseResult {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), hungAfter)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "webcap", args...)
+	figures := filepath.Join(t.TempDir(), "rusage")
+	cmd := exec.CommandContext(ctx, "rusage", append([]string{"webcap"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Env = append(append(os.Environ(), c.Env...), rusageEnv+"="+figures)
 	cmd.Stdin = strings.NewReader(c.Stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -92,12 +93,13 @@ func runCase(t *testing.T, c hostile.Case) caseResult {
 	if err != nil && !errors.As(err, &ee) {
 		t.Fatalf("webcap %s: %v", strings.Join(args, " "), err)
 	}
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	r := caseResult{
-		exit: cmd.ProcessState.ExitCode(),
-		cpu:  time.Duration(ru.Utime.Nano() + ru.Stime.Nano()),
-		rss:  ru.Maxrss << 10, // kilobytes on Linux
-		out:  int64(stdout.Len() + stderr.Len()),
+	r := caseResult{out: int64(stdout.Len() + stderr.Len())}
+	b, err := os.ReadFile(figures)
+	if err == nil {
+		_, err = fmt.Sscan(string(b), &r.exit, &r.cpu, &r.rss)
+	}
+	if err != nil {
+		t.Fatalf("webcap %s: no figures from the measurer: %v (exit %v)", strings.Join(args, " "), err, cmd.ProcessState)
 	}
 	show := func() string {
 		return fmt.Sprintf("webcap %s\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), clip(stdout.String()), clip(stderr.String()))
@@ -142,6 +144,39 @@ func runCase(t *testing.T, c hostile.Case) caseResult {
 		t.Errorf("wrote %d bytes of output, more than %d", r.out, c.MaxOutput)
 	}
 	return r
+}
+
+// rusageEnv names the file the measurer writes its figures to.
+const rusageEnv = "WEBCAP_RUSAGE_FILE"
+
+// measured is the test binary run as "rusage PROG ARGS...": it runs PROG
+// (webcap, the test binary again) as its child with the same standard
+// streams and writes the child's exit status, CPU time (user+system, ns)
+// and peak resident set (bytes) to $WEBCAP_RUSAGE_FILE, from wait4's
+// rusage, which counts the child's own waited-for children (audit's
+// workers) too. The test process does not start webcap itself: Linux
+// gives a new program the peak resident set of the process it was
+// started from (exec keeps the larger), and the test process is large;
+// this small one is the baseline instead. The child dies with it
+// (Pdeathsig), so a case killed as hung leaves nothing behind.
+func measured() int {
+	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		fmt.Fprintln(os.Stderr, "rusage:", err)
+		return 125
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	cpu := ru.Utime.Nano() + ru.Stime.Nano()
+	figures := fmt.Sprintf("%d %d %d\n", cmd.ProcessState.ExitCode(), cpu, ru.Maxrss<<10) // Maxrss: kilobytes on Linux
+	if err := os.WriteFile(os.Getenv(rusageEnv), []byte(figures), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "rusage:", err)
+		return 125
+	}
+	return cmd.ProcessState.ExitCode()
 }
 
 // clip keeps the start and the end of a long output for a failure message.

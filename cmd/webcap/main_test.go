@@ -24,6 +24,8 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"webcap": func() { os.Exit(run()) },
+		// rusage PROG ARGS... (TestHostile's measurer, see measured).
+		"rusage": func() { os.Exit(measured()) },
 	})
 }
 
