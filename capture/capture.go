@@ -226,9 +226,11 @@ func (cr *crawler) batch(ctx context.Context) []Item {
 			cr.res.Skips = append(cr.res.Skips, stopSkip(it.URL, cr.res.Stopped))
 		case cr.fetched >= cr.opts.MaxBytes:
 			cr.res.Skips = append(cr.res.Skips, skip(it.URL, SkipByteLimit, "the capture's byte limit was reached (%d bytes fetched, the limit is %d)", cr.fetched, cr.opts.MaxBytes))
-		case !cr.opts.IgnoreRobots && !cr.robots.Allowed(ctx, it.URL):
-			cr.res.Skips = append(cr.res.Skips, skip(it.URL, SkipRobots, "robots.txt forbids it (%s to fetch it anyway)", ignoreRobotsFlag))
 		default:
+			if err := cr.checkRobots(ctx, it.URL); err != nil {
+				cr.res.Skips = append(cr.res.Skips, cr.skipOf(ctx, it.URL, err))
+				continue
+			}
 			batch = append(batch, it)
 		}
 	}
@@ -362,11 +364,14 @@ func documentError(p *Page) error {
 func (cr *crawler) skipOf(ctx context.Context, u string, err error) Skip {
 	var fe *FetchError
 	var le *LeaveError
+	var re *RobotsError
 	switch {
 	case ctx.Err() != nil:
 		return stopSkip(u, context.Cause(ctx))
 	case errors.As(err, &le):
 		return Skip{URL: u, Reason: le.Error(), Kind: le.Kind}
+	case errors.As(err, &re):
+		return Skip{URL: u, Reason: re.Error(), Kind: SkipRobots}
 	case errors.As(err, &fe):
 		return Skip{URL: u, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status}
 	case errors.As(err, new(pageTimeout)):

@@ -771,7 +771,7 @@ func TestCaptureScopeHoles(t *testing.T) {
 	}
 	for path, want := range map[string]string{
 		"/off": "scope: redirects to " + otherHost + "/landing.html, outside the command's scope",
-		"/in":  "robots: redirects to " + srv.URL + "/private/x.html, which robots.txt forbids",
+		"/in":  "robots: redirects to " + srv.URL + "/private/x.html, robots.txt of " + srv.URL + " forbids it",
 	} {
 		if !strings.HasPrefix(kinds[path], want) {
 			t.Errorf("%s: skipped as %q, want %q…", path, kinds[path], want)

@@ -59,7 +59,9 @@
 // forbids is refused before anything is fetched from there, and the page
 // is skipped, saying where it led (LeaveError); only a start URL's own
 // redirects may leave the scope. A robots.txt takes at most the page time
-// limit. Refresh replays URLs from a file that may come from anyone: it
+// limit; one that cannot be read (a 5xx, a network error, a body cut
+// short, the time limit) forbids its whole origin (RFC 9309 §2.3.1.4),
+// and the skip says so (Robots.Check, RobotsError). Refresh replays URLs from a file that may come from anyone: it
 // allows only Options.Allow, resubmits a form only with
 // RefreshOptions.Resubmit, and a dry run sends nothing but GET and HEAD
 // requests, not even from a page's scripts. Credentials in a URL go to its

@@ -2,6 +2,8 @@ package capture
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -62,13 +64,26 @@ func StripCredentials(u string) (string, bool) {
 	return p.String(), true
 }
 
-// Robots answers whether robots.txt lets an agent fetch a URL. It fetches
-// each host's robots.txt once, however many ask at once; a robots.txt
-// that cannot be fetched, or a 4xx answer, allows everything, and a 5xx
-// answer allows nothing (RFC 9309 §2.3.1). One that does not arrive whole
-// within Timeout counts as one that cannot be fetched: a server that
-// sends its header and then nothing would otherwise hold the crawl up
-// until its own time limit.
+// Robots answers whether robots.txt lets an agent fetch a URL, and if not,
+// why (Check). It fetches each origin's robots.txt once, however many ask
+// at once, and keeps the answer for the crawl. What the answer means
+// follows RFC 9309 §2.3.1:
+//
+//   - 2xx: its rules hold (§2.3.1.1); redirects are followed (§2.3.1.2).
+//   - 4xx: "the crawler MAY access any resources on the server"
+//     (§2.3.1.3, "Unavailable" status): everything is allowed.
+//   - 5xx, a network error, a body cut short, or an answer that does not
+//     arrive whole within Timeout: "If the robots.txt file is unreachable
+//     due to server or network errors, this means the robots.txt file is
+//     undefined and the crawler MUST assume complete disallow" (§2.3.1.4,
+//     "Unreachable" status): nothing on the origin is allowed. So is any
+//     other status (1xx, an unfollowed 3xx), which the RFC does not name.
+//
+// Timeout bounds the fetch, its body's included: a server that sends its
+// header and then nothing would otherwise hold the crawl up until its own
+// time limit. The fetch does not end with the context of the caller that
+// started it (only with Timeout), so one caller's page time limit or
+// cancellation does not become every later caller's "unreachable".
 type Robots struct {
 	Client  *http.Client  // nil: http.DefaultClient
 	Agent   string        // the user agent named in the rules
@@ -78,42 +93,64 @@ type Robots struct {
 	hosts map[string]*robotsEntry
 }
 
-// robotsEntry is one origin's robots.txt: data once done is closed.
+// robotsEntry is one origin's robots.txt: data and err once done is
+// closed; err (a *RobotsError without URL) when it could not be read.
 type robotsEntry struct {
 	done chan struct{}
 	data *robotstxt.RobotsData
+	err  *RobotsError
 }
 
-// Allowed reports whether r's agent may fetch u. A caller whose ctx ends
-// while another fetches the same robots.txt is told no.
-func (r *Robots) Allowed(ctx context.Context, u string) bool {
+// RobotsKind says why robots.txt does not let a URL be fetched.
+type RobotsKind int
+
+const (
+	RobotsForbidden   RobotsKind = iota // a rule of the origin's robots.txt forbids the URL
+	RobotsUnreachable                   // the origin's robots.txt could not be read: everything is forbidden (RFC 9309 §2.3.1.4)
+)
+
+// A RobotsError is a URL that robots.txt does not let the agent fetch.
+// Its message says why, and how to fetch it anyway; it does not repeat
+// the URL, which its callers name.
+type RobotsError struct {
+	URL    string     // the URL asked about
+	Origin string     // whose robots.txt: scheme://host[:port]
+	Kind   RobotsKind // forbidden by a rule, or robots.txt unreachable
+	Err    error      // RobotsUnreachable: why robots.txt could not be read
+}
+
+func (e *RobotsError) Error() string {
+	if e.Kind == RobotsUnreachable {
+		return fmt.Sprintf("robots.txt of %s could not be read (%v): RFC 9309 §2.3.1.4 assumes everything is forbidden (%s to fetch it anyway)", e.Origin, e.Err, ignoreRobotsFlag)
+	}
+	return fmt.Sprintf("robots.txt of %s forbids it (%s to fetch it anyway)", e.Origin, ignoreRobotsFlag)
+}
+
+func (e *RobotsError) Unwrap() error { return e.Err }
+
+// Check says whether r's agent may fetch u: nil if so, else a
+// *RobotsError saying why. A URL without a host is forbidden. A caller
+// whose ctx ends before the answer is known gets ctx's cause, wrapped.
+func (r *Robots) Check(ctx context.Context, u string) error {
 	p, err := url.Parse(u)
 	if err != nil || p.Host == "" {
-		return false
+		return &RobotsError{URL: u, Origin: u, Kind: RobotsUnreachable, Err: errors.New("the URL has no host")}
 	}
 	origin := p.Scheme + "://" + p.Host
-	r.mu.Lock()
-	if r.hosts == nil {
-		r.hosts = map[string]*robotsEntry{}
-	}
-	e, ok := r.hosts[origin]
-	if !ok {
-		e = &robotsEntry{done: make(chan struct{})}
-		r.hosts[origin] = e
-	}
-	r.mu.Unlock()
-	if !ok {
-		e.data = r.fetch(ctx, origin)
-		close(e.done)
-	}
+	e := r.entry(ctx, origin)
 	select {
 	case <-e.done:
 	default:
 		select {
 		case <-e.done:
 		case <-ctx.Done():
-			return false
+			return fmt.Errorf("robots.txt of %s: %w", origin, context.Cause(ctx))
 		}
+	}
+	if e.err != nil {
+		re := *e.err
+		re.URL = u
+		return &re
 	}
 	path := p.EscapedPath()
 	if path == "" {
@@ -122,10 +159,41 @@ func (r *Robots) Allowed(ctx context.Context, u string) bool {
 	if p.RawQuery != "" {
 		path += "?" + p.RawQuery
 	}
-	return e.data.TestAgent(path, r.Agent)
+	if !e.data.TestAgent(path, r.Agent) {
+		return &RobotsError{URL: u, Origin: origin, Kind: RobotsForbidden}
+	}
+	return nil
 }
 
-func (r *Robots) fetch(ctx context.Context, origin string) *robotstxt.RobotsData {
+// entry is origin's robots.txt, its fetch started by the first to ask.
+func (r *Robots) entry(ctx context.Context, origin string) *robotsEntry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.hosts == nil {
+		r.hosts = map[string]*robotsEntry{}
+	}
+	e, ok := r.hosts[origin]
+	if !ok {
+		e = &robotsEntry{done: make(chan struct{})}
+		r.hosts[origin] = e
+		// Detached from the asker's cancellation (its values kept):
+		// Timeout alone ends it.
+		go func() {
+			defer close(e.done)
+			data, err := r.fetch(context.WithoutCancel(ctx), origin)
+			if err != nil {
+				e.err = &RobotsError{Origin: origin, Kind: RobotsUnreachable, Err: err}
+				return
+			}
+			e.data = data
+		}()
+	}
+	return e
+}
+
+// fetch reads origin's robots.txt: its rules, or why it is unreachable
+// (RFC 9309 §2.3.1.4). A 4xx is every URL allowed (§2.3.1.3).
+func (r *Robots) fetch(ctx context.Context, origin string) (*robotstxt.RobotsData, error) {
 	client := r.Client
 	if client == nil {
 		client = http.DefaultClient
@@ -136,26 +204,44 @@ func (r *Robots) fetch(ctx context.Context, origin string) *robotstxt.RobotsData
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	all, _ := robotstxt.FromStatusAndBytes(http.StatusNotFound, nil)
+	// unreachable names why, a timeout as one whatever the layer said.
+	unreachable := func(err error) error {
+		if ctx.Err() != nil {
+			return fmt.Errorf("timeout after %v", timeout)
+		}
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			return ue.Err // without "Get URL": the origin is named
+		}
+		return err
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, origin+"/robots.txt", nil)
 	if err != nil {
-		return all
+		return nil, err
 	}
 	if r.Agent != "" {
 		req.Header.Set("User-Agent", r.Agent)
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return all
+		return nil, unreachable(err)
 	}
 	defer resp.Body.Close()
+	switch code := resp.StatusCode; {
+	case code >= 400 && code < 500:
+		return robotstxt.FromStatusAndBytes(code, nil) // allows everything
+	case code < 200 || code >= 300:
+		return nil, fmt.Errorf("HTTP %s", resp.Status)
+	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 500<<10)) // RFC 9309 §2.5: at least 500 KiB
 	if err != nil {
-		return all
+		return nil, unreachable(fmt.Errorf("its body was cut short: %w", err))
 	}
-	d, err := robotstxt.FromStatusAndBytes(resp.StatusCode, body)
+	d, err := robotstxt.FromBytes(body)
 	if err != nil {
-		return all
+		// Rules it cannot parse: as before RFC 9309's rule, no rule
+		// holds. Read, it is not unreachable.
+		return robotstxt.FromStatusAndBytes(http.StatusNotFound, nil)
 	}
-	return d
+	return d, nil
 }

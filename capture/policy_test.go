@@ -2,9 +2,11 @@ package capture
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -52,14 +54,12 @@ func TestStripCredentials(t *testing.T) {
 
 func TestRobots(t *testing.T) {
 	var fetches atomic.Int32
-	status := http.StatusOK
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/robots.txt" {
 			http.NotFound(w, r)
 			return
 		}
 		fetches.Add(1)
-		w.WriteHeader(status)
 		w.Write([]byte("User-agent: webcap\nDisallow: /private/\nAllow: /private/ok.html\n\nUser-agent: *\nDisallow: /\n"))
 	}))
 	defer srv.Close()
@@ -71,34 +71,113 @@ func TestRobots(t *testing.T) {
 	}{
 		{"/", true}, {"/a.html", true}, {"/private/x.html", false}, {"/private/ok.html", true}, {"", true},
 	} {
-		if got := r.Allowed(ctx, srv.URL+tc.path); got != tc.want {
-			t.Errorf("webcap: Allowed(%s) = %v, want %v", tc.path, got, tc.want)
+		err := r.Check(ctx, srv.URL+tc.path)
+		if (err == nil) != tc.want {
+			t.Errorf("webcap: Check(%s) = %v, want allowed %v", tc.path, err, tc.want)
+		}
+		if tc.want {
+			continue
+		}
+		want := "robots.txt of " + srv.URL + " forbids it (--ignore-robots to fetch it anyway)"
+		var re *RobotsError
+		if !errors.As(err, &re) || re.Kind != RobotsForbidden || re.URL != srv.URL+tc.path || re.Error() != want {
+			t.Errorf("webcap: Check(%s) = %#v, want a RobotsForbidden RobotsError %q", tc.path, err, want)
 		}
 	}
 	if n := fetches.Load(); n != 1 {
 		t.Errorf("robots.txt fetched %d times, want once", n)
 	}
 	other := &Robots{Client: srv.Client(), Agent: "somebot"}
-	if other.Allowed(ctx, srv.URL+"/a.html") {
+	if other.Check(ctx, srv.URL+"/a.html") == nil {
 		t.Error("somebot: allowed under User-agent: * Disallow: /")
 	}
-	status = http.StatusServiceUnavailable
-	if (&Robots{Client: srv.Client(), Agent: "webcap"}).Allowed(ctx, srv.URL+"/a.html") {
-		t.Error("a 5xx robots.txt must allow nothing")
+}
+
+// TestRobotsAccess: what a robots.txt that is not read whole means (RFC
+// 9309 §2.3.1.3, §2.3.1.4): a 4xx allows everything; a 5xx, a network
+// error, a body cut short or one that does not arrive within Timeout
+// allows nothing, and says why. A server that stalls blocks until the
+// test ends: the Timeout, not a sleep, ends the wait.
+func TestRobotsAccess(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	handlers := map[string]http.HandlerFunc{
+		"404": func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) },
+		"403": func(w http.ResponseWriter, r *http.Request) { http.Error(w, "no", http.StatusForbidden) },
+		"503": func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+		},
+		"304": func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotModified) },
+		"cut short": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Length", "100")
+			io.WriteString(w, "User-agent: *\n")
+		},
+		"stalls": func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "User-agent: *\n")
+			w.(http.Flusher).Flush()
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		},
+		"stalls before its header": func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		},
 	}
-	status = http.StatusNotFound
-	if !(&Robots{Client: srv.Client(), Agent: "somebot"}).Allowed(ctx, srv.URL+"/a.html") {
-		t.Error("a 404 robots.txt must allow everything")
-	}
-	srv.Close()
-	if !(&Robots{Agent: "webcap"}).Allowed(ctx, srv.URL+"/a.html") {
-		t.Error("an unreachable robots.txt allows everything")
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close() // nothing listens there: connection refused
+	for _, tc := range []struct {
+		name    string
+		allowed bool
+		why     string // RobotsUnreachable: in the error's parentheses (a prefix)
+	}{
+		{"404", true, ""},
+		{"403", true, ""},
+		{"503", false, "HTTP 503 Service Unavailable"},
+		{"304", false, "HTTP 304 Not Modified"},
+		{"cut short", false, "its body was cut short: unexpected EOF"},
+		{"stalls", false, "timeout after 50ms"},
+		{"stalls before its header", false, "timeout after 50ms"},
+		{"network error", false, "dial tcp "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			origin := closed.URL
+			client := http.DefaultClient
+			if h, ok := handlers[tc.name]; ok {
+				srv := httptest.NewServer(h)
+				defer srv.Close()
+				origin, client = srv.URL, srv.Client()
+			}
+			r := &Robots{Client: client, Agent: "webcap", Timeout: 50 * time.Millisecond}
+			for _, path := range []string{"/", "/a.html"} { // once fetched, the answer is kept
+				err := r.Check(context.Background(), origin+path)
+				if tc.allowed {
+					if err != nil {
+						t.Fatalf("Check(%s) = %v, want nil (everything allowed)", path, err)
+					}
+					continue
+				}
+				var re *RobotsError
+				if !errors.As(err, &re) || re.Kind != RobotsUnreachable || re.Origin != origin || re.URL != origin+path {
+					t.Fatalf("Check(%s) = %#v, want a RobotsUnreachable RobotsError of %s", path, err, origin)
+				}
+				prefix := "robots.txt of " + origin + " could not be read (" + tc.why
+				suffix := "): RFC 9309 §2.3.1.4 assumes everything is forbidden (--ignore-robots to fetch it anyway)"
+				if msg := err.Error(); !strings.HasPrefix(msg, prefix) || !strings.HasSuffix(msg, suffix) {
+					t.Errorf("Check(%s) = %q, want %q...%q", path, msg, prefix, suffix)
+				}
+			}
+		})
 	}
 }
 
 // TestRobotsTimeout: a robots.txt whose server sends its header and then
 // nothing takes no longer than the Timeout (in a crawl, the page time
-// limit), and counts as one that cannot be fetched; every concurrent
+// limit), and forbids everything (it is unreachable); every concurrent
 // asker waits for the one fetch. The server blocks until the test ends.
 func TestRobotsTimeout(t *testing.T) {
 	release := make(chan struct{})
@@ -116,18 +195,19 @@ func TestRobotsTimeout(t *testing.T) {
 	defer close(release)
 	r := &Robots{Client: srv.Client(), Agent: "webcap", Timeout: 50 * time.Millisecond}
 	const askers = 4
-	got := make(chan bool, askers)
+	got := make(chan error, askers)
 	for range askers {
-		go func() { got <- r.Allowed(context.Background(), srv.URL+"/a.html") }()
+		go func() { got <- r.Check(context.Background(), srv.URL+"/a.html") }()
 	}
 	for range askers {
 		select {
-		case ok := <-got:
-			if !ok {
-				t.Error("a robots.txt that never ends: Allowed = false, want true (it cannot be fetched)")
+		case err := <-got:
+			var re *RobotsError
+			if !errors.As(err, &re) || re.Kind != RobotsUnreachable {
+				t.Errorf("a robots.txt that never ends: Check = %v, want a RobotsUnreachable RobotsError", err)
 			}
 		case <-time.After(30 * time.Second):
-			t.Fatal("Allowed still waits for a robots.txt that never ends, 30 s after its 50 ms timeout")
+			t.Fatal("Check still waits for a robots.txt that never ends, 30 s after its 50 ms timeout")
 		}
 	}
 	if n := fetches.Load(); n != 1 {
@@ -136,25 +216,39 @@ func TestRobotsTimeout(t *testing.T) {
 }
 
 // TestRobotsCanceled: a caller whose context ends while another fetches
-// the robots.txt is told no, at once.
+// the robots.txt is told so, at once; the fetch goes on for the others
+// (the first asker's end is not the origin's "unreachable").
 func TestRobotsCanceled(t *testing.T) {
 	release := make(chan struct{})
-	started := make(chan struct{})
+	started := make(chan struct{}, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		close(started)
+		started <- struct{}{}
 		select {
 		case <-release:
 		case <-r.Context().Done():
 		}
+		io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
 	}))
 	defer srv.Close()
-	defer close(release)
 	r := &Robots{Client: srv.Client(), Agent: "webcap", Timeout: time.Minute}
-	go r.Allowed(context.Background(), srv.URL+"/a.html")
+	first, cancelFirst := context.WithCancel(context.Background())
+	firstErr := make(chan error, 1)
+	go func() { firstErr <- r.Check(first, srv.URL+"/a.html") }()
 	<-started
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if r.Allowed(ctx, srv.URL+"/b.html") {
-		t.Error("Allowed with a canceled context while robots.txt is fetched = true, want false")
+	if err := r.Check(ctx, srv.URL+"/b.html"); !errors.Is(err, context.Canceled) {
+		t.Errorf("Check with a canceled context while robots.txt is fetched = %v, want context.Canceled", err)
+	}
+	cancelFirst()
+	if err := <-firstErr; !errors.Is(err, context.Canceled) {
+		t.Errorf("Check of the asker that started the fetch, canceled = %v, want context.Canceled", err)
+	}
+	close(release) // robots.txt arrives: the fetch was not the first asker's
+	if err := r.Check(context.Background(), srv.URL+"/a.html"); err != nil {
+		t.Errorf("Check(/a.html) once robots.txt arrived = %v, want nil", err)
+	}
+	if err := r.Check(context.Background(), srv.URL+"/private/x.html"); err == nil {
+		t.Error("Check(/private/x.html) once robots.txt arrived = nil, want forbidden")
 	}
 }

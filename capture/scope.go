@@ -5,6 +5,7 @@ package capture
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -110,7 +111,10 @@ type LeaveError struct {
 	Redirect bool   // by a redirect (else by the page's script or refresh)
 	Kind     string // SkipScope or SkipRobots
 	Reason   string // why URL may not be loaded
+	Err      error  // SkipRobots: the *RobotsError
 }
+
+func (e *LeaveError) Unwrap() error { return e.Err }
 
 func (e *LeaveError) Error() string {
 	how := "navigates to"
@@ -135,9 +139,19 @@ func (cr *crawler) mayLead(ctx context.Context, it Item, u string, redirect bool
 	if !(it.Level == 1 && !it.Revisit) && !InScope(start, to, s.Flags) {
 		return &LeaveError{URL: u, Redirect: redirect, Kind: SkipScope, Reason: scopeReason(s)}
 	}
-	if !cr.opts.IgnoreRobots && !cr.robots.Allowed(ctx, u) {
-		return &LeaveError{URL: u, Redirect: redirect, Kind: SkipRobots,
-			Reason: fmt.Sprintf("which robots.txt forbids (%s to fetch it anyway)", ignoreRobotsFlag)}
+	err := cr.checkRobots(ctx, u)
+	var re *RobotsError
+	if errors.As(err, &re) {
+		return &LeaveError{URL: u, Redirect: redirect, Kind: SkipRobots, Reason: re.Error(), Err: re}
 	}
-	return nil
+	return err // nil, or ctx ended before robots.txt answered
+}
+
+// checkRobots is nil if robots.txt lets the crawl fetch u (or it is
+// ignored), else why not: a *RobotsError, or the cause of ctx's end.
+func (cr *crawler) checkRobots(ctx context.Context, u string) error {
+	if cr.opts.IgnoreRobots {
+		return nil
+	}
+	return cr.robots.Check(ctx, u)
 }

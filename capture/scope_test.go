@@ -73,6 +73,9 @@ func TestMayLead(t *testing.T) {
 	site := srv.URL                                                // http://127.0.0.1:PORT
 	other := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) // the same server, another host
 	creds := strings.Replace(srv.URL, "http://", "http://alice:pw@", 1)
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close() // nothing listens there: its robots.txt is unreachable
+	downAddr := strings.TrimPrefix(down.URL, "http://")
 	tests := []struct {
 		name     string
 		start    Start
@@ -93,13 +96,16 @@ func TestMayLead(t *testing.T) {
 		{"same path, credentials left out", Start{URL: creds + "/a/", Flags: webcapture.SamePath}, site + "/a/b.html", true, false, "", "", 0},
 		{"anywhere", Start{URL: site + "/a/"}, other + "/b.html", true, false, "", "", 0},
 		{"robots.txt", Start{URL: site + "/a/"}, site + "/private/x.html", true, false, SkipRobots,
-			"redirects to " + site + "/private/x.html, which robots.txt forbids (--ignore-robots to fetch it anyway)", 0},
+			"redirects to " + site + "/private/x.html, robots.txt of " + site + " forbids it (--ignore-robots to fetch it anyway)", 0},
 		{"robots.txt ignored", Start{URL: site + "/a/"}, site + "/private/x.html", true, true, "", "", 0},
 		{"scope before robots.txt", Start{URL: site + "/a/", Flags: webcapture.SameSite}, other + "/private/x.html", true, false, SkipScope,
 			"redirects to " + other + "/private/x.html, outside the command's scope (SameSite of " + site + "/a/)", 0},
 		{"the start URL redirects anywhere", Start{URL: site + "/a/", Flags: webcapture.SameSite}, other + "/b.html", true, false, "", "", 1},
 		{"the start URL, not into robots.txt", Start{URL: site + "/a/", Flags: webcapture.SameSite}, site + "/private/x.html", true, false, SkipRobots,
-			"redirects to " + site + "/private/x.html, which robots.txt forbids (--ignore-robots to fetch it anyway)", 1},
+			"redirects to " + site + "/private/x.html, robots.txt of " + site + " forbids it (--ignore-robots to fetch it anyway)", 1},
+		{"robots.txt unreachable", Start{URL: site + "/a/"}, down.URL + "/b.html", false, false, SkipRobots,
+			"navigates to " + down.URL + "/b.html, robots.txt of " + down.URL + " could not be read (dial tcp " + downAddr +
+				": connect: connection refused): RFC 9309 §2.3.1.4 assumes everything is forbidden (--ignore-robots to fetch it anyway)", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -34,7 +34,9 @@ redirect out of its scope): a page that leads elsewhere is skipped, saying
 where it led. --max-pages bounds the pages,
 --max-bytes the bytes fetched (no page is started past it),
 --page-timeout each page (a slower one is skipped and reported) and each
-robots.txt (one that does not arrive in time counts as absent), and
+robots.txt (one not read whole in that time, or answered with a 5xx, or
+lost to a network error, forbids its whole origin, as RFC 9309 §2.3.1.4
+says; a 4xx allows everything; each page skipped says which), and
 --timeout the whole capture: when it is reached, what was captured is
 written and the rest reported; so is Ctrl-C, which then exits 130.
 --post DATA submits DATA to each start URL by POST, as a form would
@@ -74,7 +76,9 @@ captured before is written).`,
   $ webcap capture --levels 2 --same-path https://example.com/docs/ -o docs.pdf
   $ webcap capture --max-pages 20 --timeout 2m --json https://a.example/ https://b.example/ -o two.pdf
   $ webcap capture --post 'q=web+capture' https://example.com/search -o results.pdf
-  $ webcap capture --warc example.warc.gz https://example.com/ -o example.pdf`,
+  $ webcap capture --warc example.warc.gz https://example.com/ -o example.pdf
+  # robots.txt of slow.example times out (a 5xx, too): everything is forbidden; fetch anyway
+  $ webcap capture --ignore-robots https://slow.example/ -o slow.pdf`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: runner(opts, runF, inBand(runCapture), func(args []string) error {
 			opts.URLs = args

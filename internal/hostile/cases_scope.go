@@ -256,10 +256,16 @@ func init() {
 			Part:    Scope,
 			Browser: true,
 			Setup:   stallRobots,
-			Exit:    0,
-			// Exit 0 and not stopped: robots.txt gave up long before the
-			// capture's --timeout.
-			NotStdout: []string{`"stopped"`},
+			// A robots.txt that does not arrive within --page-timeout is
+			// unreachable, so everything on its origin is forbidden (RFC
+			// 9309 §2.3.1.4): the start page is skipped, saying so, and no
+			// page is captured (exit 1, as for every capture that captures
+			// nothing). The skip is robots.txt's, not the time limit's: the
+			// capture did not wait for its --timeout.
+			Exit:      1,
+			Stderr:    []string{`no page could be captured \(1 skipped\); http://127\.0\.0\.1:\d+/: robots\.txt of http://127\.0\.0\.1:\d+ could not be read \(timeout after 3s\): RFC 9309 §2\.3\.1\.4 assumes everything is forbidden \(--ignore-robots to fetch it anyway\)`},
+			NotStderr: []string{`time limit|--timeout`},
+			Check:     Absent("out.pdf"),
 			Before:    "exit 1 after 40.3 s, the whole --timeout (0.7 s CPU, 210 MB): robots.txt read until the capture's time was up, then no page could be captured",
 		},
 	)
