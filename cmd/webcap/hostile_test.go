@@ -33,7 +33,8 @@ const hungAfter = 2 * time.Minute
 // in a directory of its own, as a child process whose CPU time and peak
 // memory the kernel measures (see measured); the verdict (exit status, output, what is
 // left on disk) and the bounds must hold. `go test -run TestHostile -v`
-// lists every case with its figures.
+// lists every case with its figures, beside what webcap did before, as a
+// Markdown table.
 func TestHostile(t *testing.T) {
 	var (
 		mu   sync.Mutex
@@ -50,13 +51,13 @@ func TestHostile(t *testing.T) {
 			t.Parallel()
 			r := runCase(t, c)
 			mu.Lock()
-			rows = append(rows, fmt.Sprintf("%-8s %-40s exit %d  cpu %6.2fs  rss %5d MB  out %d B", c.Part, c.Name, r.exit, r.cpu.Seconds(), r.rss>>20, r.out))
+			rows = append(rows, fmt.Sprintf("| %s | %s | %s | exit %d, %.2f s CPU, %d MB, %d B out |", c.Part, c.Name, strings.ReplaceAll(c.Before, "|", "/"), r.exit, r.cpu.Seconds(), r.rss>>20, r.out))
 			mu.Unlock()
 		})
 	}
 	t.Cleanup(func() {
 		sort.Strings(rows)
-		t.Logf("hostile cases:\n%s", strings.Join(rows, "\n"))
+		t.Logf("hostile cases:\n| part | case | before | now |\n|---|---|---|---|\n%s", strings.Join(rows, "\n"))
 	})
 }
 

@@ -22,12 +22,15 @@ func init() {
 			Setup:  sample("huge-length", "huge.pdf", "audit", "huge.pdf"),
 			Exit:   4,
 			Stdout: []string{`^huge\.pdf: unreadable: cannot be parsed: .*exceeds maximum supported length`},
+			Before: "the same (kept as a guard: pdfcpu v0.11 ran out of memory on it)",
 		},
 		Case{
-			Name:  "cyclic-kids-info",
-			Part:  Bounds,
-			Setup: sample("cyclic-kids", "cyclic.pdf", "info", "cyclic.pdf"),
-			Exit:  0,
+			Name:   "cyclic-kids-info",
+			Part:   Bounds,
+			Setup:  sample("cyclic-kids", "cyclic.pdf", "info", "cyclic.pdf"),
+			Exit:   0,
+			Stdout: []string{`^  cycle: IDS/Kids\[0\]/Kids\[0\] is \d+ 0 R, which is above it in the tree$`},
+			Before: "the same (kept as a guard: pdfcpu's validation overflows the stack on it)",
 		},
 	)
 }
