@@ -19,6 +19,7 @@ import (
 
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/internal/jsonstrict"
+	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -33,12 +34,10 @@ type Dir string
 // Open implements webcapture.AuxSource.
 func (d Dir) Open(u string) (io.ReadCloser, error) {
 	for _, p := range d.candidates(u) {
-		f, err := os.Open(p)
-		if err == nil {
-			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-				return f, nil
-			}
-			f.Close()
+		// A regular file only, its type checked before the open: a named
+		// pipe would block it.
+		if f, _, err := limits.Open(p, 0, ""); err == nil {
+			return f, nil
 		}
 	}
 	return nil, fmt.Errorf("%w in %s", webcapture.ErrNotFound, string(d))
@@ -117,7 +116,7 @@ type Manifest struct {
 
 // LoadManifest reads a manifest, canonicalizing its URLs under p (PDF if nil).
 func LoadManifest(path string, p *canon.Profile) (*Manifest, error) {
-	b, err := os.ReadFile(path)
+	b, err := limits.ReadFile(path, limits.DefaultMaxFileSize, "")
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +159,8 @@ func (m *Manifest) Open(u string) (io.ReadCloser, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w in the manifest", webcapture.ErrNotFound)
 	}
-	return os.Open(f)
+	f2, _, err := limits.Open(f, 0, "")
+	return f2, err
 }
 
 // Load opens what path names: a directory is a Dir, a file

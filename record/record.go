@@ -1,10 +1,10 @@
 package record
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/warc"
@@ -34,6 +35,14 @@ type Options struct {
 	// (as build does, to audit its result). Without it a Result holds
 	// only what it says, and Read parses Output.
 	ReadBack bool
+	// Context, when not nil, stops the build once it is done (a deadline,
+	// a memory ceiling, an interrupt): the input's read stops with it
+	// (pdfio.Options.Context), and so does the build between content sets.
+	Context context.Context
+	// MaxFileSize refuses an input PDF or a source file larger than this
+	// before reading it (0: pdfio.DefaultMaxFileSize); a file that is not a
+	// regular file is refused before it is opened (limits.Open).
+	MaxFileSize int64
 }
 
 // A Result is the built file and what went into it.
@@ -182,11 +191,11 @@ func (b *builder) run() (*Result, error) {
 	in, orig := m.Input, m.InputData
 	if orig == nil {
 		in = b.path(m.Input)
-		if orig, err = os.ReadFile(in); err != nil {
+		if orig, err = limits.ReadFile(in, b.maxFileSize(), ""); err != nil {
 			return nil, m.fail("input", "%w", err)
 		}
 	}
-	if b.u, err = pdfio.NewUpdate(orig, in, pdfio.Options{Password: b.opts.Password, AllowCertified: b.opts.AllowCertified}); err != nil {
+	if b.u, err = pdfio.NewUpdate(orig, in, pdfio.Options{Password: b.opts.Password, AllowCertified: b.opts.AllowCertified, Context: b.opts.Context, MaxFileSize: b.opts.MaxFileSize}); err != nil {
 		return nil, err
 	}
 	if b.doc, err = b.u.Document(); err != nil {
@@ -201,11 +210,17 @@ func (b *builder) run() (*Result, error) {
 		return nil, err
 	}
 	for i := range m.PageSets {
+		if err := b.stopped(); err != nil {
+			return nil, err
+		}
 		if err := b.pageSet(i, cmds, aux); err != nil {
 			return nil, err
 		}
 	}
 	for i := range m.ImageSets {
+		if err := b.stopped(); err != nil {
+			return nil, err
+		}
 		if err := b.imageSet(i); err != nil {
 			return nil, err
 		}
@@ -214,6 +229,9 @@ func (b *builder) run() (*Result, error) {
 		return nil, err
 	}
 	if err := b.checked(); err != nil {
+		return nil, err
+	}
+	if err := b.stopped(); err != nil {
 		return nil, err
 	}
 	if err := b.trees(); err != nil {
@@ -390,13 +408,30 @@ func pdfDate(s string) string {
 	return t.Format("D:20060102150405") + fmt.Sprintf("%c%02d'%02d'", sign, off/3600, off/60%60)
 }
 
+// stopped is the cause of Options.Context once it is done (the build
+// stops), else nil.
+func (b *builder) stopped() error {
+	if c := b.opts.Context; c != nil && c.Err() != nil {
+		return context.Cause(c)
+	}
+	return nil
+}
+
+// maxFileSize is the size limit of every file the build reads.
+func (b *builder) maxFileSize() int64 {
+	if b.opts.MaxFileSize > 0 {
+		return b.opts.MaxFileSize
+	}
+	return pdfio.DefaultMaxFileSize
+}
+
 // load returns a source's bytes: the named file, or the URL from sources.
 func (b *builder) load(field string, data []byte, file, url string) ([]byte, error) {
 	if data != nil {
 		return data, nil
 	}
 	if file != "" {
-		data, err := os.ReadFile(b.path(file))
+		data, err := limits.ReadFile(b.path(file), b.maxFileSize(), "")
 		if err != nil {
 			return nil, b.m.fail(field+".source", "%w", err)
 		}
