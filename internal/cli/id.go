@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/warc"
 	"github.com/webcap/webcap/webcapture"
@@ -87,7 +88,7 @@ and a file that cannot be read {"schema", "input", "error": {"message",
 			}
 			return cobra.MinimumNArgs(1)(cmd, args)
 		},
-		RunE: runner(opts, runF, inBand(runID), func(args []string) error {
+		RunE: runner(opts, runF, inBand(bounded(runID)), func(args []string) error {
 			opts.Files = args
 			switch {
 			case opts.WARC != "" && (opts.Aux != "" || opts.URL != ""):
@@ -104,7 +105,7 @@ and a file that cannot be read {"schema", "input", "error": {"message",
 			if _, err := webcapture.ParseAuxEncoding(opts.AuxID); err != nil {
 				return usagef("id: --aux-id %q: want raw, HEX or hex", opts.AuxID)
 			}
-			return nil
+			return opts.limitFlags.check("id")
 		}),
 	}
 	f := cmd.Flags()
@@ -118,6 +119,7 @@ and a file that cannot be read {"schema", "input", "error": {"message",
 		[]string{"auto", "page", "image", "pdf", "file", "text"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("aux-id", cobra.FixedCompletions(
 		[]string{"raw\t16 bytes (default)", "HEX\tupper-case hex", "hex\tlower-case hex"}, cobra.ShellCompDirectiveNoFileComp))
+	opts.limitFlags.addReadLimits(cmd)
 	return cmd
 }
 
@@ -129,8 +131,11 @@ type idOptions struct {
 	AuxID string
 	WARC  string // the arguments are URLs in this WARC file
 	JSON  bool
+	limitFlags
 	Files []string
 }
+
+func (o *idOptions) bounds() (*limitFlags, string, []string) { return &o.limitFlags, "id", o.Files }
 
 func runID(ctx context.Context, opts *idOptions) error {
 	enc, _ := webcapture.ParseAuxEncoding(opts.AuxID) // checked with the flags
@@ -147,24 +152,30 @@ func runID(ctx context.Context, opts *idOptions) error {
 		dir, _ = aux.(mirror.Dir)
 	}
 	w := bufio.NewWriter(opts.IO.Out)
-	failed, ioFailed := 0, false
+	failed, ioFailed, tooLarge := 0, false, false
 	for _, file := range opts.Files {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return stopError(ctx, "id", file)
 		}
-		data, err := readInput(ctx, file, opts.IO)
-		if err := checkInterrupt(ctx); err != nil {
-			return err
+		data, err := readInput(ctx, file, opts.IO, int64(opts.MaxFileSize))
+		if ctx.Err() != nil {
+			return stopError(ctx, "id", file)
 		}
 		if err != nil {
-			failed, ioFailed = failed+1, true
+			kind := "io"
+			if errors.Is(err, limits.ErrLimit) { // larger than --max-file-size: 4
+				kind, tooLarge = "invalid", true
+			} else {
+				ioFailed = true
+			}
+			failed++
 			if !opts.JSON {
 				w.Flush()
 				fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %v\n", err)
 				continue
 			}
 			// In-band, not on stderr.
-			if err := writeLine(w, failureJSON{Schema: schemaName("id"), Input: file, Error: &errorJSON{Message: err.Error(), Kind: "io"}}); err != nil {
+			if err := writeLine(w, failureJSON{Schema: schemaName("id"), Input: file, Error: &errorJSON{Message: err.Error(), Kind: kind}}); err != nil {
 				return &ioError{fmt.Errorf("id: writing output: %w", err)}
 			}
 			continue
@@ -203,6 +214,8 @@ func runID(ctx context.Context, opts *idOptions) error {
 	switch {
 	case ioFailed:
 		return &ioError{errFailed}
+	case tooLarge:
+		return &invalidError{errFailed}
 	case failed > 0:
 		return errFailed
 	}

@@ -74,6 +74,7 @@ reason, since the verdict is in the output.`,
 	f.StringVar(&opts.Format, "format", "text", "the report's `FORMAT`: text, json, jsonl, "+strings.Join(exportFormats(), ", "))
 	f.StringVarP(&opts.Out, "output", "o", "", "write the report to `FILE` (\"-\": stdout, the default)")
 	f.BoolVar(&opts.Force, "force", false, "replace -o's file if it exists")
+	opts.lim.addMaxFileSize(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
 		append([]string{"text", "json", "jsonl"}, exportFormats()...), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -84,6 +85,7 @@ type reportOptions struct {
 	Format string
 	Out    string // "" or "-": stdout
 	Force  bool
+	lim    limitFlags // --max-file-size of each shard
 	Shards []string
 }
 
@@ -95,7 +97,7 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 	defer set.close()
 	var all []shardLine
 	for _, shard := range opts.Shards {
-		lines, err := set.read(ctx, shard, opts.IO)
+		lines, err := set.read(ctx, shard, opts.IO, int64(opts.lim.MaxFileSize))
 		if err != nil {
 			return err
 		}
