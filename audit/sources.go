@@ -23,6 +23,9 @@ func (a *auditor) sources() {
 		if cs.ID == nil {
 			continue
 		}
+		if a.stopped() { // each set reads its source files
+			return
+		}
 		url, data, ok := a.fetch(src, cs)
 		if !ok {
 			a.add("WC-SOURCE-MISSING", cs.Ref, "/SI", "none of the set's source URLs (%s) is among the sources", strings.Join(cs.SourceURLs(), ", "))

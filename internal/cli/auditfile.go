@@ -52,7 +52,13 @@ func auditFile(ctx context.Context, path string, opts *auditOptions) fileJSON {
 		return r
 	}
 	collectAfterRead(d)
-	for _, f := range audit.Check(d, audit.Options{Profile: opts.Profile, Sources: src}) {
+	findings := audit.Check(d, audit.Options{Profile: opts.Profile, Sources: src, Context: ctx})
+	if ctx.Err() != nil { // cut short: no verdict on the file
+		r.Error = newErrorJSON(context.Cause(ctx))
+		r.Error.Message = context.Cause(ctx).Error()
+		return r
+	}
+	for _, f := range findings {
 		fj := findingJSON{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Key: f.Key, Spec: f.Spec}
 		if !f.Object.IsZero() {
 			fj.Object = f.Object.String()

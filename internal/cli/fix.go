@@ -123,7 +123,10 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
-	plan, err := repair.NewPlanWith(d, repair.Options{Profile: opts.Profile, AllowLoss: opts.AllowLoss})
+	plan, err := repair.NewPlanWith(d, repair.Options{Profile: opts.Profile, AllowLoss: opts.AllowLoss, Context: ctx})
+	if err != nil && ctx.Err() != nil {
+		return stopError(ctx, "fix", opts.File) // nothing written
+	}
 	if err != nil {
 		return err
 	}
