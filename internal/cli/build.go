@@ -151,7 +151,10 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	if ctx.Err() != nil {
 		return stopError(ctx, "build", opts.Manifest) // nothing written
 	}
-	if err := opts.put("build", opts.IO, res.Input, res.Output); err != nil {
+	release := holdStop(ctx) // the output is written whole, or not at all
+	err = opts.put("build", opts.IO, res.Input, res.Output)
+	release()
+	if err != nil {
 		return err
 	}
 	out := opts.target(res.Input)

@@ -134,7 +134,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 		return stopError(ctx, "fix", opts.File) // nothing written
 	}
 	if opts.JSON {
-		return fixJSON(opts, u, orig, d, plan, out)
+		return fixJSON(ctx, opts, u, orig, d, plan, out)
 	}
 	w := opts.summary(opts.IO)
 	for _, c := range plan.Changes {
@@ -175,7 +175,9 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	if ctx.Err() != nil {
 		return stopError(ctx, "fix", opts.File) // nothing written
 	}
+	release := holdStop(ctx) // the output is written whole, or not at all
 	d2, err := opts.put(u, plan, fixed)
+	release()
 	if err != nil {
 		return err
 	}
@@ -191,7 +193,7 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 // fixJSON does what runFix does once the repairs are planned, and prints
 // them and the result as one JSON document: collisions are in it, and
 // fail the command as they do in plain text.
-func fixJSON(opts *fixOptions, u *pdfio.Update, orig []byte, d *pdfio.Document, plan *repair.Plan, out string) error {
+func fixJSON(ctx context.Context, opts *fixOptions, u *pdfio.Update, orig []byte, d *pdfio.Document, plan *repair.Plan, out string) error {
 	s := fixSummary{Schema: schemaName("fix"), Input: opts.File, DryRun: opts.DryRun, Repairs: repairsJSON(plan.Changes),
 		Left: repairsJSON(plan.Left), Collisions: []collisionJSON{}, Losses: lossesJSON(plan.Losses), Refused: plan.Refused()}
 	for _, c := range plan.Collisions {
@@ -220,7 +222,12 @@ func fixJSON(opts *fixOptions, u *pdfio.Update, orig []byte, d *pdfio.Document, 
 		if err != nil {
 			return fileError("fix", opts.File, err)
 		}
+		if ctx.Err() != nil {
+			return stopError(ctx, "fix", opts.File) // nothing written
+		}
+		release := holdStop(ctx) // the output is written whole, or not at all
 		d2, err := opts.put(u, plan, fixed)
+		release()
 		if err != nil {
 			return err
 		}

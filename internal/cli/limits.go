@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -168,6 +169,25 @@ func stopError(ctx context.Context, cmd, file string) error {
 // process exits.
 var stopGrace = 2 * time.Second
 
+// stopHold keeps run from returning while a command writes its output
+// (holdStop): a command stopped then would leave a temporary file behind,
+// or half an output on stdout. Writing an output is bounded by the writer.
+type stopHold struct{ sync.Mutex }
+
+type stopHoldKey struct{}
+
+// holdStop marks the start of a part of the command's work that run must
+// not leave behind (writing its output); release marks its end. Outside
+// run, it does nothing.
+func holdStop(ctx context.Context) (release func()) {
+	h, ok := ctx.Value(stopHoldKey{}).(*stopHold)
+	if !ok {
+		return func() {}
+	}
+	h.Lock()
+	return h.Unlock
+}
+
 // boundedCommand is the options of a command bound by limitFlags: the
 // flags, the command's name, and the files it reads (for --max-memory's
 // default and for messages).
@@ -204,6 +224,8 @@ func (l *limitFlags) run(ctx context.Context, cmd string, files []string, f func
 		ctx, stop = limits.WatchMemory(ctx, int64(l.MaxMemory), maxMemoryFlag)
 		defer stop()
 	}
+	hold := &stopHold{}
+	ctx = context.WithValue(ctx, stopHoldKey{}, hold)
 	done := make(chan error, 1)
 	go func() { done <- f(ctx) }()
 	select {
@@ -217,6 +239,12 @@ func (l *limitFlags) run(ctx context.Context, cmd string, files []string, f func
 	case err := <-done:
 		return err
 	case <-t.C:
+	}
+	hold.Lock() // an output being written is written first
+	select {
+	case err := <-done:
+		return err
+	default:
 	}
 	file := ""
 	if len(files) == 1 {

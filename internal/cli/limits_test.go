@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -91,5 +92,42 @@ func TestLimitExitCodes(t *testing.T) {
 		if got := exitCode(tc.err); got != tc.want {
 			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
 		}
+	}
+}
+
+// A command stopped while it writes its output (holdStop) is not left
+// behind before the output is written: run returns after release.
+func TestRunWaitsForTheOutput(t *testing.T) {
+	defer func(g time.Duration) { stopGrace = g }(stopGrace)
+	stopGrace = 0
+	never, held := make(chan struct{}), make(chan struct{})
+	defer close(never)
+	var written atomic.Bool
+	work := func(ctx context.Context) error {
+		release := holdStop(ctx)
+		close(held)
+		<-ctx.Done() // the signal comes while the output is written
+		written.Store(true)
+		release()
+		<-never // and the work then blocks where it does not look
+		return nil
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	l := &limitFlags{Timeout: time.Hour, MaxMemory: defaultMaxMemory, maxMemoryGiven: true}
+	result := make(chan error, 1)
+	go func() { result <- l.run(ctx, "fix", []string{"a.pdf"}, work) }()
+	<-held
+	cancel(&interrupted{sig: syscall.SIGTERM})
+	err := <-result
+	if !written.Load() {
+		t.Error("run returned before the output was written")
+	}
+	if exitCode(err) != 143 {
+		t.Errorf("run = %v, want the signal (exit 143)", err)
+	}
+	if release := holdStop(context.Background()); release == nil {
+		t.Error("holdStop outside run: nil release")
+	} else {
+		release()
 	}
 }
