@@ -215,6 +215,7 @@ func checkWARC(cmd, path string) error {
 // buildError sorts build's errors into exit codes: a file that cannot be
 // read is an I/O error, the rest make the build fail.
 func buildError(err error) error {
+	sayFlag(err)
 	var pe *fs.PathError
 	if errors.As(err, &pe) || isPasswordError(err) {
 		return &ioError{fmt.Errorf("build: %w", pathError(err))}

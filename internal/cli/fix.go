@@ -256,7 +256,7 @@ func (opts *fixOptions) open(ctx context.Context, orig []byte) (*pdfio.Update, *
 		u, err = pdfio.OpenUpdate(orig, opts.File, po)
 	}
 	if err != nil {
-		return nil, nil, readError("fix", err)
+		return nil, nil, readError("fix", sayFlag(err))
 	}
 	d, err := u.Document()
 	if err != nil {

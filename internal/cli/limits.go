@@ -146,6 +146,17 @@ func (l *limitFlags) readFile(cmd, path string) ([]byte, error) {
 	return b, nil
 }
 
+// sayFlag names --max-file-size in the error of a file larger than it
+// that a library found (pdfio, record: they know no flags), so that every
+// command says which flag to give; err is returned.
+func sayFlag(err error) error {
+	var se *limits.SizeError
+	if errors.As(err, &se) && se.Flag == "" {
+		se.Flag = maxFileSizeFlag
+	}
+	return err
+}
+
 // stopError is the error of a command that stops because ctx is done: an
 // interrupt as it is (Main says it), a limit passed prefixed by the
 // command and the file it was at, if any ("fix: a.pdf: took longer than

@@ -147,7 +147,7 @@ func (p *passwordFlags) open(path string, opts pdfio.Options) (*pdfio.Document, 
 		opts.Password = p.get()
 		d, err = pdfio.Open(path, opts)
 	}
-	return d, err
+	return d, sayFlag(err)
 }
 
 // openPDF reads the Web Capture structures of the PDF file at path, with
@@ -171,7 +171,7 @@ func (p *passwordFlags) checkUpdate(cmd string, data []byte, name string, opts p
 		_, err = pdfio.NewUpdate(data, name, opts)
 	}
 	if err != nil {
-		return readError(cmd, err)
+		return readError(cmd, sayFlag(err))
 	}
 	return nil
 }
@@ -186,7 +186,7 @@ func (p *passwordFlags) readPDF(cmd string, data []byte, name string, opts pdfio
 		d, err = pdfio.ReadBytes(data, name, opts)
 	}
 	if err != nil {
-		return nil, readError(cmd, err)
+		return nil, readError(cmd, sayFlag(err))
 	}
 	return d, nil
 }

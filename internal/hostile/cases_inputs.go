@@ -176,14 +176,14 @@ func init() {
 			MaxCPU: cpuQuick, MaxRSS: rssQuick, Before: "read the 3 GiB file whole (1.9 GB after 6 s, killed)"},
 		Case{Name: "sparse-build-input", Part: Inputs,
 			Setup: inputSetup(map[string]string{"sparse.pdf": "sparse", "m.json": manifest("sparse.pdf"), "page.html": pageHTML}, "build", "m.json", "-o", "out.pdf"), Exit: 4,
-			Stderr: []string{`^webcap: build: sparse\.pdf: file too large: 3221225472 bytes, more than 2147483648$`},
+			Stderr: []string{`^webcap: build: sparse\.pdf: file too large: 3221225472 bytes, more than 2147483648 \(--max-file-size\)$`},
 			Check:  Absent("out.pdf"), MaxCPU: cpuQuick, MaxRSS: rssQuick,
 			Before: "read the 3 GiB file whole (2.5 GB after 6 s, killed)"},
 		Case{Name: "sparse-audit", Part: Inputs, Setup: inputSetup(map[string]string{"sparse.pdf": "sparse"}, "audit", "sparse.pdf"), Exit: 4,
-			Stdout: []string{`^sparse\.pdf: unreadable: file too large: 3221225472 bytes, more than 2147483648$`},
+			Stdout: []string{`^sparse\.pdf: unreadable: file too large: 3221225472 bytes, more than 2147483648 \(--max-file-size\)$`},
 			Before: "exit 4 already (pdfio.Open's size check)"},
 		Case{Name: "max-file-size-info", Part: Inputs, Setup: inputSetup(map[string]string{"cap.pdf": "capture"}, "info", "--max-file-size", "1KiB", "cap.pdf"), Exit: 4,
-			Stderr: []string{`^webcap: info: cap\.pdf: file too large: \d+ bytes, more than 1024$`}, MaxCPU: cpuQuick, MaxRSS: rssQuick,
+			Stderr: []string{`^webcap: info: cap\.pdf: file too large: \d+ bytes, more than 1024 \(--max-file-size\)$`}, MaxCPU: cpuQuick, MaxRSS: rssQuick,
 			Before: "no --max-file-size (exit 2, unknown flag); the limit was 2 GiB, in pdfio.Open only"},
 	)
 	big := map[string]string{"big.pdf": "large"}
