@@ -189,3 +189,19 @@ func TestWatchMemoryNested(t *testing.T) {
 		t.Errorf("limit %d after both, want %d", got, before)
 	}
 }
+
+// iecBytes says sizes as the command line's flags do (go-humanize's
+// IBytes, which the flags use).
+func TestIECBytes(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{
+		{5, "5 B"}, {1023, "1023 B"}, {1024, "1.0 KiB"}, {64 << 20, "64 MiB"}, {1 << 30, "1.0 GiB"},
+		{500_000_000, "477 MiB"}, {24 * 111_000_000, "2.5 GiB"},
+	} {
+		if got := iecBytes(tc.n); got != tc.want {
+			t.Errorf("iecBytes(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

@@ -8,8 +8,6 @@ import (
 	"runtime/metrics"
 	"sync"
 	"time"
-
-	"github.com/dustin/go-humanize"
 )
 
 // DeadlineError is the cause of a context whose deadline (Deadline)
@@ -49,7 +47,7 @@ type MemoryError struct {
 }
 
 func (e *MemoryError) Error() string {
-	lim := humanize.IBytes(uint64(e.Limit))
+	lim := iecBytes(e.Limit)
 	if e.Flag == "" {
 		return "took more memory than " + lim
 	}
@@ -57,6 +55,22 @@ func (e *MemoryError) Error() string {
 }
 
 func (e *MemoryError) Is(target error) bool { return target == ErrLimit }
+
+// iecBytes says n in IEC units as the command line's sizes are said
+// (go-humanize's IBytes: "64 MiB", "1.0 GiB"), written here so that this
+// leaf package, which pdfio imports, needs no module.
+func iecBytes(n int64) string {
+	if n < 10 {
+		return fmt.Sprintf("%d B", n)
+	}
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	e := math.Floor(math.Log(float64(n)) / math.Log(1024))
+	v := math.Floor(float64(n)/math.Pow(1024, e)*10+0.5) / 10
+	if v < 10 {
+		return fmt.Sprintf("%.1f %s", v, units[int(e)])
+	}
+	return fmt.Sprintf("%.0f %s", v, units[int(e)])
+}
 
 // watchEvery is how often WatchMemory reads the heap's size: a reader
 // that allocates a GB a second passes the ceiling by some 10 MB before it
