@@ -29,16 +29,16 @@ type Options struct {
 	// MaxFileSize refuses larger files before parsing; 0 means
 	// DefaultMaxFileSize.
 	MaxFileSize int64
+	// AllowCertified lets an Update write to a certified document
+	// although its permissions forbid it (the certification then no longer
+	// validates); without it, Update.Bytes refuses with a *CertifiedError.
+	AllowCertified bool
 	// Context, when not nil, bounds the whole read, not only the parse:
 	// once it is done (a deadline passed, a memory ceiling, an interrupt),
 	// the reader stops at its next object or tree node and the read fails
 	// with an *Error wrapping context.Cause. Timeout still bounds the
 	// parse alone.
 	Context context.Context
-	// AllowCertified lets an Update write to a certified document
-	// although its permissions forbid it (the certification then no longer
-	// validates); without it, Update.Bytes refuses with a *CertifiedError.
-	AllowCertified bool
 }
 
 // Defaults for Options.
