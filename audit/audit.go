@@ -17,6 +17,7 @@
 package audit
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"regexp"
@@ -45,6 +46,11 @@ type Options struct {
 	// Sources, when set, holds the captured data by canonical URL: each
 	// content set's identifier is recomputed from it (WC-SOURCE-*).
 	Sources webcapture.AuxSource
+	// Context, when not nil, stops the check once it is done (a deadline,
+	// a memory ceiling, an interrupt): Check then returns what it found
+	// so far, and the caller, seeing Context done, knows the list is cut
+	// short. It is looked at between the rules and every 256 content sets.
+	Context context.Context
 }
 
 // Check returns the findings for d, errors first, each group in the order
@@ -55,20 +61,13 @@ func Check(d *pdfio.Document, opts Options) []Finding {
 		a.opts.Profile = canon.PDF
 	}
 	a.canon, _ = canon.New(a.opts.Profile)
-	a.wellFormed()
-	a.defects()
-	a.certified()
-	a.version()
-	a.info()
-	a.trees()
-	a.sets()
-	a.members()
-	a.pages()
-	a.images()
-	a.aliasChains()
-	a.urls()
-	a.redirectDuplicates()
-	a.sources()
+	for _, rules := range []func(){a.wellFormed, a.defects, a.certified, a.version, a.info, a.trees, a.sets,
+		a.members, a.pages, a.images, a.aliasChains, a.urls, a.redirectDuplicates, a.sources} {
+		if a.stopped() {
+			break
+		}
+		rules()
+	}
 	sort.SliceStable(a.out, func(i, j int) bool { return a.out[i].Severity > a.out[j].Severity })
 	return a.out
 }
@@ -79,6 +78,11 @@ type auditor struct {
 	canon      *canon.Canonicalizer
 	out        []Finding
 	imageByRef map[webcapture.Ref]*pdfio.Image // by image (see image)
+}
+
+// stopped reports whether Options.Context is done: the check stops.
+func (a *auditor) stopped() bool {
+	return a.opts.Context != nil && a.opts.Context.Err() != nil
 }
 
 func (a *auditor) add(rule string, obj webcapture.Ref, key string, format string, args ...any) {
@@ -281,7 +285,10 @@ func (a *auditor) sets() {
 	for _, im := range a.d.Images {
 		images[im.Ref] = true
 	}
-	for _, cs := range a.d.Sets {
+	for i, cs := range a.d.Sets {
+		if i%256 == 0 && a.stopped() {
+			return
+		}
 		a.set(cs, images)
 	}
 }

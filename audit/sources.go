@@ -25,6 +25,9 @@ func (a *auditor) sources() {
 		if cs.ID == nil {
 			continue
 		}
+		if a.stopped() { // each set reads its source files
+			return
+		}
 		url, data, refused := a.fetch(src, cs)
 		if data == nil {
 			why := ""

@@ -3,13 +3,14 @@ package mirror
 import (
 	"errors"
 	"fmt"
-	"io"
+
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
+	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -30,6 +31,9 @@ type Options struct {
 	// AllowOutside lets symbolic links, "..", absolute paths and file:
 	// URLs lead outside the directory.
 	AllowOutside bool
+	// MaxFileSize refuses a larger file (an error wrapping
+	// limits.ErrTooLarge); 0: any size.
+	MaxFileSize int64
 }
 
 // OutsideError is a file a source names that leads outside the directory
@@ -74,18 +78,22 @@ func OpenIn(dir, name string, o Options) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		if err == nil {
-			err = &fs.PathError{Op: "open", Path: f.Name(), Err: ErrNotRegular}
+	fi, err := f.Stat()
+	if err == nil {
+		if err = limits.Check(fi, o.MaxFileSize, ""); err != nil {
+			err = &fs.PathError{Op: "open", Path: shown(dir, name), Err: err}
 		}
+	}
+	if err != nil {
+		f.Close()
 		return nil, err
 	}
 	return f, nil
 }
 
-// ErrNotRegular: a source names a directory, a FIFO, a device or a socket.
-var ErrNotRegular = errors.New("not a regular file")
+// ErrNotRegular: a source names a FIFO, a device or a socket (a directory
+// is syscall.EISDIR), as the inputs of every command (limits.Regular).
+var ErrNotRegular = limits.ErrNotRegular
 
 // StatIn is OpenIn's check without opening the file (which would block on
 // a FIFO): the file name inside dir, its links followed inside dir only.
@@ -113,7 +121,7 @@ func ReadFileIn(dir, name string, o Options) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	return limits.ReadAll(f, o.MaxFileSize, "")
 }
 
 // in runs inside with name relative to dir, or, when o.AllowOutside,
@@ -127,10 +135,7 @@ func in(dir, name string, o Options, inside func(root, rel string) error, anywhe
 	if o.AllowOutside {
 		return anywhere(full)
 	}
-	if !filepath.IsAbs(name) {
-		// Named as the manifest or the URL spells it: "dir/../x".
-		full = dir + string(filepath.Separator) + name
-	}
+	full = shown(dir, name)
 	rel, ok := relative(dir, name)
 	if !ok {
 		return &OutsideError{Dir: dir, Name: full, Target: target(full)}
@@ -148,6 +153,16 @@ func in(dir, name string, o Options, inside func(root, rel string) error, anywhe
 		}
 	}
 	return err
+}
+
+// shown is how an error names the file name inside dir: as the manifest
+// or the URL spells it ("dir/../x"), an absolute name as it is, a name
+// inside "." without "./".
+func shown(dir, name string) string {
+	if filepath.IsAbs(name) || dir == "." {
+		return name
+	}
+	return dir + string(filepath.Separator) + name
 }
 
 // relative returns name relative to dir, when it does not leave dir by

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/webcap/webcap/mirror"
@@ -233,7 +234,7 @@ func TestOpenInFIFO(t *testing.T) {
 			t.Errorf("OpenIn(fifo) = %v, want not a regular file, named in full", err)
 		}
 	}
-	if _, err := mirror.OpenIn(root, "sub", mirror.Options{}); !errors.Is(err, mirror.ErrNotRegular) {
-		t.Errorf("OpenIn(a directory) = %v, want not a regular file", err)
+	if _, err := mirror.OpenIn(root, "sub", mirror.Options{}); !errors.Is(err, syscall.EISDIR) {
+		t.Errorf("OpenIn(a directory) = %v, want is a directory", err)
 	}
 }

@@ -23,9 +23,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/internal/jsonstrict"
+	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -56,7 +58,7 @@ func (d Dir) Open(u string) (io.ReadCloser, error) {
 			return f, nil
 		case errors.As(err, &oe):
 			return nil, err
-		case why == nil && errors.Is(err, ErrNotRegular):
+		case why == nil && (errors.Is(err, ErrNotRegular) || errors.Is(err, syscall.EISDIR)):
 			why = err
 		}
 	}
@@ -167,7 +169,7 @@ type Manifest struct {
 // LoadManifest reads a manifest, canonicalizing its URLs under p (PDF if
 // nil); o says whether its files may be outside its directory.
 func LoadManifest(path string, p *canon.Profile, o Options) (*Manifest, error) {
-	b, err := os.ReadFile(path)
+	b, err := limits.ReadFile(path, limits.DefaultMaxFileSize, "")
 	if err != nil {
 		return nil, err
 	}

@@ -88,7 +88,10 @@ func (r *reader) checkObjects(l *damageLog) {
 	if r.b == nil {
 		return
 	}
-	for _, n := range r.objectNumbers() {
+	for i, n := range r.objectNumbers() {
+		if i%256 == 0 {
+			r.checkStop()
+		}
 		e := r.entry(n)
 		if e == nil || e.Free || e.Compressed || e.Offset == nil || n == 0 {
 			continue

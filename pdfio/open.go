@@ -7,15 +7,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"runtime/debug"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/webcap/webcap/internal/limits"
 )
 
 // Options control reading. The zero value is ready to use.
@@ -34,6 +33,12 @@ type Options struct {
 	// although its permissions forbid it (the certification then no longer
 	// validates); without it, Update.Bytes refuses with a *CertifiedError.
 	AllowCertified bool
+	// Context, when not nil, bounds the whole read, not only the parse:
+	// once it is done (a deadline passed, a memory ceiling, an interrupt),
+	// the reader stops at its next object or tree node and the read fails
+	// with an *Error wrapping context.Cause. Timeout still bounds the
+	// parse alone.
+	Context context.Context
 }
 
 // Defaults for Options.
@@ -41,7 +46,7 @@ const (
 	DefaultTimeout      = 2 * time.Minute
 	DefaultMaxTreeDepth = 64
 	DefaultMaxTreeNodes = 1 << 20
-	DefaultMaxFileSize  = 2 << 30
+	DefaultMaxFileSize  = limits.DefaultMaxFileSize
 )
 
 // Errors wrapped by *Error.
@@ -52,8 +57,9 @@ var (
 	// ErrWrongPassword: the file is encrypted and Options.Password opens
 	// it neither as the user's nor as the owner's password.
 	ErrWrongPassword = errors.New("encrypted: wrong password")
-	// ErrTooLarge: the file is larger than Options.MaxFileSize.
-	ErrTooLarge = errors.New("file too large")
+	// ErrTooLarge: the file is larger than Options.MaxFileSize (the
+	// error is a *limits.SizeError).
+	ErrTooLarge = limits.ErrTooLarge
 	// ErrTimeout: parsing took longer than Options.Timeout.
 	ErrTimeout = errors.New("parsing took too long")
 	// ErrNotPDF: the file is no PDF at all (empty, or no %PDF- header in
@@ -88,13 +94,16 @@ func (e *Error) Unreadable() bool {
 // Invalid reports whether the file is unreadable for what it holds, a
 // finding about the file that reading it again cannot change: it is not a
 // PDF, does not parse, is larger than Options.MaxFileSize, or its parse
-// took longer than Options.Timeout (a hostile file). The other unreadable
+// took longer than Options.Timeout, or its read passed a limit of
+// Options.Context (a deadline, a memory ceiling: a hostile file). The other unreadable
 // files are an operational failure worth retrying: the file could not be
 // opened or read, or it is encrypted and the password was not given or is
 // wrong.
 func (e *Error) Invalid() bool {
 	switch {
-	case !e.Unreadable(), errors.Is(e.Err, ErrEncrypted), errors.Is(e.Err, ErrWrongPassword):
+	case errors.Is(e.Err, limits.ErrLimit):
+		return true
+	case !e.Unreadable(), errors.Is(e.Err, ErrEncrypted), errors.Is(e.Err, ErrWrongPassword), errors.Is(e.Err, context.Canceled):
 		return false
 	case errors.Is(e.Err, ErrNotPDF), errors.Is(e.Err, ErrTooLarge), errors.Is(e.Err, ErrTimeout):
 		return true
@@ -104,26 +113,23 @@ func (e *Error) Invalid() bool {
 
 // Open reads the Web Capture structures of the file at path. The file is
 // read into memory first: pdfcpu seeks and reads once per object, and from
-// memory that costs a copy instead of two system calls.
+// memory that costs a copy instead of two system calls. A path that is no
+// regular file is refused before it is opened (a named pipe would block
+// the open), a file larger than Options.MaxFileSize before it is read
+// (limits.Open).
 func Open(path string, opts Options) (*Document, error) {
 	opts = opts.withDefaults()
-	f, err := os.Open(path)
+	f, _, err := limits.Open(path, opts.MaxFileSize, "")
 	if err != nil {
-		return nil, &Error{File: path, Op: "open", Err: withoutPath(err)}
+		op := "open"
+		if errors.Is(err, ErrTooLarge) {
+			op = "read"
+		}
+		return nil, &Error{File: path, Op: op, Err: withoutPath(err)}
 	}
 	defer f.Close()
-	fi, err := f.Stat()
+	b, err := limits.ReadAll(f, opts.MaxFileSize, "")
 	if err != nil {
-		return nil, &Error{File: path, Op: "read", Err: withoutPath(err)}
-	}
-	if err := notRegular(fi); err != nil {
-		return nil, &Error{File: path, Op: "open", Err: err}
-	}
-	if fi.Size() > opts.MaxFileSize {
-		return nil, &Error{File: path, Op: "read", Err: fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, fi.Size(), opts.MaxFileSize)}
-	}
-	b := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, b); err != nil {
 		return nil, &Error{File: path, Op: "read", Err: withoutPath(err)}
 	}
 	return readBytes(b, path, opts)
@@ -141,7 +147,7 @@ func Read(rs io.ReadSeeker, name string, opts Options) (doc *Document, err error
 		return nil, &Error{File: name, Op: "read", Err: err}
 	}
 	if size > opts.MaxFileSize {
-		return nil, &Error{File: name, Op: "read", Err: fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, size, opts.MaxFileSize)}
+		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: size, Max: opts.MaxFileSize}}
 	}
 	b, err := io.ReadAll(rs)
 	if err != nil {
@@ -154,7 +160,7 @@ func Read(rs io.ReadSeeker, name string, opts Options) (doc *Document, err error
 // walks what pdfcpu built, checking it against the bytes.
 func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 	if int64(len(b)) > opts.MaxFileSize {
-		return nil, &Error{File: name, Op: "read", Err: fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, len(b), opts.MaxFileSize)}
+		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(b)), Max: opts.MaxFileSize}}
 	}
 	ctx, err := parse(bytes.NewReader(b), opts)
 	if err != nil {
@@ -172,22 +178,17 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 	return newReader(ctx, name, opts, b).read(), nil
 }
 
-// notRegular says why a file that is not a regular file cannot be read:
-// syscall.EISDIR ("is a directory") for a directory.
-func notRegular(fi fs.FileInfo) error {
-	switch m := fi.Mode(); {
-	case m.IsRegular():
-		return nil
-	case m.IsDir():
-		return syscall.EISDIR
-	case m&fs.ModeNamedPipe != 0:
-		return errors.New("is a named pipe, not a regular file")
-	case m&fs.ModeSocket != 0:
-		return errors.New("is a socket, not a regular file")
-	case m&fs.ModeDevice != 0:
-		return errors.New("is a device, not a regular file")
+// stopRead is the panic that ends a read whose Options.Context is done,
+// raised where the reader looks at it (checkStop) and recovered where the
+// read began (internalError), with the context's cause: so the reader's
+// many walks need not each say they stopped.
+type stopRead struct{ cause error }
+
+// checkStop ends the read (a stopRead panic) once its context is done.
+func (r *reader) checkStop() {
+	if c := r.opts.Context; c != nil && c.Err() != nil {
+		panic(stopRead{context.Cause(c)})
 	}
-	return errors.New("not a regular file")
 }
 
 // headerWindow is how far into a file its %PDF- header may be (ISO
@@ -200,7 +201,8 @@ const headerWindow = 1024
 // themselves, not from the error pdfcpu happens to return first.
 func parseError(b []byte, err error) error {
 	switch {
-	case errors.Is(err, ErrEncrypted), errors.Is(err, ErrWrongPassword), errors.Is(err, ErrTimeout):
+	case errors.Is(err, ErrEncrypted), errors.Is(err, ErrWrongPassword), errors.Is(err, ErrTimeout),
+		errors.Is(err, limits.ErrLimit), errors.Is(err, context.Canceled):
 		return err
 	case len(b) == 0:
 		return fmt.Errorf("%w: the file is empty", ErrNotPDF)
@@ -226,6 +228,14 @@ func withoutPath(err error) error {
 // internalError is a panic inside the reader (a bug: hostile input must
 // not cause one), as an error naming the file, with the stack kept aside.
 func internalError(name string, p any) *Error {
+	if gp, ok := p.(*goroutinePanic); ok {
+		if s, ok := gp.value.(stopRead); ok {
+			p = s
+		}
+	}
+	if s, ok := p.(stopRead); ok { // the context is done: no bug
+		return &Error{File: name, Op: "read", Err: s.cause}
+	}
 	if gp, ok := p.(*goroutinePanic); ok { // raised again from a reader's goroutine (alongside)
 		return &Error{File: name, Op: "read", Err: fmt.Errorf("internal error: %v", gp.value), Stack: gp.stack}
 	}
@@ -267,7 +277,11 @@ func config(opts Options) *model.Configuration {
 // parse that ignores its context still cannot hold the caller past it, and
 // turns a panic into an error.
 func parse(rs io.ReadSeeker, opts Options) (*model.Context, error) {
-	goctx, cancel := context.WithTimeout(context.Background(), opts.Timeout)
+	parent := opts.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	goctx, cancel := context.WithTimeout(parent, opts.Timeout)
 	defer cancel()
 	type result struct {
 		ctx *model.Context
@@ -286,11 +300,17 @@ func parse(rs io.ReadSeeker, opts Options) (*model.Context, error) {
 	}()
 	select {
 	case r := <-done:
+		if r.err != nil && parent.Err() != nil {
+			return nil, context.Cause(parent)
+		}
 		if r.err != nil {
 			return nil, classify(r.err, opts.Password != "")
 		}
 		return r.ctx, nil
 	case <-goctx.Done():
+		if parent.Err() != nil { // the caller's limit, or an interrupt
+			return nil, context.Cause(parent)
+		}
 		return nil, fmt.Errorf("%w (more than %v)", ErrTimeout, opts.Timeout)
 	}
 }

@@ -56,6 +56,7 @@ func (r *reader) defect(obj webcapture.Ref, path string, kind DefectKind, format
 // the name trees (which do not read the pages): the document is the same as
 // read in order, its defects in the same order.
 func (r *reader) read() *Document {
+	r.checkStop()
 	var damage damageLog
 	r.checkSections(&damage)
 	r.objectNumbers() // sorted before checkObjects may run alongside
@@ -301,6 +302,7 @@ func (w *treeWalk) node(d types.Dict, ref webcapture.Ref, path string, depth int
 	if w.stopped {
 		return nil, nil
 	}
+	r.checkStop()
 	t.Nodes++
 	t.Depth = max(t.Depth, depth)
 	if t.Nodes > r.opts.MaxTreeNodes {
@@ -571,7 +573,10 @@ func (r *reader) entry(num int) *model.XRefTableEntry {
 // scanObjects finds the image XObjects and the content sets that no tree
 // reaches, and links every set to the keys that hold it.
 func (r *reader) scanObjects() {
-	for _, n := range r.objectNumbers() {
+	for i, n := range r.objectNumbers() {
+		if i%256 == 0 {
+			r.checkStop()
+		}
 		e := r.entry(n)
 		if e == nil || e.Free || e.Object == nil {
 			continue

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -62,7 +63,7 @@ func NewUpdate(orig []byte, name string, opts Options) (*Update, error) {
 func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	opts = opts.withDefaults()
 	if int64(len(orig)) > opts.MaxFileSize {
-		return nil, &Error{File: name, Op: "read", Err: fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, len(orig), opts.MaxFileSize)}
+		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(orig)), Max: opts.MaxFileSize}}
 	}
 	ctx, err := parse(bytes.NewReader(orig), opts)
 	if err != nil {

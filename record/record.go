@@ -1,6 +1,7 @@
 package record
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -39,6 +40,14 @@ type Options struct {
 	// (as build does, to audit its result). Without it a Result holds
 	// only what it says, and Read parses Output.
 	ReadBack bool
+	// Context, when not nil, stops the build once it is done (a deadline,
+	// a memory ceiling, an interrupt): the input's read stops with it
+	// (pdfio.Options.Context), and so does the build between content sets.
+	Context context.Context
+	// MaxFileSize refuses an input PDF or a source file larger than this
+	// before reading it (0: pdfio.DefaultMaxFileSize); a file that is not a
+	// regular file is refused without waiting on it (mirror.OpenIn).
+	MaxFileSize int64
 }
 
 // A Result is the built file and what went into it.
@@ -145,7 +154,7 @@ func (b *builder) path(p string) string {
 
 // confined is where the manifest's paths may lead (mirror.OpenIn).
 func (b *builder) confined() mirror.Options {
-	return mirror.Options{AllowOutside: b.opts.AllowOutside}
+	return mirror.Options{AllowOutside: b.opts.AllowOutside, MaxFileSize: b.maxFileSize()}
 }
 
 // check refuses a path of the manifest (a WARC file, a sources directory)
@@ -212,7 +221,7 @@ func (b *builder) run() (*Result, error) {
 			return nil, m.fail("input", "%w", err)
 		}
 	}
-	if b.u, err = pdfio.NewUpdate(orig, in, pdfio.Options{Password: b.opts.Password, AllowCertified: b.opts.AllowCertified}); err != nil {
+	if b.u, err = pdfio.NewUpdate(orig, in, pdfio.Options{Password: b.opts.Password, AllowCertified: b.opts.AllowCertified, Context: b.opts.Context, MaxFileSize: b.opts.MaxFileSize}); err != nil {
 		return nil, err
 	}
 	if b.doc, err = b.u.Document(); err != nil {
@@ -227,11 +236,17 @@ func (b *builder) run() (*Result, error) {
 		return nil, err
 	}
 	for i := range m.PageSets {
+		if err := b.stopped(); err != nil {
+			return nil, err
+		}
 		if err := b.pageSet(i, cmds, aux); err != nil {
 			return nil, err
 		}
 	}
 	for i := range m.ImageSets {
+		if err := b.stopped(); err != nil {
+			return nil, err
+		}
 		if err := b.imageSet(i); err != nil {
 			return nil, err
 		}
@@ -240,6 +255,9 @@ func (b *builder) run() (*Result, error) {
 		return nil, err
 	}
 	if err := b.checked(); err != nil {
+		return nil, err
+	}
+	if err := b.stopped(); err != nil {
 		return nil, err
 	}
 	if err := b.trees(); err != nil {
@@ -414,6 +432,23 @@ func pdfDate(s string) string {
 		sign, off = '-', -off
 	}
 	return t.Format("D:20060102150405") + fmt.Sprintf("%c%02d'%02d'", sign, off/3600, off/60%60)
+}
+
+// stopped is the cause of Options.Context once it is done (the build
+// stops), else nil.
+func (b *builder) stopped() error {
+	if c := b.opts.Context; c != nil && c.Err() != nil {
+		return context.Cause(c)
+	}
+	return nil
+}
+
+// maxFileSize is the size limit of every file the build reads.
+func (b *builder) maxFileSize() int64 {
+	if b.opts.MaxFileSize > 0 {
+		return b.opts.MaxFileSize
+	}
+	return pdfio.DefaultMaxFileSize
 }
 
 // load returns a source's bytes: the named file, or the URL from sources.

@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -64,6 +65,10 @@ type Options struct {
 	// what is under it (counted in Plan.Losses). Without it such a tree is
 	// left alone and the plan is refused.
 	AllowLoss bool
+	// Context, when not nil, stops the plan once it is done (a deadline, a
+	// memory ceiling, an interrupt): NewPlanWith then fails with its
+	// cause. It is looked at before each tree is planned.
+	Context context.Context
 }
 
 // NewPlan works out the repairs of d under the canonicalization profile pr
@@ -87,10 +92,22 @@ func NewPlanWith(d *pdfio.Document, opts Options) (*Plan, error) {
 			}
 		}
 	}
+	stopped := func() error {
+		if opts.Context != nil && opts.Context.Err() != nil {
+			return context.Cause(opts.Context)
+		}
+		return nil
+	}
 	for _, t := range []*pdfio.Tree{d.IDS, d.URLS} {
+		if err := stopped(); err != nil {
+			return nil, err
+		}
 		if t != nil {
 			p.planTree(t, treeDefects[t.Name], c)
 		}
+	}
+	if err := stopped(); err != nil {
+		return nil, err
 	}
 	p.planBackLinks()
 	return p, nil

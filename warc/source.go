@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -38,7 +39,7 @@ type Source struct {
 // Load reads the WARC file at path (gzip or not) into a Source, with URLs
 // canonicalized under p (PDF if nil).
 func Load(path string, p *canon.Profile) (*Source, error) {
-	f, err := os.Open(path)
+	f, _, err := limits.Open(path, 0, "") // a regular file (a pipe would block the open), of any size: it is read as a stream
 	if err != nil {
 		return nil, err
 	}

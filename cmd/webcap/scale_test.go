@@ -54,8 +54,10 @@ func TestShardsKilledResumedMerged(t *testing.T) {
 	}
 
 	// Pod 0 is killed while it reads a file in the middle of its shard: a
-	// named pipe, which blocks the reader until this test opens its other
-	// end (so the kill comes at a known point, with no sleep).
+	// named pipe, which its worker is made to open (a test fault: webcap
+	// itself refuses pipes before opening them), and which blocks it until
+	// this test opens the other end (so the kill comes at a known point,
+	// with no sleep).
 	fifo := ""
 	for k := 0; fifo == ""; k++ {
 		p := filepath.Join(archive, "d05", fmt.Sprintf("p%d.pdf", k))
@@ -80,6 +82,7 @@ func TestShardsKilledResumedMerged(t *testing.T) {
 	shard0 := filepath.Join(results, "shard-0.jsonl")
 	killed := exec.Command(webcap, "audit", "--files-from", listFile, "--progress", "none", "--jobs", "1", "--ordered",
 		"--shard", fmt.Sprintf("0/%d", n), "--resume", shard0)
+	killed.Env = append(os.Environ(), "WEBCAP_TEST_WORKER_FAULTS=block="+filepath.Base(fifo))
 	if err := killed.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"math"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -115,7 +113,7 @@ file could not be read, the verdict being in the output), sarif (SARIF
   $ webcap audit --format junit archive/*.pdf > audit-junit.xml
   $ webcap audit --sources site.warc.gz capture.pdf
   $ webcap audit --sources mirror/ --allow-outside capture.pdf   # follow the mirror's links out of it`,
-		RunE: runner(opts, runF, inBand(runAudit), func(args []string) error {
+		RunE: runner(opts, runF, inBand(bounded(runAudit)), func(args []string) error {
 			opts.Files = args
 			switch {
 			case len(args) == 0 && opts.FilesFrom == "":
@@ -183,14 +181,14 @@ type auditOptions struct {
 	Verbose bool   // every finding in the text, not the first perRule of each rule
 	Format  string // a report format of audit/export (--format), printed when every file is done
 	Jobs    int
-	Timeout time.Duration
+	// --timeout bounds each file; --max-memory each worker (or this
+	// process, with --in-process).
+	limitFlags
 	passwordFlags
-	Sources        string   // a wget mirror directory, a WARC file or a JSON manifest
-	AllowOutside   bool     // Sources may lead outside their directory
-	MaxMemory      byteSize // a worker's memory limit
-	maxMemoryGiven bool     // --max-memory was given: no default from the files' sizes
-	InProcess      bool     // audit in this process (no worker processes): for tests and debugging
-	RestartAfter   int      // files a worker audits before it is replaced; 0: no limit
+	Sources      string // a wget mirror directory, a WARC file or a JSON manifest
+	AllowOutside bool   // Sources may lead outside their directory
+	InProcess    bool   // audit in this process (no worker processes): for tests and debugging
+	RestartAfter int    // files a worker audits before it is replaced; 0: no limit
 	inputFlags
 	Ordered  bool   // --jsonl in input order
 	Resume   string // the results file to resume and append to
@@ -210,65 +208,18 @@ func (opts *auditOptions) confined() mirror.Options {
 func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 	addProfileFlag(cmd, &opts.Profile, canon.PDF, "canonicalization URLS keys must be in: pdf, pdf2 or rfc3986")
 	f := cmd.Flags()
-	f.DurationVar(&opts.Timeout, "timeout", 60*time.Second, "time limit for each file")
-	opts.MaxMemory = defaultMaxMemory
-	f.Var(givenSize{&opts.MaxMemory, &opts.maxMemoryGiven}, "max-memory", "memory limit of each worker process: a file that needs more is unreadable (`SIZE`: 500MB, 2GiB; default: 1 GiB, or 24 times the largest file's size when that is more)")
+	opts.limitFlags.add(cmd, 60*time.Second, "time limit for each file",
+		"memory limit of each worker process: a file that needs more is unreadable (`SIZE`: 500MB, 2GiB; default: 1 GiB, or 24 times the largest file's size when that is more)")
+	opts.perFile = true
 	opts.passwordFlags.add(cmd)
 	f.StringVar(&opts.Sources, "sources", "", "recompute identifiers from the captured data: a wget mirror `DIR`, a WARC file or a JSON MANIFEST")
 	addAllowOutsideFlag(cmd, &opts.AllowOutside)
 }
 
-// defaultMaxMemory is --max-memory's default for files up to about 45 MB:
-// a PDF reader that needs more than this for one such file is under attack
-// (reading the 20,000-page file of bench/, 15 MB, takes about 340 MB).
-const defaultMaxMemory = 1 << 30
-
-// memoryPerByte is how much memory the default --max-memory allows a
-// worker per byte of the largest file it may read: a legitimate capture
-// takes about 15 (the 100,000-set file bench/peers.sh builds, 111 MB, is
-// read in 1.7 GB) to 23 times its size (the 20,000-page one). A fixed
-// limit would call a large, sound capture hostile.
-const memoryPerByte = 24
-
-// memoryFor is --max-memory's default for files: defaultMaxMemory, or
-// memoryPerByte times the size of the largest of them when that is more.
-// A file that cannot be stat'ed counts for nothing here (its audit says
-// why it cannot be read).
-func memoryFor(files []string) byteSize {
-	var largest int64
-	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
-			largest = max(largest, fi.Size())
-		}
-	}
-	if largest > math.MaxInt64/memoryPerByte {
-		return math.MaxInt64
-	}
-	return byteSize(max(defaultMaxMemory, memoryPerByte*largest))
+func (o *auditOptions) bounds() (*limitFlags, string, []string) {
+	o.workerMemory = !o.InProcess
+	return &o.limitFlags, "audit", o.Files
 }
-
-// sizeMemory sets --max-memory's default from the files to audit, unless
-// it was given.
-func (o *auditOptions) sizeMemory() {
-	if !o.maxMemoryGiven {
-		o.MaxMemory = memoryFor(o.Files)
-	}
-}
-
-// givenSize is a size flag that records whether it was given.
-type givenSize struct {
-	*byteSize
-	given *bool
-}
-
-func (g givenSize) Set(v string) error {
-	*g.given = true
-	return g.byteSize.Set(v)
-}
-
-// minMaxMemory is the least --max-memory: what a worker's threads and
-// runtime need (at 8 MiB it cannot start its threads).
-const minMaxMemory = 64 << 20
 
 func runAudit(ctx context.Context, opts *auditOptions) error {
 	files, err := opts.inputs(ctx, "audit", opts.Files, opts.IO)
@@ -276,7 +227,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		return err
 	}
 	opts.Files = files // none: nothing to audit, no error
-	opts.sizeMemory()
+	opts.sizeMemory(opts.Files)
 	if err := opts.resolve("audit", opts.IO); err != nil {
 		return err
 	}
@@ -388,7 +339,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		}
 		if ctx.Err() != nil { // a file cut short is not a result
 			wg.Wait()
-			return ctx.Err()
+			return stopError(ctx, "audit", "") // interrupted, or (--in-process) --max-memory passed
 		}
 		if !ordered {
 			if err := emit(i); err != nil {

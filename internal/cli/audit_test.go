@@ -28,7 +28,7 @@ func TestAuditChildHangsAndCrashes(t *testing.T) {
 	// The child never answers, so how long the limit is does not matter:
 	// only that the child is stopped at it, and the file reported.
 	limit := 300 * time.Millisecond
-	opts := &auditOptions{Profile: canon.PDF, Timeout: limit, Jobs: 1}
+	opts := &auditOptions{Profile: canon.PDF, limitFlags: limitFlags{Timeout: limit}, Jobs: 1}
 
 	hang := script("hang", "exec sleep 600")
 	childProgram = func() (string, error) { return hang, nil }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/internal/workers"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
@@ -27,8 +28,9 @@ import (
 // crash, a time limit passed, --max-memory passed, or --restart-after
 // files.
 
-// auditFile reads and checks one file in this process.
-func auditFile(path string, opts *auditOptions) fileJSON {
+// auditFile reads and checks one file in this process, under --timeout
+// (for this file) and ctx (the run's memory ceiling, an interrupt).
+func auditFile(ctx context.Context, path string, opts *auditOptions) fileJSON {
 	r := fileJSON{Input: path, Findings: []findingJSON{}}
 	var src webcapture.AuxSource
 	if opts.Sources != "" {
@@ -38,7 +40,9 @@ func auditFile(path string, opts *auditOptions) fileJSON {
 			return r
 		}
 	}
-	d, err := opts.open(path, pdfio.Options{Timeout: opts.Timeout})
+	ctx, cancel := limits.Deadline(ctx, opts.Timeout, timeoutFlag)
+	defer cancel()
+	d, err := opts.open(path, opts.pdfOptions(ctx))
 	if err != nil {
 		r.Error = newErrorJSON(err)
 		var pe *pdfio.Error
@@ -48,7 +52,13 @@ func auditFile(path string, opts *auditOptions) fileJSON {
 		return r
 	}
 	collectAfterRead(d)
-	for _, f := range audit.Check(d, audit.Options{Profile: opts.Profile, Sources: src}) {
+	findings := audit.Check(d, audit.Options{Profile: opts.Profile, Sources: src, Context: ctx})
+	if ctx.Err() != nil { // cut short: no verdict on the file
+		r.Error = newErrorJSON(context.Cause(ctx))
+		r.Error.Message = context.Cause(ctx).Error()
+		return r
+	}
+	for _, f := range findings {
 		fj := findingJSON{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Key: f.Key, Spec: f.Spec}
 		if !f.Object.IsZero() {
 			fj.Object = f.Object.String()
@@ -77,7 +87,8 @@ func newAuditor(opts *auditOptions) *auditor {
 	}
 	args := []string{os.Args[0], // so that a multi-call binary (the tests') runs webcap
 		"audit-worker", "--profile", opts.Profile.String(), "--timeout", opts.Timeout.String(),
-		"--max-memory", strconv.FormatInt(int64(opts.MaxMemory), 10)}
+		"--max-memory", strconv.FormatInt(int64(opts.MaxMemory), 10),
+		"--max-file-size", strconv.FormatInt(int64(opts.MaxFileSize), 10)}
 	if opts.Sources != "" {
 		args = append(args, "--sources", opts.Sources)
 		if opts.AllowOutside {
@@ -105,7 +116,7 @@ func (a *auditor) close() {
 // audit audits one file.
 func (a *auditor) audit(ctx context.Context, path string) fileJSON {
 	if a.pool == nil {
-		return auditFile(path, a.opts)
+		return auditFile(ctx, path, a.opts)
 	}
 	r := a.inWorker(ctx, path)
 	// A worker cannot prompt for a password: this process does, once.
@@ -207,7 +218,7 @@ func runAuditWorker(ctx context.Context, opts *auditOptions) error {
 			opts.sources = &sourceCache{}
 		}
 		fault(task.Input)
-		b, err := json.Marshal(fileLineJSON{schemaName("audit-file"), auditFile(task.Input, opts)})
+		b, err := json.Marshal(fileLineJSON{schemaName("audit-file"), auditFile(ctx, task.Input, opts)})
 		if err != nil {
 			panic(err)
 		}
@@ -217,7 +228,10 @@ func runAuditWorker(ctx context.Context, opts *auditOptions) error {
 
 // faultEnv names a variable, for tests only, that makes a worker fail on
 // given files (by base name), as a hostile file could make it:
-// "crash=a.pdf,hang=b.pdf,grow=c.pdf".
+// "crash=a.pdf,hang=b.pdf,grow=c.pdf"; "block=p.pdf" opens p.pdf, a named
+// pipe, as webcap never does (it refuses pipes before opening them), so
+// that the worker waits there until the test opens the pipe's other end:
+// a known point to kill the run at.
 const faultEnv = "WEBCAP_TEST_WORKER_FAULTS"
 
 func parseFaults(spec string) func(path string) {
@@ -239,6 +253,10 @@ func parseFaults(spec string) func(path string) {
 			// --timeout kills the worker first.
 			io.Copy(io.Discard, os.Stdin)
 			os.Exit(3)
+		case "block":
+			if f, err := os.Open(path); err == nil {
+				f.Close()
+			}
 		case "grow":
 			var keep [][]byte
 			for {

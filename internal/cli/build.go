@@ -12,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/mirror"
+	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/record"
 	"github.com/webcap/webcap/warc"
 )
@@ -71,8 +73,11 @@ the sources' directory.`,
   $ webcap build --json manifest.json -o out.pdf | jq '.sets[].id'
   $ webcap build --allow-outside ../shared/site.json -o site.pdf   # its paths may leave its directory`,
 		Args: cobra.ExactArgs(1),
-		RunE: runner(opts, runF, inBand(runBuild), func(args []string) error {
+		RunE: runner(opts, runF, inBand(bounded(runBuild)), func(args []string) error {
 			opts.Manifest = args[0]
+			if err := opts.limitFlags.check("build"); err != nil {
+				return err
+			}
 			switch {
 			case opts.Sources != "" && opts.WARC != "":
 				return usagef("build: give --sources or --warc, not both: a WARC file is the sources")
@@ -90,6 +95,7 @@ the sources' directory.`,
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
 	addAllowOutsideFlag(cmd, &opts.AllowOutside)
 	opts.passwordFlags.add(cmd)
+	opts.limitFlags.addReadLimits(cmd)
 	return cmd
 }
 
@@ -97,6 +103,7 @@ type buildOptions struct {
 	IO *IOStreams
 	outputFlags
 	passwordFlags
+	limitFlags
 	Profile  *canon.Profile // nil: the manifest's
 	Sources  string
 	WARC     string
@@ -107,11 +114,16 @@ type buildOptions struct {
 	AllowOutside bool
 }
 
+func (o *buildOptions) bounds() (*limitFlags, string, []string) {
+	return &o.limitFlags, "build", []string{o.Manifest}
+}
+
 func runBuild(ctx context.Context, opts *buildOptions) error {
-	bo := record.Options{Profile: opts.Profile, AllowCertified: opts.Force, ReadBack: true, AllowOutside: opts.AllowOutside}
+	bo := record.Options{Profile: opts.Profile, AllowCertified: opts.Force, ReadBack: true, AllowOutside: opts.AllowOutside,
+		Context: ctx, MaxFileSize: int64(opts.MaxFileSize)}
 	// The manifest names the input PDF: it is read first (it is small), so
 	// that the output is checked against the input before any work.
-	data, err := readFile("build", opts.Manifest)
+	data, err := opts.readFile("build", opts.Manifest)
 	if err != nil {
 		return err
 	}
@@ -144,13 +156,19 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 		bo.Password = opts.get()
 		res, err = record.Apply(m, bo)
 	}
+	if err != nil && ctx.Err() != nil && !errors.As(err, new(*pdfio.Error)) {
+		return stopError(ctx, "build", opts.Manifest) // nothing written
+	}
 	if err != nil {
 		return buildError(err)
 	}
-	if err := checkInterrupt(ctx); err != nil {
-		return err // nothing written
+	if ctx.Err() != nil {
+		return stopError(ctx, "build", opts.Manifest) // nothing written
 	}
-	if err := opts.put("build", opts.IO, res.Input, res.Output); err != nil {
+	release := holdStop(ctx) // the output is written whole, or not at all
+	err = opts.put("build", opts.IO, res.Input, res.Output)
+	release()
+	if err != nil {
 		return err
 	}
 	out := opts.target(res.Input)
@@ -194,14 +212,14 @@ func newBuildSummary(manifest, out string, res *record.Result, sum audit.Summary
 // checkWARC checks that --warc names a WARC file that can be read: one
 // that cannot is an I/O error, one that is not a WARC a usage error.
 func checkWARC(cmd, path string) error {
-	f, err := os.Open(path)
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return usagef("%s: --warc: %s is a directory, not a WARC file", cmd, path)
+	}
+	f, _, err := limits.Open(path, 0, "") // a regular file (a pipe would block the open), of any size
 	if err != nil {
 		return &ioError{fmt.Errorf("%s: --warc %w", cmd, pathError(err))}
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return usagef("%s: --warc: %s is a directory, not a WARC file", cmd, path)
-	}
 	if _, err := warc.NewReader(f).Next(); err != nil && err != io.EOF {
 		return usagef("%s: --warc: %s: %v", cmd, path, err)
 	}
@@ -211,6 +229,7 @@ func checkWARC(cmd, path string) error {
 // buildError sorts build's errors into exit codes: a file that cannot be
 // read is an I/O error, the rest make the build fail.
 func buildError(err error) error {
+	sayFlag(err)
 	var pe *fs.PathError
 	if errors.As(err, &pe) || isPasswordError(err) {
 		return &ioError{fmt.Errorf("build: %w", pathError(err))}

@@ -96,6 +96,7 @@ type captureOptions struct {
 	outputFlags
 	fetchFlags
 	passwordFlags
+	lim             limitFlags // append's --max-file-size (its --timeout is the fetch's)
 	Levels          int
 	SameSite        bool
 	SamePath        bool
@@ -127,6 +128,7 @@ func captureFlags(cmd *cobra.Command, opts *captureOptions, inPlace bool) {
 	f.StringVar(&opts.WARC, "warc", "", "also write every request and response fetched, and the PDF, to the WARC `OUT.warc.gz` (uncompressed unless it ends in .gz)")
 	if inPlace { // append: it reads a PDF
 		opts.passwordFlags.add(cmd)
+		opts.lim.addMaxFileSize(cmd)
 	}
 }
 
@@ -212,10 +214,10 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 			return err
 		}
 		var err error
-		if file, err = readFile(name, opts.File); err != nil {
+		if file, err = opts.lim.readFile(name, opts.File); err != nil {
 			return err
 		}
-		if err := opts.checkUpdate(name, file, opts.File); err != nil {
+		if err := opts.checkUpdate(name, file, opts.File, opts.lim.pdfOptions(ctx)); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -47,10 +48,10 @@ const exitCodesHelp = `webcap exits with one of these codes, the same in every c
        encrypted with a password not given (or a wrong one); an output that
        cannot be written; Chromium that cannot be started
     4  an input is not a PDF, is too damaged to parse, or is hostile (larger
-       than the size limit, or its parse outlived --timeout or crashed the
-       reader; a mirror or manifest whose link or path leads outside its
-       directory, without --allow-outside): a finding about the file, which
-       reading it again will not change
+       than --max-file-size, its reading outlived --timeout, needed more
+       than --max-memory, or crashed the reader; a mirror or manifest whose
+       link or path leads outside its directory, without --allow-outside):
+       a finding about the file, which reading it again will not change
   130  interrupted by Ctrl-C (143: by a TERM signal, 129: by HUP), said as
        "webcap: COMMAND: interrupted"; capture, append and refresh write
        what they captured before it, and say so; build and fix write nothing;
@@ -151,6 +152,8 @@ func exitCode(err error) int {
 		return in.code()
 	case errors.As(err, &ue), isCobraUsage(err):
 		return exitUsage
+	case errors.Is(err, limits.ErrLimit): // a file too large, --timeout or --max-memory passed
+		return exitInvalid
 	case errors.As(err, &ie):
 		return exitIOError
 	case errors.As(err, &ve), errors.As(err, &pe) && pe.Invalid(), errors.Is(err, webcapture.ErrRefused):

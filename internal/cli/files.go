@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/mirror"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/warc"
@@ -23,20 +24,15 @@ import (
 // cannot be opened or is no PDF that can be parsed, is an I/O error (exit
 // 3; exitCode decides it); each is said "COMMAND: FILE: what is wrong".
 
-// readFile reads an input file whole.
-func readFile(cmd, path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, &ioError{fmt.Errorf("%s: %w", cmd, pathError(err))}
-	}
-	return b, nil
-}
-
-// readInput reads an input file whole; "-" is stdin, read so that Ctrl-C
-// ends a read that waits (the error is then the interrupt).
-func readInput(ctx context.Context, path string, ios *IOStreams) ([]byte, error) {
+// readInput reads an input file whole, a regular file of at most max
+// bytes (limits.ReadFile); "-" is stdin, read so that Ctrl-C ends a read
+// that waits (the error is then the interrupt), and bounded by max too.
+func readInput(ctx context.Context, path string, ios *IOStreams, max int64) ([]byte, error) {
 	if path == "-" {
-		b, err := io.ReadAll(interruptible(ctx, ios.In))
+		b, err := io.ReadAll(io.LimitReader(interruptible(ctx, ios.In), max+1))
+		if err == nil && int64(len(b)) > max {
+			err = &limits.SizeError{Size: int64(len(b)), Max: max, Flag: maxFileSizeFlag}
+		}
 		if err := checkInterrupt(ctx); err != nil {
 			return nil, err
 		}
@@ -45,7 +41,7 @@ func readInput(ctx context.Context, path string, ios *IOStreams) ([]byte, error)
 		}
 		return b, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := limits.ReadFile(path, max, maxFileSizeFlag)
 	if err != nil {
 		return nil, pathError(err)
 	}
@@ -77,7 +73,7 @@ func (e *fileReadError) Unwrap() error { return e.pe }
 func readList(ctx context.Context, path string, ios *IOStreams, nul bool) ([]string, error) {
 	r := interruptible(ctx, ios.In)
 	if path != "-" {
-		f, err := os.Open(path)
+		f, _, err := limits.OpenStream(path, 0, "") // a file or a pipe (<(find ...)), never a device
 		if err != nil {
 			var pe *fs.PathError
 			if errors.As(err, &pe) {

@@ -62,16 +62,25 @@ With --json, one JSON document (schema: webcap help schema fix):
      "nodesLost", "dropped", "message"}], "refused",
    "appendedBytes", "auditErrors"}
 
+The file must be a regular file no larger than --max-file-size; reading,
+planning and writing run under one deadline, --timeout, and one memory
+ceiling, --max-memory: past either, nothing is written (exit 4).
+
 Exit status: 0 when the result has no error finding, 1 when errors or
-collisions remain or a loss is refused, 3 when the file cannot be read or written, 2 for a usage error.`,
+collisions remain or a loss is refused, 3 when the file cannot be read or written, 4 when it is
+not a PDF, too damaged to parse, or passes a limit, 2 for a usage error.`,
 		Example: `  $ webcap fix damaged.pdf -o repaired.pdf
   $ webcap fix --dry-run damaged.pdf
   $ webcap fix --dry-run --verbose damaged.pdf    # every repair, not 10 per rule
   $ webcap fix --in-place --profile pdf2 capture.pdf
-  $ webcap fix --dry-run --json damaged.pdf | jq '.repairs[].message'`,
+  $ webcap fix --dry-run --json damaged.pdf | jq '.repairs[].message'
+  $ webcap fix --timeout 30s --max-file-size 100MB upload.pdf -o repaired.pdf`,
 		Args: cobra.ExactArgs(1),
-		RunE: runner(opts, runF, inBand(runFix), func(args []string) error {
+		RunE: runner(opts, runF, inBand(bounded(runFix)), func(args []string) error {
 			opts.File = args[0]
+			if err := opts.limitFlags.check("fix"); err != nil {
+				return err
+			}
 			if opts.DryRun && (opts.Out != "" || opts.InPlace) {
 				return usagef("fix: --dry-run writes nothing: drop -o and --in-place")
 			}
@@ -87,6 +96,7 @@ collisions remain or a loss is refused, 3 when the file cannot be read or writte
 	f.BoolVar(&opts.AllowLoss, "allow-loss", false, "rebuild a tree that holds a node or value that cannot be read, dropping it and the keys under it (else nothing is written)")
 	addProfileFlag(cmd, &opts.Profile, canon.PDF, "canonicalization for URLS keys: pdf, pdf2 or rfc3986")
 	opts.passwordFlags.add(cmd)
+	opts.limitFlags.addReadLimits(cmd)
 	return cmd
 }
 
@@ -94,6 +104,7 @@ type fixOptions struct {
 	IO *IOStreams
 	outputFlags
 	passwordFlags
+	limitFlags
 	DryRun    bool
 	JSON      bool
 	Verbose   bool // every line in the text, not the first perRule of each rule
@@ -102,28 +113,38 @@ type fixOptions struct {
 	File      string
 }
 
+func (o *fixOptions) bounds() (*limitFlags, string, []string) {
+	return &o.limitFlags, "fix", []string{o.File}
+}
+
 func runFix(ctx context.Context, opts *fixOptions) error {
 	if err := opts.outputFlags.check("fix", opts.IO, opts.File); err != nil {
 		return err
 	}
 	out := opts.target(opts.File)
-	orig, err := readFile("fix", opts.File)
+	orig, err := opts.readFile("fix", opts.File)
 	if err != nil {
 		return err
 	}
 	if err := opts.resolve("fix", opts.IO); err != nil {
 		return err
 	}
-	u, d, err := opts.open(orig)
+	u, d, err := opts.open(ctx, orig)
 	if err != nil {
 		return err
 	}
-	plan, err := repair.NewPlanWith(d, repair.Options{Profile: opts.Profile, AllowLoss: opts.AllowLoss})
+	plan, err := repair.NewPlanWith(d, repair.Options{Profile: opts.Profile, AllowLoss: opts.AllowLoss, Context: ctx})
+	if err != nil && ctx.Err() != nil {
+		return stopError(ctx, "fix", opts.File) // nothing written
+	}
 	if err != nil {
 		return err
+	}
+	if ctx.Err() != nil {
+		return stopError(ctx, "fix", opts.File) // nothing written
 	}
 	if opts.JSON {
-		return fixJSON(opts, u, orig, d, plan, out)
+		return fixJSON(ctx, opts, u, orig, d, plan, out)
 	}
 	w := opts.summary(opts.IO)
 	writePlan(w, plan, opts.Verbose)
@@ -150,10 +171,12 @@ func runFix(ctx context.Context, opts *fixOptions) error {
 	if err != nil {
 		return fileError("fix", opts.File, err)
 	}
-	if err := checkInterrupt(ctx); err != nil {
-		return err // nothing written
+	if ctx.Err() != nil {
+		return stopError(ctx, "fix", opts.File) // nothing written
 	}
+	release := holdStop(ctx) // the output is written whole, or not at all
 	d2, err := opts.put(u, plan, fixed)
+	release()
 	if err != nil {
 		return err
 	}
@@ -196,7 +219,7 @@ func writePlan(w io.Writer, plan *repair.Plan, verbose bool) {
 // fixJSON does what runFix does once the repairs are planned, and prints
 // them and the result as one JSON document: collisions are in it, and
 // fail the command as they do in plain text.
-func fixJSON(opts *fixOptions, u *pdfio.Update, orig []byte, d *pdfio.Document, plan *repair.Plan, out string) error {
+func fixJSON(ctx context.Context, opts *fixOptions, u *pdfio.Update, orig []byte, d *pdfio.Document, plan *repair.Plan, out string) error {
 	s := fixSummary{Schema: schemaName("fix"), Input: opts.File, DryRun: opts.DryRun, Repairs: repairsJSON(plan.Changes),
 		Left: repairsJSON(plan.Left), Collisions: []collisionJSON{}, Losses: lossesJSON(plan.Losses), Refused: plan.Refused()}
 	for _, c := range plan.Collisions {
@@ -225,7 +248,12 @@ func fixJSON(opts *fixOptions, u *pdfio.Update, orig []byte, d *pdfio.Document, 
 		if err != nil {
 			return fileError("fix", opts.File, err)
 		}
+		if ctx.Err() != nil {
+			return stopError(ctx, "fix", opts.File) // nothing written
+		}
+		release := holdStop(ctx) // the output is written whole, or not at all
 		d2, err := opts.put(u, plan, fixed)
+		release()
 		if err != nil {
 			return err
 		}
@@ -245,13 +273,16 @@ func fixJSON(opts *fixOptions, u *pdfio.Update, orig []byte, d *pdfio.Document, 
 // open parses the file once, for the plan (its document) and for the
 // update that writes the repairs; a file that can be read but not updated
 // (encrypted) fails only when the update is written.
-func (opts *fixOptions) open(orig []byte) (*pdfio.Update, *pdfio.Document, error) {
-	u, err := pdfio.OpenUpdate(orig, opts.File, pdfio.Options{Password: opts.get()})
+func (opts *fixOptions) open(ctx context.Context, orig []byte) (*pdfio.Update, *pdfio.Document, error) {
+	po := opts.pdfOptions(ctx)
+	po.Password = opts.get()
+	u, err := pdfio.OpenUpdate(orig, opts.File, po)
 	if err != nil && opts.retry(err, opts.File) {
-		u, err = pdfio.OpenUpdate(orig, opts.File, pdfio.Options{Password: opts.get()})
+		po.Password = opts.get()
+		u, err = pdfio.OpenUpdate(orig, opts.File, po)
 	}
 	if err != nil {
-		return nil, nil, readError("fix", err)
+		return nil, nil, readError("fix", sayFlag(err))
 	}
 	d, err := u.Document()
 	if err != nil {

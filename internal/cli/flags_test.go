@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/capture"
+	"github.com/webcap/webcap/pdfio"
 )
 
 // parseWith returns a parser of a command's flags and arguments through its
@@ -40,11 +41,19 @@ func fetchDefaults(maxPages int) fetchFlags {
 		PageTimeout: 30 * time.Second, Media: "print", WaitIdle: capture.DefaultIdleQuiet, progressFlags: progressFlags{Progress: progressAuto}}
 }
 
+// readLimits are --timeout, --max-file-size and --max-memory's defaults.
+var readLimits = limitFlags{Timeout: pdfio.DefaultTimeout, MaxFileSize: pdfio.DefaultMaxFileSize, MaxMemory: defaultMaxMemory}
+
+// auditLimits are audit's: --timeout and --max-memory per file or worker.
+func auditLimits(timeout time.Duration, mem byteSize, given bool) limitFlags {
+	return limitFlags{Timeout: timeout, MaxFileSize: pdfio.DefaultMaxFileSize, MaxMemory: mem, maxMemoryGiven: given, perFile: true}
+}
+
 // Every command's flags, through its runF seam: the options each command
 // line parses into, defaults included; nothing runs.
 func TestCommandFlags(t *testing.T) {
 	canonDefaults := canonFlags{Profile: canon.PDF, Input: canon.Encoded}
-	auditDefaults := auditOptions{Profile: canon.PDF, Jobs: runtime.NumCPU(), Timeout: time.Minute, MaxMemory: defaultMaxMemory, RestartAfter: 1000,
+	auditDefaults := auditOptions{Profile: canon.PDF, Jobs: runtime.NumCPU(), limitFlags: auditLimits(time.Minute, defaultMaxMemory, false), RestartAfter: 1000,
 		inputFlags: inputFlags{Include: []string{"*.pdf"}}, ResumeBy: "stat", progressFlags: progressFlags{Progress: progressAuto}}
 	captureDefaults := captureOptions{fetchFlags: fetchDefaults(50), Levels: 1, Jobs: 2, PostType: capture.DefaultPostType}
 	for _, tc := range []struct {
@@ -60,19 +69,19 @@ func TestCommandFlags(t *testing.T) {
 		{"canon", parseWith(newCanonCmd), []string{"--profile", "pdf2", "--base", "http://a/", "--input", "raw", "--explain", "--json", "u1", "u2"},
 			&canonOptions{canonFlags: canonFlags{Profile: canon.PDF2, Base: "http://a/", Input: canon.Raw}, Explain: true, JSON: true, URLs: []string{"u1", "u2"}}},
 		{"info", parseWith(newInfoCmd), []string{"--json", "--password-file", "pw.txt", "a.pdf", "b.pdf"},
-			&infoOptions{JSON: true, passwordFlags: passwordFlags{PasswordFile: "pw.txt"}, Files: []string{"a.pdf", "b.pdf"}}},
+			&infoOptions{limitFlags: readLimits, JSON: true, passwordFlags: passwordFlags{PasswordFile: "pw.txt"}, Files: []string{"a.pdf", "b.pdf"}}},
 		{"lookup", parseWith(newLookupCmd), []string{"--profile", "rfc3986", "--base", "http://b/", "--input", "raw", "--id", "0A", "--id", "0b", "--json", "--password-file", "pw.txt", "c.pdf", "u"},
-			&lookupOptions{canonFlags: canonFlags{Profile: canon.RFC3986, Base: "http://b/", Input: canon.Raw}, IDs: []string{"0A", "0b"}, JSON: true, passwordFlags: passwordFlags{PasswordFile: "pw.txt"}, File: "c.pdf", URLs: []string{"u"}}},
+			&lookupOptions{limitFlags: readLimits, canonFlags: canonFlags{Profile: canon.RFC3986, Base: "http://b/", Input: canon.Raw}, IDs: []string{"0A", "0b"}, JSON: true, passwordFlags: passwordFlags{PasswordFile: "pw.txt"}, File: "c.pdf", URLs: []string{"u"}}},
 		{"lookup defaults", parseWith(newLookupCmd), []string{"c.pdf", "u"},
-			&lookupOptions{canonFlags: canonDefaults, File: "c.pdf", URLs: []string{"u"}}},
+			&lookupOptions{limitFlags: readLimits, canonFlags: canonDefaults, File: "c.pdf", URLs: []string{"u"}}},
 		{"id defaults", parseWith(newIDCmd), []string{"a.html"},
-			&idOptions{Kind: "auto", AuxID: "raw", Files: []string{"a.html"}}},
+			&idOptions{limitFlags: readLimits, Kind: "auto", AuxID: "raw", Files: []string{"a.html"}}},
 		{"id", parseWith(newIDCmd), []string{"--kind", "page", "--url", "http://a/", "--aux", "mirror", "--aux-id", "HEX", "--json", "a.html"},
-			&idOptions{Kind: "page", URL: "http://a/", Aux: "mirror", AuxID: "HEX", JSON: true, Files: []string{"a.html"}}},
+			&idOptions{limitFlags: readLimits, Kind: "page", URL: "http://a/", Aux: "mirror", AuxID: "HEX", JSON: true, Files: []string{"a.html"}}},
 		{"audit defaults", parseWith(newAuditCmd), []string{"a.pdf"},
 			func() *auditOptions { o := auditDefaults; o.Files = []string{"a.pdf"}; return &o }()},
 		{"audit", parseWith(newAuditCmd), []string{"--profile", "pdf2", "--json", "--jobs", "3", "--timeout", "5s", "--password-file", "pw.txt", "--sources", "m.json", "--in-process", "--progress", "plain", "a.pdf", "b.pdf"},
-			&auditOptions{Profile: canon.PDF2, JSON: true, Jobs: 3, Timeout: 5 * time.Second, passwordFlags: passwordFlags{PasswordFile: "pw.txt"}, Sources: "m.json", MaxMemory: defaultMaxMemory, RestartAfter: 1000, InProcess: true,
+			&auditOptions{Profile: canon.PDF2, JSON: true, Jobs: 3, limitFlags: auditLimits(5*time.Second, defaultMaxMemory, false), passwordFlags: passwordFlags{PasswordFile: "pw.txt"}, Sources: "m.json", RestartAfter: 1000, InProcess: true,
 				inputFlags: inputFlags{Include: []string{"*.pdf"}}, ResumeBy: "stat", progressFlags: progressFlags{Progress: progressPlain}, Files: []string{"a.pdf", "b.pdf"}}},
 		{"audit inputs", parseWith(newAuditCmd), []string{"--files-from", "-", "-0", "-r", "--include", "*.PDF,*.ai", "--shard", "2/4", "--jsonl", "--ordered", "--resume", "r.jsonl", "--resume-by", "sha256", "d"},
 			func() *auditOptions {
@@ -82,17 +91,17 @@ func TestCommandFlags(t *testing.T) {
 				return &o
 			}()},
 		{"audit-worker", parseWith(newAuditWorkerCmd), []string{"--profile", "rfc3986", "--timeout", "2s", "--max-memory", "2MiB", "--sources", "d"},
-			&auditOptions{Profile: canon.RFC3986, Timeout: 2 * time.Second, MaxMemory: 2 << 20, maxMemoryGiven: true, Sources: "d"}},
+			&auditOptions{Profile: canon.RFC3986, limitFlags: auditLimits(2*time.Second, 2<<20, true), Sources: "d"}},
 		{"fix", parseWith(newFixCmd), []string{"--profile", "pdf2", "-o", "out.pdf", "in.pdf"},
-			&fixOptions{Profile: canon.PDF2, outputFlags: outputFlags{Out: "out.pdf"}, File: "in.pdf"}},
+			&fixOptions{limitFlags: readLimits, Profile: canon.PDF2, outputFlags: outputFlags{Out: "out.pdf"}, File: "in.pdf"}},
 		{"fix in place", parseWith(newFixCmd), []string{"--in-place", "in.pdf"},
-			&fixOptions{Profile: canon.PDF, outputFlags: outputFlags{InPlace: true}, File: "in.pdf"}},
+			&fixOptions{limitFlags: readLimits, Profile: canon.PDF, outputFlags: outputFlags{InPlace: true}, File: "in.pdf"}},
 		{"fix dry run", parseWith(newFixCmd), []string{"--dry-run", "in.pdf"},
-			&fixOptions{Profile: canon.PDF, DryRun: true, File: "in.pdf"}},
+			&fixOptions{limitFlags: readLimits, Profile: canon.PDF, DryRun: true, File: "in.pdf"}},
 		{"build defaults", parseWith(newBuildCmd), []string{"m.json", "-o", "out.pdf"},
-			&buildOptions{outputFlags: outputFlags{Out: "out.pdf"}, Manifest: "m.json"}},
+			&buildOptions{limitFlags: readLimits, outputFlags: outputFlags{Out: "out.pdf"}, Manifest: "m.json"}},
 		{"build", parseWith(newBuildCmd), []string{"--profile", "rfc3986", "--sources", "mirror", "--json", "--force", "m.json", "--output", "out.pdf"},
-			&buildOptions{outputFlags: outputFlags{Out: "out.pdf", Force: true}, Manifest: "m.json", Profile: canon.RFC3986, Sources: "mirror", JSON: true}},
+			&buildOptions{limitFlags: readLimits, outputFlags: outputFlags{Out: "out.pdf", Force: true}, Manifest: "m.json", Profile: canon.RFC3986, Sources: "mirror", JSON: true}},
 		{"capture defaults", parseWith(newCaptureCmd), []string{"http://a/", "-o", "out.pdf"},
 			func() *captureOptions {
 				o := captureDefaults
@@ -118,14 +127,15 @@ func TestCommandFlags(t *testing.T) {
 			func() *captureOptions {
 				o := captureDefaults
 				o.File, o.URLs, o.Out, o.Levels = "site.pdf", []string{"http://a/"}, "out.pdf", 2
+				o.lim.MaxFileSize = pdfio.DefaultMaxFileSize
 				return &o
 			}()},
 		{"refresh defaults", parseWith(newRefreshCmd), []string{"site.pdf", "-o", "out.pdf"},
-			&refreshOptions{File: "site.pdf", outputFlags: outputFlags{Out: "out.pdf"}, fetchFlags: fetchDefaults(100)}},
+			&refreshOptions{lim: limitFlags{MaxFileSize: pdfio.DefaultMaxFileSize}, File: "site.pdf", outputFlags: outputFlags{Out: "out.pdf"}, fetchFlags: fetchDefaults(100)}},
 		{"refresh", parseWith(newRefreshCmd), []string{"--dry-run", "--text-only", "--json", "--resubmit", "--profile", "rfc3986", "--max-pages", "7",
 			"--max-bytes", "1GiB", "--timeout", "10s", "--page-timeout", "3s", "--ignore-robots", "--allow-private", "--media", "screen",
 			"--wait-idle", "1s", "--no-sandbox", "--chromium", "c", "--progress", "none", "site.pdf"},
-			&refreshOptions{File: "site.pdf", DryRun: true, TextOnly: true, JSON: true, Resubmit: true,
+			&refreshOptions{lim: limitFlags{MaxFileSize: pdfio.DefaultMaxFileSize}, File: "site.pdf", DryRun: true, TextOnly: true, JSON: true, Resubmit: true,
 				fetchFlags: fetchFlags{Profile: canon.RFC3986, Chromium: "c", MaxPages: 7, MaxBytes: 1 << 30, Timeout: 10 * time.Second,
 					PageTimeout: 3 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: time.Second,
 					progressFlags: progressFlags{Progress: progressNone}}}},
@@ -272,7 +282,7 @@ func TestMaxMemoryDefault(t *testing.T) {
 			t.Fatalf("%v: %v", c.args, err)
 		}
 		o := got.(*auditOptions)
-		o.sizeMemory()
+		o.sizeMemory(o.Files)
 		if o.MaxMemory != c.want {
 			t.Errorf("%v: --max-memory %d, want %d", c.args, o.MaxMemory, c.want)
 		}

@@ -95,7 +95,7 @@ and a file that cannot be read {"schema", "input", "error": {"message",
 			}
 			return cobra.MinimumNArgs(1)(cmd, args)
 		},
-		RunE: runner(opts, runF, inBand(runID), func(args []string) error {
+		RunE: runner(opts, runF, inBand(bounded(runID)), func(args []string) error {
 			opts.Files = args
 			switch {
 			case opts.WARC != "" && (opts.Aux != "" || opts.URL != ""):
@@ -112,7 +112,7 @@ and a file that cannot be read {"schema", "input", "error": {"message",
 			if _, err := webcapture.ParseAuxEncoding(opts.AuxID); err != nil {
 				return usagef("id: --aux-id %q: want raw, HEX or hex", opts.AuxID)
 			}
-			return nil
+			return opts.limitFlags.check("id")
 		}),
 	}
 	f := cmd.Flags()
@@ -127,6 +127,7 @@ and a file that cannot be read {"schema", "input", "error": {"message",
 		[]string{"auto", "page", "image", "pdf", "file", "text"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("aux-id", cobra.FixedCompletions(
 		[]string{"raw\t16 bytes (default)", "HEX\tupper-case hex", "hex\tlower-case hex"}, cobra.ShellCompDirectiveNoFileComp))
+	opts.limitFlags.addReadLimits(cmd)
 	return cmd
 }
 
@@ -138,11 +139,14 @@ type idOptions struct {
 	AuxID string
 	WARC  string // the arguments are URLs in this WARC file
 	JSON  bool
+	limitFlags
 	Files []string
 	// AllowOutside lets the --aux mirror's or manifest's links, paths and
 	// file: URLs lead outside its directory.
 	AllowOutside bool
 }
+
+func (o *idOptions) bounds() (*limitFlags, string, []string) { return &o.limitFlags, "id", o.Files }
 
 func runID(ctx context.Context, opts *idOptions) error {
 	enc, _ := webcapture.ParseAuxEncoding(opts.AuxID) // checked with the flags
@@ -162,17 +166,17 @@ func runID(ctx context.Context, opts *idOptions) error {
 	failed, ioFailed, invalid := 0, false, false
 	for _, file := range opts.Files {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return stopError(ctx, "id", file)
 		}
 		// A file inside the --aux mirror is one of its files: read inside
 		// it only, as its auxiliary files are.
 		err := dir.Check(file)
 		var data []byte
 		if err == nil {
-			data, err = readInput(ctx, file, opts.IO)
+			data, err = readInput(ctx, file, opts.IO, int64(opts.MaxFileSize))
 		}
-		if err := checkInterrupt(ctx); err != nil {
-			return err
+		if ctx.Err() != nil {
+			return stopError(ctx, "id", file)
 		}
 		if err != nil {
 			kind := "io"

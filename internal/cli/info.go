@@ -40,16 +40,18 @@ lost: it is a JSON string when its bytes are UTF-8, and {"hex": "..."}
 		Example: `  $ webcap info capture.pdf
   $ webcap info --verbose damaged.pdf    # every defect, not 10 of each kind
   $ webcap info --json capture.pdf | jq '.contentSets[] | {id, urlsKeys, pages}'
-  $ webcap info --password-file pw.txt encrypted.pdf`,
+  $ webcap info --password-file pw.txt encrypted.pdf
+  $ webcap info --timeout 10s --max-memory 500MB untrusted.pdf   # stop a hostile file early (exit 4)`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: runner(opts, runF, inBand(runInfo), func(args []string) error {
+		RunE: runner(opts, runF, inBand(bounded(runInfo)), func(args []string) error {
 			opts.Files = args
-			return nil
+			return opts.limitFlags.check("info")
 		}),
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object per file")
 	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "list every defect, not the first 10 of each kind")
 	opts.passwordFlags.add(cmd)
+	opts.limitFlags.addReadLimits(cmd)
 	return cmd
 }
 
@@ -58,8 +60,11 @@ type infoOptions struct {
 	JSON    bool
 	Verbose bool // every defect, not the first perRule of each kind
 	passwordFlags
+	limitFlags
 	Files []string
 }
+
+func (o *infoOptions) bounds() (*limitFlags, string, []string) { return &o.limitFlags, "info", o.Files }
 
 func runInfo(ctx context.Context, opts *infoOptions) error {
 	if err := opts.resolve("info", opts.IO); err != nil {
@@ -69,9 +74,12 @@ func runInfo(ctx context.Context, opts *infoOptions) error {
 	var failed failures
 	for i, f := range opts.Files {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return stopError(ctx, "info", f)
 		}
-		d, err := opts.open(f, pdfio.Options{})
+		d, err := opts.open(f, opts.pdfOptions(ctx))
+		if err != nil && ctx.Err() != nil {
+			return readError("info", err) // a limit passed: the run stops
+		}
 		if err != nil {
 			failed.add(err)
 			if opts.JSON { // in-band, not on stderr

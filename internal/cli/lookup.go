@@ -41,8 +41,11 @@ be read gives one {"schema", "input", "error"}.`,
   $ webcap lookup --id 83EDD6AAB530B644B8540F609E468F78 capture.pdf
   $ webcap lookup --json capture.pdf http://www.example.com/`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: runner(opts, runF, inBand(runLookup), func(args []string) error {
+		RunE: runner(opts, runF, inBand(bounded(runLookup)), func(args []string) error {
 			opts.File, opts.URLs = args[0], args[1:]
+			if err := opts.limitFlags.check("lookup"); err != nil {
+				return err
+			}
 			if len(opts.URLs) == 0 && len(opts.IDs) == 0 {
 				return usagef("lookup: give at least one URL or --id")
 			}
@@ -59,6 +62,7 @@ be read gives one {"schema", "input", "error"}.`,
 	f.StringArrayVar(&opts.IDs, "id", nil, "look up this hex identifier in IDS (repeatable)")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object per query")
 	opts.passwordFlags.add(cmd)
+	opts.limitFlags.addReadLimits(cmd)
 	return cmd
 }
 
@@ -68,8 +72,13 @@ type lookupOptions struct {
 	IDs  []string // hex identifiers, looked up in IDS
 	JSON bool
 	passwordFlags
+	limitFlags
 	File string
 	URLs []string
+}
+
+func (o *lookupOptions) bounds() (*limitFlags, string, []string) {
+	return &o.limitFlags, "lookup", []string{o.File}
 }
 
 func runLookup(ctx context.Context, opts *lookupOptions) error {
@@ -80,7 +89,7 @@ func runLookup(ctx context.Context, opts *lookupOptions) error {
 	if err := opts.resolve("lookup", opts.IO); err != nil {
 		return err
 	}
-	d, err := opts.openPDF("lookup", opts.File, pdfio.Options{})
+	d, err := opts.openPDF("lookup", opts.File, opts.pdfOptions(ctx))
 	if err != nil {
 		return err
 	}

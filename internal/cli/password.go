@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/pdfio"
 )
 
@@ -57,7 +58,9 @@ func (p *passwordFlags) resolve(cmd string, ios *IOStreams) error {
 		}
 		p.st.pw, p.st.prompt = line, nil
 	case p.PasswordFile != "":
-		f, err := os.Open(p.PasswordFile)
+		// A regular file or a pipe (<(command)); never a device: only its
+		// first line is read, and that line bounded.
+		f, _, err := limits.OpenStream(p.PasswordFile, 0, "")
 		if err != nil {
 			return &ioError{fmt.Errorf("%s: --password-file %w", cmd, pathError(err))}
 		}
@@ -85,9 +88,13 @@ func (refusedPassword) Set(string) error {
 	return fmt.Errorf("refused: a command line shows in ps; use --password-file PATH (-: stdin) or $%s", passwordEnv)
 }
 
-// firstLine reads the first line of r, without its line end.
+// maxPasswordLine bounds the line firstLine reads: no password is longer.
+const maxPasswordLine = 64 << 10
+
+// firstLine reads the first line of r, without its line end, from at
+// most maxPasswordLine bytes.
 func firstLine(r io.Reader) (string, error) {
-	line, err := bufio.NewReader(r).ReadString('\n')
+	line, err := bufio.NewReader(io.LimitReader(r, maxPasswordLine)).ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
 		return "", err
 	}
@@ -140,7 +147,7 @@ func (p *passwordFlags) open(path string, opts pdfio.Options) (*pdfio.Document, 
 		opts.Password = p.get()
 		d, err = pdfio.Open(path, opts)
 	}
-	return d, err
+	return d, sayFlag(err)
 }
 
 // openPDF reads the Web Capture structures of the PDF file at path, with
@@ -156,26 +163,30 @@ func (p *passwordFlags) openPDF(cmd, path string, opts pdfio.Options) (*pdfio.Do
 // checkUpdate checks, before any work, that an update of the PDF file held
 // in memory can be made (it opens, with the password, and is not
 // encrypted).
-func (p *passwordFlags) checkUpdate(cmd string, data []byte, name string) error {
-	_, err := pdfio.NewUpdate(data, name, pdfio.Options{Password: p.get()})
+func (p *passwordFlags) checkUpdate(cmd string, data []byte, name string, opts pdfio.Options) error {
+	opts.Password = p.get()
+	_, err := pdfio.NewUpdate(data, name, opts)
 	if err != nil && p.retry(err, name) {
-		_, err = pdfio.NewUpdate(data, name, pdfio.Options{Password: p.get()})
+		opts.Password = p.get()
+		_, err = pdfio.NewUpdate(data, name, opts)
 	}
 	if err != nil {
-		return readError(cmd, err)
+		return readError(cmd, sayFlag(err))
 	}
 	return nil
 }
 
 // readPDF reads the Web Capture structures of a PDF file held in memory,
 // with the password.
-func (p *passwordFlags) readPDF(cmd string, data []byte, name string) (*pdfio.Document, error) {
-	d, err := pdfio.ReadBytes(data, name, pdfio.Options{Password: p.get()})
+func (p *passwordFlags) readPDF(cmd string, data []byte, name string, opts pdfio.Options) (*pdfio.Document, error) {
+	opts.Password = p.get()
+	d, err := pdfio.ReadBytes(data, name, opts)
 	if err != nil && p.retry(err, name) {
-		d, err = pdfio.ReadBytes(data, name, pdfio.Options{Password: p.get()})
+		opts.Password = p.get()
+		d, err = pdfio.ReadBytes(data, name, opts)
 	}
 	if err != nil {
-		return nil, readError(cmd, err)
+		return nil, readError(cmd, sayFlag(err))
 	}
 	return d, nil
 }

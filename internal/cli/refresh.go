@@ -84,6 +84,7 @@ started, 130 when interrupted.`,
 	f.BoolVar(&opts.Resubmit, "resubmit", false, "replay the commands that submit forms, with the file's data (never by POST with --dry-run)")
 	f.StringVar(&opts.WARC, "warc", "", "also write every request and response fetched, and the refreshed PDF, to the WARC `OUT.warc.gz` (uncompressed unless it ends in .gz)")
 	opts.passwordFlags.add(cmd)
+	opts.lim.addMaxFileSize(cmd)
 	return cmd
 }
 
@@ -93,6 +94,7 @@ type refreshOptions struct {
 	outputFlags
 	fetchFlags
 	passwordFlags
+	lim      limitFlags // --max-file-size (its --timeout is the fetch's)
 	DryRun   bool
 	TextOnly bool
 	JSON     bool
@@ -110,11 +112,11 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	if err := opts.resolve("refresh", opts.IO); err != nil {
 		return err
 	}
-	file, err := readFile("refresh", opts.File)
+	file, err := opts.lim.readFile("refresh", opts.File)
 	if err != nil {
 		return err
 	}
-	if _, err := opts.readPDF("refresh", file, opts.File); err != nil {
+	if _, err := opts.readPDF("refresh", file, opts.File, opts.lim.pdfOptions(ctx)); err != nil {
 		return err
 	}
 	// The file is read before Chromium starts: one that cannot be

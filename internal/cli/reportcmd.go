@@ -74,6 +74,7 @@ reason, since the verdict is in the output.`,
 	f.StringVarP(&opts.Out, "output", "o", "", "write the report to `FILE` (\"-\": stdout, the default)")
 	f.BoolVar(&opts.Force, "force", false, "replace -o's file if it exists")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "with --format text, show every finding, not the first 10 of each rule in each file")
+	opts.lim.addMaxFileSize(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
 		append([]string{"text", "json", "jsonl"}, exportFormats()...), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -84,7 +85,8 @@ type reportOptions struct {
 	Format  string
 	Out     string // "" or "-": stdout
 	Force   bool
-	Verbose bool // every finding in the text, not the first perRule of each rule
+	Verbose bool       // every finding in the text, not the first perRule of each rule
+	lim     limitFlags // --max-file-size of each shard
 	Shards  []string
 }
 
@@ -96,7 +98,7 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 	defer set.close()
 	var all []shardLine
 	for _, shard := range opts.Shards {
-		lines, err := set.read(ctx, shard, opts.IO)
+		lines, err := set.read(ctx, shard, opts.IO, int64(opts.lim.MaxFileSize))
 		if err != nil {
 			return err
 		}

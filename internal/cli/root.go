@@ -9,7 +9,9 @@
 // files: --files-from, -0, --recursive, --shard), resume.go (audit
 // --resume and the size, mtime and SHA-256 it compares), output.go (the -o rules of every
 // writer, checking and writing outputs, the audit verdict), password.go
-// (the password options of every reader), progress.go (--progress and
+// (the password options of every reader), limits.go (--timeout,
+// --max-file-size and --max-memory: the bounds of every reader, and the
+// run that stops a command at them), progress.go (--progress and
 // --quiet), iostreams.go (the streams, terminal detection), format.go (plain text), report.go (every --json schema),
 // browser.go (what capture, append and refresh share), command.go (the
 // runF seam), formats.go (audit's and report's --format: results handed to

@@ -12,6 +12,7 @@ import (
 
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/audit/export"
+	"github.com/webcap/webcap/internal/limits"
 )
 
 // The shards webcap report merges: audit --jsonl outputs, indexed. Of a
@@ -50,7 +51,7 @@ type shardSet struct {
 // read reads a shard's lines, a line at a time. A last line without its
 // newline that does not parse is a line cut short (a run killed as it
 // wrote): skipped, and said on stderr.
-func (s *shardSet) read(ctx context.Context, shard string, ios *IOStreams) ([]shardLine, error) {
+func (s *shardSet) read(ctx context.Context, shard string, ios *IOStreams, maxSize int64) ([]shardLine, error) {
 	idx := len(s.paths)
 	var r io.Reader
 	if shard == "-" {
@@ -63,7 +64,9 @@ func (s *shardSet) read(ctx context.Context, shard string, ios *IOStreams) ([]sh
 		s.names, s.paths = append(s.names, "stdin"), append(s.paths, tmp.Name())
 		r = io.TeeReader(interruptible(ctx, ios.In), tmp)
 	} else {
-		f, err := os.Open(shard)
+		// A regular file (its lines are read again, by offset), no larger
+		// than --max-file-size.
+		f, _, err := limits.Open(shard, maxSize, maxFileSizeFlag)
 		if err != nil {
 			return nil, &ioError{fmt.Errorf("report: %w", pathError(err))}
 		}

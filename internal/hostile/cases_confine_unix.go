@@ -2,20 +2,15 @@
 
 package hostile
 
-import (
-	"path/filepath"
-	"syscall"
-)
-
-// fifoIn is a Setup that lays out files, makes a FIFO at fifo (no writer
+// fifoIn is a Setup that lays out files, makes a FIFO at name (no writer
 // ever opens it) and runs webcap with args.
-func fifoIn(fifo string, files map[string]string, args ...string) func(dir string) ([]string, func(), error) {
+func fifoIn(name string, files map[string]string, args ...string) func(dir string) ([]string, func(), error) {
 	setup := confine(files)
 	return func(dir string) ([]string, func(), error) {
 		if err := layout(dir, files); err != nil {
 			return nil, nil, err
 		}
-		if err := syscall.Mkfifo(filepath.Join(dir, fifo), 0o644); err != nil {
+		if err := fifo(dir, name); err != nil {
 			return nil, nil, err
 		}
 		_, _, err := setup(dir) // the listing, the FIFO in it
@@ -31,7 +26,7 @@ func init() {
 				"mirror/www.example.com/page.html": `<img src="logo.gif">`,
 			}, "id", "--kind", "page", "--aux", "mirror", "mirror/www.example.com/page.html"),
 			Exit:   1,
-			Stderr: []string{`^webcap: id: mirror/www.example.com/page.html: identifier incomplete: 1 of 1 auxiliary file not read: http://www.example.com/logo.gif \(not found in mirror: open mirror/www.example.com/logo.gif: not a regular file\)$`},
+			Stderr: []string{`^webcap: id: mirror/www.example.com/page.html: identifier incomplete: 1 of 1 auxiliary file not read: http://www.example.com/logo.gif \(not found in mirror: open mirror/www.example.com/logo.gif: is a named pipe, not a regular file\)$`},
 			Check:  nothingWritten(),
 			Before: "hung in open(2) on the FIFO (killed after 10 s), 1.6 MB",
 		},
@@ -42,7 +37,7 @@ func init() {
 				"m/web.pdf":       string(webPDF()),
 			}, "build", "m/manifest.json", "-o", "out.pdf"),
 			Exit:   3,
-			Stderr: []string{`^webcap: build: m/notes\.txt: not a regular file$`},
+			Stderr: []string{`^webcap: build: m/notes\.txt: is a named pipe, not a regular file$`},
 			Check:  nothingWritten(),
 			Before: "hung in open(2) on the FIFO (killed after 10 s), 1.7 MB",
 		},

@@ -43,11 +43,6 @@ func fixInto(out string, mk func(dir string) error, extra ...string) func(dir st
 	}
 }
 
-// fifo makes a FIFO name in dir.
-func fifo(name string) func(dir string) error {
-	return func(dir string) error { return syscall.Mkfifo(filepath.Join(dir, name), 0o644) }
-}
-
 // link makes a symbolic link name to target in dir.
 func link(name, target string) func(dir string) error {
 	return func(dir string) error { return os.Symlink(target, filepath.Join(dir, name)) }
@@ -129,7 +124,7 @@ func init() {
 		Case{
 			Name:   "fix-to-fifo-force",
 			Part:   Outputs,
-			Setup:  fixInto("out.pdf", fifo("out.pdf"), "--force"),
+			Setup:  fixInto("out.pdf", makeFIFO("out.pdf"), "--force"),
 			Exit:   2,
 			Stderr: []string{refused("-o", "out.pdf", "a FIFO")},
 			Check:  All(isType("out.pdf", fs.ModeNamedPipe), only("broken.pdf", "out.pdf")),
@@ -142,7 +137,7 @@ func init() {
 				if err := Write(dir, "shard.jsonl", []byte(shardLine)); err != nil {
 					return nil, nil, err
 				}
-				return []string{"report", "-o", "out.txt", "--force", "shard.jsonl"}, nil, fifo("out.txt")(dir)
+				return []string{"report", "-o", "out.txt", "--force", "shard.jsonl"}, nil, makeFIFO("out.txt")(dir)
 			},
 			Exit:   2,
 			Stderr: []string{refused("-o", "out.txt", "a FIFO")},
@@ -156,7 +151,7 @@ func init() {
 				if err := Write(dir, "a.pdf", broken()); err != nil {
 					return nil, nil, err
 				}
-				return []string{"audit", "--resume", "results.jsonl", "a.pdf"}, nil, fifo("results.jsonl")(dir)
+				return []string{"audit", "--resume", "results.jsonl", "a.pdf"}, nil, makeFIFO("results.jsonl")(dir)
 			},
 			Exit:   2,
 			Stderr: []string{refused("--resume", "results.jsonl", "a FIFO")},

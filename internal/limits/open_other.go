@@ -1,0 +1,5 @@
+//go:build !unix
+
+package limits
+
+const openNonblock = 0
