@@ -63,7 +63,7 @@ func BenchmarkWalk(b *testing.B) {
 				}
 				ctx.Read.RS = nil
 				b.StartTimer()
-				if d := newReader(ctx, "big.pdf", opts, data).read(); len(d.Sets) != c.n {
+				if d := newReader(ctx, newDecoder(ctx.XRefTable, opts), "big.pdf", opts, data).read(); len(d.Sets) != c.n {
 					b.Fatalf("%d sets, want %d", len(d.Sets), c.n)
 				}
 			}

@@ -3,6 +3,8 @@ package pdfio
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -126,8 +128,8 @@ func (r *reader) checkObjects(l *damageLog) {
 // more of a kind there were, and how many objects were recovered.
 func (r *reader) endDamage(l *damageLog) {
 	r.doc.Damage = append(r.doc.Damage, l.list...)
-	for kind, n := range l.counts {
-		if n > maxDamage {
+	for _, kind := range slices.Sorted(maps.Keys(l.counts)) { // (in order: the same text on every run)
+		if n := l.counts[kind]; n > maxDamage {
 			r.doc.Damage = append(r.doc.Damage, Damage{Kind: kind, Offset: -1, Message: fmt.Sprintf("and %d more of the same kind (%s)", n-maxDamage, kind)})
 		}
 	}
@@ -318,17 +320,23 @@ const maxRecovered = 100000
 // pdfcpu found is decoded, and the objects in it that its table lacks are
 // parsed from it and kept (r.recovered), so that a reference to them
 // resolves as in a reader that recovers them (poppler does). One Damage
-// says how many were recovered (endDamage).
+// says how many were recovered (endDamage). The streams are taken in the
+// order of their object numbers: an object that two of them hold is the
+// first's, on every run.
 func (r *reader) recoverFromObjectStreams() {
-	for _, e := range r.xt.Table {
+	for _, n := range r.objectNumbers() {
+		e := r.entry(n)
+		if e == nil || e.Free {
+			continue
+		}
 		sd, ok := e.Object.(types.StreamDict)
-		if !ok || e.Free {
+		if !ok {
 			continue
 		}
 		if t := sd.Type(); t == nil || *t != "ObjStm" {
 			continue
 		}
-		content, err := sd.DecodeLengthWithLimit(-1, 64<<20)
+		content, err := r.dec.stream(n, &sd)
 		if err != nil {
 			continue
 		}

@@ -34,6 +34,13 @@ type Options struct {
 	// although its permissions forbid it (the certification then no longer
 	// validates); without it, Update.Bytes refuses with a *CertifiedError.
 	AllowCertified bool
+	// MaxStreamDecode bounds the bytes one stream decodes to (an object
+	// stream, a command's /P), and MaxDecodeTotal those all the streams
+	// of a read decode to, each stream decoded once however many objects
+	// use it; 0 means DefaultMaxStreamDecode and DefaultMaxDecodeTotal. A
+	// stream past either is not read (decode.go): the object that needed
+	// it is a TooLarge defect.
+	MaxStreamDecode, MaxDecodeTotal int64
 }
 
 // Defaults for Options.
@@ -42,6 +49,11 @@ const (
 	DefaultMaxTreeDepth = 64
 	DefaultMaxTreeNodes = 1 << 20
 	DefaultMaxFileSize  = 2 << 30
+	// One stream inflating to more than 64 MiB is no Web Capture data
+	// (object streams hold a hundred objects or so, posted form data
+	// kilobytes); 512 MiB in all is eight such streams.
+	DefaultMaxStreamDecode = 64 << 20
+	DefaultMaxDecodeTotal  = 512 << 20
 )
 
 // Errors wrapped by *Error.
@@ -169,7 +181,7 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 			doc, err = nil, internalError(name, p)
 		}
 	}()
-	return newReader(ctx, name, opts, b).read(), nil
+	return newReader(ctx, newDecoder(ctx.XRefTable, opts), name, opts, b).read(), nil
 }
 
 // notRegular says why a file that is not a regular file cannot be read:
@@ -245,6 +257,12 @@ func (o Options) withDefaults() Options {
 	if o.MaxFileSize <= 0 {
 		o.MaxFileSize = DefaultMaxFileSize
 	}
+	if o.MaxStreamDecode <= 0 {
+		o.MaxStreamDecode = DefaultMaxStreamDecode
+	}
+	if o.MaxDecodeTotal <= 0 {
+		o.MaxDecodeTotal = DefaultMaxDecodeTotal
+	}
 	return o
 }
 
@@ -253,13 +271,23 @@ var disableConfigDir sync.Once
 // config is the one place pdfcpu's configuration is built: no config
 // directory (pdfcpu would otherwise create one, or exit the process when it
 // cannot), relaxed reading (real files have broken xref tables that pdfcpu
-// repairs), and no validation.
+// repairs), no validation, and resource limits chosen, not pdfcpu's
+// defaults: a stream pdfcpu decodes itself (decode.go says which) to
+// Options.MaxStreamDecode, not 512 MiB; the encoded bytes of one stream
+// to the file's size limit (they are in the file). pdfcpu's bounds on
+// counts (objects, cross-reference entries, objects in an object stream,
+// the size of its header, nesting) are kept: they bound what pdfcpu
+// allocates, and no real file comes near them.
 func config(opts Options) *model.Configuration {
+	opts = opts.withDefaults()
 	disableConfigDir.Do(api.DisableConfigDir)
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
 	conf.PostProcessValidate = false
 	conf.UserPW, conf.OwnerPW = opts.Password, opts.Password
+	conf.DecodeAllStreams = false // streams are decoded when the reader needs them (decode.go)
+	conf.Limits.MaxDecodeBytes = opts.MaxStreamDecode
+	conf.Limits.MaxStreamBytes = opts.MaxFileSize
 	return conf
 }
 

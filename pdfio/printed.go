@@ -44,7 +44,7 @@ func ReadPrinted(pdf []byte, name string, opts Options) (*Printed, error) {
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: parseError(pdf, err)}
 	}
-	c := &pageCopier{src: ctx, skip: map[int]bool{}}
+	c := &pageCopier{src: ctx, dec: newDecoder(ctx.XRefTable, opts.withDefaults()), skip: map[int]bool{}}
 	pages, err := c.srcPages()
 	if err != nil {
 		return nil, &Error{File: name, Op: "read", Err: err}

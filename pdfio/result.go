@@ -69,7 +69,7 @@ func (u *Update) Result(out []byte, name string) (doc *Document, err error) {
 		xt.RootDict = nil // pdfcpu's cache of the catalog, which the update may have replaced
 		u.objs.offs = nil
 	}
-	doc = newReader(u.ctx, name, u.opts, out).read()
+	doc = newReader(u.ctx, u.dec, name, u.opts, out).read()
 	if len(doc.Damage) > 0 {
 		// (Not expected: the original read without damage. A parse says
 		// what the damage is as a reader of the file meets it.)

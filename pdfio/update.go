@@ -22,7 +22,8 @@ import (
 type Update struct {
 	orig     []byte
 	ctx      *model.Context
-	prev     int64 // the offset of the last cross-reference section
+	dec      *decoder // decodes the parse's streams once, within the caps (shared with Document's reader)
+	prev     int64    // the offset of the last cross-reference section
 	objs     objectWriter
 	replaced map[int]int // object number -> generation, for changed objects
 	names    types.Dict  // the catalog's /Names as SetNameTree changed it; nil if untouched
@@ -68,7 +69,7 @@ func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: parseError(orig, err)}
 	}
-	u := &Update{orig: orig, name: name, opts: opts, ctx: ctx, replaced: map[int]int{}}
+	u := &Update{orig: orig, name: name, opts: opts, ctx: ctx, dec: newDecoder(ctx.XRefTable, opts), replaced: map[int]int{}}
 	if ctx.Encrypt != nil {
 		u.unwritable = &Error{File: name, Op: "update", Err: ErrEncryptedWrite}
 		return u, nil
@@ -77,7 +78,7 @@ func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 		u.unwritable = &Error{File: name, Op: "update", Err: err}
 		return u, nil
 	}
-	u.objs = objectWriter{next: firstFree(orig, ctx, u.prev)}
+	u.objs = objectWriter{next: firstFree(orig, u.dec, ctx, u.prev)}
 	return u, nil
 }
 
@@ -91,7 +92,7 @@ func (u *Update) Document() (doc *Document, err error) {
 			doc, err = nil, internalError(u.name, p)
 		}
 	}()
-	return newReader(u.ctx, u.name, u.opts, u.orig).read(), nil
+	return newReader(u.ctx, u.dec, u.name, u.opts, u.orig).read(), nil
 }
 
 // certification is the file's certification signature, or nil (every
@@ -102,7 +103,7 @@ func (u *Update) certification() *Certification {
 	if err != nil || cat == nil {
 		return nil
 	}
-	return newReader(u.ctx, u.name, u.opts, nil).certification(cat)
+	return newReader(u.ctx, u.dec, u.name, u.opts, nil).certification(cat)
 }
 
 // lastStartXRef reads the offset after the last "startxref".
@@ -333,7 +334,7 @@ func (u *Update) lookup(ref types.IndirectRef) (types.Object, error) {
 	if !ok || e == nil || e.Free {
 		return nil, fmt.Errorf("object %d does not exist", ref.ObjectNumber.Value())
 	}
-	return load(e)
+	return u.dec.load(e)
 }
 
 // Root returns the catalog's reference.
