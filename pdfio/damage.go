@@ -143,11 +143,16 @@ func (r *reader) endDamage(l *damageLog) {
 // and says what is wrong with the first that is malformed: it is not a
 // whole table or stream, or a stream's /W gives entries no bytes. The
 // section at off is known whole (lastStartXRef found it so): a table of a
-// million entries is not read twice.
+// million entries is not read twice. A /Prev that leads back to a section
+// already read is a loop (prevloop.go).
 func badSection(b []byte, off int64) (int64, string) {
 	seen := map[int64]bool{}
-	for i := 0; i < maxSections && !seen[off]; i++ {
-		seen[off] = true
+	last := int64(-1)
+	for i := 0; i < maxSections; i++ {
+		if seen[off] {
+			return last, fmt.Sprintf("has /Prev %d, a section already read: the /Prev chain loops; each section was read once, newest first", off)
+		}
+		seen[off], last = true, off
 		if off < 0 || off >= int64(len(b)) || i > 0 && !xrefAt(b[off:]) {
 			return off, "is not a whole cross-reference table or stream"
 		}

@@ -168,7 +168,7 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 	if int64(len(b)) > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, len(b), opts.MaxFileSize)}
 	}
-	ctx, err := parse(bytes.NewReader(b), opts)
+	ctx, err := parse(b, opts)
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: parseError(b, err)}
 	}
@@ -291,10 +291,12 @@ func config(opts Options) *model.Configuration {
 	return conf
 }
 
-// parse runs pdfcpu's reader under the deadline, in a goroutine so that a
-// parse that ignores its context still cannot hold the caller past it, and
-// turns a panic into an error.
-func parse(rs io.ReadSeeker, opts Options) (*model.Context, error) {
+// parse runs pdfcpu's reader on b under the deadline, in a goroutine so
+// that a parse that ignores its context still cannot hold the caller past
+// it, and turns a panic into an error. A /Prev chain that loops is broken
+// first (prevloop.go).
+func parse(b []byte, opts Options) (*model.Context, error) {
+	rs := bytes.NewReader(withoutPrevLoop(b))
 	goctx, cancel := context.WithTimeout(context.Background(), opts.Timeout)
 	defer cancel()
 	type result struct {

@@ -1,7 +1,6 @@
 package pdfio
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -311,7 +310,7 @@ func (u *Update) copyPages(src []byte, name string) ([]types.IndirectRef, *Print
 	fail := func(err error) ([]types.IndirectRef, *Printed, error) {
 		return nil, nil, &Error{File: name, Op: "copy pages", Err: err}
 	}
-	sctx, err := parse(bytes.NewReader(src), u.opts)
+	sctx, err := parse(src, u.opts)
 	if err != nil {
 		return fail(err)
 	}

@@ -65,7 +65,7 @@ func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	if int64(len(orig)) > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, len(orig), opts.MaxFileSize)}
 	}
-	ctx, err := parse(bytes.NewReader(orig), opts)
+	ctx, err := parse(orig, opts)
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: parseError(orig, err)}
 	}
@@ -76,6 +76,10 @@ func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	}
 	if u.prev, err = lastStartXRef(orig); err != nil {
 		u.unwritable = &Error{File: name, Op: "update", Err: err}
+		return u, nil
+	}
+	if l, loops := findPrevLoop(orig); loops {
+		u.unwritable = &Error{File: name, Op: "update", Err: fmt.Errorf("the cross-reference data is damaged (the section at offset %d has /Prev %d, a section already read: the /Prev chain loops), and an update would chain into the loop: rewrite the file first (e.g. qpdf in.pdf out.pdf)", l.section, l.prev)}
 		return u, nil
 	}
 	u.objs = objectWriter{next: firstFree(orig, u.dec, ctx, u.prev)}

@@ -94,8 +94,8 @@ func setID(i int) string {
 	return string(s[:])
 }
 
-// prevLoop is the sample capture with an incremental update (a new
-// /SpiderInfo) whose cross-reference section's /Prev leads back to the
+// prevLoop is the sample capture with an incremental update (its
+// /SpiderInfo again, with /V 1.0 for 1.25) whose cross-reference section's /Prev leads back to the
 // original's, whose /Prev leads to the update's: a loop, which qpdf reads
 // (each section once) and a reader that follows /Prev blindly never
 // leaves.
@@ -107,15 +107,16 @@ func prevLoop() []byte {
 	// digits, the number does not change the length.
 	base = bytes.Replace(base, []byte("trailer\n<<"), []byte("trailer\n<</Prev 0000000000 "), 1)
 	var upd bytes.Buffer
-	num := bytes.Count(base, []byte(" 0 obj\n")) + 1
+	info := regexp.MustCompile(`/SpiderInfo (\d+) 0 R`).FindSubmatch(base)
+	num, _ := strconv.Atoi(string(info[1]))
+	old := regexp.MustCompile(fmt.Sprintf(`(?s)\n%d 0 obj\n(.*?)\nendobj`, num)).FindSubmatch(base)
 	at := len(base) + upd.Len()
-	fmt.Fprintf(&upd, "%d 0 obj\n", num)
-	writeValue(&upd, D("V", 1.25, "Note", Lit("an update whose /Prev loops")))
-	upd.WriteString("\nendobj\n")
+	fmt.Fprintf(&upd, "%d 0 obj\n%s\nendobj\n", num, bytes.Replace(old[1], []byte("/V 1.25"), []byte("/V 1.0"), 1))
 	xref := len(base) + upd.Len()
 	fmt.Fprintf(&upd, "xref\n0 1\n0000000000 65535 f \n%d 1\n%010d 00000 n \ntrailer\n", num, at)
 	root := regexp.MustCompile(`/Root (\d+) 0 R`).FindSubmatch(base)
-	fmt.Fprintf(&upd, "<</Size %d /Root %s 0 R /Prev %d>>\nstartxref\n%d\n%%%%EOF\n", num+1, root[1], start, xref)
+	size := regexp.MustCompile(`/Size (\d+)`).FindSubmatch(base)
+	fmt.Fprintf(&upd, "<</Size %s /Root %s 0 R /Prev %d>>\nstartxref\n%d\n%%%%EOF\n", size[1], root[1], start, xref)
 	base = bytes.Replace(base, []byte("/Prev 0000000000"), []byte(fmt.Sprintf("/Prev %010d", xref)), 1)
 	return append(base, upd.Bytes()...)
 }
