@@ -106,7 +106,7 @@ func init() {
 			Exit:   0,
 			Stdout: []string{`^IDS: none; URLS: 2000000 keys \(1 node, depth 1\)`},
 			MaxCPU: 30 * time.Second, MaxRSS: 2 << 30,
-			Slow:   true,
+			Slow: true,
 			Before: "main before issue 18: every key lost (the 90 MB leaf exceeds pdfcpu's 64 MiB object buffer); " +
 				"after part 1's recovery, before this part: read, 4.0 s CPU, 936 MB",
 		},
