@@ -45,6 +45,29 @@ func init() {
 			Before: sharedBefore,
 		},
 		Case{
+			Name: "shared-command-params-build",
+			Part: Bounds,
+			Setup: func(dir string) ([]string, func(), error) {
+				b, err := pdfbuild.Hostile("shared-command-params")
+				if err == nil {
+					err = Write(dir, "shared.pdf", b)
+				}
+				if err == nil {
+					err = Write(dir, "site/www.example.com/index.html", []byte("<html><body>a form</body></html>\n"))
+				}
+				if err == nil {
+					err = Write(dir, "manifest.json", []byte(`{"input": "shared.pdf", "sources": "site",
+  "commands": [{"name": "crawl", "url": "http://www.example.com/"}],
+  "pageSets": [{"pages": "1", "url": "http://www.example.com/", "contentType": "text/html", "captured": "2026-11-21T10:30:00Z", "command": "crawl"}]}`))
+				}
+				return []string{"build", "manifest.json", "-o", "out.pdf"}, nil, err
+			},
+			Exit:   0,
+			Stdout: []string{`1 content set and 1 command written to out\.pdf`},
+			MaxCPU: 5 * time.Second, MaxRSS: 512 << 20,
+			Before: sharedBefore + " (8.3 s, then the fatal error)",
+		},
+		Case{
 			Name:   "huge-object-streams-info",
 			Part:   Bounds,
 			Setup:  sample("huge-object-streams", "streams.pdf", "info", "streams.pdf"),
