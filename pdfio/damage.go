@@ -116,8 +116,10 @@ func (r *reader) checkObjects(l *damageLog) {
 			}
 		case nil:
 			// (A misplaced object that could not be read is that one
-			// damage, said above.)
-			if !misplaced && !nullAt(r.b, off) {
+			// damage, said above. One found at its own offset was read
+			// there by the reader's parser where pdfcpu's gave up, on an
+			// object larger than its 64 MiB buffer: no damage.)
+			if at, found := r.relocated[n]; !misplaced && !nullAt(r.b, off) && !(found && at == off) {
 				l.add(Damage{Kind: DamageUnreadable, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: object %s cannot be parsed", ref)})
 			}
 		}
@@ -133,9 +135,11 @@ func (r *reader) endDamage(l *damageLog) {
 			r.doc.Damage = append(r.doc.Damage, Damage{Kind: kind, Offset: -1, Message: fmt.Sprintf("and %d more of the same kind (%s)", n-maxDamage, kind)})
 		}
 	}
-	if len(r.recovered) > 0 {
+	// (r.recovered also holds what recoverMisplaced found in the file,
+	// r.relocated: not from object streams, and said as offset damage.)
+	if n := len(r.recovered) - len(r.relocated); n > 0 {
 		r.doc.Damage = append(r.doc.Damage, Damage{Kind: DamageRecovered, Offset: -1,
-			Message: fmt.Sprintf("the cross-reference data lost %d objects; they were recovered from the object streams that hold them", len(r.recovered))})
+			Message: fmt.Sprintf("the cross-reference data lost %d objects; they were recovered from the object streams that hold them", n)})
 	}
 }
 

@@ -134,6 +134,19 @@ func init() {
 				"after part 1's recovery, before this part: read, 4.0 s CPU, 936 MB",
 		},
 		Case{
+			Name: "huge-object-fix",
+			Part: Bounds,
+			Setup: func(dir string) ([]string, func(), error) {
+				return []string{"fix", "--dry-run", "huge.pdf"}, nil, Write(dir, "huge.pdf", pdfbuild.HugeObject(2000000))
+			},
+			Exit:      1, // the one set has no /ID, which fix cannot invent
+			Stdout:    []string{`errors remain: WC-CS-ID \(1\); see webcap audit`},
+			NotStdout: []string{`WC-PDF-UNREADABLE`},
+			MaxCPU:    40 * time.Second, MaxRSS: 3 << 30,
+			Slow:   true,
+			Before: "after part 1: 14.8 s CPU, 2.3 GB, and a false WC-PDF-UNREADABLE: the leaf pdfcpu could not load was called not well-formed although it was read",
+		},
+		Case{
 			Name: "huge-object-lookup",
 			Part: Bounds,
 			Setup: func(dir string) ([]string, func(), error) {
