@@ -115,7 +115,9 @@ would chain into the loop again (rewrite it first, e.g. qpdf in.pdf out.pdf). A 
 once however many objects use it, and no stream may decode to more than 64 MiB, nor all of a
 file's to more than 512 MiB (pdfio.Options.MaxStreamDecode, MaxDecodeTotal): what needs a stream
 past either is not read, never cut short, and is WC-LIMIT naming the stream and the limit
-(pdfio.TooLarge; webcap fix refuses to drop it).`,
+(pdfio.TooLarge; webcap fix refuses to drop it). A cross-reference stream may list no more entries than the file has bytes (at least
+65,536): more, inflated from a small file, are refused, the table is rebuilt from the objects
+found, and that is WC-PDF-XREF.`,
 	},
 	{
 		rules: []string{"WC-CERTIFIED", "WC-CERTIFIED-AFTER"},

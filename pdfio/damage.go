@@ -177,6 +177,9 @@ func badSection(b []byte, off int64) (int64, string) {
 			if len(w) != 3 || sum <= 0 {
 				return off, fmt.Sprintf("has /W %v: its entries cannot be read", w)
 			}
+			if n, limit := streamEntries(d), xrefEntryLimit(len(b)); n > limit {
+				return off, fmt.Sprintf("lists %d entries, more than the reader takes from a file of %d bytes (%d); the table was rebuilt from the objects found", n, len(b), limit)
+			}
 		}
 		prev, ok := d["Prev"].(types.Integer)
 		if !ok {
@@ -185,6 +188,22 @@ func badSection(b []byte, off int64) (int64, string) {
 		off = int64(prev)
 	}
 	return 0, ""
+}
+
+// streamEntries is how many entries a cross-reference stream lists: the
+// counts of its /Index, or its /Size.
+func streamEntries(d types.Dict) int {
+	if idx, ok := d["Index"].(types.Array); ok {
+		n := 0
+		for i := 1; i < len(idx); i += 2 {
+			if c, ok := idx[i].(types.Integer); ok && c > 0 {
+				n += int(c)
+			}
+		}
+		return n
+	}
+	size, _ := d["Size"].(types.Integer)
+	return int(size)
 }
 
 func genOf(e *model.XRefTableEntry) int {

@@ -107,3 +107,23 @@ func TestDecodeLimitIsAnError(t *testing.T) {
 		t.Errorf("used %d, want the 10 bytes decoded once", dec.used)
 	}
 }
+
+// A cross-reference stream may list no more entries than the file has
+// bytes (and at least 65,536): ten million inflated from 50 KB are
+// refused, the table is rebuilt from the objects, and that is damage.
+func TestXRefEntriesBoundedByFileSize(t *testing.T) {
+	b, err := pb.Hostile("huge-xref-size")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := ReadBytes(b, "xref.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Pages) != 1 || len(d.Damage) != 1 || d.Damage[0].Kind != DamageXRef || !strings.Contains(d.Damage[0].Message, "lists 10000000 entries") {
+		t.Errorf("%d pages, damage %+v; want the page, and the entries said", len(d.Pages), d.Damage)
+	}
+	if got := xrefEntryLimit(len(b)); got != 1<<16 {
+		t.Errorf("xrefEntryLimit(%d) = %d, want %d", len(b), got, 1<<16)
+	}
+}

@@ -207,6 +207,18 @@ func notRegular(fi fs.FileInfo) error {
 // looks in the first 1024 bytes).
 const headerWindow = 1024
 
+// xrefEntryLimit bounds the entries the cross-reference streams of a file
+// of size bytes may list: one a byte, at least 65,536, at most pdfcpu's
+// own limit. An entry is an object, which takes bytes in the file, or a
+// free number, which a writer lists only among objects; ten million
+// entries inflated from a 50 KB file made a table of ten million that
+// took 38 s and 2.5 GB to read. A stream over the limit is refused by
+// pdfcpu, which then rebuilds the table from the objects it finds
+// (WC-PDF-XREF, badSection).
+func xrefEntryLimit(size int) int {
+	return min(max(size, 1<<16), model.DefaultResourceLimits().MaxXRefEntries)
+}
+
 // parseError is pdfcpu's failure to parse b said by its real cause: a file
 // that is no PDF at all says so (ErrNotPDF), decided from the bytes
 // themselves, not from the error pdfcpu happens to return first.
@@ -297,6 +309,8 @@ func config(opts Options) *model.Configuration {
 // first (prevloop.go).
 func parse(b []byte, opts Options) (*model.Context, error) {
 	rs := bytes.NewReader(withoutPrevLoop(b))
+	conf := config(opts)
+	conf.Limits.MaxXRefEntries = xrefEntryLimit(len(b))
 	goctx, cancel := context.WithTimeout(context.Background(), opts.Timeout)
 	defer cancel()
 	type result struct {
@@ -312,7 +326,7 @@ func parse(b []byte, opts Options) (*model.Context, error) {
 			}
 			done <- r
 		}()
-		r.ctx, r.err = pdfcpu.ReadWithContext(goctx, rs, config(opts))
+		r.ctx, r.err = pdfcpu.ReadWithContext(goctx, rs, conf)
 	}()
 	select {
 	case r := <-done:

@@ -69,6 +69,8 @@ var hostile = map[string]func() []byte{
 	// one that is its own /Prev.
 	"prev-loop": prevLoop,
 	"prev-self": prevSelf,
+	// A cross-reference stream of 10,000,000 entries, nearly all free.
+	"huge-xref-size": hugeXRefSize,
 	// 64 KiB of random bytes behind a PDF header.
 	"random-bytes": func() []byte {
 		r := rand.New(rand.NewPCG(7, 7))

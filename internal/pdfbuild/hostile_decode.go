@@ -155,3 +155,36 @@ func HugeObject(keys int) []byte {
 	b.Root = b.Add(D("Type", Name("Catalog"), "Pages", pagesRoot, "Names", D("URLS", urls), "SpiderInfo", D("V", 1.25)))
 	return b.Bytes()
 }
+
+// hugeXRefSize is a one-page file whose cross-reference stream declares
+// 10,000,000 entries (pdfcpu's own limit), all but the first few free: 50
+// KB in the file, a table of ten million entries in a reader that makes one
+// per entry.
+func hugeXRefSize() []byte {
+	const size = 10_000_000
+	var w bytes.Buffer
+	w.WriteString("%PDF-1.7\n%\xE2\xE3\xCF\xD3\n")
+	offsets := []int{0}
+	obj := func(v any) {
+		offsets = append(offsets, w.Len())
+		fmt.Fprintf(&w, "%d 0 obj\n", len(offsets)-1)
+		writeValue(&w, v)
+		w.WriteString("\nendobj\n")
+	}
+	obj(D("Type", Name("Catalog"), "Pages", Ref(2)))
+	obj(D("Type", Name("Pages"), "Kids", Array{Ref(3)}, "Count", 1))
+	obj(D("Type", Name("Page"), "Parent", Ref(2), "MediaBox", Array{0, 0, 612, 792}))
+	xref := w.Len()
+	var head bytes.Buffer
+	head.Write([]byte{0, 0, 0, 0, 0})
+	for _, off := range offsets[1:] {
+		head.Write([]byte{1, byte(off >> 16), byte(off >> 8), byte(off), 0})
+	}
+	self := []byte{1, byte(xref >> 16), byte(xref >> 8), byte(xref), 0}
+	free := int64(size-len(offsets)-1) * 5
+	fmt.Fprintf(&w, "%d 0 obj\n", size-1)
+	writeValue(&w, &Stream{Dict: D("Type", Name("XRef"), "W", Array{1, 3, 1}, "Size", size, "Root", Ref(1), "Filter", Name("FlateDecode")),
+		Data: bomb(head.Bytes(), free, 0, self)})
+	fmt.Fprintf(&w, "\nendobj\nstartxref\n%d\n%%%%EOF\n", xref)
+	return w.Bytes()
+}
