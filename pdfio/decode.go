@@ -114,6 +114,13 @@ func (d *decoder) decodeLocked(num int, sd *types.StreamDict) *decodedBytes {
 	return db
 }
 
+// forget drops what was decoded of object num, which an update replaced.
+func (d *decoder) forget(num int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.done, num)
+}
+
 // objectData returns the bytes of the object at index ind of object
 // stream num, as pdfcpu's lazy object would (from its offset to the next
 // object's, the last to the end of the stream).

@@ -60,6 +60,7 @@ func (u *Update) Result(out []byte, name string) (doc *Document, err error) {
 				return u.parse(out, name)
 			}
 			xt.Table[o.num] = &model.XRefTableEntry{Offset: &off, Generation: &gen, Object: obj}
+			u.dec.forget(o.num) // a stream decoded under this number is not this object's
 		}
 		size := u.objs.next
 		if u.ctx.Read.UsingXRefStreams {
