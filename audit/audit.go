@@ -111,6 +111,7 @@ var defectRule = map[pdfio.DefectKind]string{
 	pdfio.Cycle:          "WC-CYCLE",
 	pdfio.TooDeep:        "WC-LIMIT",
 	pdfio.TooMany:        "WC-LIMIT",
+	pdfio.TooLarge:       "WC-LIMIT", // a stream that decodes past the reader's caps: what needs it is not read
 	pdfio.TreeNode:       "WC-TREE-NODE",
 	pdfio.TreeOddNames:   "WC-TREE-NODE",
 	pdfio.TreeKeyType:    "WC-TREE-NODE",

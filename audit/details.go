@@ -110,7 +110,17 @@ does not parse there) is looked for near that offset and then in the whole file,
 and read from there when found (WC-PDF-OFFSET says where); a reference to one that still cannot
 be read is WC-DANGLING saying the cross-reference data puts it at its offset but it "cannot be
 read there or near it" (pdfio.Unreadable, a kind of its own: webcap fix refuses to drop it). A
-file pdfcpu cannot parse at all is reported as unreadable (exit 3), not audited.`,
+file pdfcpu cannot parse at all is reported as unreadable (exit 3), not audited. A /Prev chain
+that leads back to a section already read (a section that is its own /Prev, two that point at
+each other) is read as qpdf reads it, each section once, newest first, and is WC-PDF-XREF
+(TestPrevLoopReadAsQPDF); webcap fix and build refuse to append to such a file, whose new section
+would chain into the loop again (rewrite it first, e.g. qpdf in.pdf out.pdf). A stream is decoded
+once however many objects use it, and no stream may decode to more than 64 MiB, nor all of a
+file's to more than 512 MiB (pdfio.Options.MaxStreamDecode, MaxDecodeTotal): what needs a stream
+past either is not read, never cut short, and is WC-LIMIT naming the stream and the limit
+(pdfio.TooLarge; webcap fix refuses to drop it). A cross-reference stream may list no more entries than the file has bytes (at least
+65,536): more, inflated from a small file, are refused, the table is rebuilt from the objects
+found, and that is WC-PDF-XREF.`,
 	},
 	{
 		rules: []string{"WC-CERTIFIED", "WC-CERTIFIED-AFTER"},

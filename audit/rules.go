@@ -47,7 +47,7 @@ type Rule struct {
 var Rules = []Rule{
 	// Reading and structure (from the reader's defects).
 	// The file's syntax: what the reader had to repair, or could not read.
-	{"WC-PDF-XREF", Serious, "PDF 1.7 §3.4.3-3.4.4, §3.4.7; ISO 32000-1 §7.5.4-7.5.5, §7.5.8", "not well-formed: startxref reaches no whole cross-reference section, or a section (through /Prev) is malformed; the table was rebuilt by scanning"},
+	{"WC-PDF-XREF", Serious, "PDF 1.7 §3.4.3-3.4.4, §3.4.7; ISO 32000-1 §7.5.4-7.5.5, §7.5.8", "not well-formed: startxref reaches no whole cross-reference section, or a section (through /Prev) is malformed, and the table was rebuilt by scanning; or the /Prev chain loops, and each section was read once, newest first"},
 	{"WC-PDF-OFFSET", Serious, "PDF 1.7 §3.4.3; ISO 32000-1 §7.5.4", "not well-formed: a cross-reference entry's offset where its object does not begin"},
 	{"WC-PDF-LENGTH", Serious, "PDF 1.7 §3.2.7; ISO 32000-1 §7.3.8.2", "not well-formed: a stream whose /Length does not reach \"endstream\""},
 	{"WC-PDF-UNREADABLE", Serious, "PDF 1.7 §3.2; ISO 32000-1 §7.3", "not well-formed: an object the cross-reference data lists that cannot be parsed (cut short, nested too deep)"},
@@ -57,7 +57,7 @@ var Rules = []Rule{
 	{"WC-CERTIFIED-AFTER", Caution, "PDF 1.7 §8.7.1, Table 8.104; ISO 32000-1 §12.8.2.2, Table 254", "Web Capture structures added after the document was certified, which no DocMDP permission allows"},
 	{"WC-DANGLING", Serious, "PDF 1.7 §3.2.9", "a reference to an object that does not exist"},
 	{"WC-CYCLE", Serious, "PDF 1.7 §3.8.5", "a reference chain or name tree that loops"},
-	{"WC-LIMIT", Serious, "webcap", "a tree deeper or larger than the reader's bounds: the rest was not checked"},
+	{"WC-LIMIT", Serious, "webcap", "a tree deeper or larger than the reader's bounds, or a stream that decodes to more than they allow: the rest, or what needs the stream, was not checked"},
 	{"WC-TYPE", Serious, "ISO 32000-1 Tables 350-359", "a key whose value has a type the specification does not allow"},
 	{"WC-VALUE", Serious, "ISO 32000-1 §7.9.4", "a value of the right type that cannot be read (a date, a flag field, a stream)"},
 	{"WC-TREE-NODE", Serious, "PDF 1.7 §3.8.5, Table 3.33", "a malformed name-tree node: no /Kids or /Names, an odd /Names, a key that is not a string"},

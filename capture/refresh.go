@@ -333,13 +333,18 @@ func replayed(cmds []*webcapture.Command, opts RefreshOptions) ([]Start, []Repla
 		if f := s.Flags & (webcapture.SameSite | webcapture.SamePath | webcapture.Submit); f != 0 {
 			r.Flags = f.String()
 		}
+		if c.IsPost() {
+			r.Method = http.MethodPost
+		}
 		if c.PostData != nil {
-			s.Post, r.Method = *c.PostData, http.MethodPost
+			s.Post = *c.PostData
 			if c.ContentType != nil {
 				s.PostType = *c.ContentType
 			}
 		}
 		switch {
+		case c.IsPost() && c.PostData == nil:
+			s.NotReplayed = "a form submission by POST whose data was too large to read"
 		case c.PostData != nil && opts.DryRun:
 			s.NotReplayed = "a form submission by POST: a dry run sends no request with a body"
 		case (c.PostData != nil || s.Flags&webcapture.Submit != 0) && !opts.Resubmit:

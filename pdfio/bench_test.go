@@ -1,7 +1,6 @@
 package pdfio
 
 import (
-	"bytes"
 	"fmt"
 	"testing"
 
@@ -22,7 +21,7 @@ func BenchmarkRead(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := parse(bytes.NewReader(data), opts); err != nil {
+				if _, err := parse(data, opts); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -57,13 +56,13 @@ func BenchmarkWalk(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				b.StopTimer()
-				ctx, err := parse(bytes.NewReader(data), opts)
+				ctx, err := parse(data, opts)
 				if err != nil {
 					b.Fatal(err)
 				}
 				ctx.Read.RS = nil
 				b.StartTimer()
-				if d := newReader(ctx, "big.pdf", opts, data).read(); len(d.Sets) != c.n {
+				if d := newReader(ctx, newDecoder(ctx.XRefTable, opts), "big.pdf", opts, data).read(); len(d.Sets) != c.n {
 					b.Fatalf("%d sets, want %d", len(d.Sets), c.n)
 				}
 			}

@@ -3,6 +3,8 @@ package pdfio
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -117,8 +119,10 @@ func (r *reader) checkObjects(l *damageLog) {
 			}
 		case nil:
 			// (A misplaced object that could not be read is that one
-			// damage, said above.)
-			if !misplaced && !nullAt(r.b, off) {
+			// damage, said above. One found at its own offset was read
+			// there by the reader's parser where pdfcpu's gave up, on an
+			// object larger than its 64 MiB buffer: no damage.)
+			if at, found := r.relocated[n]; !misplaced && !nullAt(r.b, off) && !(found && at == off) {
 				l.add(Damage{Kind: DamageUnreadable, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: object %s cannot be parsed", ref)})
 			}
 		}
@@ -129,14 +133,16 @@ func (r *reader) checkObjects(l *damageLog) {
 // more of a kind there were, and how many objects were recovered.
 func (r *reader) endDamage(l *damageLog) {
 	r.doc.Damage = append(r.doc.Damage, l.list...)
-	for kind, n := range l.counts {
-		if n > maxDamage {
+	for _, kind := range slices.Sorted(maps.Keys(l.counts)) { // (in order: the same text on every run)
+		if n := l.counts[kind]; n > maxDamage {
 			r.doc.Damage = append(r.doc.Damage, Damage{Kind: kind, Offset: -1, Message: fmt.Sprintf("and %d more of the same kind (%s)", n-maxDamage, kind)})
 		}
 	}
-	if len(r.recovered) > 0 {
+	// (r.recovered also holds what recoverMisplaced found in the file,
+	// r.relocated: not from object streams, and said as offset damage.)
+	if n := len(r.recovered) - len(r.relocated); n > 0 {
 		r.doc.Damage = append(r.doc.Damage, Damage{Kind: DamageRecovered, Offset: -1,
-			Message: fmt.Sprintf("the cross-reference data lost %d objects; they were recovered from the object streams that hold them", len(r.recovered))})
+			Message: fmt.Sprintf("the cross-reference data lost %d objects; they were recovered from the object streams that hold them", n)})
 	}
 }
 
@@ -144,11 +150,16 @@ func (r *reader) endDamage(l *damageLog) {
 // and says what is wrong with the first that is malformed: it is not a
 // whole table or stream, or a stream's /W gives entries no bytes. The
 // section at off is known whole (lastStartXRef found it so): a table of a
-// million entries is not read twice.
+// million entries is not read twice. A /Prev that leads back to a section
+// already read is a loop (prevloop.go).
 func badSection(b []byte, off int64) (int64, string) {
 	seen := map[int64]bool{}
-	for i := 0; i < maxSections && !seen[off]; i++ {
-		seen[off] = true
+	last := int64(-1)
+	for i := 0; i < maxSections; i++ {
+		if seen[off] {
+			return last, fmt.Sprintf("has /Prev %d, a section already read: the /Prev chain loops; each section was read once, newest first", off)
+		}
+		seen[off], last = true, off
 		if off < 0 || off >= int64(len(b)) || i > 0 && !xrefAt(b[off:]) {
 			return off, "is not a whole cross-reference table or stream"
 		}
@@ -169,6 +180,9 @@ func badSection(b []byte, off int64) (int64, string) {
 			if len(w) != 3 || sum <= 0 {
 				return off, fmt.Sprintf("has /W %v: its entries cannot be read", w)
 			}
+			if n, limit := streamEntries(d), xrefEntryLimit(len(b)); n > limit {
+				return off, fmt.Sprintf("lists %d entries, more than the reader takes from a file of %d bytes (%d); the table was rebuilt from the objects found", n, len(b), limit)
+			}
 		}
 		prev, ok := d["Prev"].(types.Integer)
 		if !ok {
@@ -177,6 +191,22 @@ func badSection(b []byte, off int64) (int64, string) {
 		off = int64(prev)
 	}
 	return 0, ""
+}
+
+// streamEntries is how many entries a cross-reference stream lists: the
+// counts of its /Index, or its /Size.
+func streamEntries(d types.Dict) int {
+	if idx, ok := d["Index"].(types.Array); ok {
+		n := 0
+		for i := 1; i < len(idx); i += 2 {
+			if c, ok := idx[i].(types.Integer); ok && c > 0 {
+				n += int(c)
+			}
+		}
+		return n
+	}
+	size, _ := d["Size"].(types.Integer)
+	return int(size)
 }
 
 func genOf(e *model.XRefTableEntry) int {
@@ -321,17 +351,23 @@ const maxRecovered = 100000
 // pdfcpu found is decoded, and the objects in it that its table lacks are
 // parsed from it and kept (r.recovered), so that a reference to them
 // resolves as in a reader that recovers them (poppler does). One Damage
-// says how many were recovered (endDamage).
+// says how many were recovered (endDamage). The streams are taken in the
+// order of their object numbers: an object that two of them hold is the
+// first's, on every run.
 func (r *reader) recoverFromObjectStreams() {
-	for _, e := range r.xt.Table {
+	for _, n := range r.objectNumbers() {
+		e := r.entry(n)
+		if e == nil || e.Free {
+			continue
+		}
 		sd, ok := e.Object.(types.StreamDict)
-		if !ok || e.Free {
+		if !ok {
 			continue
 		}
 		if t := sd.Type(); t == nil || *t != "ObjStm" {
 			continue
 		}
-		content, err := sd.DecodeLengthWithLimit(-1, 64<<20)
+		content, err := r.dec.stream(n, &sd)
 		if err != nil {
 			continue
 		}

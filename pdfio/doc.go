@@ -49,6 +49,12 @@
 //
 // Untrusted files: parsing runs under a deadline (Options.Timeout), any
 // panic from pdfcpu is recovered into an *Error, tree walks are bounded in
-// depth and node count, and every reference chain is cycle-checked. Reading
-// never modifies the file.
+// depth and node count, and every reference chain is cycle-checked. Streams
+// are decoded by the reader itself (decode.go), each once however many
+// objects use it, within a cap per stream and in all
+// (Options.MaxStreamDecode, MaxDecodeTotal): what needs a stream past a cap
+// is a TooLarge defect, never a stream cut short. A /Prev chain that loops
+// is read once round, as qpdf does (prevloop.go). Reading never modifies
+// the file, and the same file reads the same every time (whatever the
+// reader takes from a map is taken in order).
 package pdfio

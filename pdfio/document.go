@@ -138,6 +138,7 @@ const (
 	Cycle          DefectKind = "cycle"            // a reference chain or tree that loops
 	TooDeep        DefectKind = "too-deep"         // a tree deeper than Options.MaxTreeDepth
 	TooMany        DefectKind = "too-many"         // a tree with more nodes than Options.MaxTreeNodes
+	TooLarge       DefectKind = "too-large"        // an object in, or a value of, a stream that decodes past Options.MaxStreamDecode or MaxDecodeTotal: not read
 	TreeNode       DefectKind = "tree-node"        // a malformed node: no /Kids or /Names, both, or not a dictionary
 	TreeOddNames   DefectKind = "tree-odd-names"   // a /Names array of odd length
 	TreeKeyType    DefectKind = "tree-key-type"    // a key that is not a string

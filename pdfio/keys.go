@@ -212,8 +212,12 @@ var commandKeys = []key[webcapture.Command]{
 		}},
 	{"P", false, "1.3",
 		func(r *reader, c *webcapture.Command, k string, d types.Dict, ref webcapture.Ref, path string) {
-			v, ok := r.get(d, k, path)
-			if !ok {
+			raw, present := d[k]
+			if !present {
+				return
+			}
+			v, sref, ok := r.resolveKey(raw, path, k)
+			if !ok || v == nil {
 				return
 			}
 			switch o := v.(type) {
@@ -222,9 +226,17 @@ var commandKeys = []key[webcapture.Command]{
 				b := []byte(s)
 				c.PostData = &b
 			case types.StreamDict:
+				// Decoded once, whichever command asks: commands that
+				// post the same stream share its bytes (decode.go).
 				c.PostStream = true
-				b, err := o.DecodeLengthWithLimit(-1, 64<<20)
-				if err != nil {
+				b, err := r.dec.stream(sref.Num, &o)
+				switch {
+				case errors.Is(err, ErrDecodeLimit):
+					// Not read, rather than cut short: the command is a
+					// POST whose data is not known (PostData nil).
+					r.defect(sref, path+"/"+k, TooLarge, "P is stream %s, which is not read: %v", sref, err)
+					return
+				case err != nil:
 					r.defect(ref, path+"/"+k, BadValue, "P is a stream that does not decode: %v", err)
 					b = o.Raw
 				}

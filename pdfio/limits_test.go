@@ -3,7 +3,6 @@
 package pdfio
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -68,7 +67,7 @@ func TestReadStopsWithContext(t *testing.T) {
 	}
 	// The reader's own walk looks at the context too, not only the parse:
 	// a context done once pdfcpu has parsed stops the walk.
-	ctx, err := parse(bytes.NewReader(b), Options{}.withDefaults())
+	ctx, err := parse(b, Options{}.withDefaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +79,7 @@ func TestReadStopsWithContext(t *testing.T) {
 				t.Errorf("the walk of a done context ended with %v, want a stopRead", p)
 			}
 		}()
-		newReader(ctx, "big.pdf", opts, b).read()
+		newReader(ctx, newDecoder(ctx.XRefTable, opts), "big.pdf", opts, b).read()
 	}()
 	if d, err := ReadBytes(b, "big.pdf", Options{Context: context.Background()}); err != nil || len(d.Sets) != 200 {
 		t.Errorf("a context not done: %v", err)

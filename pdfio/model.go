@@ -160,7 +160,7 @@ func (r *reader) selfContained(d types.Dict, self webcapture.Ref, path string) {
 			}
 			under[n] = true
 			if e, ok := r.xt.FindTableEntry(n, v.GenerationNumber.Value()); ok && e != nil && !e.Free {
-				if ob, err := load(e); err == nil {
+				if ob, err := r.dec.load(e); err == nil {
 					collect(ob, depth+1)
 				}
 			}
@@ -180,11 +180,12 @@ func (r *reader) selfContained(d types.Dict, self webcapture.Ref, path string) {
 	if len(under) == 0 {
 		return
 	}
-	for n, e := range r.xt.Table {
+	for _, n := range r.objectNumbers() { // (in order: the defects too)
+		e := r.entry(n)
 		if under[n] || n == self.Num || e == nil || e.Free || e.Object == nil {
 			continue
 		}
-		ob, err := load(e)
+		ob, err := r.dec.load(e)
 		if err != nil {
 			continue
 		}

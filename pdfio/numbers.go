@@ -19,7 +19,7 @@ import (
 // the bytes, whatever reaches it (a damaged file's objects included); and
 // every number an object refers to, even one that does not exist (a
 // dangling reference would otherwise come to name the new object).
-func firstFree(b []byte, ctx *model.Context, startxref int64) int {
+func firstFree(b []byte, dec *decoder, ctx *model.Context, startxref int64) int {
 	n := 0
 	if ctx.XRefTable.Size != nil {
 		n = *ctx.XRefTable.Size
@@ -27,7 +27,7 @@ func firstFree(b []byte, ctx *model.Context, startxref int64) int {
 	for num, e := range ctx.XRefTable.Table {
 		n = max(n, num+1)
 		if e != nil && !e.Free {
-			if o, err := load(e); err == nil {
+			if o, err := dec.load(e); err == nil {
 				n = max(n, referenced(o, 0)+1)
 			}
 		}

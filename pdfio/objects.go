@@ -1,7 +1,6 @@
 package pdfio
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -70,10 +69,14 @@ func (r *reader) resolveWhy(o types.Object, path func() string) (types.Object, w
 			}
 			return nil, ref, missing
 		}
-		obj, err := load(e)
+		obj, err := r.dec.load(e)
 		if err != nil {
 			p := path()
-			r.defect(ref, p, BadValue, "%s: object %s cannot be parsed: %v", p, ref, err)
+			if errors.Is(err, ErrDecodeLimit) {
+				r.defect(ref, p, TooLarge, "%s: object %s is not read: %v", p, ref, err)
+			} else {
+				r.defect(ref, p, BadValue, "%s: object %s cannot be parsed: %v", p, ref, err)
+			}
 			return nil, ref, unreadable
 		}
 		o = obj
@@ -222,33 +225,6 @@ func typeName(o types.Object) string {
 
 func refOf(ir types.IndirectRef) webcapture.Ref {
 	return webcapture.Ref{Num: ir.ObjectNumber.Value(), Gen: ir.GenerationNumber.Value()}
-}
-
-// load returns an entry's object, parsing it first when pdfcpu left it in
-// its object stream (pdfcpu v0.15 parses those lazily), and keeps the
-// result in the entry. The common syntax is parsed by parseCompressed,
-// the rest by pdfcpu.
-func load(e *model.XRefTableEntry) (types.Object, error) {
-	l, lazy := e.Object.(types.LazyObjectStreamObject)
-	if !lazy {
-		return e.Object, nil
-	}
-	var ob types.Object
-	data, err := l.GetData() // (the stream is decoded once, and kept)
-	if err == nil {
-		var ok bool
-		if ob, ok = parseCompressed(data); !ok {
-			ob, err = l.DecodedObject(context.Background())
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if ob == nil {
-		return nil, errors.New("pdfcpu found no object at its place in the object stream")
-	}
-	e.Object = ob
-	return ob, nil
 }
 
 // eachOf resolves every element of the array at path and calls f with each

@@ -1,7 +1,6 @@
 package pdfio
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -82,7 +81,7 @@ func TestParseCompressedFiles(t *testing.T) {
 		if name == "pdfium__encrypted.pdf" {
 			continue // (needs a password)
 		}
-		ctx, err := parse(bytes.NewReader(b), opts)
+		ctx, err := parse(b, opts)
 		if err != nil {
 			continue // (the file's own tests say why)
 		}

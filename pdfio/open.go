@@ -39,6 +39,13 @@ type Options struct {
 	// with an *Error wrapping context.Cause. Timeout still bounds the
 	// parse alone.
 	Context context.Context
+	// MaxStreamDecode bounds the bytes one stream decodes to (an object
+	// stream, a command's /P), and MaxDecodeTotal those all the streams
+	// of a read decode to, each stream decoded once however many objects
+	// use it; 0 means DefaultMaxStreamDecode and DefaultMaxDecodeTotal. A
+	// stream past either is not read (decode.go): the object that needed
+	// it is a TooLarge defect.
+	MaxStreamDecode, MaxDecodeTotal int64
 }
 
 // Defaults for Options.
@@ -47,6 +54,11 @@ const (
 	DefaultMaxTreeDepth = 64
 	DefaultMaxTreeNodes = 1 << 20
 	DefaultMaxFileSize  = limits.DefaultMaxFileSize
+	// One stream inflating to more than 64 MiB is no Web Capture data
+	// (object streams hold a hundred objects or so, posted form data
+	// kilobytes); 512 MiB in all is eight such streams.
+	DefaultMaxStreamDecode = 64 << 20
+	DefaultMaxDecodeTotal  = 512 << 20
 )
 
 // Errors wrapped by *Error.
@@ -162,7 +174,7 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 	if int64(len(b)) > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(b)), Max: opts.MaxFileSize}}
 	}
-	ctx, err := parse(bytes.NewReader(b), opts)
+	ctx, err := parse(b, opts)
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: parseError(b, err)}
 	}
@@ -175,7 +187,7 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 			doc, err = nil, internalError(name, p)
 		}
 	}()
-	return newReader(ctx, name, opts, b).read(), nil
+	return newReader(ctx, newDecoder(ctx.XRefTable, opts), name, opts, b).read(), nil
 }
 
 // stopRead is the panic that ends a read whose Options.Context is done,
@@ -195,6 +207,18 @@ func (r *reader) checkStop() {
 // 32000-1 §7.5.2, implementation note 13 of PDF Reference 1.7: Acrobat
 // looks in the first 1024 bytes).
 const headerWindow = 1024
+
+// xrefEntryLimit bounds the entries the cross-reference streams of a file
+// of size bytes may list: one a byte, at least 65,536, at most pdfcpu's
+// own limit. An entry is an object, which takes bytes in the file, or a
+// free number, which a writer lists only among objects; ten million
+// entries inflated from a 50 KB file made a table of ten million that
+// took 38 s and 2.5 GB to read. A stream over the limit is refused by
+// pdfcpu, which then rebuilds the table from the objects it finds
+// (WC-PDF-XREF, badSection).
+func xrefEntryLimit(size int) int {
+	return min(max(size, 1<<16), model.DefaultResourceLimits().MaxXRefEntries)
+}
 
 // parseError is pdfcpu's failure to parse b said by its real cause: a file
 // that is no PDF at all says so (ErrNotPDF), decided from the bytes
@@ -255,6 +279,12 @@ func (o Options) withDefaults() Options {
 	if o.MaxFileSize <= 0 {
 		o.MaxFileSize = DefaultMaxFileSize
 	}
+	if o.MaxStreamDecode <= 0 {
+		o.MaxStreamDecode = DefaultMaxStreamDecode
+	}
+	if o.MaxDecodeTotal <= 0 {
+		o.MaxDecodeTotal = DefaultMaxDecodeTotal
+	}
 	return o
 }
 
@@ -263,20 +293,34 @@ var disableConfigDir sync.Once
 // config is the one place pdfcpu's configuration is built: no config
 // directory (pdfcpu would otherwise create one, or exit the process when it
 // cannot), relaxed reading (real files have broken xref tables that pdfcpu
-// repairs), and no validation.
+// repairs), no validation, and resource limits chosen, not pdfcpu's
+// defaults: a stream pdfcpu decodes itself (decode.go says which) to
+// Options.MaxStreamDecode, not 512 MiB; the encoded bytes of one stream
+// to the file's size limit (they are in the file). pdfcpu's bounds on
+// counts (objects, cross-reference entries, objects in an object stream,
+// the size of its header, nesting) are kept: they bound what pdfcpu
+// allocates, and no real file comes near them.
 func config(opts Options) *model.Configuration {
+	opts = opts.withDefaults()
 	disableConfigDir.Do(api.DisableConfigDir)
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
 	conf.PostProcessValidate = false
 	conf.UserPW, conf.OwnerPW = opts.Password, opts.Password
+	conf.DecodeAllStreams = false // streams are decoded when the reader needs them (decode.go)
+	conf.Limits.MaxDecodeBytes = opts.MaxStreamDecode
+	conf.Limits.MaxStreamBytes = opts.MaxFileSize
 	return conf
 }
 
-// parse runs pdfcpu's reader under the deadline, in a goroutine so that a
-// parse that ignores its context still cannot hold the caller past it, and
-// turns a panic into an error.
-func parse(rs io.ReadSeeker, opts Options) (*model.Context, error) {
+// parse runs pdfcpu's reader on b under the deadline, in a goroutine so
+// that a parse that ignores its context still cannot hold the caller past
+// it, and turns a panic into an error. A /Prev chain that loops is broken
+// first (prevloop.go).
+func parse(b []byte, opts Options) (*model.Context, error) {
+	rs := bytes.NewReader(withoutPrevLoop(b))
+	conf := config(opts)
+	conf.Limits.MaxXRefEntries = xrefEntryLimit(len(b))
 	parent := opts.Context
 	if parent == nil {
 		parent = context.Background()
@@ -296,7 +340,7 @@ func parse(rs io.ReadSeeker, opts Options) (*model.Context, error) {
 			}
 			done <- r
 		}()
-		r.ctx, r.err = pdfcpu.ReadWithContext(goctx, rs, config(opts))
+		r.ctx, r.err = pdfcpu.ReadWithContext(goctx, rs, conf)
 	}()
 	select {
 	case r := <-done:

@@ -1,7 +1,6 @@
 package pdfio
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -311,14 +310,14 @@ func (u *Update) copyPages(src []byte, name string) ([]types.IndirectRef, *Print
 	fail := func(err error) ([]types.IndirectRef, *Printed, error) {
 		return nil, nil, &Error{File: name, Op: "copy pages", Err: err}
 	}
-	sctx, err := parse(bytes.NewReader(src), u.opts)
+	sctx, err := parse(src, u.opts)
 	if err != nil {
 		return fail(err)
 	}
 	if sctx.Encrypt != nil {
 		return fail(ErrEncryptedWrite)
 	}
-	c := &pageCopier{u: u, src: sctx, mapped: map[int]int{}, skip: map[int]bool{}}
+	c := &pageCopier{u: u, src: sctx, dec: newDecoder(sctx.XRefTable, u.opts), mapped: map[int]int{}, skip: map[int]bool{}}
 	if sctx.XRefTable.Root != nil {
 		c.skip[sctx.XRefTable.Root.ObjectNumber.Value()] = true
 	}
@@ -368,6 +367,7 @@ func (u *Update) copyPages(src []byte, name string) ([]types.IndirectRef, *Print
 type pageCopier struct {
 	u      *Update
 	src    *model.Context
+	dec    *decoder     // src's
 	mapped map[int]int  // src object number -> new number
 	skip   map[int]bool // src's catalog and page tree nodes
 	queue  []int        // src objects mapped, not yet written
@@ -420,7 +420,7 @@ func (c *pageCopier) lookup(num int) (types.Object, error) {
 	if !ok || e == nil || e.Free {
 		return nil, nil // a dangling reference reads as null (PDF 1.7 §3.2.9)
 	}
-	return load(e)
+	return c.dec.load(e)
 }
 
 func (c *pageCopier) dict(r types.IndirectRef) (types.Dict, error) {

@@ -40,11 +40,11 @@ type Dest struct {
 // ReadPrinted reads a printed file's pages and the named destinations of
 // its catalog's /Dests dictionary (where Chromium puts them).
 func ReadPrinted(pdf []byte, name string, opts Options) (*Printed, error) {
-	ctx, err := parse(bytes.NewReader(pdf), opts.withDefaults())
+	ctx, err := parse(pdf, opts.withDefaults())
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: parseError(pdf, err)}
 	}
-	c := &pageCopier{src: ctx, skip: map[int]bool{}}
+	c := &pageCopier{src: ctx, dec: newDecoder(ctx.XRefTable, opts.withDefaults()), skip: map[int]bool{}}
 	pages, err := c.srcPages()
 	if err != nil {
 		return nil, &Error{File: name, Op: "read", Err: err}

@@ -16,6 +16,7 @@ import (
 
 type reader struct {
 	xt   *model.XRefTable
+	dec  *decoder // decodes streams once, within the caps
 	opts Options
 	doc  *Document
 	sets map[webcapture.Ref]*ContentSet // content sets by object
@@ -34,7 +35,7 @@ type reader struct {
 	parallel bool
 }
 
-func newReader(ctx *model.Context, name string, opts Options, b []byte) *reader {
+func newReader(ctx *model.Context, dec *decoder, name string, opts Options, b []byte) *reader {
 	doc := &Document{File: name, pageByRef: map[webcapture.Ref]*Page{}}
 	if ctx.HeaderVersion != nil {
 		doc.Version = ctx.HeaderVersion.String()
@@ -44,7 +45,7 @@ func newReader(ctx *model.Context, name string, opts Options, b []byte) *reader 
 	}
 	doc.Encrypted = ctx.Encrypt != nil
 	parallel := ctx.Read != nil && !ctx.Read.UsingObjectStreams // pdfcpu sets it before it makes the first lazy object
-	return &reader{xt: ctx.XRefTable, opts: opts, doc: doc, sets: map[webcapture.Ref]*ContentSet{}, b: b, parallel: parallel}
+	return &reader{xt: ctx.XRefTable, dec: dec, opts: opts, doc: doc, sets: map[webcapture.Ref]*ContentSet{}, b: b, parallel: parallel}
 }
 
 func (r *reader) defect(obj webcapture.Ref, path string, kind DefectKind, format string, args ...any) {
@@ -589,11 +590,11 @@ func (r *reader) scanObjects() {
 		if l, lazy := e.Object.(types.LazyObjectStreamObject); lazy {
 			// Parse only what may be a content set: its text names SPS
 			// or SIS (or escapes a name, which could hide them).
-			data, err := l.GetData()
+			data, err := r.dec.lazyData(e, l)
 			if err != nil || !(bytes.Contains(data, []byte("SPS")) || bytes.Contains(data, []byte("SIS")) || bytes.IndexByte(data, '#') >= 0) {
 				continue
 			}
-			if _, err := load(e); err != nil {
+			if _, err := r.dec.load(e); err != nil {
 				continue
 			}
 		}

@@ -60,6 +60,7 @@ func (u *Update) Result(out []byte, name string) (doc *Document, err error) {
 				return u.parse(out, name)
 			}
 			xt.Table[o.num] = &model.XRefTableEntry{Offset: &off, Generation: &gen, Object: obj}
+			u.dec.forget(o.num) // a stream decoded under this number is not this object's
 		}
 		size := u.objs.next
 		if u.ctx.Read.UsingXRefStreams {
@@ -69,7 +70,7 @@ func (u *Update) Result(out []byte, name string) (doc *Document, err error) {
 		xt.RootDict = nil // pdfcpu's cache of the catalog, which the update may have replaced
 		u.objs.offs = nil
 	}
-	doc = newReader(u.ctx, name, u.opts, out).read()
+	doc = newReader(u.ctx, u.dec, name, u.opts, out).read()
 	if len(doc.Damage) > 0 {
 		// (Not expected: the original read without damage. A parse says
 		// what the damage is as a reader of the file meets it.)

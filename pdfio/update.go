@@ -23,7 +23,8 @@ import (
 type Update struct {
 	orig     []byte
 	ctx      *model.Context
-	prev     int64 // the offset of the last cross-reference section
+	dec      *decoder // decodes the parse's streams once, within the caps (shared with Document's reader)
+	prev     int64    // the offset of the last cross-reference section
 	objs     objectWriter
 	replaced map[int]int // object number -> generation, for changed objects
 	names    types.Dict  // the catalog's /Names as SetNameTree changed it; nil if untouched
@@ -65,11 +66,11 @@ func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	if int64(len(orig)) > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(orig)), Max: opts.MaxFileSize}}
 	}
-	ctx, err := parse(bytes.NewReader(orig), opts)
+	ctx, err := parse(orig, opts)
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: parseError(orig, err)}
 	}
-	u := &Update{orig: orig, name: name, opts: opts, ctx: ctx, replaced: map[int]int{}}
+	u := &Update{orig: orig, name: name, opts: opts, ctx: ctx, dec: newDecoder(ctx.XRefTable, opts), replaced: map[int]int{}}
 	if ctx.Encrypt != nil {
 		u.unwritable = &Error{File: name, Op: "update", Err: ErrEncryptedWrite}
 		return u, nil
@@ -78,7 +79,11 @@ func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 		u.unwritable = &Error{File: name, Op: "update", Err: err}
 		return u, nil
 	}
-	u.objs = objectWriter{next: firstFree(orig, ctx, u.prev)}
+	if l, loops := findPrevLoop(orig); loops {
+		u.unwritable = &Error{File: name, Op: "update", Err: fmt.Errorf("the cross-reference data is damaged (the section at offset %d has /Prev %d, a section already read: the /Prev chain loops), and an update would chain into the loop: rewrite the file first (e.g. qpdf in.pdf out.pdf)", l.section, l.prev)}
+		return u, nil
+	}
+	u.objs = objectWriter{next: firstFree(orig, u.dec, ctx, u.prev)}
 	return u, nil
 }
 
@@ -92,7 +97,7 @@ func (u *Update) Document() (doc *Document, err error) {
 			doc, err = nil, internalError(u.name, p)
 		}
 	}()
-	return newReader(u.ctx, u.name, u.opts, u.orig).read(), nil
+	return newReader(u.ctx, u.dec, u.name, u.opts, u.orig).read(), nil
 }
 
 // certification is the file's certification signature, or nil (every
@@ -103,7 +108,7 @@ func (u *Update) certification() *Certification {
 	if err != nil || cat == nil {
 		return nil
 	}
-	return newReader(u.ctx, u.name, u.opts, nil).certification(cat)
+	return newReader(u.ctx, u.dec, u.name, u.opts, nil).certification(cat)
 }
 
 // lastStartXRef reads the offset after the last "startxref".
@@ -334,7 +339,7 @@ func (u *Update) lookup(ref types.IndirectRef) (types.Object, error) {
 	if !ok || e == nil || e.Free {
 		return nil, fmt.Errorf("object %d does not exist", ref.ObjectNumber.Value())
 	}
-	return load(e)
+	return u.dec.load(e)
 }
 
 // Root returns the catalog's reference.

@@ -66,7 +66,7 @@ func BenchmarkParsePlain20k(b *testing.B) {
 	opts := Options{}.withDefaults()
 	b.SetBytes(int64(len(orig)))
 	for b.Loop() {
-		if _, err := parse(bytes.NewReader(orig), opts); err != nil {
+		if _, err := parse(orig, opts); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -96,7 +96,7 @@ func (r *reader) quiet(o types.Object) types.Object {
 		if e == nil || e.Free || e.Object == nil {
 			return nil
 		}
-		ob, err := load(e)
+		ob, err := r.dec.load(e)
 		if err != nil {
 			return nil
 		}

@@ -21,7 +21,7 @@ type Command struct {
 	Levels      *int64    // L, integer, default 1: levels of links followed
 	Flags       *Flags    // F, integer, default 0
 	PostData    *[]byte   // P, string or stream: the posted data; present = POST
-	PostStream  bool      // P was a stream
+	PostStream  bool      // P was a stream (PostData nil: a stream too large to read)
 	ContentType *string   // CT, ASCII string, default application/x-www-form-urlencoded
 	Headers     *string   // H, string: extra request header lines, each ending in CR LF
 	Settings    *Settings // S, command settings dictionary
@@ -43,8 +43,9 @@ func (c *Command) FlagsOrDefault() Flags {
 	return *c.Flags
 }
 
-// IsPost reports whether the command is an HTTP POST: P is present.
-func (c *Command) IsPost() bool { return c.PostData != nil }
+// IsPost reports whether the command is an HTTP POST: P is present (its
+// data is PostData, unless P is a stream the reader did not read).
+func (c *Command) IsPost() bool { return c.PostData != nil || c.PostStream }
 
 // Flags is a command's F: an unsigned 32-bit field whose bit 1 is the
 // lowest-order bit.

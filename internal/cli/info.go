@@ -179,8 +179,13 @@ func writeInfo(w io.Writer, d *pdfio.Document, verbose bool) error {
 func writeCommand(p *printer, n int, c *webcapture.Command) {
 	p.f("  command %d (%s): %s\n", n, c.Ref, displayInput(c.URL))
 	method := "GET"
-	if c.IsPost() {
+	switch {
+	case c.PostData == nil && c.IsPost():
+		method = "POST (data too large to read"
+	case c.IsPost():
 		method = fmt.Sprintf("POST (%d bytes", len(*c.PostData))
+	}
+	if c.IsPost() {
 		if c.ContentType != nil {
 			method += ", " + displayInput(*c.ContentType)
 		}

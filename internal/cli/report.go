@@ -495,6 +495,8 @@ func newSpiderInfoJSON(info *webcapture.Info) *spiderInfoJSON {
 			Flags: flagNames(c.FlagsOrDefault()), Method: "GET", ContentType: optBytes(c.ContentType), Headers: optBytes(c.Headers)}
 		if c.IsPost() {
 			cj.Method = "POST"
+		}
+		if c.PostData != nil { // (nil for a POST: a stream too large to read, a defect says)
 			s := bytesJSON(*c.PostData)
 			cj.PostData = &s
 		}

@@ -61,6 +61,16 @@ var hostile = map[string]func() []byte{
 		c := sampleCapture()
 		return c[:len(c)/2]
 	},
+	// 400 commands posting one /P stream that inflates to 60 MiB.
+	"shared-command-params": sharedCommandParams,
+	// 16 object streams that inflate to 500 MiB each.
+	"huge-object-streams": hugeObjectStreams,
+	// Cross-reference sections whose /Prev chain loops: two sections, and
+	// one that is its own /Prev.
+	"prev-loop": prevLoop,
+	"prev-self": prevSelf,
+	// A cross-reference stream of 10,000,000 entries, nearly all free.
+	"huge-xref-size": hugeXRefSize,
 	// 64 KiB of random bytes behind a PDF header.
 	"random-bytes": func() []byte {
 		r := rand.New(rand.NewPCG(7, 7))

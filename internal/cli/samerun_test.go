@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/webcap/webcap/internal/pdfbuild"
+)
+
+// Identical input gives identical output: every hostile and loss sample,
+// and a file with more than a hundred repairs of two kinds (the damage
+// said "and N more" per kind in Go's map order), read several times by
+// every command that reads a file, prints the same bytes each time.
+// (huge-object-streams takes a second a run: the hostile suite runs it;
+// shared-command-params's info --json prints its 60 MiB of posted data
+// once per command, 24 GB: bounding that output is not this test's.)
+func TestSameOutputEveryRun(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	add := func(name string, b []byte) {
+		p := filepath.Join(dir, name+".pdf")
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	for _, n := range pdfbuild.HostileSamples() {
+		if n == "huge-object-streams" {
+			continue
+		}
+		b, err := pdfbuild.Hostile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add("hostile-"+n, b)
+	}
+	for _, n := range []string{"misplaced", "unreadable"} {
+		b, err := pdfbuild.LossSample(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add("loss-"+n, b)
+	}
+	add("many-repairs", manyRepairs())
+	for _, f := range files {
+		for _, args := range [][]string{{"info"}, {"info", "--json"}, {"audit", "--in-process"}, {"audit", "--in-process", "--json"}, {"fix", "--dry-run"}} {
+			if filepath.Base(f) == "hostile-shared-command-params.pdf" && len(args) > 1 && args[0] == "info" {
+				continue
+			}
+			args := append(args, f)
+			t.Run(filepath.Base(f)+"/"+fmt.Sprint(args[:len(args)-1]), func(t *testing.T) {
+				var first string
+				for i := range 4 {
+					ios, _, out, errOut := Test()
+					code := Main(context.Background(), args, ios)
+					got := fmt.Sprintf("exit %d\n%s\n--- stderr\n%s", code, out, errOut)
+					if i == 0 {
+						first = got
+						if filepath.Base(f) == "many-repairs.pdf" && len(args) == 3 && args[0] == "audit" && strings.Count(got, "more of the same kind") < 2 {
+							t.Fatalf("many-repairs: want two kinds of damage past the first hundred:\n%s", clip(got))
+						}
+					} else if got != first {
+						t.Fatalf("run %d differs from the first:\n%s\nfirst:\n%s", i+1, clip(got), clip(first))
+					}
+				}
+			})
+		}
+	}
+}
+
+// manyRepairs is a file of 150 pages whose every stream has a /Length 5
+// too long and whose every cross-reference entry is 1 byte off: more than
+// a hundred repairs of two kinds.
+func manyRepairs() []byte {
+	b := pdfbuild.New()
+	root := b.Reserve()
+	kids := pdfbuild.Array{}
+	for i := range 150 {
+		c := b.Add(&pdfbuild.Stream{Dict: pdfbuild.D(), Data: []byte(fmt.Sprintf("BT (page %d) Tj ET", i))})
+		kids = append(kids, b.Add(pdfbuild.D("Type", pdfbuild.Name("Page"), "Parent", root, "MediaBox", pdfbuild.Array{0, 0, 612, 792}, "Contents", c)))
+	}
+	b.Set(root, pdfbuild.D("Type", pdfbuild.Name("Pages"), "Kids", kids, "Count", 150))
+	b.Root = b.Add(pdfbuild.D("Type", pdfbuild.Name("Catalog"), "Pages", root))
+	f := b.Bytes()
+	f = regexp.MustCompile(`/Length (\d+)`).ReplaceAllFunc(f, func(m []byte) []byte {
+		n, _ := strconv.Atoi(string(m[len("/Length "):]))
+		return []byte(fmt.Sprintf("/Length %d", n+5))
+	})
+	return regexp.MustCompile(`(?m)^(\d{10}) 00000 n $`).ReplaceAllFunc(f, func(m []byte) []byte {
+		n, _ := strconv.Atoi(string(m[:10]))
+		return []byte(fmt.Sprintf("%010d 00000 n ", n+1))
+	})
+}
+
+func clip(s string) string {
+	if len(s) > 3000 {
+		return s[:3000] + "…"
+	}
+	return s
+}

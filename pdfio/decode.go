@@ -1,0 +1,264 @@
+package pdfio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/pdfcpu/pdfcpu/pkg/filter"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// Decoded stream bytes are the one thing a small file can make a reader
+// hold in great amounts: 60 KB of deflated zeros inflate to 60 MiB, and a
+// file may refer to such a stream from 400 commands, or hold 16 object
+// streams of 500 MiB each (under pdfcpu's own limit of 512 MiB a stream).
+// So the reader decodes a stream once, whoever asks (every command that
+// posts the same /P stream shares one copy; an object stream is decoded
+// once for all its objects), and counts what it decodes against two caps:
+// Options.MaxStreamDecode for one stream and Options.MaxDecodeTotal for
+// the whole read. A stream past a cap is not read at all (never cut
+// short, which would change the bytes a key or an identifier is made
+// of): the object that needed it is a TooLarge defect naming the stream
+// and the cap, and fix refuses to drop it, as it refuses anything it
+// cannot read.
+//
+// pdfcpu v0.15 would decode an object stream when one of its objects is
+// first used (types.LazyObjectStreamObject), into a copy of its own that
+// the reader cannot count or share: the decoder does that itself, from
+// the stream pdfcpu loaded and the stream's own header of object numbers
+// and offsets, parsed as pdfcpu parses it. pdfcpu still decodes, with its
+// limit set to Options.MaxStreamDecode (config), the few objects it reads
+// while parsing (the catalog, the trailer's /Info and /Encrypt), and the
+// cross-reference streams, with its fixed limit of 512 MiB.
+
+// ErrDecodeLimit is wrapped by the errors of a stream that decodes to more
+// than Options.MaxStreamDecode, or past Options.MaxDecodeTotal.
+var ErrDecodeLimit = errors.New("too large to decode")
+
+// A decoder decodes the streams of one parse, each once, within the caps.
+// The reader, an Update and a page copier that share a parse share one.
+type decoder struct {
+	xt        *model.XRefTable
+	maxStream int64
+	maxTotal  int64
+
+	mu      sync.Mutex
+	used    int64                 // bytes decoded so far, of maxTotal
+	done    map[int]*decodedBytes // by the stream's object number
+	objStms bool                  // every object stream was decoded (allObjectStreams)
+}
+
+// decodedBytes is a stream decoded (or why it is not), and for an object
+// stream where each of its objects begins.
+type decodedBytes struct {
+	data    []byte
+	starts  []int // object streams: each object's offset in data, in order
+	err     error
+	objects bool // starts was made
+}
+
+func newDecoder(xt *model.XRefTable, opts Options) *decoder {
+	return &decoder{xt: xt, maxStream: opts.MaxStreamDecode, maxTotal: opts.MaxDecodeTotal, done: map[int]*decodedBytes{}}
+}
+
+// stream returns the decoded bytes of stream object num (sd, as the table
+// holds it), decoded on the first call.
+func (d *decoder) stream(num int, sd *types.StreamDict) ([]byte, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	db := d.decodeLocked(num, sd)
+	return db.data, db.err
+}
+
+func (d *decoder) decodeLocked(num int, sd *types.StreamDict) *decodedBytes {
+	if db := d.done[num]; db != nil {
+		return db
+	}
+	db := &decodedBytes{}
+	d.done[num] = db
+	if len(sd.FilterPipeline) == 0 {
+		// Not encoded: the bytes pdfcpu read from the file, nothing more
+		// to hold (the file's own size bounds them).
+		db.data = sd.Raw
+		return db
+	}
+	left := d.maxTotal - d.used
+	if left <= 0 {
+		db.err = fmt.Errorf("%w: the streams decoded before it used up the %d bytes all may decode to (Options.MaxDecodeTotal)", ErrDecodeLimit, d.maxTotal)
+		return db
+	}
+	limit := min(d.maxStream, left)
+	c := *sd // (DecodeLengthWithLimit keeps what it decodes in the copy)
+	data, err := c.DecodeLengthWithLimit(-1, limit)
+	switch {
+	case errors.Is(err, filter.ErrDecodeLimitExceeded) && limit == d.maxStream:
+		d.used += limit // decoded, and thrown away: it still took the time
+		db.err = fmt.Errorf("%w: it decodes to more than %d bytes, the limit for one stream (Options.MaxStreamDecode)", ErrDecodeLimit, d.maxStream)
+	case errors.Is(err, filter.ErrDecodeLimitExceeded):
+		d.used += limit
+		db.err = fmt.Errorf("%w: with the streams decoded before it, it decodes to more than the %d bytes all may decode to (Options.MaxDecodeTotal)", ErrDecodeLimit, d.maxTotal)
+	case err != nil:
+		db.err = fmt.Errorf("it does not decode: %w", err)
+	default:
+		d.used += int64(len(data))
+		db.data = data
+	}
+	return db
+}
+
+// forget drops what was decoded of object num, which an update replaced.
+func (d *decoder) forget(num int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.done, num)
+}
+
+// objectData returns the bytes of the object at index ind of object
+// stream num, as pdfcpu's lazy object would (from its offset to the next
+// object's, the last to the end of the stream).
+func (d *decoder) objectData(num, ind int) ([]byte, error) {
+	e, ok := d.xt.Table[num]
+	if !ok || e == nil || e.Free {
+		return nil, fmt.Errorf("object stream %d does not exist", num)
+	}
+	osd, ok := e.Object.(types.ObjectStreamDict)
+	if !ok {
+		return nil, fmt.Errorf("object %d is %s, not an object stream", num, typeName(e.Object))
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.allObjectStreams()
+	db := d.decodeLocked(num, &osd.StreamDict)
+	if db.err != nil {
+		return nil, fmt.Errorf("object stream %d: %w", num, db.err)
+	}
+	if !db.objects {
+		db.objects = true
+		db.starts, db.err = objectStarts(db.data, osd.FirstObjOffset)
+		if db.err != nil {
+			return nil, fmt.Errorf("object stream %d: %w", num, db.err)
+		}
+	}
+	if ind < 0 || ind >= len(db.starts) {
+		return nil, fmt.Errorf("object stream %d has no object %d", num, ind)
+	}
+	end := len(db.data)
+	if ind+1 < len(db.starts) {
+		end = db.starts[ind+1]
+	}
+	if db.starts[ind] > end || end > len(db.data) {
+		return nil, fmt.Errorf("object stream %d: object %d lies outside it", num, ind)
+	}
+	return db.data[db.starts[ind]:end], nil
+}
+
+// allObjectStreams decodes every object stream, in the order of their
+// object numbers, when the first object of one is needed: which streams
+// fit under Options.MaxDecodeTotal is then the same whatever asks first
+// (a read, an update's first look at every object, a result read back),
+// so the same file reads the same every time. It costs no more than
+// decoding them as asked: a whole read looks at every object (scanObjects,
+// firstFree).
+func (d *decoder) allObjectStreams() {
+	if d.objStms {
+		return
+	}
+	d.objStms = true
+	for _, n := range slices.Sorted(maps.Keys(d.xt.Table)) {
+		e := d.xt.Table[n]
+		if e == nil || e.Free {
+			continue
+		}
+		if osd, ok := e.Object.(types.ObjectStreamDict); ok {
+			d.decodeLocked(n, &osd.StreamDict)
+		}
+	}
+}
+
+// objectStarts reads an object stream's header ("num offset" pairs before
+// first) as pdfcpu's parseObjectStream does: a comment cut off, NUL taken
+// for white space, offsets from first that never decrease.
+func objectStarts(data []byte, first int) ([]int, error) {
+	if first < 0 || first > len(data) {
+		return nil, fmt.Errorf("/First %d is outside its %d bytes", first, len(data))
+	}
+	prolog := data[:first]
+	if i := bytes.IndexByte(prolog, '%'); i >= 0 {
+		prolog = prolog[:i]
+	}
+	f := strings.Fields(string(bytes.ReplaceAll(prolog, []byte{0}, []byte{' '})))
+	if len(f)%2 != 0 {
+		return nil, errors.New("its header of object numbers and offsets is corrupt")
+	}
+	starts := make([]int, 0, len(f)/2)
+	for i := 1; i < len(f); i += 2 {
+		off, err := strconv.Atoi(f[i])
+		if err != nil || off < 0 || first+off > len(data) || len(starts) > 0 && first+off < starts[len(starts)-1] {
+			return nil, fmt.Errorf("its header gives object %d the offset %q", i/2, f[i])
+		}
+		starts = append(starts, first+off)
+	}
+	return starts, nil
+}
+
+// lazyData returns the bytes of an object pdfcpu left in its object
+// stream, decoding the stream (once) within the caps.
+func (d *decoder) lazyData(e *model.XRefTableEntry, l types.LazyObjectStreamObject) ([]byte, error) {
+	if e.ObjectStream == nil || e.ObjectStreamInd == nil {
+		// (pdfcpu made it without saying where: its own decode, bounded
+		// by its limit, which config sets to Options.MaxStreamDecode.)
+		return l.GetData()
+	}
+	return d.objectData(*e.ObjectStream, *e.ObjectStreamInd)
+}
+
+// load returns an entry's object, parsing it first when pdfcpu left it in
+// its object stream (pdfcpu v0.15 parses those lazily), and keeps the
+// result in the entry. The common syntax is parsed by parseCompressed,
+// the rest by pdfcpu's parser, as pdfcpu parses an object of an object
+// stream (compressedObject).
+func (d *decoder) load(e *model.XRefTableEntry) (types.Object, error) {
+	l, lazy := e.Object.(types.LazyObjectStreamObject)
+	if !lazy {
+		return e.Object, nil
+	}
+	data, err := d.lazyData(e, l)
+	if err != nil {
+		return nil, err
+	}
+	ob, ok := parseCompressed(data)
+	if !ok {
+		if ob, err = compressedObject(data); err != nil {
+			return nil, err
+		}
+	}
+	if ob == nil {
+		return nil, errors.New("pdfcpu found no object at its place in the object stream")
+	}
+	e.Object = ob
+	return ob, nil
+}
+
+// compressedObject parses an object of an object stream with pdfcpu's
+// parser, which may not be a stream (pdfcpu's compressedObject).
+func compressedObject(data []byte) (types.Object, error) {
+	s := string(data)
+	o, err := model.ParseObjectContext(context.Background(), &s, 0)
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := o.(types.Dict); ok {
+		if n, ref := d.Length(); n != nil || ref != nil {
+			return nil, errors.New("an object stream holds a stream")
+		}
+	}
+	return o, nil
+}
