@@ -228,7 +228,7 @@ var commandKeys = []key[webcapture.Command]{
 			case types.StreamDict:
 				// Decoded once, whichever command asks: commands that
 				// post the same stream share its bytes (decode.go).
-				c.PostStream = true
+				c.PostStream, c.PostRef = true, sref
 				b, err := r.dec.stream(sref.Num, &o)
 				switch {
 				case errors.Is(err, ErrDecodeLimit):

@@ -110,6 +110,9 @@ type spiderInfoJSON struct {
 	Commands []commandJSON `json:"commands"`
 }
 
+// commandJSON is a command. Posted data is written once per stream: 400
+// commands sharing one 60 MiB /P stream are 60 MiB of JSON, not 24 GB
+// (postDataOf names the command that holds it).
 type commandJSON struct {
 	Object      string        `json:"object"`
 	URL         bytesJSON     `json:"url"`
@@ -118,6 +121,7 @@ type commandJSON struct {
 	FlagBits    uint32        `json:"flagBits"`
 	Method      string        `json:"method"`
 	PostData    *bytesJSON    `json:"postData,omitempty"`
+	PostDataOf  *int          `json:"postDataOf,omitempty"` // P is the stream commands[N] posts: its data is written there only
 	ContentType *bytesJSON    `json:"contentType,omitempty"`
 	Headers     *bytesJSON    `json:"headers,omitempty"`
 	Settings    *settingsJSON `json:"settings,omitempty"`
@@ -490,15 +494,24 @@ func newSpiderInfoJSON(info *webcapture.Info) *spiderInfoJSON {
 		v := info.Version.String()
 		j.Version = &v
 	}
-	for _, c := range info.Commands {
+	posted := map[webcapture.Ref]int{} // a /P stream: the first command that posts it
+	for i, c := range info.Commands {
 		cj := commandJSON{Object: c.Ref.String(), URL: bytesJSON(c.URL), Levels: c.Depth(), FlagBits: uint32(c.FlagsOrDefault()),
 			Flags: flagNames(c.FlagsOrDefault()), Method: "GET", ContentType: optBytes(c.ContentType), Headers: optBytes(c.Headers)}
 		if c.IsPost() {
 			cj.Method = "POST"
 		}
-		if c.PostData != nil { // (nil for a POST: a stream too large to read, a defect says)
+		first, shared := posted[c.PostRef]
+		switch {
+		case c.PostData == nil: // (a POST whose stream is too large to read: a defect says)
+		case c.PostRef != webcapture.Ref{} && shared:
+			cj.PostDataOf = &first
+		default:
 			s := bytesJSON(*c.PostData)
 			cj.PostData = &s
+			if c.PostRef != (webcapture.Ref{}) {
+				posted[c.PostRef] = i
+			}
 		}
 		if s := c.Settings; s != nil {
 			sj := &settingsJSON{Object: s.Ref.String(), Global: dictKeys(s.Global), Values: dictValues(s.Global), Engines: []engineJSON{}}

@@ -17,6 +17,15 @@ func sample(sampleName, file string, args ...string) func(dir string) ([]string,
 func init() {
 	Register(
 		Case{
+			Name:      "shared-command-params-info-json",
+			Part:      Bounds,
+			Setup:     sample("shared-command-params", "shared.pdf", "info", "--json", "shared.pdf"),
+			Exit:      0,
+			Stdout:    []string{`"postDataOf": ?0\b`},
+			MaxOutput: 70 << 20, // the 60 MiB posted, once
+			Before:    "about 24 GB of JSON: the 60 MiB /P stream the 400 commands share, written once per command",
+		},
+		Case{
 			Name:   "huge-length-audit",
 			Part:   Bounds,
 			Setup:  sample("huge-length", "huge.pdf", "audit", "huge.pdf"),
