@@ -2,16 +2,10 @@ package hostile
 
 import "github.com/webcap/webcap/internal/pdfbuild"
 
-// sample is a Setup writing pdfbuild's named hostile sample to name and
+// sample is a Setup writing pdfbuild's named hostile sample to file and
 // running webcap with args.
 func sample(sampleName, file string, args ...string) func(dir string) ([]string, func(), error) {
-	return func(dir string) ([]string, func(), error) {
-		b, err := pdfbuild.Hostile(sampleName)
-		if err != nil {
-			return nil, nil, err
-		}
-		return args, nil, Write(dir, file, b)
-	}
+	return Built(pdfbuild.Hostile, sampleName, file, args...)
 }
 
 func init() {

@@ -8,16 +8,10 @@ import (
 	"github.com/webcap/webcap/pdfio"
 )
 
-// loss is a Setup writing pdfbuild's named loss sample to name and
-// running webcap with args; it keeps the bytes for Unchanged.
+// loss is a Setup writing pdfbuild's named loss sample to file and running
+// webcap with args.
 func loss(sampleName, file string, args ...string) func(dir string) ([]string, func(), error) {
-	return func(dir string) ([]string, func(), error) {
-		b, err := pdfbuild.LossSample(sampleName)
-		if err != nil {
-			return nil, nil, err
-		}
-		return args, nil, Write(dir, file, b)
-	}
+	return Built(pdfbuild.LossSample, sampleName, file, args...)
 }
 
 // urlsKeys is a Check that the PDF name inside dir has a URLS tree of

@@ -16,6 +16,19 @@ func Write(dir, name string, b []byte) error {
 	return os.WriteFile(p, b, 0o644)
 }
 
+// Built is a Setup writing the file build makes (one of pdfbuild's named
+// samples: pdfbuild.Hostile, pdfbuild.LossSample) to file and running
+// webcap with args.
+func Built(build func(name string) ([]byte, error), sampleName, file string, args ...string) func(dir string) ([]string, func(), error) {
+	return func(dir string) ([]string, func(), error) {
+		b, err := build(sampleName)
+		if err != nil {
+			return nil, nil, err
+		}
+		return args, nil, Write(dir, file, b)
+	}
+}
+
 // Unchanged is a Check that the file name inside dir still holds want.
 func Unchanged(name string, want []byte) func(dir string) error {
 	return func(dir string) error {
