@@ -118,6 +118,16 @@ type givenSize struct {
 	given *bool
 }
 
+// String is "" until the flag is given: its default depends on the inputs
+// and its help says so (cobra would otherwise print "(default 1.0 GiB)"
+// beside it).
+func (g givenSize) String() string {
+	if g.given == nil || !*g.given || g.byteSize == nil {
+		return ""
+	}
+	return g.byteSize.String()
+}
+
 func (g givenSize) Set(v string) error {
 	*g.given = true
 	return g.byteSize.Set(v)
