@@ -252,7 +252,9 @@ var commandKeys = []key[webcapture.Command]{
 			case c.PostStream:
 				// A stream, for large data (PDF 1.7 Table 10.43): its own
 				// object, as streams are.
-				return w.u.objs.add(types.StreamDict{Dict: types.Dict{}, Raw: *c.PostData}), nil
+				ref := w.u.objs.add(types.StreamDict{Dict: types.Dict{}, Raw: *c.PostData})
+				c.PostRef = refOf(ref)
+				return ref, nil
 			}
 			return literalString(string(*c.PostData)), nil
 		}},

@@ -130,6 +130,12 @@ func lastStartXRef(b []byte) (int64, error) {
 	if off < 0 || off >= int64(len(b)) || !xrefAt(b[off:]) {
 		return 0, fmt.Errorf("the cross-reference data is damaged (startxref %d points at no cross-reference section), and readers would not find an update: rewrite the file first (e.g. qpdf in.pdf out.pdf)", off)
 	}
+	// Its trailer (or stream) dictionary must be whole: a reader follows an
+	// update's /Prev to it and stops there, where alone the file is read by
+	// reconstructing its table (FuzzFix found "trailer<</Size 5/ R>").
+	if d, _ := sectionDict(b[off:]); d == nil {
+		return 0, fmt.Errorf("the cross-reference data is damaged (the section at startxref %d has no dictionary that can be read), and readers would not read an update: rewrite the file first (e.g. qpdf in.pdf out.pdf)", off)
+	}
 	return off, nil
 }
 

@@ -36,7 +36,7 @@ func (u *Update) ReplaceContentSet(ref webcapture.Ref, cs *webcapture.ContentSet
 
 // AddCommand writes a command dictionary (its settings direct, its posted
 // data as a string, or as a stream of its own with PostStream), sets c.Ref
-// and returns it.
+// (and c.PostRef to the stream) and returns it.
 func (u *Update) AddCommand(c *webcapture.Command) (webcapture.Ref, error) {
 	d, err := writeKeys(&writer{u}, "command", commandKeys, c)
 	if err != nil {

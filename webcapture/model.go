@@ -22,7 +22,7 @@ type Command struct {
 	Flags       *Flags    // F, integer, default 0
 	PostData    *[]byte   // P, string or stream: the posted data; present = POST
 	PostStream  bool      // P was a stream (PostData nil: a stream too large to read)
-	PostRef     Ref       // the stream P is, when it is one in a file read: commands may share it
+	PostRef     Ref       // the stream P is, when it is one (read or written): commands may share it
 	ContentType *string   // CT, ASCII string, default application/x-www-form-urlencoded
 	Headers     *string   // H, string: extra request header lines, each ending in CR LF
 	Settings    *Settings // S, command settings dictionary
