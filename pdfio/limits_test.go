@@ -107,8 +107,8 @@ func TestOpenRefusesNonRegular(t *testing.T) {
 		want    string
 		invalid bool
 	}{
-		{"pipe.pdf", Options{}, "pipe.pdf: is a named pipe, not a regular file", false},
-		{"zero.pdf", Options{}, "zero.pdf: is a device, not a regular file", false},
+		{"pipe.pdf", Options{}, "pipe.pdf: is a FIFO, not a regular file", false},
+		{"zero.pdf", Options{}, "zero.pdf: is a character device, not a regular file", false},
 		{".", Options{}, ": is a directory", false},
 		{"web.pdf", Options{MaxFileSize: 10}, "web.pdf: file too large:", true},
 	} {

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/webcap/webcap/internal/limits"
 )
 
 // Where and how a result is written, decided once for every writer
@@ -37,7 +39,7 @@ import (
 
 // ErrNotRegular is what a path that is neither a regular file nor new is
 // refused with: errors.Is(err, ErrNotRegular) holds for a *NotRegularError.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = limits.ErrNotRegular
 
 // ErrStdio refuses the file this process's standard output or standard
 // error goes to (named directly, or through /dev/stdout or a link).
@@ -105,7 +107,7 @@ func resolveOutput(path string, opts WriteOptions, appending bool) (*output, err
 	case err != nil:
 		return nil, err
 	case !fi.Mode().IsRegular():
-		nr := &NotRegularError{Kind: kindOf(fi.Mode())}
+		nr := &NotRegularError{Kind: limits.Kind(fi.Mode())}
 		if target != path {
 			nr.Link = target
 		}
@@ -132,23 +134,6 @@ func resolveOutput(path string, opts WriteOptions, appending bool) (*output, err
 		return nil, err
 	}
 	return o, nil
-}
-
-// kindOf names a file type that is not a regular file.
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "a special file (" + m.Type().String() + ")"
 }
 
 // CheckOutput checks, before any work starts, that path can be written
@@ -276,7 +261,7 @@ func (o *output) recheck() error {
 	case !o.exists:
 		return fs.ErrExist
 	case !fi.Mode().IsRegular():
-		return &NotRegularError{Kind: kindOf(fi.Mode())}
+		return &NotRegularError{Kind: limits.Kind(fi.Mode())}
 	}
 	return nil
 }
@@ -333,7 +318,7 @@ func OpenAppend(path string) (*os.File, error) {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		f.Close()
 		if err == nil {
-			err = &NotRegularError{Kind: kindOf(fi.Mode())}
+			err = &NotRegularError{Kind: limits.Kind(fi.Mode())}
 		}
 		return nil, pathError(path, err)
 	}

@@ -42,20 +42,16 @@ func (e *SizeError) Error() string {
 func (e *SizeError) Is(target error) bool { return target == ErrLimit || target == ErrTooLarge }
 
 // notRegularError says what kind of file a path is when it is not a
-// regular one ("is a named pipe, not a regular file").
+// regular one ("is a FIFO, not a regular file").
 type notRegularError struct{ kind string }
 
-func (e *notRegularError) Error() string {
-	if e.kind == "" {
-		return ErrNotRegular.Error()
-	}
-	return "is a " + e.kind + ", not a regular file"
-}
+func (e *notRegularError) Error() string { return "is " + e.kind + ", not a regular file" }
+
 func (e *notRegularError) Is(target error) bool { return target == ErrNotRegular }
 
 // Regular says why a file that is not a regular file cannot be read as an
 // input: syscall.EISDIR ("is a directory") for a directory, an error
-// wrapping ErrNotRegular for a pipe, socket, device or other; nil for a
+// wrapping ErrNotRegular for a FIFO, socket, device or other; nil for a
 // regular file.
 func Regular(fi fs.FileInfo) error {
 	switch m := fi.Mode(); {
@@ -63,14 +59,27 @@ func Regular(fi fs.FileInfo) error {
 		return nil
 	case m.IsDir():
 		return syscall.EISDIR
-	case m&fs.ModeNamedPipe != 0:
-		return &notRegularError{"named pipe"}
-	case m&fs.ModeSocket != 0:
-		return &notRegularError{"socket"}
-	case m&fs.ModeDevice != 0:
-		return &notRegularError{"device"}
+	default:
+		return &notRegularError{Kind(m)}
 	}
-	return &notRegularError{}
+}
+
+// Kind names a file type that is not a regular file, in the words every
+// message about inputs (Regular) and outputs (pdfio.CheckOutput) uses.
+func Kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file (" + m.Type().String() + ")"
 }
 
 // Open opens the regular file at path for reading, its type checked

@@ -52,12 +52,12 @@ func TestOpen(t *testing.T) {
 		{name: "link.pdf", max: 100},
 		{name: "sparse.pdf", max: DefaultMaxFileSize, want: ErrTooLarge, wantMsg: "file too large: 3221225472 bytes, more than 2147483648 (--max-file-size)"},
 		{name: "small.pdf", max: 4, want: ErrLimit, wantMsg: "file too large: 9 bytes, more than 4 (--max-file-size)"},
-		{name: "zero.pdf", max: 100, want: ErrNotRegular, wantMsg: "is a device, not a regular file"},
+		{name: "zero.pdf", max: 100, want: ErrNotRegular, wantMsg: "is a character device, not a regular file"},
 		{name: ".", max: 100, want: syscall.EISDIR, wantMsg: "is a directory"},
 		{name: "missing.pdf", max: 100, want: fs.ErrNotExist},
-		{name: "fifo.pdf", max: 100, want: ErrNotRegular, wantMsg: "is a named pipe, not a regular file", needsFIFO: true},
+		{name: "fifo.pdf", max: 100, want: ErrNotRegular, wantMsg: "is a FIFO, not a regular file", needsFIFO: true},
 		{name: "fifo.pdf", max: 100, stream: true, needsFIFO: true},
-		{name: "zero.pdf", max: 100, stream: true, want: ErrNotRegular, wantMsg: "is a device, not a regular file"},
+		{name: "zero.pdf", max: 100, stream: true, want: ErrNotRegular, wantMsg: "is a character device, not a regular file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.needsFIFO && !fifo {
