@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/mirror"
 )
 
@@ -217,7 +218,10 @@ func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 }
 
 func (o *auditOptions) bounds() (*limitFlags, string, []string) {
-	o.workerMemory = !o.InProcess
+	// Not the run's ceiling: a worker bounds its own memory, and in this
+	// process runAudit watches it once the inputs are known (a directory
+	// given is the files in it, and the ceiling grows with the largest).
+	o.workerMemory = true
 	return &o.limitFlags, "audit", o.Files
 }
 
@@ -250,6 +254,11 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	jobs := make(chan int)
 	auditor := newAuditor(opts)
 	defer auditor.close()
+	if auditor.pool == nil { // in this process (--in-process, or no program to run)
+		var stop func()
+		ctx, stop = limits.WatchMemory(ctx, int64(opts.MaxMemory), maxMemoryFlag)
+		defer stop()
+	}
 	var wg sync.WaitGroup
 	for range min(opts.Jobs, len(opts.Files)) {
 		wg.Add(1)
