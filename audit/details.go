@@ -118,9 +118,13 @@ would chain into the loop again (rewrite it first, e.g. qpdf in.pdf out.pdf). A 
 once however many objects use it, and no stream may decode to more than 64 MiB, nor all of a
 file's to more than 512 MiB (pdfio.Options.MaxStreamDecode, MaxDecodeTotal): what needs a stream
 past either is not read, never cut short, and is WC-LIMIT naming the stream and the limit
-(pdfio.TooLarge; webcap fix refuses to drop it). A cross-reference stream may list no more entries than the file has bytes (at least
-65,536): more, inflated from a small file, are refused, the table is rebuilt from the objects
-found, and that is WC-PDF-XREF.`,
+(pdfio.TooLarge; webcap fix refuses to drop it). A cross-reference stream may list no more
+entries than the file has bytes (at least 65,536): more, inflated from a small file, are
+refused, the table is rebuilt from the objects found, and that is WC-PDF-XREF. A
+cross-reference stream whose data inflates to more than its entries need is read as its
+entries only (pdfcpu would inflate it whole: 940 MB to read a 500 KB file whose stream
+inflates to 500 MiB), and that is WC-PDF-XREF too (qpdf: "Cross-reference stream data has
+the wrong size"; TestXRefStreamPaddingReadAsEntries).`,
 	},
 	{
 		rules: []string{"WC-CERTIFIED", "WC-CERTIFIED-AFTER"},

@@ -47,7 +47,7 @@ type Rule struct {
 var Rules = []Rule{
 	// Reading and structure (from the reader's defects).
 	// The file's syntax: what the reader had to repair, or could not read.
-	{"WC-PDF-XREF", Serious, "PDF 1.7 §3.4.3-3.4.4, §3.4.7; ISO 32000-1 §7.5.4-7.5.5, §7.5.8", "not well-formed: startxref reaches no whole cross-reference section, or a section (through /Prev) is malformed, and the table was rebuilt by scanning; or the /Prev chain loops, and each section was read once, newest first"},
+	{"WC-PDF-XREF", Serious, "PDF 1.7 §3.4.3-3.4.4, §3.4.7; ISO 32000-1 §7.5.4-7.5.5, §7.5.8", "not well-formed: startxref reaches no whole cross-reference section, or a section (through /Prev) is malformed, and the table was rebuilt by scanning; or the /Prev chain loops, and each section was read once, newest first; or a cross-reference stream inflates to more than its entries need"},
 	{"WC-PDF-OFFSET", Serious, "PDF 1.7 §3.4.3; ISO 32000-1 §7.5.4", "not well-formed: a cross-reference entry's offset where its object does not begin"},
 	{"WC-PDF-LENGTH", Serious, "PDF 1.7 §3.2.7; ISO 32000-1 §7.3.8.2", "not well-formed: a stream whose /Length does not reach \"endstream\""},
 	{"WC-PDF-UNREADABLE", Serious, "PDF 1.7 §3.2; ISO 32000-1 §7.3", "not well-formed: an object the cross-reference data lists that cannot be parsed (cut short, nested too deep)"},

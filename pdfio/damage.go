@@ -183,6 +183,9 @@ func badSection(b []byte, off int64) (int64, string) {
 			if n, limit := streamEntries(d), xrefEntryLimit(len(b)); n > limit {
 				return off, fmt.Sprintf("lists %d entries, more than the reader takes from a file of %d bytes (%d); the table was rebuilt from the objects found", n, len(b), limit)
 			}
+			if _, padded := xrefPadding(b, off, d); padded {
+				return off, fmt.Sprintf("inflates to more than its %d entries need; it was read as its entries only", streamEntries(d))
+			}
 		}
 		prev, ok := d["Prev"].(types.Integer)
 		if !ok {

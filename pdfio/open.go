@@ -316,9 +316,10 @@ func config(opts Options) *model.Configuration {
 // parse runs pdfcpu's reader on b under the deadline, in a goroutine so
 // that a parse that ignores its context still cannot hold the caller past
 // it, and turns a panic into an error. A /Prev chain that loops is broken
-// first (prevloop.go).
+// first (prevloop.go), and a cross-reference stream cut to its entries
+// (xrefpad.go).
 func parse(b []byte, opts Options) (*model.Context, error) {
-	rs := bytes.NewReader(withoutPrevLoop(b))
+	rs := bytes.NewReader(withoutXRefPadding(withoutPrevLoop(b)))
 	conf := config(opts)
 	conf.Limits.MaxXRefEntries = xrefEntryLimit(len(b))
 	parent := opts.Context

@@ -1,6 +1,10 @@
 package hostile
 
-import "github.com/webcap/webcap/internal/pdfbuild"
+import (
+	"time"
+
+	"github.com/webcap/webcap/internal/pdfbuild"
+)
 
 // sample is a Setup writing pdfbuild's named hostile sample to file and
 // running webcap with args.
@@ -10,6 +14,26 @@ func sample(sampleName, file string, args ...string) func(dir string) ([]string,
 
 func init() {
 	Register(
+		Case{
+			Name:   "huge-xref-stream-audit",
+			Part:   Bounds,
+			Setup:  sample("huge-xref-stream", "xs.pdf", "audit", "--in-process", "xs.pdf"),
+			Exit:   1,
+			Stdout: []string{`^xs\.pdf: error WC-PDF-XREF file: not well-formed: the cross-reference section at offset \d+ inflates to more than its 13 entries need`},
+			MaxCPU: 2 * time.Second,
+			MaxRSS: 200 << 20,
+			Before: "exit 0 \"Well-Formed and valid\" in 2.3 s and 940 MB: pdfcpu inflated the 500 MiB whole, and nothing said so (qpdf: \"Cross-reference stream data has the wrong size\")",
+		},
+		Case{
+			Name:   "huge-xref-stream-info",
+			Part:   Bounds,
+			Setup:  sample("huge-xref-stream", "xs.pdf", "info", "xs.pdf"),
+			Exit:   0,
+			Stdout: []string{`^  ID +E55D7D08133843E6D35696CD10C772CF$`},
+			MaxCPU: 2 * time.Second,
+			MaxRSS: 200 << 20,
+			Before: "2.3 s and 940 MB to read a 519 KB file",
+		},
 		Case{
 			Name:      "shared-command-params-info-json",
 			Part:      Bounds,

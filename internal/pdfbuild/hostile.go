@@ -71,6 +71,8 @@ var hostile = map[string]func() []byte{
 	"prev-self": prevSelf,
 	// A cross-reference stream of 10,000,000 entries, nearly all free.
 	"huge-xref-size": hugeXRefSize,
+	// A cross-reference stream that inflates to 500 MiB.
+	"huge-xref-stream": hugeXRefStream,
 	// 64 KiB of random bytes behind a PDF header.
 	"random-bytes": func() []byte {
 		r := rand.New(rand.NewPCG(7, 7))

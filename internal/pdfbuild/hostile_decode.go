@@ -33,7 +33,16 @@ func hugeObjectStreams() []byte { return ObjectStreamsOf(16, 500<<20) }
 
 // ObjectStreamsOf builds the "huge-object-streams" sample with n object
 // streams of pad bytes of white space each (the tests' smaller ones).
-func ObjectStreamsOf(n int, pad int64) []byte {
+func ObjectStreamsOf(n int, pad int64) []byte { return objectStreams(n, pad, 0) }
+
+// hugeXRefStream is a capture of one page set whose cross-reference
+// stream inflates to 500 MiB: its entries, then zeros (free entries past
+// its /Size), from a file of 500 KB.
+func hugeXRefStream() []byte { return objectStreams(1, 16, 500<<20) }
+
+// objectStreams is ObjectStreamsOf with xrefPad zero bytes after the
+// cross-reference stream's entries (deflated when there are any).
+func objectStreams(n int, pad, xrefPad int64) []byte {
 	var w bytes.Buffer
 	w.WriteString("%PDF-1.7\n%\xE2\xE3\xCF\xD3\n")
 	const (
@@ -84,7 +93,12 @@ func ObjectStreamsOf(n int, pad int64) []byte {
 		}
 	}
 	fmt.Fprintf(&w, "%d 0 obj\n", xref)
-	writeValue(&w, &Stream{Dict: D("Type", Name("XRef"), "W", Array{1, 3, 1}, "Size", size, "Root", Ref(catalog)), Data: data.Bytes()})
+	xs := &Stream{Dict: D("Type", Name("XRef"), "W", Array{1, 3, 1}, "Size", size, "Root", Ref(catalog)), Data: data.Bytes()}
+	if xrefPad > 0 {
+		xs = &Stream{Dict: D("Type", Name("XRef"), "W", Array{1, 3, 1}, "Size", size, "Root", Ref(catalog), "Filter", Name("FlateDecode")),
+			Data: bomb(data.Bytes(), xrefPad, 0, nil)}
+	}
+	writeValue(&w, xs)
 	fmt.Fprintf(&w, "\nendobj\nstartxref\n%d\n%%%%EOF\n", offsets[xref])
 	return w.Bytes()
 }
