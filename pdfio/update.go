@@ -139,52 +139,6 @@ func lastStartXRef(b []byte) (int64, error) {
 	return off, nil
 }
 
-// xrefTable reports whether b holds a whole cross-reference table after
-// its "xref" keyword: subsections (a header "first count", then count
-// entries "offset generation n|f") up to "trailer".
-func xrefTable(b []byte) bool {
-	var field []byte
-	next := func() bool { // (by hand: bytes.TrimLeft and IndexAny were most of the time taken on 10,000 entries)
-		i := 0
-		for i < len(b) && xrefSpace(b[i]) {
-			i++
-		}
-		j := i
-		for j < len(b) && !xrefSpace(b[j]) {
-			j++
-		}
-		field, b = b[i:j], b[j:]
-		return len(field) > 0
-	}
-	isInt := func() bool {
-		if allDigits(field) {
-			return true // the entries' offsets and generations
-		}
-		_, err := strconv.Atoi(string(field))
-		return err == nil
-	}
-	for sections := 0; ; sections++ {
-		if !next() {
-			return false
-		}
-		if bytes.HasPrefix(field, []byte("trailer")) {
-			return sections > 0
-		}
-		if !isInt() || !next() || !isInt() {
-			return false
-		}
-		count, _ := strconv.Atoi(string(field))
-		if count < 0 || count > 1<<24 {
-			return false
-		}
-		for range count {
-			if !next() || !isInt() || !next() || !isInt() || !next() || (string(field) != "n" && string(field) != "f") {
-				return false
-			}
-		}
-	}
-}
-
 // xrefSpace reports whether c is white space between a table's fields.
 func xrefSpace(c byte) bool {
 	return c == 0 || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '
