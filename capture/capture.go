@@ -371,7 +371,18 @@ func (cr *crawler) skipOf(ctx context.Context, u string, err error) Skip {
 	case errors.As(err, &le):
 		return Skip{URL: u, Reason: le.Error(), Kind: le.Kind}
 	case errors.As(err, &re):
-		return Skip{URL: u, Reason: re.Error(), Kind: SkipRobots}
+		kind := SkipRobots
+		if re.Kind == RobotsUnreachable {
+			// Its server cannot be reached at all (refused, DNS, TLS, a
+			// reset): nor can the page, and refresh says it unreachable
+			// by that kind; robots.txt's own failures (a time-out, a 5xx)
+			// stay robots.txt's.
+			switch k := fetchKind(re.Origin+"/robots.txt", re.Err); k {
+			case Refused, DNS, TLS, Reset:
+				kind = k.String()
+			}
+		}
+		return Skip{URL: u, Reason: re.Error(), Kind: kind}
 	case errors.As(err, &fe):
 		return Skip{URL: u, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status}
 	case errors.As(err, new(pageTimeout)):

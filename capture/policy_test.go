@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -250,5 +253,30 @@ func TestRobotsCanceled(t *testing.T) {
 	}
 	if err := r.Check(context.Background(), srv.URL+"/private/x.html"); err == nil {
 		t.Error("Check(/private/x.html) once robots.txt arrived = nil, want forbidden")
+	}
+}
+
+// TestRobotsUnreachableSkip: a page whose robots.txt could not be read is
+// skipped by robots.txt's rule, but when its server cannot be reached at
+// all (nothing listens, no such name), the skip is of that kind, and
+// refresh says the page unreachable, as it would of the page itself.
+func TestRobotsUnreachableSkip(t *testing.T) {
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+	tests := []struct {
+		name       string
+		err        error
+		kind, stat string
+	}{
+		{"forbidden by a rule", &RobotsError{Origin: "http://a", Kind: RobotsForbidden}, SkipRobots, StatusUnchecked},
+		{"time-out", &RobotsError{Origin: "http://a", Kind: RobotsUnreachable, Err: errors.New("timeout after 3s")}, SkipRobots, StatusUnchecked},
+		{"5xx", &RobotsError{Origin: "http://a", Kind: RobotsUnreachable, Err: errors.New("HTTP 503 Service Unavailable")}, SkipRobots, StatusUnchecked},
+		{"connection refused", &RobotsError{Origin: "http://a", Kind: RobotsUnreachable, Err: refused}, "refused", StatusUnreachable},
+		{"no such host", &RobotsError{Origin: "http://a", Kind: RobotsUnreachable, Err: &net.DNSError{Err: "no such host", Name: "a", IsNotFound: true}}, "dns", StatusUnreachable},
+	}
+	for _, tt := range tests {
+		s := (&crawler{}).skipOf(context.Background(), "http://a/p.html", tt.err)
+		if s.Kind != tt.kind || skipStatus(s) != tt.stat || s.Reason != tt.err.Error() {
+			t.Errorf("%s: skip %q (%s), %q; want %q (%s), the robots.txt reason", tt.name, s.Kind, skipStatus(s), s.Reason, tt.kind, tt.stat)
+		}
 	}
 }
