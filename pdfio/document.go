@@ -18,6 +18,8 @@ type Document struct {
 	Sets      []*ContentSet    // every content set: the trees' (IDS, then URLS order), then orphans
 	Pages     []*Page          // the page tree's pages, in order
 	Images    []*Image         // every image XObject, by object number
+	Outline   []*OutlineItem   // the catalog's /Outlines items (outline.go); nil without /Outlines, empty when it has none
+	Articles  []*Article       // the structure tree's SpdrArt Articles, in tree order (structure.go)
 	Defects   []Defect         // everything malformed met while reading
 
 	// Read by readUse (usage.go), for the auditor.
@@ -90,6 +92,9 @@ type Page struct {
 	ID     *webcapture.RawID // /ID: the parent content set's identifier
 	IDRef  webcapture.Ref    // the /ID string's object when indirect
 	PZ     *float64          // /PZ: preferred zoom
+	// StructParents is /StructParents: the page's key in the structure
+	// tree's /ParentTree; nil if absent.
+	StructParents *int64
 }
 
 // An Image is an image XObject.
@@ -151,4 +156,6 @@ const (
 	WrongType      DefectKind = "wrong-type"       // a key whose value has a type the specification does not allow
 	BadValue       DefectKind = "bad-value"        // a value of the right type that cannot be read (a date, a flag field)
 	SharedSettings DefectKind = "shared-settings"  // an object under command settings that something else refers to
+	OutlineEntry   DefectKind = "outline-entry"    // a malformed outline: an item or a key of one (/Title, /Dest, /A, /SE) of the wrong type
+	StructEntry    DefectKind = "struct-entry"     // a malformed structure tree: an element, a kid or a key of one (/S, /C, /Pg) of the wrong type
 )

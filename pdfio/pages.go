@@ -84,6 +84,9 @@ func (r *reader) page(d types.Dict, ref webcapture.Ref) {
 	if n, ok := r.number(ref, d, "PZ", path); ok {
 		p.PZ = &n.Value
 	}
+	if n, ok := r.integer(ref, d, "StructParents", path); ok {
+		p.StructParents = &n
+	}
 	r.doc.Pages = append(r.doc.Pages, p)
 	if !ref.IsZero() {
 		r.doc.pageByRef[ref] = p

@@ -104,6 +104,12 @@ func (r *reader) read() *Document {
 		}
 	}
 	pages()
+	if o, ok := cat["Outlines"]; ok && o != nil {
+		r.doc.Outline = r.readOutline(o)
+	}
+	if o, ok := cat["StructTreeRoot"]; ok && o != nil {
+		r.readStructure(o)
+	}
 	r.endDamage(&damage)
 	r.scanObjects()
 	r.readUse()
