@@ -154,6 +154,10 @@ func TestOutlineDefects(t *testing.T) {
 			a := b.Add(pb.D("S", pb.Name("A"), "C", pb.Name("SpdrArt"), "Pg", pages[0], "K", 0))
 			return pb.D("StructTreeRoot", b.Add(pb.D("K", a, "RoleMap", pb.D("A", pb.Name("B"), "B", pb.Name("A")))))
 		}, "", -1, 0},
+		{"Article mapped by /RoleMap stays an Article", func(b *pb.Builder, pages []pb.Ref) pb.Dict {
+			a := b.Add(pb.D("S", pb.Name("Article"), "C", pb.Name("SpdrArt"), "Pg", pages[0], "K", 0))
+			return pb.D("StructTreeRoot", b.Add(pb.D("K", a, "RoleMap", pb.D("Article", pb.Name("P")))))
+		}, "", -1, 1},
 		{"structure too deep", func(b *pb.Builder, pages []pb.Ref) pb.Dict {
 			k := b.Add(pb.D("S", pb.Name("Article"), "C", pb.Name("SpdrArt"), "Pg", pages[0], "K", 0))
 			for range maxStructDepth {

@@ -127,7 +127,15 @@ type structWalk struct {
 
 // role maps a structure type through /RoleMap to the type it stands for,
 // following at most a few steps (a map that loops ends where it started).
+// Article, a standard type, is not mapped: a role map maps the types a
+// producer made up to standard ones, and "standard structure types shall
+// not be remapped" (ISO 32000-2 §14.8.6.1). Tika's PDF/A copy of a Web
+// Capture file maps /Article to /P; its SpdrArt element is an Article all
+// the same.
 func (w *structWalk) role(s string) string {
+	if s == "Article" {
+		return s
+	}
 	for range 8 {
 		t, ok := w.roles[s]
 		if !ok || t == s {
