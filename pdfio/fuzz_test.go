@@ -22,6 +22,7 @@ func FuzzRead(f *testing.F) {
 		return self
 	}))
 	f.Add([]byte("%PDF-1.7\n"))
+	f.Add(outlineSeed()) // an outline and a structure tree, as Acrobat writes them
 	f.Fuzz(func(t *testing.T, data []byte) {
 		start := time.Now()
 		d, err := ReadBytes(data, "fuzz.pdf", Options{Timeout: 5 * time.Second, MaxTreeNodes: 10000})
@@ -83,4 +84,13 @@ func FuzzAppendPages(f *testing.F) {
 			t.Fatalf("%d pages after appending 2 to %d", len(d2.Pages), len(d.Pages))
 		}
 	})
+}
+
+// outlineSeed is webCaptureShape's file.
+func outlineSeed() []byte {
+	b := pb.New()
+	root, pages := b.PageTree(3, func(i int) pb.Dict { return pb.D("StructParents", i) })
+	cat, _, _ := webCaptureShape(b, pages)
+	b.Root = b.Add(append(pb.D("Type", pb.Name("Catalog"), "Pages", root), cat...))
+	return b.Bytes()
 }
