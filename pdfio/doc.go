@@ -4,9 +4,9 @@
 //   - Read: Open, Read and ReadBytes read a file byte-exactly into the
 //     webcapture model (a Document: SpiderInfo and its commands, the IDS and
 //     URLS name trees, every content set, the pages and image XObjects with
-//     their /ID, the outline, and the structure tree's SpdrArt Articles with
-//     each page's /StructParents), recording every defect met instead of
-//     stopping at it.
+//     their /ID, the outline with each tagged bookmark's Article, and the
+//     structure tree's SpdrArt Articles, its /ParentTree and each page's
+//     /StructParents), recording every defect met instead of stopping at it.
 //     Document.LookupURL and LookupID answer what a viewer asks the trees.
 //   - Write incremental updates: an Update (NewUpdate) appends new and
 //     changed objects after the file's own bytes, which stay exactly as they

@@ -20,7 +20,10 @@ type Document struct {
 	Images    []*Image         // every image XObject, by object number
 	Outline   []*OutlineItem   // the catalog's /Outlines items (outline.go); nil without /Outlines, empty when it has none
 	Articles  []*Article       // the structure tree's SpdrArt Articles, in tree order (structure.go)
-	Defects   []Defect         // everything malformed met while reading
+	// ParentTree is the structure tree's /ParentTree (structure.go); nil
+	// without a structure tree or without a /ParentTree.
+	ParentTree *ParentTree
+	Defects    []Defect // everything malformed met while reading
 
 	// Read by readUse (usage.go), for the auditor.
 	ImageUseKnown  bool                  // every page's resources were walked within the bounds: Image.Pages is complete

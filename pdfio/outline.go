@@ -27,7 +27,11 @@ type OutlineItem struct {
 	Dest     int             // the page /Dest (or a /GoTo /A's /D) names; 0 when none, named, or not a page
 	DestForm string          // the explicit destination's form ("XYZ", "Fit", ...; "?" when the array has none); "" when there is none
 	SE       webcapture.Ref  // /SE, the structure element the item points at; zero if none
-	Kids     []*OutlineItem  // the items under it (/First, then /Next), in order
+	// SEArticle is the SpdrArt Article /SE is, read from the element
+	// itself (it need not hang under the catalog's structure tree:
+	// Issue621's does not); nil when /SE is none or not such an Article.
+	SEArticle *Article
+	Kids      []*OutlineItem // the items under it (/First, then /Next), in order
 }
 
 // outlineKeys are the outline item's keys that the reader reads (PDF 1.7

@@ -69,10 +69,16 @@ func TestOutlineAndArticles(t *testing.T) {
 		{Ref: ref(items[1]), Title: "\xfe\xff\x00P\x00a\x00g\x00e", Dest: 1, DestForm: "XYZ", SE: ref(arts[0])},
 		{Ref: ref(items[2]), Title: "Second (set)", Dest: 3, DestForm: "Fit", SE: ref(arts[1])},
 	}}}
+	wantArts := []*Article{{Ref: ref(arts[0]), Pages: []int{1, 2}, MCIDs: 4}, {Ref: ref(arts[1]), Pages: []int{3}, MCIDs: 1}}
+	for i, it := range d.Outline[0].Kids { // a tagged bookmark's /SE is the Article the tree holds
+		if it.SEArticle != d.Articles[i] {
+			t.Errorf("item %d: SEArticle %v, want the tree's Article %v", i, it.SEArticle, d.Articles[i])
+		}
+		it.SEArticle = nil
+	}
 	if !reflect.DeepEqual(d.Outline, want) {
 		t.Errorf("Outline = %s, want %s", dumpOutline(d.Outline), dumpOutline(want))
 	}
-	wantArts := []*Article{{Ref: ref(arts[0]), Pages: []int{1, 2}, MCIDs: 4}, {Ref: ref(arts[1]), Pages: []int{3}, MCIDs: 1}}
 	if !reflect.DeepEqual(d.Articles, wantArts) {
 		t.Errorf("Articles = %s, want %s", dumpArticles(d.Articles), dumpArticles(wantArts))
 	}

@@ -15,11 +15,12 @@ import (
 )
 
 type reader struct {
-	xt   *model.XRefTable
-	dec  *decoder // decodes streams once, within the caps
-	opts Options
-	doc  *Document
-	sets map[webcapture.Ref]*ContentSet // content sets by object
+	xt    *model.XRefTable
+	dec   *decoder // decodes streams once, within the caps
+	opts  Options
+	roles map[string]string // the structure tree's /RoleMap, for readTaggedBookmarks
+	doc   *Document
+	sets  map[webcapture.Ref]*ContentSet // content sets by object
 
 	b           []byte                  // the file's bytes, to check against what pdfcpu built; nil: not checked
 	xrefDamaged bool                    // the cross-reference data had to be rebuilt
@@ -110,6 +111,7 @@ func (r *reader) read() *Document {
 	if o, ok := cat["StructTreeRoot"]; ok && o != nil {
 		r.readStructure(o)
 	}
+	r.readTaggedBookmarks()
 	r.endDamage(&damage)
 	r.scanObjects()
 	r.readUse()

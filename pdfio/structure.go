@@ -97,10 +97,11 @@ func (r *reader) readStructure(o types.Object) {
 		r.defect(ref, "StructTreeRoot", StructEntry, "the catalog's /StructTreeRoot is %s, want a dictionary", typeName(root))
 		return
 	}
-	w := &structWalk{r: r, seen: map[webcapture.Ref]bool{}, roles: map[string]string{}}
+	w := &structWalk{r: r, seen: map[webcapture.Ref]bool{}, roles: map[string]string{}, articles: &r.doc.Articles}
 	if !ref.IsZero() {
 		w.seen[ref] = true
 	}
+	r.roles = w.roles
 	if rm, ok := r.outlineValue(d, "RoleMap", "StructTreeRoot"); ok {
 		if m, isDict := rm.(types.Dict); isDict {
 			for k, v := range m {
@@ -115,6 +116,12 @@ func (r *reader) readStructure(o types.Object) {
 	if k, ok := d["K"]; ok {
 		w.kids(k, ref, "StructTreeRoot/K", structElem{}, nil, 1)
 	}
+	if pt, ok := d["ParentTree"]; ok && pt != nil {
+		r.doc.ParentTree = r.readParentTree(pt)
+		if n, ok := r.integer(ref, d, "ParentTreeNextKey", "StructTreeRoot"); ok {
+			r.doc.ParentTree.NextKey = &n
+		}
+	}
 }
 
 type structWalk struct {
@@ -123,6 +130,9 @@ type structWalk struct {
 	roles map[string]string       // /RoleMap
 	elems int
 	stop  bool
+	// articles collects the SpdrArt Articles met; nil to collect none.
+	articles *[]*Article
+	last     *Article // the last Article met
 }
 
 // role maps a structure type through /RoleMap to the type it stands for,
@@ -220,7 +230,10 @@ func (w *structWalk) elem(d types.Dict, ref webcapture.Ref, path string, depth i
 	var art *Article
 	if w.role(se.S) == "Article" && slices.Contains(se.C, SpiderArticle) {
 		art = &Article{Ref: ref}
-		r.doc.Articles = append(r.doc.Articles, art)
+		if w.articles != nil {
+			*w.articles = append(*w.articles, art)
+		}
+		w.last = art
 	}
 	if k, ok := d["K"]; ok {
 		w.kids(k, ref, path+"/K", se, art, depth+1)

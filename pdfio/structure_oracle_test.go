@@ -27,7 +27,7 @@ func TestRealWorldOutlineAndArticlesOracle(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no files in", dir)
 	}
-	compared, withArticles, withOutline := 0, 0, 0
+	compared, withArticles, withOutline, withParentTree := 0, 0, 0, 0
 	for _, f := range files {
 		name := filepath.Base(f)
 		password := ""
@@ -83,13 +83,38 @@ func TestRealWorldOutlineAndArticlesOracle(t *testing.T) {
 					t.Errorf("page %d: StructParents %s, qpdf shows %s", p.Number, g, sp[i])
 				}
 			}
+			var gotPT []string
+			if pt := d.ParentTree; pt != nil {
+				keys := make([]int64, 0, len(pt.Entries))
+				for k := range pt.Entries {
+					keys = append(keys, k)
+				}
+				slices.Sort(keys)
+				for _, k := range keys {
+					e := pt.Entries[k]
+					var els []string
+					for _, r := range e.Elems {
+						els = append(els, fmt.Sprintf("%d %d R", r.Num, r.Gen))
+					}
+					gotPT = append(gotPT, fmt.Sprintf("%d %v %v", k, e.Resolves, els))
+				}
+				if pt.NextKey != nil {
+					gotPT = append(gotPT, fmt.Sprint("next ", *pt.NextKey))
+				}
+			}
+			if wantPT := q.parentTree(); !reflect.DeepEqual(gotPT, wantPT) {
+				t.Errorf("ParentTree %q, qpdf shows %q", gotPT, wantPT)
+			}
+			if len(gotPT) > 0 {
+				withParentTree++
+			}
 		})
 	}
 	// Issue 20's survey of the corpus: 45 files qpdf opens, 36 with outline items, 33
 	// with a SpdrArt Article, 32 of them under the catalog's tree (Issue621's
 	// hangs under a second StructTreeRoot the catalog does not reference).
-	t.Logf("compared %d files: %d with outline items, %d with SpdrArt Articles", compared, withOutline, withArticles)
-	if compared == 0 || withArticles == 0 || withOutline == 0 {
+	t.Logf("compared %d files: %d with outline items, %d with SpdrArt Articles, %d with a /ParentTree", compared, withOutline, withArticles, withParentTree)
+	if compared == 0 || withArticles == 0 || withOutline == 0 || withParentTree == 0 {
 		t.Errorf("the oracle compared %d files, %d with Articles, %d with outlines: nothing to compare is a failure", compared, withArticles, withOutline)
 	}
 }
@@ -297,5 +322,76 @@ func (q *qpdfDoc) articles() []string {
 		}
 	}
 	walk(root["/K"])
+	return out
+}
+
+// parentTree lists the /ParentTree's entries by key, each as "key
+// resolves [elements]", then "next n" for /ParentTreeNextKey: a walk of
+// /Nums and /Kids, the first value of a key kept.
+func (q *qpdfDoc) parentTree() []string {
+	root := q.dict(q.catalog()["/StructTreeRoot"])
+	if root == nil || root["/ParentTree"] == nil {
+		return nil
+	}
+	entries := map[int64]string{}
+	seen := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		if s, ok := v.(string); ok && isRef(s) {
+			if seen[s] {
+				return
+			}
+			seen[s] = true
+		}
+		n := q.dict(v)
+		if a, ok := q.get(n["/Nums"]).([]any); ok {
+			for i := 0; i+1 < len(a); i += 2 {
+				kf, ok := q.get(a[i]).(float64)
+				if !ok {
+					continue
+				}
+				k := int64(kf)
+				if _, dup := entries[k]; dup {
+					continue
+				}
+				val := a[i+1]
+				var els []string
+				resolves := false
+				switch x := q.get(val).(type) {
+				case map[string]any:
+					resolves = true
+					if s, ok := val.(string); ok { // a direct element is not listed
+						els = []string{s}
+					}
+				case []any:
+					resolves = true
+					for _, el := range x {
+						if s, ok := el.(string); ok && isRef(s) {
+							els = append(els, s)
+						}
+					}
+				}
+				entries[k] = fmt.Sprintf("%d %v %v", k, resolves, els)
+			}
+		}
+		if a, ok := q.get(n["/Kids"]).([]any); ok {
+			for _, k := range a {
+				walk(k)
+			}
+		}
+	}
+	walk(root["/ParentTree"])
+	keys := make([]int64, 0, len(entries))
+	for k := range entries {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var out []string
+	for _, k := range keys {
+		out = append(out, entries[k])
+	}
+	if nk, ok := q.get(root["/ParentTreeNextKey"]).(float64); ok {
+		out = append(out, fmt.Sprint("next ", int64(nk)))
+	}
 	return out
 }
