@@ -139,7 +139,8 @@ func (r *reader) parentEntry(o types.Object, path string) *ParentEntry {
 // /SE names: an SpdrArt Article already met in the structure tree, or one
 // read from the element itself.
 func (r *reader) readTaggedBookmarks() {
-	byRef := map[webcapture.Ref]*Article{}
+	byRef := map[webcapture.Ref]*Article{} // every /SE read, nil when it is not an Article
+	steps := maxStructElems                // for all the elements read here: items to one big element, or many, read it within this budget
 	for _, a := range r.doc.Articles {
 		if !a.Ref.IsZero() {
 			byRef[a.Ref] = a
@@ -149,14 +150,12 @@ func (r *reader) readTaggedBookmarks() {
 	walk = func(items []*OutlineItem) {
 		for _, it := range items {
 			if !it.SE.IsZero() {
-				if a, ok := byRef[it.SE]; ok {
-					it.SEArticle = a
-				} else {
-					it.SEArticle = r.articleAt(it.SE)
-					if it.SEArticle != nil {
-						byRef[it.SE] = it.SEArticle
-					}
+				a, ok := byRef[it.SE]
+				if !ok {
+					a = r.articleAt(it.SE, &steps)
+					byRef[it.SE] = a
 				}
+				it.SEArticle = a
 			}
 			walk(it.Kids)
 		}
@@ -165,8 +164,9 @@ func (r *reader) readTaggedBookmarks() {
 }
 
 // articleAt reads the element ref as an SpdrArt Article; nil if it is not
-// one. Its kids are read, not any Article under it.
-func (r *reader) articleAt(ref webcapture.Ref) *Article {
+// one (or the budget steps ran out). The walk's defects are dropped: the
+// element is read again where the tree reaches it, and reported there.
+func (r *reader) articleAt(ref webcapture.Ref, steps *int) *Article {
 	o := types.IndirectRef{ObjectNumber: types.Integer(ref.Num), GenerationNumber: types.Integer(ref.Gen)}
 	v, _, ok := r.resolve(o, "SE")
 	if !ok || v == nil {
@@ -180,7 +180,7 @@ func (r *reader) articleAt(ref webcapture.Ref) *Article {
 	if roles == nil {
 		roles = map[string]string{}
 	}
-	w := &structWalk{r: r, seen: map[webcapture.Ref]bool{}, roles: roles}
+	w := &structWalk{r: r, seen: map[webcapture.Ref]bool{}, roles: roles, steps: steps}
 	n := len(r.doc.Defects)
 	w.elem(d, ref, "SE", 1)
 	r.doc.Defects = r.doc.Defects[:n] // the element is not part of the tree: its defects are not the tree's

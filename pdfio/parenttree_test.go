@@ -77,3 +77,42 @@ func TestParentTree(t *testing.T) {
 		})
 	}
 }
+
+// Outline items whose /SE are many elements outside the tree, each over
+// one large /K array, are read within one budget, not each in full.
+func TestTaggedBookmarksBudget(t *testing.T) {
+	const items, mcids = 400, 20000 // 8 M kids in all, past the budget of maxStructElems
+	d := structFile(t, func(b *pb.Builder, pages []pb.Ref) pb.Dict {
+		k := make(pb.Array, mcids)
+		for i := range k {
+			k[i] = i
+		}
+		kids := b.Add(k)
+		root, site := b.Reserve(), b.Reserve()
+		var first, prev pb.Ref
+		for i := range items {
+			art := b.Add(pb.D("S", pb.Name("Article"), "C", pb.Name("SpdrArt"), "Pg", pages[0], "K", kids))
+			it := b.Add(pb.D("Title", pb.Lit("x"), "Parent", site, "SE", art, "Dest", pb.Array{pages[0], pb.Name("Fit")}))
+			if i == 0 {
+				first = it
+			} else {
+				d := b.Get(prev).(pb.Dict)
+				d.Set("Next", it)
+				b.Set(prev, d)
+			}
+			prev = it
+		}
+		b.Set(site, pb.D("Title", pb.Lit("site"), "Parent", root, "First", first, "Last", prev, "Count", items))
+		b.Set(root, pb.D("Type", pb.Name("Outlines"), "First", site, "Last", site, "Count", items+1))
+		return pb.D("Outlines", root)
+	})
+	read := 0
+	for _, it := range d.Outline[0].Kids {
+		if it.SEArticle != nil && it.SEArticle.MCIDs == mcids {
+			read++
+		}
+	}
+	if read == 0 || read >= items {
+		t.Errorf("%d of %d Articles read whole; want some, within the budget, not all", read, items)
+	}
+}

@@ -133,6 +133,9 @@ type structWalk struct {
 	// articles collects the SpdrArt Articles met; nil to collect none.
 	articles *[]*Article
 	last     *Article // the last Article met
+	// steps, if not nil, is what is left of a budget of kids shared by
+	// several walks (readTaggedBookmarks'): at 0 the walk stops.
+	steps *int
 }
 
 // role maps a structure type through /RoleMap to the type it stands for,
@@ -162,8 +165,17 @@ func (w *structWalk) role(s string) string {
 // is, which collects the pages of its marked content.
 func (w *structWalk) kids(o types.Object, pref webcapture.Ref, path string, parent structElem, art *Article, depth int) {
 	r := w.r
+	if w.steps != nil {
+		if *w.steps <= 0 {
+			w.stop = true
+		}
+		*w.steps--
+	}
+	if w.stop {
+		return
+	}
 	v, ref, ok := r.resolve(o, path)
-	if !ok || v == nil || w.stop {
+	if !ok || v == nil {
 		return
 	}
 	switch k := v.(type) {
