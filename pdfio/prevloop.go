@@ -26,31 +26,48 @@ type prevLoop struct {
 	span    [2]int // where in the file "/Prev N" is written
 }
 
-// findPrevLoop follows the sections from startxref; ok is false when the
-// chain ends (or startxref or a section cannot be read: other damage).
-func findPrevLoop(b []byte) (l prevLoop, ok bool) {
+// eachSection calls f with each cross-reference section of b's /Prev
+// chain, from startxref, newest first: its offset, its dictionary and its
+// object number (-1 for a table). It stops when f says so, when the chain
+// ends or a section cannot be read (other damage), or before a section
+// already visited; loopAt is then the section whose /Prev leads back to
+// it, and prev that /Prev (loopAt is -1 when there is no loop).
+func eachSection(b []byte, f func(off int64, d types.Dict, num int) bool) (loopAt, prev int64) {
 	off, err := lastStartXRef(b)
 	if err != nil {
-		return l, false
+		return -1, 0
 	}
 	seen := map[int64]bool{}
 	for range maxSections {
 		seen[off] = true
 		if off < 0 || off >= int64(len(b)) {
-			return l, false
+			return -1, 0
 		}
-		d, _ := sectionDict(b[off:])
-		prev, isInt := d["Prev"].(types.Integer)
-		if d == nil || !isInt {
-			return l, false
+		d, num := sectionDict(b[off:])
+		if d == nil || !f(off, d, num) {
+			return -1, 0
 		}
-		if seen[int64(prev)] {
-			span, found := prevSpan(b, off, int64(prev))
-			return prevLoop{section: off, prev: int64(prev), span: span}, found
+		p, isInt := d["Prev"].(types.Integer)
+		if !isInt {
+			return -1, 0
 		}
-		off = int64(prev)
+		if seen[int64(p)] {
+			return off, int64(p)
+		}
+		off = int64(p)
 	}
-	return l, false
+	return -1, 0
+}
+
+// findPrevLoop follows the sections from startxref; ok is false when the
+// chain ends (or startxref or a section cannot be read: other damage).
+func findPrevLoop(b []byte) (l prevLoop, ok bool) {
+	at, prev := eachSection(b, func(int64, types.Dict, int) bool { return true })
+	if at < 0 {
+		return l, false
+	}
+	span, found := prevSpan(b, at, prev)
+	return prevLoop{section: at, prev: prev, span: span}, found
 }
 
 var prevEntry = regexp.MustCompile(`/Prev[\x00\t\n\f\r ]+(\d+)`)

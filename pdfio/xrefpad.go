@@ -114,33 +114,19 @@ func streamData(b []byte, off int64) (int, bool) {
 // /Prev chain inflates to more than its entries need, a copy with that
 // stream's data its entries only (see above).
 func withoutXRefPadding(b []byte) []byte {
-	off, err := lastStartXRef(b)
-	if err != nil {
-		return b
-	}
 	out, cloned := b, false
-	seen := map[int64]bool{}
-	for range maxSections {
-		if seen[off] || off < 0 || off >= int64(len(b)) {
-			break
+	eachSection(b, func(off int64, d types.Dict, num int) bool {
+		if num < 0 {
+			return true // a table: nothing to inflate
 		}
-		seen[off] = true
-		d, num := sectionDict(b[off:])
-		if d == nil {
-			break
-		}
-		if p, ok := xrefPadding(b, off, d); num >= 0 && ok {
+		if p, ok := xrefPadding(b, off, d); ok {
 			if !cloned {
 				out, cloned = bytes.Clone(b), true
 			}
 			n := copy(out[p.start:], p.entries)
 			clear(out[p.start+n : p.end])
 		}
-		prev, ok := d["Prev"].(types.Integer)
-		if !ok {
-			break
-		}
-		off = int64(prev)
-	}
+		return true
+	})
 	return out
 }
