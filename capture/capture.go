@@ -38,6 +38,8 @@ type Options struct {
 	// one is refused (pdfio.ErrEncryptedWrite), the password only makes
 	// the refusal say so.
 	Password string
+	// Bookmarks says which bookmarks are written (BookmarksSites when "").
+	Bookmarks BookmarksMode
 	// Allow are the kinds of address (loopback, private, ...) webcap may
 	// connect to besides public ones. A capture also allows the kinds its
 	// start URLs are (capturing http://127.0.0.1:8080/ is asked for);
@@ -66,6 +68,11 @@ type Result struct {
 	Build *record.Result // the content sets and commands written
 
 	Links int // links between captured pages made internal
+	// Bookmarks is how many page sets were given a bookmark.
+	Bookmarks int
+	// Notes say what was not done as asked without stopping the capture:
+	// pages written without tags (and why), bookmarks not added.
+	Notes []string
 	First int // the number of the first page captured (Append: after the file's pages)
 	// Stopped is why the capture stopped before its end: ErrTimeLimit,
 	// the interrupt that cancelled its context, or a browser that could
@@ -505,32 +512,31 @@ func capture(ctx context.Context, b *Browser, p *AppendPlan, starts []Start, opt
 	}
 	res.First = first
 	t0 := time.Now()
-	// Where each page's printed pages go, and the anchors on them.
+	// Where each page's printed pages go, and the anchors on them; each
+	// page's pages are copied with their tags, under its set's Article.
+	if u == nil {
+		if u, err = pdfio.NewFileUpdate(res.Pages[0].PDF, name, pdfio.Options{}); err != nil {
+			return nil, fmt.Errorf("capture: %w", err)
+		}
+	}
 	printed := make([]printedPage, len(res.Pages))
+	sets := make([]filed, len(res.Pages))
 	page := first
 	for i, p := range res.Pages {
-		var pr *pdfio.Printed
-		if u == nil {
-			pr, err = pdfio.ReadPrinted(p.PDF, "the browser's PDF of "+p.URL, pdfio.Options{})
-		} else {
-			_, pr, err = u.AppendPages(p.PDF, "the browser's PDF of "+p.URL)
-		}
+		refs, pr, err := u.AppendPages(p.PDF, "the browser's PDF of "+p.URL)
 		if err != nil {
 			return nil, fmt.Errorf("capture: %w", err)
 		}
 		printed[i] = printedPage{page, pr.Pages, pr.Dests}
 		page += pr.Pages
-	}
-	var input []byte
-	if u == nil {
-		pdfs := make([][]byte, len(res.Pages))
-		for i, p := range res.Pages {
-			pdfs[i] = p.PDF
+		sets[i] = filed{url: recordedURL(p.URL, opts), title: p.Title, page: refs[0], article: pr.Article}
+		if pr.Untagged != "" {
+			res.Notes = append(res.Notes, p.URL+": "+pr.Untagged)
 		}
-		input, err = pdfio.Merge(pdfs)
-	} else {
-		input, err = u.Bytes()
 	}
+	n, notes := addBookmarks(u, sets, opts.Bookmarks, p == nil)
+	res.Bookmarks, res.Notes = n, append(res.Notes, notes...)
+	input, err := u.Bytes()
 	if err != nil {
 		return nil, fmt.Errorf("capture: %w", err)
 	}
@@ -543,7 +549,7 @@ func capture(ctx context.Context, b *Browser, p *AppendPlan, starts []Start, opt
 		return nil, fmt.Errorf("capture: %w", err)
 	}
 	res.PDF, res.Build = br.Output, br
-	if res.PDF, res.Links, err = internalLinks(br.Output, name, c, nil, printed, u == nil, opts.AllowCertified); err != nil {
+	if res.PDF, res.Links, err = internalLinks(br.Output, name, c, nil, printed, opts.AllowCertified); err != nil {
 		return nil, fmt.Errorf("capture: internal links: %w", err)
 	}
 	res.Structures = time.Since(t0)
@@ -592,8 +598,8 @@ func pageSet(p *Page, it Item, s Start, pp printedPage, opts Options) (record.Pa
 	for _, ch := range p.Chains {
 		chains = append(chains, slices.Clone(ch[:len(ch)-1]))
 	}
+	url = recordedURL(url, opts)
 	if !opts.KeepCredentials {
-		url, _ = StripCredentials(url)
 		for _, ch := range chains {
 			for j := range ch {
 				ch[j], _ = StripCredentials(ch[j])
@@ -617,6 +623,15 @@ func pageSet(p *Page, it Item, s Start, pp printedPage, opts Options) (record.Pa
 	// image is printed as vector graphics, not as an image XObject.)
 	return ps, &record.ImageSet{URL: url, Redirects: ps.Redirects, Data: doc.Body,
 		Captured: ps.Captured, Expires: ps.Expires, Images: []record.Image{{Page: pp.First, Name: "*"}}}
+}
+
+// recordedURL is u as the file records it: without user information
+// unless opts.KeepCredentials.
+func recordedURL(u string, opts Options) string {
+	if !opts.KeepCredentials {
+		u, _ = StripCredentials(u)
+	}
+	return u
 }
 
 // pagesHeld returns the canonical URLs of d's page sets, each with the
@@ -734,11 +749,10 @@ func anchorName(frag string) string {
 // has no such anchor, or no fragment is given), the URI action kept in
 // /PA. Every page's links are looked at, so a capture appended to a file
 // links both ways. Destinations on pages that moved (moved, as refresh
-// replaces pages) follow them. dropCatalog removes the catalog's /Dests
-// dictionary, whose names (the browser's, merged) the tree replaces. It
-// writes an incremental update; when there is nothing to change it
+// replaces pages) follow them. (The browser's own /Dests are not
+// copied with its pages: the tree replaces them.) It writes an incremental update; when there is nothing to change it
 // returns file as it is.
-func internalLinks(file []byte, name string, c *canon.Canonicalizer, moved map[webcapture.Ref]webcapture.Ref, printed []printedPage, dropCatalog, allowCertified bool) ([]byte, int, error) {
+func internalLinks(file []byte, name string, c *canon.Canonicalizer, moved map[webcapture.Ref]webcapture.Ref, printed []printedPage, allowCertified bool) ([]byte, int, error) {
 	u, err := pdfio.NewUpdate(file, name, pdfio.Options{AllowCertified: allowCertified})
 	if err != nil {
 		return nil, 0, err
@@ -823,9 +837,6 @@ func internalLinks(file []byte, name string, c *canon.Canonicalizer, moved map[w
 	}
 	if n == 0 && len(moved) == 0 && len(dests) == 0 {
 		return file, 0, nil
-	}
-	if dropCatalog {
-		u.DropCatalogDests()
 	}
 	if err := u.SetDests(dests, moved); err != nil {
 		return nil, 0, err

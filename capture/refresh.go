@@ -453,7 +453,7 @@ func refreshWrite(u *pdfio.Update, d *pdfio.Document, name string, res *RefreshR
 	if err != nil {
 		return fmt.Errorf("refresh: %w", err)
 	}
-	if res.PDF, res.Links, err = internalLinks(br.Output, name, cr.c, moved, printed, false, o.AllowCertified); err != nil {
+	if res.PDF, res.Links, err = internalLinks(br.Output, name, cr.c, moved, printed, o.AllowCertified); err != nil {
 		return fmt.Errorf("refresh: internal links: %w", err)
 	}
 	return nil

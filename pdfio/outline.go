@@ -22,11 +22,15 @@ const (
 
 // An OutlineItem is an item of the document outline.
 type OutlineItem struct {
-	Ref      webcapture.Ref  // the item's object; zero if direct
-	Title    webcapture.Text // /Title, its bytes exactly
-	Dest     int             // the page /Dest (or a /GoTo /A's /D) names; 0 when none, named, or not a page
-	DestForm string          // the explicit destination's form ("XYZ", "Fit", ...; "?" when the array has none); "" when there is none
-	SE       webcapture.Ref  // /SE, the structure element the item points at; zero if none
+	Ref   webcapture.Ref  // the item's object; zero if direct
+	Title webcapture.Text // /Title, its bytes exactly
+	Dest  int             // the page /Dest (or a /GoTo /A's /D) names; 0 when none, named, or not a page
+	// Page is the page object of an explicit destination; zero when none.
+	// An item written with a Page opens it at its top left, as Acrobat's
+	// do: [page /XYZ 0 top null], top the page's MediaBox top.
+	Page     webcapture.Ref
+	DestForm string         // the explicit destination's form ("XYZ", "Fit", ...; "?" when the array has none); "" when there is none
+	SE       webcapture.Ref // /SE, the structure element the item points at; zero if none
 	// SEArticle is the SpdrArt Article /SE is, read from the element
 	// itself (it need not hang under the catalog's structure tree:
 	// Issue621's does not); nil when /SE is none or not such an Article.
@@ -34,11 +38,12 @@ type OutlineItem struct {
 	Kids      []*OutlineItem // the items under it (/First, then /Next), in order
 }
 
-// outlineKeys are the outline item's keys that the reader reads (PDF 1.7
-// Table 8.4). /First, /Next and the counts are the walk's; the table is
-// read-only: nothing writes an outline yet.
+// outlineKeys are the outline item's keys that the reader reads and an
+// update writes (PDF 1.7 Table 8.4), but for /A, which is only read.
+// /First, /Next, /Prev, /Last, /Parent and /Count are the walk's and the
+// writer's links.
 var outlineKeys = []key[OutlineItem]{
-	readOnlyKey("Title", true, "1.0", func(r *reader, m *OutlineItem, k string, d types.Dict, ref webcapture.Ref, path string) {
+	{"Title", true, "1.0", func(r *reader, m *OutlineItem, k string, d types.Dict, ref webcapture.Ref, path string) {
 		if o, ok := r.outlineValue(d, k, path); ok {
 			s, isStr := rawString(o)
 			if !isStr {
@@ -47,12 +52,20 @@ var outlineKeys = []key[OutlineItem]{
 			}
 			m.Title = webcapture.Text(s)
 		}
-	}),
-	readOnlyKey("Dest", false, "1.0", func(r *reader, m *OutlineItem, k string, d types.Dict, ref webcapture.Ref, path string) {
+	}, func(_ *writer, m *OutlineItem) (types.Object, error) {
+		return literalString(string(m.Title)), nil
+	}},
+	{"Dest", false, "1.0", func(r *reader, m *OutlineItem, k string, d types.Dict, ref webcapture.Ref, path string) {
 		if o, ok := r.outlineValue(d, k, path); ok {
 			m.Dest, m.DestForm = r.destination(o, ref, path+"/"+k)
+			m.Page = destPage(o)
 		}
-	}),
+	}, func(w *writer, m *OutlineItem) (types.Object, error) {
+		if m.Page.IsZero() {
+			return nil, nil
+		}
+		return types.Array{indirect(m.Page), types.Name("XYZ"), types.Integer(0), w.u.pageTop(m.Page), nil}, nil
+	}},
 	readOnlyKey("A", false, "1.1", func(r *reader, m *OutlineItem, k string, d types.Dict, ref webcapture.Ref, path string) {
 		o, ok := r.outlineValue(d, k, path)
 		if !ok {
@@ -68,9 +81,10 @@ var outlineKeys = []key[OutlineItem]{
 		}
 		if dst, ok := r.outlineValue(a, "D", path+"/"+k); ok {
 			m.Dest, m.DestForm = r.destination(dst, ref, path+"/"+k+"/D")
+			m.Page = destPage(dst)
 		}
 	}),
-	readOnlyKey("SE", false, "1.3", func(r *reader, m *OutlineItem, k string, d types.Dict, ref webcapture.Ref, path string) {
+	{"SE", false, "1.3", func(r *reader, m *OutlineItem, k string, d types.Dict, ref webcapture.Ref, path string) {
 		o, ok := d[k]
 		if !ok || o == nil {
 			return
@@ -81,7 +95,12 @@ var outlineKeys = []key[OutlineItem]{
 			return
 		}
 		m.SE = refOf(ir)
-	}),
+	}, func(_ *writer, m *OutlineItem) (types.Object, error) {
+		if m.SE.IsZero() {
+			return nil, nil
+		}
+		return indirect(m.SE), nil
+	}},
 }
 
 // readOnlyKey is a key that is read and never written.
@@ -128,6 +147,16 @@ func (r *reader) destination(o types.Object, ref webcapture.Ref, path string) (i
 	}
 	r.defect(ref, path, OutlineEntry, "%s is %s, want a destination (an array, a name or a string)", path, typeName(o))
 	return 0, ""
+}
+
+// destPage is the page object of an explicit destination; zero if none.
+func destPage(o types.Object) webcapture.Ref {
+	if a, isArr := o.(types.Array); isArr && len(a) > 0 {
+		if ir, isRef := a[0].(types.IndirectRef); isRef {
+			return refOf(ir)
+		}
+	}
+	return webcapture.Ref{}
 }
 
 // readOutline reads the catalog's /Outlines (nil when absent).

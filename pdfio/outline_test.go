@@ -66,8 +66,8 @@ func TestOutlineAndArticles(t *testing.T) {
 		t.Errorf("defects: %v", d.Defects)
 	}
 	want := []*OutlineItem{{Ref: ref(items[0]), Title: "example.com", Kids: []*OutlineItem{
-		{Ref: ref(items[1]), Title: "\xfe\xff\x00P\x00a\x00g\x00e", Dest: 1, DestForm: "XYZ", SE: ref(arts[0])},
-		{Ref: ref(items[2]), Title: "Second (set)", Dest: 3, DestForm: "Fit", SE: ref(arts[1])},
+		{Ref: ref(items[1]), Title: "\xfe\xff\x00P\x00a\x00g\x00e", Dest: 1, DestForm: "XYZ", Page: d.Pages[0].Ref, SE: ref(arts[0])},
+		{Ref: ref(items[2]), Title: "Second (set)", Dest: 3, DestForm: "Fit", Page: d.Pages[2].Ref, SE: ref(arts[1])},
 	}}}
 	wantArts := []*Article{{Ref: ref(arts[0]), Pages: []int{1, 2}, MCIDs: 4}, {Ref: ref(arts[1]), Pages: []int{3}, MCIDs: 1}}
 	for i, it := range d.Outline[0].Kids { // a tagged bookmark's /SE is the Article the tree holds
@@ -227,7 +227,7 @@ func countItems(items []*OutlineItem) int {
 func dumpOutline(items []*OutlineItem) string {
 	var sb strings.Builder
 	for _, it := range items {
-		fmt.Fprintf(&sb, "{%s %q dest %d %s SE %s kids %s}", it.Ref, it.Title, it.Dest, it.DestForm, it.SE, dumpOutline(it.Kids))
+		fmt.Fprintf(&sb, "{%s %q dest %d %s page %s SE %s kids %s}", it.Ref, it.Title, it.Dest, it.DestForm, it.Page, it.SE, dumpOutline(it.Kids))
 	}
 	return "[" + sb.String() + "]"
 }

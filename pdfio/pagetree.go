@@ -174,6 +174,7 @@ func (u *Update) ReplacePages(old []webcapture.Ref, src []byte, name string) ([]
 	if err != nil {
 		return nil, nil, err
 	}
+	u.untag(old, pr.Article.Num)
 	for i, o := range old {
 		p := t.nodes[t.parent[o.Num]]
 		at := slices.IndexFunc(p.kids, func(k types.IndirectRef) bool { return k.ObjectNumber.Value() == o.Num })
@@ -329,6 +330,8 @@ func (u *Update) copyPages(src []byte, name string) ([]types.IndirectRef, *Print
 	if err != nil {
 		return fail(err)
 	}
+	mode, st, art, why := u.planTags(c, pages)
+	pr.Untagged = why
 	refs := make([]types.IndirectRef, len(pages))
 	for i, p := range pages {
 		num := u.objs.reserve()
@@ -341,12 +344,22 @@ func (u *Update) copyPages(src []byte, name string) ([]types.IndirectRef, *Print
 			if k == "Parent" {
 				continue
 			}
-			if d[k], err = c.copy(v, 0); err != nil {
+			cp, keep, err := c.entry(k, v, 0)
+			if err != nil {
 				return fail(err)
+			}
+			if keep {
+				d[k] = cp
 			}
 		}
 		u.pages.newPgs[refs[i].ObjectNumber.Value()] = d
 		u.pages.refs[refs[i].ObjectNumber.Value()] = refs[i]
+	}
+	if err := u.tagCopied(c, mode, st, art, refs); err != nil {
+		return fail(err)
+	}
+	if mode != tagNone {
+		pr.Article = webcapture.Ref{Num: art}
 	}
 	for len(c.queue) > 0 {
 		from := c.queue[0]
@@ -371,6 +384,25 @@ type pageCopier struct {
 	mapped map[int]int  // src object number -> new number
 	skip   map[int]bool // src's catalog and page tree nodes
 	queue  []int        // src objects mapped, not yet written
+	// keys: /StructParents and /StructParent values are moved up by
+	// keyBase (the largest seen is maxKey); without it they are dropped.
+	keys            bool
+	keyBase, maxKey int
+}
+
+// entry copies the value of key k of a dictionary: a structure key is
+// renumbered (or dropped), anything else copied.
+func (c *pageCopier) entry(k string, v types.Object, depth int) (types.Object, bool, error) {
+	if k == "StructParents" || k == "StructParent" {
+		n, ok := v.(types.Integer)
+		if !c.keys || !ok || n < 0 || n >= maxTagEntries {
+			return nil, false, nil
+		}
+		c.maxKey = max(c.maxKey, int(n))
+		return types.Integer(c.keyBase + int(n)), true, nil
+	}
+	cp, err := c.copy(v, depth)
+	return cp, true, err
 }
 
 type srcPage struct {
@@ -459,9 +491,12 @@ func (c *pageCopier) copy(o types.Object, depth int) (types.Object, error) {
 	case types.Dict:
 		d := make(types.Dict, len(v))
 		for k, e := range v {
-			var err error
-			if d[k], err = c.copy(e, depth+1); err != nil {
+			cp, keep, err := c.entry(k, e, depth+1)
+			if err != nil {
 				return nil, err
+			}
+			if keep {
+				d[k] = cp
 			}
 		}
 		return d, nil

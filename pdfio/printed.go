@@ -14,6 +14,11 @@ import (
 type Printed struct {
 	Pages int
 	Dests []PrintedDest // sorted by name
+	// Article is the structure element of class SpdrArt the pages were
+	// tagged under when an update copied them (zero when they were not);
+	// Untagged says why they were not.
+	Article  webcapture.Ref
+	Untagged string
 }
 
 // A PrintedDest is a named destination of a printed file: a place on one
@@ -181,13 +186,4 @@ func (u *Update) SetLinkDest(annot webcapture.Ref, name string) error {
 	}
 	u.replace(indirect(annot), d)
 	return nil
-}
-
-// DropCatalogDests removes the catalog's /Dests dictionary (PDF 1.1's
-// named destinations), for files whose names SetDests replaces.
-func (u *Update) DropCatalogDests() {
-	if u.catalogEdits == nil {
-		u.catalogEdits = types.Dict{}
-	}
-	u.catalogEdits["Dests"] = nil
 }

@@ -32,6 +32,8 @@ type Update struct {
 
 	catalogEdits types.Dict // catalog entries to set
 	pages        *pageTree  // the page tree, once AppendPages or ReplacePages edit it
+	tags         *tagState  // the structure tree, once AppendPages or ReplacePages extend it
+	outline      *outlineState
 
 	name string
 	opts Options
@@ -322,6 +324,12 @@ func (u *Update) replace(ref types.IndirectRef, o types.Object) {
 func (u *Update) Bytes() ([]byte, error) {
 	if u.unwritable != nil {
 		return nil, u.unwritable
+	}
+	if err := u.flushOutline(); err != nil {
+		return nil, err
+	}
+	if err := u.flushTags(); err != nil {
+		return nil, err
 	}
 	if err := u.flushPages(); err != nil {
 		return nil, err

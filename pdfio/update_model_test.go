@@ -193,22 +193,39 @@ func summary(d *Document) []string {
 	return out
 }
 
-func TestMerge(t *testing.T) {
-	a, b := plain(2, false), plain(3, true)
-	out, err := Merge([][]byte{a, b})
+// joinNew makes a new file of files' pages, as capture does.
+func joinNew(t *testing.T, files ...[]byte) []byte {
+	t.Helper()
+	u, err := NewFileUpdate(files[0], "new.pdf", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, f := range files {
+		if _, _, err := u.AppendPages(f, "printed.pdf"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := u.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestNewFileUpdate(t *testing.T) {
+	a, b := plain(2, false), plain(3, true)
+	out := joinNew(t, a, b)
 	d := read(t, out, Options{})
 	if len(d.Pages) != 5 {
 		t.Errorf("%d pages, want 5", len(d.Pages))
 	}
 	checkQPDF(t, out, 5)
-	if _, err := Merge(nil); err == nil {
-		t.Error("merging nothing")
+	u, err := NewFileUpdate([]byte("not a pdf"), "new.pdf", Options{})
+	if err != nil {
+		t.Fatal(err) // like only lends its document information
 	}
-	if _, err := Merge([][]byte{a, []byte("not a pdf")}); err == nil {
-		t.Error("merging garbage")
+	if _, _, err := u.AppendPages([]byte("not a pdf"), "printed.pdf"); err == nil {
+		t.Error("appending garbage")
 	}
 }
 

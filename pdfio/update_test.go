@@ -345,10 +345,7 @@ func TestNewObjectNumbers(t *testing.T) {
 		})
 	}
 	t.Run("merged", func(t *testing.T) {
-		merged, err := Merge([][]byte{plain(2, true), plain(1, false), printedFile()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		merged := joinNew(t, plain(2, true), plain(1, false), printedFile())
 		checkNewNumbers(t, "merged.pdf", merged)
 	})
 }

@@ -27,8 +27,11 @@ func (t Text) String() string {
 	return b.String()
 }
 
-// EncodeText makes a text string from UTF-8: ASCII as it is (PDFDocEncoding
-// agrees with ASCII), anything else as UTF-16BE with a byte-order mark.
+// EncodeText makes a text string from UTF-8: in PDFDocEncoding when every
+// character has a code there (ASCII as it is, Latin-1 letters, the
+// typographic quotes and dashes of 0x80-0xA0), else as UTF-16BE with a
+// byte-order mark, so that a Greek or Japanese title reads right in every
+// viewer.
 func EncodeText(s string) Text {
 	ascii := true
 	for i := 0; i < len(s) && ascii; i++ {
@@ -37,6 +40,9 @@ func EncodeText(s string) Text {
 	if ascii {
 		return Text(s)
 	}
+	if b, ok := pdfDocEncode(s); ok {
+		return Text(b)
+	}
 	u := utf16.Encode([]rune(s))
 	b := make([]byte, 2, 2+2*len(u))
 	b[0], b[1] = 0xFE, 0xFF
@@ -44,6 +50,41 @@ func EncodeText(s string) Text {
 		b = append(b, byte(c>>8), byte(c))
 	}
 	return Text(b)
+}
+
+// pdfDocEncode encodes s in PDFDocEncoding; false when a character has no
+// code there.
+func pdfDocEncode(s string) ([]byte, bool) {
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r' || (r >= 0x20 && r < 0x7F) || (r >= 0xA1 && r <= 0xFF && r != 0xAD):
+			b = append(b, byte(r))
+		default:
+			c, ok := pdfDocCode(r)
+			if !ok {
+				return nil, false
+			}
+			b = append(b, c)
+		}
+	}
+	return b, true
+}
+
+// pdfDocCode is the PDFDocEncoding code of r among the codes 0x18-0x1F and
+// 0x80-0xA0.
+func pdfDocCode(r rune) (byte, bool) {
+	for i, x := range pdfDocLow {
+		if x == r {
+			return byte(0x18 + i), true
+		}
+	}
+	for i, x := range pdfDocHigh {
+		if x == r && x != 0 {
+			return byte(0x80 + i), true
+		}
+	}
+	return 0, false
 }
 
 // Encoding names the encoding String decodes with: "UTF-16BE", "UTF-8" or
