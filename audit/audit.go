@@ -62,7 +62,7 @@ func Check(d *pdfio.Document, opts Options) []Finding {
 	}
 	a.canon, _ = canon.New(a.opts.Profile)
 	for _, rules := range []func(){a.wellFormed, a.defects, a.certified, a.version, a.info, a.trees, a.sets,
-		a.members, a.pages, a.images, a.aliasChains, a.urls, a.redirectDuplicates, a.sources} {
+		a.members, a.pages, a.structure, a.images, a.aliasChains, a.urls, a.redirectDuplicates, a.sources} {
 		if a.stopped() {
 			break
 		}
@@ -124,6 +124,8 @@ var defectRule = map[pdfio.DefectKind]string{
 	pdfio.WrongType:      "WC-TYPE",
 	pdfio.BadValue:       "WC-VALUE",
 	pdfio.SharedSettings: "WC-CMD-SETTINGS-SHARED",
+	pdfio.OutlineEntry:   "WC-OUTLINE-ENTRY",
+	pdfio.StructEntry:    "WC-STRUCT-ENTRY",
 }
 
 func (a *auditor) defects() {

@@ -409,6 +409,12 @@ func TestEachRule(t *testing.T) {
 				"PA", pb.D("S", pb.Name("GoTo"), "D", pb.Array{r.pages[1], pb.Name("Fit")})))
 			setPage(b, r, 0, func(d *pb.Dict) { d.Set("Annots", pb.Array{link}) })
 		}}, nil},
+		{"WC-OUTLINE-ENTRY", tagged(tagShape{title: 3}), nil},
+		{"WC-STRUCT-ENTRY", tagged(tagShape{artS: pb.Lit("Article")}), nil},
+		{"WC-SE-ARTICLE", tagged(tagShape{twoSets: true, artPages: []int{0}, dest: 1}), nil},
+		{"WC-ARTICLE-SETS", tagged(tagShape{twoSets: true}), nil},
+		{"WC-STRUCTPARENTS-SHARED", tagged(tagShape{structParents: []any{0, 0}}), nil},
+		{"WC-PARENTTREE-KEY", tagged(tagShape{structParents: []any{0, 5}}), nil},
 		{"WC-SOURCE-MISSING", spec{sources: webcapture.MapSource{}}, nil},
 		{"WC-SOURCE-MISMATCH", spec{sources: webcapture.MapSource{logo: []byte("GIF89a changed since")}}, nil},
 		{"WC-SOURCE-INCOMPLETE", spec{sources: webcapture.MapSource{home: []byte(`<html><body><img src="gone.gif"></body></html>`)}}, nil},

@@ -135,5 +135,23 @@ file unless --force. WC-CERTIFIED-AFTER is a file whose Web Capture structures (
 IDS or URLS tree, a content set) lie past the bytes the signature covers (its /ByteRange): they
 were added after certification, which breaks it for any validator that checks DocMDP
 permissions; the byte-range digest itself still verifies, so pdfsig alone does not show it.`,
+	}, {
+		rules: []string{"WC-SE-ARTICLE", "WC-ARTICLE-SETS", "WC-STRUCTPARENTS-SHARED", "WC-PARENTTREE-KEY", "WC-OUTLINE-ENTRY", "WC-STRUCT-ENTRY"},
+		text: `WC-SE-ARTICLE, WC-ARTICLE-SETS, WC-STRUCTPARENTS-SHARED and WC-PARENTTREE-KEY check the tags
+Web Capture writes (the 25 real files that have them are alike): each page set is one /S
+/Article /C /SpdrArt element whose kids are the marked content of the set's pages, each page's
+/StructParents is its own key in the /ParentTree, and the outline has one item per page set
+whose /SE is that Article (a tagged bookmark). A tagged bookmark's Article is read from the
+element /SE names, so it passes when the Article hangs under a StructTreeRoot the catalog does
+not reference (pdfparser__Issue621.pdf); it must have marked content on a page of the page set
+its destination goes to (on the page itself when the page is in no set). Not flagged, as real
+files do it: a page set with no Article, no bookmark and no /StructParents
+(pdfium__feature_linearized_loading.pdf's second set, with /ParentTreeNextKey 1 for 2 pages),
+Article kids in no page order, stale /ParentTree keys no page uses, a /ParentTree with /Kids.
+No viewer needs the Article to be right to show a page, and the specification asks it of no
+file, so the first two are warnings; a shared key or a key that does not resolve maps a page's
+marked content to another page's elements or to none, a wrong answer for every reader of the
+tags, so they are errors. WC-OUTLINE-ENTRY and WC-STRUCT-ENTRY are the reader's type errors in
+the outline and the structure tree.`,
 	},
 }

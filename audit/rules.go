@@ -126,6 +126,13 @@ var Rules = []Rule{
 	// Pages and links.
 	{"WC-PZ", Caution, "ISO 32000-1 Table 30", "a page's preferred zoom /PZ that is not a positive number"},
 	{"WC-LINK-PA", Serious, "ISO 32000-1 Tables 173, 206", "a link annotation's /PA that is not a URI action (a dictionary with /S /URI and a /URI string)"},
+	// Tagged bookmarks and the structure tree.
+	{"WC-OUTLINE-ENTRY", Serious, "PDF 1.7 §8.2.2, Tables 8.3-8.4; ISO 32000-1 Tables 152-153", "an outline entry of the wrong type: /Outlines or an item not a dictionary, /First or /Next not an item, /Title not a string, /Dest or /A not a destination or an action, /SE not a reference"},
+	{"WC-STRUCT-ENTRY", Serious, "PDF 1.7 §10.6, Tables 10.9-10.11; ISO 32000-1 Tables 322-324, §7.9.7", "a structure-tree entry of the wrong type: /StructTreeRoot, /RoleMap or a /ParentTree node not a dictionary, /S not a name, /C not a name or an array, /Pg not a page reference, a /K kid, or a number-tree key or /Nums not what Table 3.34 wants"},
+	{"WC-SE-ARTICLE", Caution, "PDF 1.7 §10.9.5, Table 8.4; ISO 32000-1 §14.10.6, Table 153", "a tagged bookmark (an outline item with /SE) whose element is not an Article of class SpdrArt with marked content on the page set (or the page) its destination goes to"},
+	{"WC-ARTICLE-SETS", Caution, "PDF 1.7 §10.9.5; ISO 32000-1 §14.10.6", "an Article of class SpdrArt with marked content on pages of two or more page sets (Web Capture makes one Article per page set)"},
+	{"WC-STRUCTPARENTS-SHARED", Serious, "PDF 1.7 §10.6.4, Table 3.27; ISO 32000-1 §14.7.4.4, Table 30", "two pages with one /StructParents key: the marked content of one is mapped to the other's structure elements"},
+	{"WC-PARENTTREE-KEY", Serious, "PDF 1.7 §10.6.4, Table 10.9; ISO 32000-1 §14.7.4.4, Table 322", "a /ParentTree that does not resolve: a page's /StructParents key it does not hold, or an entry that is not an array of elements or an element"},
 	// With --sources: the identifiers recomputed from the captured data.
 	{"WC-SOURCE-MISMATCH", Caution, "PDF 1.7 §10.9.2", "a content set's /ID differs from the identifier of its source as it is now (changed since the capture, or a wrong ID)"},
 	{"WC-SOURCE-MISSING", Notice, "PDF 1.7 §10.9.2", "none of a content set's source URLs is among the sources given"},
