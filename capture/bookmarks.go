@@ -29,10 +29,11 @@ const NewAndChanged = "New and Changed Pages"
 
 // filed is a page set as its bookmark needs it.
 type filed struct {
-	url, title string         // the set's URL (as recorded) and its page's title
-	page       webcapture.Ref // its first page
-	article    webcapture.Ref // its Article; zero when it is not tagged
-	reason     string         // refresh: why it is filed under NewAndChanged ("changed", "new")
+	url, title string           // the set's URL (as recorded) and its page's title
+	page       webcapture.Ref   // its first page
+	article    webcapture.Ref   // its Article; zero when it is not tagged
+	reason     string           // refresh: why it is filed under NewAndChanged ("changed", "new")
+	old        []webcapture.Ref // refresh: the pages a changed set had
 }
 
 // itemOf is a set's bookmark.
@@ -81,4 +82,43 @@ func addBookmarks(u *pdfio.Update, sets []filed, mode BookmarksMode, newFile boo
 		u.SetPageMode("UseOutlines")
 	}
 	return len(sets), nil
+}
+
+// refreshBookmarks files what refresh did: a changed set's bookmarks
+// (those that opened its old pages) open its new pages, under their new
+// title; a new set is filed under its site as a capture files it; and
+// both are listed under NewAndChanged (the item of an earlier refresh
+// replaced: it says the last one), each titled with its reason.
+func refreshBookmarks(u *pdfio.Update, replaced, added []filed, mode BookmarksMode) (int, []string) {
+	if mode == BookmarksNone || len(replaced)+len(added) == 0 {
+		return 0, nil
+	}
+	fail := func(err error) (int, []string) { return 0, []string{"no bookmarks added: " + err.Error()} }
+	for _, f := range replaced {
+		title := f.title
+		if title == "" {
+			title = f.url
+		}
+		if err := u.MoveBookmarks(f.old, f.page, f.article, webcapture.EncodeText(title)); err != nil {
+			return fail(err)
+		}
+	}
+	if len(added) > 0 {
+		plain := make([]filed, len(added))
+		for i, f := range added {
+			plain[i] = f
+			plain[i].reason = ""
+		}
+		if err := u.AddBookmarks(siteItems(plain)); err != nil {
+			return fail(err)
+		}
+	}
+	item := &pdfio.OutlineItem{Title: webcapture.EncodeText(NewAndChanged)}
+	for _, f := range append(replaced, added...) {
+		item.Kids = append(item.Kids, itemOf(f))
+	}
+	if err := u.SetBookmark(item); err != nil {
+		return fail(err)
+	}
+	return len(item.Kids), nil
 }

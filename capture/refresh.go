@@ -86,6 +86,10 @@ type RefreshResult struct {
 	Pages                    []*Page // the pages fetched, in order (WriteWARC)
 	Replaced, Added, Checked int
 	Links                    int // links made internal
+	// Bookmarks is how many page sets were filed under "New and Changed
+	// Pages"; Notes are as a capture's (Result.Notes).
+	Bookmarks int
+	Notes     []string
 }
 
 // Count returns how many changes have each status.
@@ -378,6 +382,7 @@ func refreshWrite(u *pdfio.Update, d *pdfio.Document, name string, res *RefreshR
 		image *pdfio.ContentSet // the image set replaced, for an image page
 	}
 	var todo []placed
+	var replaced, added []filed
 	m := &record.Manifest{Profile: o.Profile.Name()}
 	moved := map[webcapture.Ref]webcapture.Ref{}
 	for _, c := range res.Changes {
@@ -402,6 +407,10 @@ func refreshWrite(u *pdfio.Update, d *pdfio.Document, name string, res *RefreshR
 			for _, old := range w.set.Objects {
 				moved[old] = refs[0]
 			}
+			replaced = append(replaced, filed{url: recordedURL(p.URL, o), title: p.Title, page: refs[0], article: pr.Article, reason: "changed", old: w.set.Objects})
+			if pr.Untagged != "" {
+				res.Notes = append(res.Notes, p.URL+": "+pr.Untagged)
+			}
 			todo = append(todo, placed{c.URL, refs, pr.Dests, w.set, images[c.URL]})
 			res.Replaced++
 		case StatusNew:
@@ -411,6 +420,10 @@ func refreshWrite(u *pdfio.Update, d *pdfio.Document, name string, res *RefreshR
 				return fmt.Errorf("refresh: %w", err)
 			}
 			todo = append(todo, placed{key: c.URL, refs: refs, dests: pr.Dests})
+			added = append(added, filed{url: recordedURL(p.URL, o), title: p.Title, page: refs[0], article: pr.Article, reason: "new"})
+			if pr.Untagged != "" {
+				res.Notes = append(res.Notes, p.URL+": "+pr.Untagged)
+			}
 			res.Added++
 		}
 	}
@@ -425,6 +438,8 @@ func refreshWrite(u *pdfio.Update, d *pdfio.Document, name string, res *RefreshR
 			number[r] = i + 1
 		}
 	}
+	n, notes := refreshBookmarks(u, replaced, added, o.Bookmarks)
+	res.Bookmarks, res.Notes = n, append(res.Notes, notes...)
 	var printed []printedPage
 	for _, t := range todo {
 		i := now[t.key].page

@@ -46,7 +46,7 @@ func (o *fetchFlags) options(ios *IOStreams, cmd string) capture.Options {
 		allow = capture.Loopback | capture.Private | capture.LinkLocal | capture.Metadata
 	}
 	return capture.Options{Profile: o.Profile, MaxPages: o.MaxPages, MaxBytes: int64(o.MaxBytes), PageTimeout: o.PageTimeout,
-		IgnoreRobots: o.IgnoreRobots, Allow: allow, Media: o.Media, IdleQuiet: o.WaitIdle, Progress: newCaptureProgress(ios, o.mode(ios, progressPlain), cmd, o.MaxPages)}
+		IgnoreRobots: o.IgnoreRobots, Allow: allow, Media: o.Media, Bookmarks: capture.BookmarksMode(o.Bookmarks), IdleQuiet: o.WaitIdle, Progress: newCaptureProgress(ios, o.mode(ios, progressPlain), cmd, o.MaxPages)}
 }
 
 // stopped reports a crawl that stopped before its end, once what it did

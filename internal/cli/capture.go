@@ -314,7 +314,7 @@ func (o *captureOptions) crawl(name string) (capture.Options, []capture.Start) {
 // captureJSON prints a capture's summary as JSON.
 func captureJSON(opts *captureOptions, res *capture.Result, sum audit.Summary) error {
 	out := captureSummary{Schema: schemaName(opts.name()), Input: opts.File, Output: opts.target(opts.File), Pages: []capturedPage{}, Skips: skipsOrNone(res.Skips), Links: res.Links,
-		Errors: sum.Count(audit.Serious), Stopped: stopCause(res.Stopped)}
+		Bookmarks: res.Bookmarks, Notes: res.Notes, Errors: sum.Count(audit.Serious), Stopped: stopCause(res.Stopped)}
 	for i, s := range pageSets(res) {
 		rp := res.Pages[i]
 		out.Pages = append(out.Pages, capturedPage{URL: s.URL, Chains: rp.Chains, Title: rp.Title, Pages: s.Pages, ID: s.ID.String(), Missing: rp.Missing})
@@ -335,6 +335,7 @@ func captureText(opts *captureOptions, res *capture.Result, d *pdfio.Document, s
 		}
 	}
 	writeSkips(w, res.Skips, opts.Verbose)
+	writeNotes(w, res.Notes)
 	if opts.File != "" {
 		fmt.Fprintf(w, "%s: %s captured and added after the %s of %s (%s now), %s made internal, %s skipped\n",
 			displayOutput(out), plural(len(res.Pages), "page"), plural(res.First-1, "page"), displayInput(opts.File),

@@ -139,6 +139,7 @@ type fetchFlags struct {
 	Media        string
 	NoSandbox    bool
 	WaitIdle     time.Duration
+	Bookmarks    string
 	progressFlags
 }
 
@@ -158,6 +159,8 @@ func (o *fetchFlags) add(cmd *cobra.Command, maxPages int) {
 	f.BoolVar(&o.NoSandbox, "no-sandbox", false, "run Chromium without its sandbox (it always is as root)")
 	f.DurationVar(&o.WaitIdle, "wait-idle", capture.DefaultIdleQuiet, "print a page once it has fetched nothing for `D` (at most 10s after its load)")
 	_ = cmd.RegisterFlagCompletionFunc("media", cobra.FixedCompletions([]string{"print", "screen"}, cobra.ShellCompDirectiveNoFileComp))
+	f.StringVar(&o.Bookmarks, "bookmarks", string(capture.BookmarksSites), "bookmarks: `sites` (an item per site, one per page under it, each opening its page and tagged with its Article) or none")
+	_ = cmd.RegisterFlagCompletionFunc("bookmarks", cobra.FixedCompletions([]string{"sites", "none"}, cobra.ShellCompDirectiveNoFileComp))
 	o.progressFlags.add(cmd)
 }
 
@@ -168,6 +171,8 @@ func (o *fetchFlags) check(cmd string) error {
 		return usagef("%s: --max-pages %d: fetch at least one page", cmd, o.MaxPages)
 	case o.Media != "print" && o.Media != "screen":
 		return usagef("%s: --media %q: want print or screen", cmd, o.Media)
+	case o.Bookmarks != string(capture.BookmarksSites) && o.Bookmarks != string(capture.BookmarksNone):
+		return usagef("%s: --bookmarks %q: want sites or none", cmd, o.Bookmarks)
 	case o.WaitIdle <= 0 || o.WaitIdle > capture.DefaultIdleMax:
 		return usagef("%s: --wait-idle %v: give a time above 0 and up to %v", cmd, o.WaitIdle, capture.DefaultIdleMax)
 	}

@@ -186,7 +186,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 // refreshJSON prints refresh's report as JSON.
 func refreshJSON(opts *refreshOptions, res *capture.RefreshResult, written bool, sum audit.Summary, nothing error) error {
 	out := refreshSummary{Schema: schemaName("refresh"), Input: opts.File, DryRun: opts.DryRun, Commands: orNoneOf(res.Commands), Changes: orNoneOf(res.Changes), Skips: skipsOrNone(res.Skips), Replaced: res.Replaced,
-		Added: res.Added, Checked: res.Checked, Links: res.Links, Stopped: stopCause(res.Stopped)}
+		Added: res.Added, Checked: res.Checked, Links: res.Links, Bookmarks: res.Bookmarks, Notes: res.Notes, Stopped: stopCause(res.Stopped)}
 	if written {
 		out.Output, out.Errors = opts.target(opts.File), sum.Count(audit.Serious)
 	}
@@ -219,6 +219,7 @@ func refreshText(opts *refreshOptions, res *capture.RefreshResult, written bool,
 			fmt.Fprintf(w, "%-11s %s\n", c.Status, c.URL)
 		}
 	}
+	writeNotes(w, res.Notes)
 	by := map[bool]string{false: "by ID", true: "by text"}[opts.TextOnly]
 	switch {
 	case opts.DryRun:

@@ -413,14 +413,19 @@ type collidingKeyJSON struct {
 
 // captureSummary is what capture and append print with --json.
 type captureSummary struct {
-	Schema  string         `json:"schema"`
-	Input   string         `json:"input,omitempty"` // append: the capture added to
-	Output  string         `json:"output"`
-	Pages   []capturedPage `json:"captured"`
-	Skips   []capture.Skip `json:"skipped"`
-	Links   int            `json:"internalLinks"`
-	Errors  int            `json:"auditErrors"`
-	Stopped string         `json:"stopped,omitempty"`
+	Schema string         `json:"schema"`
+	Input  string         `json:"input,omitempty"` // append: the capture added to
+	Output string         `json:"output"`
+	Pages  []capturedPage `json:"captured"`
+	Skips  []capture.Skip `json:"skipped"`
+	Links  int            `json:"internalLinks"`
+	// Bookmarks is how many page sets were given a bookmark.
+	Bookmarks int `json:"bookmarks"`
+	// Notes say what was not done as asked (pages not tagged, bookmarks
+	// not added), and why.
+	Notes   []string `json:"notes,omitempty"`
+	Errors  int      `json:"auditErrors"`
+	Stopped string   `json:"stopped,omitempty"`
 }
 
 // capturedPage is one page a capture fetched.
@@ -448,9 +453,15 @@ type refreshSummary struct {
 	Added    int              `json:"added"`
 	Checked  int              `json:"checked"`
 	Links    int              `json:"internalLinks"`
-	Errors   int              `json:"auditErrors"`
-	Stopped  string           `json:"stopped,omitempty"`
-	Error    *errorJSON       `json:"error,omitempty"` // nothing written: no page could be checked
+	// Bookmarks is how many page sets are listed under "New and Changed
+	// Pages".
+	Bookmarks int `json:"bookmarks"`
+	// Notes say what was not done as asked (pages not tagged, bookmarks
+	// not added), and why.
+	Notes   []string   `json:"notes,omitempty"`
+	Errors  int        `json:"auditErrors"`
+	Stopped string     `json:"stopped,omitempty"`
+	Error   *errorJSON `json:"error,omitempty"` // nothing written: no page could be checked
 }
 
 func newInfoReport(d *pdfio.Document) *infoReport {

@@ -49,3 +49,11 @@ func writeSkips(w io.Writer, skips []capture.Skip, verbose bool) {
 		fmt.Fprintln(w, "          (--verbose or --json lists every skipped URL)")
 	}
 }
+
+// writeNotes prints what a capture or refresh did not do as asked, a line
+// each.
+func writeNotes(w io.Writer, notes []string) {
+	for _, n := range notes {
+		fmt.Fprintf(w, "note      %s\n", n)
+	}
+}
