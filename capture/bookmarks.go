@@ -23,6 +23,14 @@ const (
 	BookmarksNone  BookmarksMode = "none"  // no bookmarks
 )
 
+// bookmarksMode is m, BookmarksSites when it is "".
+func bookmarksMode(m BookmarksMode) BookmarksMode {
+	if m == "" {
+		return BookmarksSites
+	}
+	return m
+}
+
 // NewAndChanged is the title of the item refresh files the page sets it
 // replaced or added under, as Acrobat's Refresh Pages did.
 const NewAndChanged = "New and Changed Pages"

@@ -45,6 +45,11 @@ func settings(b *Browser, opts Options) *record.Settings {
 			"IdleMaxMs":     r.IdleMax.Milliseconds(),
 			"PageTimeoutMs": opts.PageTimeout.Milliseconds(),
 			"Robots":        !opts.IgnoreRobots,
+			// How pages are filed (bookmarks.go): an item per site and per
+			// page set, or none; each set tagged as an SpdrArt Article
+			// holding the browser's own tags of its pages.
+			"Bookmarks": string(bookmarksMode(opts.Bookmarks)),
+			"Tags":      "SpdrArt",
 		},
 		Engines: map[string]map[string]any{EngineName(b): {
 			"Headless":       true,

@@ -182,7 +182,7 @@ func (r *reader) articleAt(ref webcapture.Ref, steps *int) *Article {
 	}
 	w := &structWalk{r: r, seen: map[webcapture.Ref]bool{}, roles: roles, steps: steps}
 	n := len(r.doc.Defects)
-	w.elem(d, ref, "SE", 1)
+	w.elem(d, ref, "SE", 1, nil, webcapture.Ref{})
 	r.doc.Defects = r.doc.Defects[:n] // the element is not part of the tree: its defects are not the tree's
 	if w.last != nil && w.last.Ref == ref {
 		return w.last

@@ -204,7 +204,7 @@ func (w *structWalk) kids(o types.Object, pref webcapture.Ref, path string, pare
 			}
 		case "OBJR":
 		default:
-			w.elem(k, ref, path, depth)
+			w.elem(k, ref, path, depth, art, parent.Pg)
 		}
 	default:
 		r.defect(pref, path, StructEntry, "%s is %s, want a structure element, an MCID or a reference dictionary", path, typeName(v))
@@ -222,7 +222,10 @@ func (w *structWalk) visit(ref webcapture.Ref, path string) bool {
 }
 
 // elem reads the structure element d (object ref, at path) and its kids.
-func (w *structWalk) elem(d types.Dict, ref webcapture.Ref, path string, depth int) {
+// in is the Article d is inside (nil if none), whose pages its marked
+// content is on too (Chromium's headings and paragraphs under a page
+// set's Article); pg is its parent's /Pg, which it inherits.
+func (w *structWalk) elem(d types.Dict, ref webcapture.Ref, path string, depth int, in *Article, pg webcapture.Ref) {
 	r := w.r
 	if !ref.IsZero() && w.visit(ref, path) {
 		return
@@ -239,9 +242,12 @@ func (w *structWalk) elem(d types.Dict, ref webcapture.Ref, path string, depth i
 	}
 	var se structElem
 	readKeys(r, structKeys, &se, d, ref, path)
-	var art *Article
+	if se.Pg.IsZero() {
+		se.Pg = pg
+	}
+	art, own := in, false
 	if w.role(se.S) == "Article" && slices.Contains(se.C, SpiderArticle) {
-		art = &Article{Ref: ref}
+		art, own = &Article{Ref: ref}, true
 		if w.articles != nil {
 			*w.articles = append(*w.articles, art)
 		}
@@ -250,7 +256,7 @@ func (w *structWalk) elem(d types.Dict, ref webcapture.Ref, path string, depth i
 	if k, ok := d["K"]; ok {
 		w.kids(k, ref, path+"/K", se, art, depth+1)
 	}
-	if art != nil {
+	if own {
 		slices.Sort(art.Pages)
 		art.Pages = slices.Compact(art.Pages)
 	}
