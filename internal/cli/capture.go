@@ -62,6 +62,17 @@ and for their images, frames and scripts' requests alike) or
 left out of its page's identifier and reported; the crawl goes on.
 Skipped links are summarised by reason (--verbose lists each).
 
+Pages are filed as Acrobat Web Capture filed them: the PDF opens with its
+bookmarks shown, an item per site (its registrable domain: www.example.co.uk
+gives example.co.uk), and under it an item per page set, titled with the
+page's title (its URL when it has none), opening its first page (--bookmarks
+none: no bookmarks). Each page set is tagged as an Article of class SpdrArt
+holding the browser's own tags of its pages (headings, paragraphs, lists,
+links), so a screen reader and pdfinfo -struct-text read every page; a file
+whose structure tree cannot be extended gets untagged pages, and a note
+says so. append adds its sets to the file's outline (under the item of
+their site when it has one), never replacing it.
+
 --warc OUT.warc.gz also writes a web archive (WARC/1.1, a gzip member per
 record; uncompressed unless the name ends in .gz): every request and
 response fetched, a revisit for a repeated payload, and the PDF as a

@@ -261,6 +261,7 @@ type infoJSON struct {
 	} `json:"spiderInfo"`
 	ContentSets []struct {
 		Subtype     string  `json:"subtype"`
+		Pages       []int   `json:"pages"`
 		ID          *string `json:"id"`
 		ContentType *string `json:"contentType"`
 		Sources     []struct {

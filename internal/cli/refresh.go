@@ -49,7 +49,11 @@ pages are added at the end with their page sets, the sources of unchanged
 sets get the time they were checked (/TS) and their new expiry (/E), and
 links to the pages become internal links. Gone, unreachable and unchecked
 pages are kept as they are. FILE itself is never changed unless
---in-place. When no page can be checked, nothing is written.
+--in-place. When no page can be checked, nothing is written. The
+bookmarks of a changed set open its new pages (its new Article replaces
+the old one in the tags), new sets are filed under their site's item, and
+a "New and Changed Pages" item (replacing an earlier refresh's) lists
+both, each titled with its reason (--bookmarks none: none of this).
 
 Exit status: 0 when OUT.pdf is written and audits with no error (with
 --dry-run: when every page is unchanged), 1 when errors remain or nothing

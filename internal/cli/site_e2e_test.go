@@ -219,6 +219,7 @@ func TestBrowserCaptureSite(t *testing.T) {
 	var sum struct {
 		Pages []struct {
 			URL     string         `json:"url"`
+			Title   string         `json:"title"`
 			Chains  [][]string     `json:"chains"`
 			Pages   []int          `json:"pages"`
 			ID      string         `json:"id"`
@@ -308,6 +309,65 @@ func TestBrowserCaptureSite(t *testing.T) {
 
 	checkSiteFile(t, s, file, pagesOf["/site/lazy.html"])
 
+	// Filed as Acrobat filed its captures: one item for the site, an item
+	// per page set under it (its title, its first page, its Article), and
+	// every page's tags under its set's Article.
+	type filedSet struct{ title, url string }
+	var sets []filedSet
+	for _, p := range sum.Pages {
+		title := p.Title
+		if title == "" {
+			title = p.URL
+		}
+		sets = append(sets, filedSet{title, p.URL})
+	}
+	checkFiled := func(file string, sets []filedSet, text ...string) []*pdfcheck.Bookmark {
+		t.Helper()
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var info infoJSON
+		runJSON(t, &info, "info", "--json", file)
+		first := map[string]int{}
+		for _, cs := range info.ContentSets {
+			if cs.Subtype == "SPS" {
+				first[cs.Sources[0].URL] = cs.Pages[0]
+			}
+		}
+		outline, st := pdfcheck.Tags(t, data)
+		if outline == nil {
+			return nil
+		}
+		if len(outline) == 0 || outline[0].Title != "127.0.0.1" || outline[0].Page != 0 || len(outline[0].Kids) != len(sets) {
+			t.Fatalf("%s: outline %+v, want one item for 127.0.0.1 with %d kids", file, outline, len(sets))
+		}
+		for i, k := range outline[0].Kids {
+			if k.Title != sets[i].title || k.Page != first[sets[i].url] || !k.Article {
+				t.Errorf("%s: bookmark %d: %q page %d (tagged %v), want %q page %d, tagged with its Article", file, i, k.Title, k.Page, k.Article, sets[i].title, first[sets[i].url])
+			}
+		}
+		if st == "" {
+			return outline
+		}
+		if n := strings.Count(st, "\n  Art\n"); n != len(sets) {
+			t.Errorf("%s: pdfinfo -struct-text has %d Articles, want %d", file, n, len(sets))
+		}
+		for _, w := range text {
+			if !strings.Contains(st, w) {
+				t.Errorf("%s: pdfinfo -struct-text lacks %q", file, w)
+			}
+		}
+		return outline
+	}
+	var headings []string
+	for i := range sections {
+		for j := range perSection {
+			headings = append(headings, fmt.Sprintf("Text of section %d page %d.", i, j))
+		}
+	}
+	checkFiled(file, sets, headings...)
+
 	// Every URL of a redirect chain finds its page.
 	for _, u := range []string{"/old-page", "/site/about.html", "/r1", "/r2", "/r3", "/site/contact.html"} {
 		var q struct {
@@ -363,6 +423,28 @@ func TestBrowserCaptureSite(t *testing.T) {
 			t.Errorf("after %s changed: %s is %s (%s)", changed, p, c.Status, c.Reason)
 		}
 	}
+	// Refreshed for real: the changed page's bookmark opens its new page,
+	// "New and Changed Pages" lists it alone, its new text is tagged.
+	refreshed := filepath.Join(dir, "refreshed.pdf")
+	var rep refreshReport
+	if code := runJSON(t, &rep, "refresh", "--json", "--allow-private", "--max-pages", "200", "--wait-idle", "100ms", file, "-o", refreshed); code != 0 {
+		t.Errorf("refresh -o: exit %d", code)
+	}
+	if outline := checkFiled(refreshed, sets, "New text of section 3 page 4."); outline != nil {
+		if last := outline[len(outline)-1]; len(outline) != 2 || last.Title != capture.NewAndChanged || len(last.Kids) != 1 ||
+			last.Kids[0].Title != "Section 3, page 4 (changed)" || !last.Kids[0].Article {
+			t.Errorf("refreshed outline: %+v", outline)
+		}
+	}
+	// A page appended goes under the same site's item.
+	s.mu.Lock()
+	s.files["/site/extra.html"] = []byte(`<!DOCTYPE html><html><head><title>Extra page</title></head><body><h1>Extra</h1><p>Appended text.</p></body></html>`)
+	s.mu.Unlock()
+	appended := filepath.Join(dir, "appended.pdf")
+	if code := runJSON(t, &struct{}{}, "append", "--json", "--allow-private", "--wait-idle", "100ms", refreshed, base+"/site/extra.html", "-o", appended); code != 0 {
+		t.Errorf("append: exit %d", code)
+	}
+	checkFiled(appended, append(sets, filedSet{"Extra page", base + "/site/extra.html"}), "Appended text.", "New text of section 3 page 4.")
 
 	// The server stops: every page is unreachable, none gone.
 	s.srv.Close()
