@@ -44,12 +44,18 @@ type filed struct {
 	old        []webcapture.Ref // refresh: the pages a changed set had
 }
 
+// name is the set's bookmark title: its page's title, its URL when it
+// has none.
+func (f filed) name() string {
+	if f.title == "" {
+		return f.url
+	}
+	return f.title
+}
+
 // itemOf is a set's bookmark.
 func itemOf(f filed) *pdfio.OutlineItem {
-	title := f.title
-	if title == "" {
-		title = f.url
-	}
+	title := f.name()
 	if f.reason != "" {
 		title += " (" + f.reason + ")"
 	}
@@ -103,11 +109,7 @@ func refreshBookmarks(u *pdfio.Update, replaced, added []filed, mode BookmarksMo
 	}
 	fail := func(err error) (int, []string) { return 0, []string{"no bookmarks added: " + err.Error()} }
 	for _, f := range replaced {
-		title := f.title
-		if title == "" {
-			title = f.url
-		}
-		if err := u.MoveBookmarks(f.old, f.page, f.article, webcapture.EncodeText(title)); err != nil {
+		if err := u.MoveBookmarks(f.old, f.page, f.article, webcapture.EncodeText(f.name())); err != nil {
 			return fail(err)
 		}
 	}

@@ -49,6 +49,9 @@ type tagState struct {
 	articles  map[int]types.Dict // new Articles by object number, written at flush with their /P
 	lang      types.Object       // the first tagged page set's /Lang (for a new tree's catalog)
 	dirty     bool
+	// untagged: the file's pages without /StructParents, and the page
+	// sets this update could not tag; /MarkInfo is set when both are 0.
+	untagged int
 }
 
 // numberTree reads a number tree (PDF 1.7 §3.8.6) into a map, bounded and
@@ -176,8 +179,12 @@ func (u *Update) readTags(t *tagState) error {
 		return err
 	}
 	for _, p := range pages {
-		if d, err := u.pageDict(p); err == nil {
+		d, err := u.pageDict(p)
+		if err == nil {
 			t.next = max(t.next, structKey(d, "StructParents")+1)
+		}
+		if err != nil || structKey(d, "StructParents") < 0 {
+			t.untagged++
 		}
 	}
 	o, has := cat["StructTreeRoot"]
@@ -292,8 +299,13 @@ const (
 // planTags decides how the pages of the file c copies are tagged, and
 // prepares c to renumber their keys. It returns the Article's reserved
 // number (0 with tagNone) and why the pages are not tagged.
-func (u *Update) planTags(c *pageCopier, pages []srcPage) (tagMode, *srcTags, int, string) {
+func (u *Update) planTags(c *pageCopier, pages []srcPage) (mode tagMode, s *srcTags, art int, why string) {
 	t := u.loadTags()
+	defer func() {
+		if mode == tagNone {
+			t.untagged++
+		}
+	}()
 	if t.off != "" {
 		return tagNone, nil, 0, t.off
 	}
@@ -309,10 +321,13 @@ func (u *Update) planTags(c *pageCopier, pages []srcPage) (tagMode, *srcTags, in
 		}
 		return tagWrap, nil, u.objs.reserve(), ""
 	}
+	if len(s.entries) == 0 {
+		return tagNone, nil, 0, "the printed file's structure tree has no /ParentTree: its pages are not tagged"
+	}
 	if t.next+s.next >= maxTagEntries {
 		return tagNone, nil, 0, fmt.Sprintf("the structure tree would have more than %d keys: the new pages are not tagged", maxTagEntries)
 	}
-	art := u.objs.reserve()
+	art = u.objs.reserve()
 	c.keys, c.keyBase = true, t.next
 	if s.doc != 0 {
 		c.mapped[s.doc] = art // the printed /Document is the Article
@@ -357,6 +372,9 @@ func (u *Update) tagCopied(c *pageCopier, mode tagMode, s *srcTags, art int, ref
 			a["K"] = k
 		}
 		for k, v := range s.entries {
+			if k < 0 {
+				continue
+			}
 			cp, err := c.copy(v, 0)
 			if err != nil {
 				return err
@@ -497,35 +515,13 @@ func (u *Update) flushTags() error {
 		if _, has := cat["Lang"]; !has && t.lang != nil {
 			u.editCatalog("Lang", t.lang)
 		}
-		if _, has := cat["MarkInfo"]; !has && u.everyPageTagged() {
+		if _, has := cat["MarkInfo"]; !has && t.untagged == 0 {
 			u.editCatalog("MarkInfo", types.Dict{"Marked": types.Boolean(true)})
 		}
 	} else {
 		u.replace(t.rootRef, t.root)
 	}
 	return nil
-}
-
-// everyPageTagged reports whether every page of the file as updated has
-// its /StructParents: only then does /MarkInfo say the file is tagged.
-func (u *Update) everyPageTagged() bool {
-	pages, err := u.Pages()
-	if err != nil || len(pages) == 0 {
-		return false
-	}
-	for _, p := range pages {
-		d := u.pages.newPgs[p.Num]
-		if d == nil {
-			var err error
-			if d, err = u.pageDict(p); err != nil {
-				return false
-			}
-		}
-		if structKey(d, "StructParents") < 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // mapEntry sets entry k of the root's dictionary m (/ClassMap, /RoleMap),
