@@ -47,9 +47,11 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
-// FuzzAppendPages: printed pages appended to any file either fail with an
-// error or give a file that reads with the pages added; the printed file
-// read with ReadPrinted never panics either.
+// FuzzAppendPages: printed pages (untagged, and tagged as Chromium tags
+// them) appended to any file, with their bookmarks, either fail with an
+// error or give a file that reads with the pages added, each tagged page
+// with a key of its own; the printed file read with ReadPrinted never
+// panics either.
 func FuzzAppendPages(f *testing.F) {
 	for _, name := range pb.Samples() {
 		b, _ := pb.Sample(name)
@@ -58,6 +60,9 @@ func FuzzAppendPages(f *testing.F) {
 	orig, _ := nestedFile()
 	f.Add(orig)
 	f.Add(printedFile())
+	f.Add(outlineSeed())
+	tagged := taggedPrinted("en", "A", "b", "c")
+	f.Add(tagged)
 	printed := printedFile()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ReadPrinted(data, "fuzz.pdf", Options{Timeout: 5 * time.Second})
@@ -72,6 +77,11 @@ func FuzzAppendPages(f *testing.F) {
 		if _, _, err := u.AppendPages(printed, "printed.pdf"); err != nil {
 			return
 		}
+		refs, pr, err := u.AppendPages(tagged, "tagged.pdf")
+		if err != nil {
+			return
+		}
+		u.AddBookmarks([]*OutlineItem{{Title: "example.com", Kids: []*OutlineItem{{Title: "A", Page: refs[0], SE: pr.Article}}}})
 		out, err := u.Bytes()
 		if err != nil {
 			return
@@ -80,8 +90,20 @@ func FuzzAppendPages(f *testing.F) {
 		if err != nil {
 			t.Fatalf("the appended file does not read: %v", err)
 		}
-		if len(d.Defects) == 0 && len(d2.Pages) != len(d.Pages)+2 {
-			t.Fatalf("%d pages after appending 2 to %d", len(d2.Pages), len(d.Pages))
+		if len(d.Defects) == 0 && len(d2.Pages) != len(d.Pages)+4 {
+			t.Fatalf("%d pages after appending 4 to %d", len(d2.Pages), len(d.Pages))
+		}
+		if !pr.Article.IsZero() {
+			keys := map[int64]bool{}
+			for _, p := range d2.Pages[len(d2.Pages)-4:] {
+				if p.StructParents == nil {
+					t.Fatalf("appended page %d has no /StructParents", p.Number)
+				}
+				if keys[*p.StructParents] {
+					t.Fatalf("appended pages share /StructParents %d", *p.StructParents)
+				}
+				keys[*p.StructParents] = true
+			}
 		}
 	})
 }
