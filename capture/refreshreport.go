@@ -51,7 +51,7 @@ type RefreshReport struct {
 // A PageChange is one page set of a RefreshReport.
 type PageChange struct {
 	URL    string `json:"url"`
-	Change string `json:"change"` // text-changed, or a Status* value
+	Change string `json:"change" jsonschema:"enum=text-changed,enum=changed,enum=new,enum=gone,enum=unreachable,enum=unchecked,enum=unchanged"` // text-changed, or a Status* value
 	// Reason says why a page is gone, unreachable or unchecked.
 	Reason string      `json:"reason,omitempty"`
 	Kind   string      `json:"kind,omitempty"` // the Skip kind behind Reason
@@ -75,7 +75,7 @@ type SetIDs struct {
 // A DiffRun is a run of words the old and new text share (equal), or that
 // only the new (insert) or the old (delete) has, separated by one space.
 type DiffRun struct {
-	Op   string `json:"op"` // equal, insert or delete
+	Op   string `json:"op" jsonschema:"enum=equal,enum=insert,enum=delete"` // equal, insert or delete
 	Text string `json:"text"`
 }
 
