@@ -143,6 +143,13 @@ The differences shown compare {{.R.Text}}.</p>
 <thead><tr><th scope="col">Change</th><th scope="col">Page sets</th></tr></thead>
 <tbody>{{range .Order}}{{if count $.R.Counts .}}<tr><td>{{.}}</td><td>{{count $.R.Counts .}}</td></tr>{{end}}{{end}}</tbody>
 </table>
+{{range $i, $p := .R.Changes}}{{if $p.Diff}}
+<section id="diff-{{$i}}" aria-labelledby="diff-{{$i}}-h">
+<h2 id="diff-{{$i}}-h">{{$p.Change}}: {{$p.URL}}</h2>
+{{with $p.Words}}<p>{{.Inserted}} words inserted, {{.Deleted}} deleted ({{.Old}} words before, {{.New}} after).{{if eq .Inserted 0}}{{if eq .Deleted 0}} The printed words are the same: markup, images or styles changed.{{end}}{{end}}</p>{{end}}
+<p class="diff">{{range runs $p.Diff}}{{if eq .Op "insert"}}<ins><span class="vh">[inserted: </span>{{.Text}}<span class="vh">]</span></ins> {{else if eq .Op "delete"}}<del><span class="vh">[deleted: </span>{{.Text}}<span class="vh">]</span></del> {{else if .Skipped}}<span class="skip">[… {{.Skipped}} words unchanged …]</span> {{else}}{{.Text}} {{end}}{{end}}</p>
+</section>
+{{end}}{{end}}
 <h2 id="pages">Page sets</h2>
 <table>
 <caption>Every page set of the file and every page captured now, by URL</caption>
@@ -157,13 +164,6 @@ The differences shown compare {{.R.Text}}.</p>
 </tr>
 {{end}}</tbody>
 </table>
-{{range $i, $p := .R.Changes}}{{if $p.Diff}}
-<section id="diff-{{$i}}" aria-labelledby="diff-{{$i}}-h">
-<h2 id="diff-{{$i}}-h">{{$p.Change}}: {{$p.URL}}</h2>
-{{with $p.Words}}<p>{{.Inserted}} words inserted, {{.Deleted}} deleted ({{.Old}} words before, {{.New}} after).{{if eq .Inserted 0}}{{if eq .Deleted 0}} The printed words are the same: markup, images or styles changed.{{end}}{{end}}</p>{{end}}
-<p class="diff">{{range runs $p.Diff}}{{if eq .Op "insert"}}<ins><span class="vh">[inserted: </span>{{.Text}}<span class="vh">]</span></ins> {{else if eq .Op "delete"}}<del><span class="vh">[deleted: </span>{{.Text}}<span class="vh">]</span></del> {{else if .Skipped}}<span class="skip">[… {{.Skipped}} words unchanged …]</span> {{else}}{{.Text}} {{end}}{{end}}</p>
-</section>
-{{end}}{{end}}
 </main>
 </body>
 </html>
