@@ -143,6 +143,7 @@ The differences shown compare {{.R.Text}}.</p>
 <thead><tr><th scope="col">Change</th><th scope="col">Page sets</th></tr></thead>
 <tbody>{{range .Order}}{{if count $.R.Counts .}}<tr><td>{{.}}</td><td>{{count $.R.Counts .}}</td></tr>{{end}}{{end}}</tbody>
 </table>
+{{if not .Changed}}<p>No page set changed.</p>{{end}}
 {{range $i, $p := .R.Changes}}{{if $p.Diff}}
 <section id="diff-{{$i}}" aria-labelledby="diff-{{$i}}-h">
 <h2 id="diff-{{$i}}-h">{{$p.Change}}: {{$p.URL}}</h2>
@@ -219,5 +220,7 @@ func refreshReportHTML(buf *bytes.Buffer, doc refreshReportJSON) error {
 		CSP   string
 		Style template.CSS
 		Order []string
-	}{doc, reportCSP(), template.CSS(reportStyle), changeOrder})
+		// Changed: a page set is changed or text-changed.
+		Changed bool
+	}{doc, reportCSP(), template.CSS(reportStyle), changeOrder, doc.Counts[capture.ChangeText]+doc.Counts[capture.StatusChanged] > 0})
 }

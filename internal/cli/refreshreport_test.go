@@ -158,6 +158,24 @@ func TestRefreshReportHTML(t *testing.T) {
 	}
 }
 
+// A report where nothing changed says so, and shows no diff.
+func TestRefreshReportHTMLNothingChanged(t *testing.T) {
+	var buf bytes.Buffer
+	rep := &capture.RefreshReport{ComparedBy: "TID", Text: capture.ReportText, Pages: []capture.PageChange{
+		{URL: "https://a.test/", Change: capture.StatusUnchanged, Old: &capture.SetIDs{ID: "66", TID: "77"}, New: &capture.SetIDs{ID: "66", TID: "77"}}}}
+	if err := refreshReportHTML(&buf, newRefreshReportJSON(rep, "in.pdf", "out.pdf", false)); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"No page set changed.", "The refreshed capture is out.pdf.", "their text identifiers (TID)"} {
+		if !strings.Contains(buf.String(), s) {
+			t.Errorf("report lacks %q", s)
+		}
+	}
+	if strings.Contains(buf.String(), "<section") {
+		t.Error("a diff section where nothing changed")
+	}
+}
+
 // The JSON report validates against the schema webcap ships.
 func TestRefreshReportJSON(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.json")
