@@ -90,6 +90,9 @@ type RefreshResult struct {
 	// Pages"; Notes are as a capture's (Result.Notes).
 	Bookmarks int
 	Notes     []string
+
+	held  map[string]*held // the file's page sets, by canonical URL (for Report)
+	found map[string]found // the pages captured now, by canonical URL (for Report)
 }
 
 // Count returns how many changes have each status.
@@ -136,6 +139,7 @@ type RefreshPlan struct {
 
 	u      *pdfio.Update
 	d      *pdfio.Document
+	file   []byte // the input, for Report
 	name   string
 	opts   RefreshOptions
 	starts []Start
@@ -157,7 +161,7 @@ func PlanRefresh(file []byte, name string, opts RefreshOptions) (*RefreshPlan, e
 		}
 	}
 	starts, replays := replayed(d.Info.Commands, opts)
-	return &RefreshPlan{Commands: replays, u: u, d: d, name: name, opts: opts, starts: starts}, nil
+	return &RefreshPlan{Commands: replays, u: u, d: d, file: file, name: name, opts: opts, starts: starts}, nil
 }
 
 // Run refreshes as planned (see Refresh).
@@ -295,6 +299,7 @@ func (p *RefreshPlan) Run(ctx context.Context, b *Browser) (*RefreshResult, erro
 		res.Changes = append(res.Changes, Change{URL: key, Status: StatusNew, New: hexOf(now[key].id)})
 	}
 	sort.Slice(res.Changes, func(i, j int) bool { return res.Changes[i].URL < res.Changes[j].URL })
+	res.held, res.found = was, now
 	if opts.DryRun || len(cr.res.Pages) == 0 {
 		return res, nil
 	}

@@ -30,7 +30,7 @@ func TestHelpTopics(t *testing.T) {
 		{"unknown topic", []string{"help", "nope"}, exitUsage, nil, `webcap: help: no command or topic "nope"`},
 		{"no topic takes a flag", []string{"help", "exit-codes", "--bogus"}, exitUsage, nil, "--bogus"},
 		{"exit codes take no argument", []string{"help", "exit-codes", "x"}, exitUsage, nil, `"x"`},
-		{"schemas", []string{"help", "schema"}, exitOK, []string{"Schemas:\n", "  manifest    input "}, ""},
+		{"schemas", []string{"help", "schema"}, exitOK, []string{"Schemas:\n", "  manifest        input ", "  refresh-report  document  refresh --report"}, ""},
 		{"one schema", []string{"help", "schema", "info"}, exitOK, []string{`"$id": "https://github.com/webcap/webcap/docs/schemas/info.schema.json"`}, ""},
 		{"unknown schema", []string{"help", "schema", "nope"}, exitUsage, nil, `webcap: help schema: no schema "nope"`},
 		{"one schema at a time", []string{"help", "schema", "info", "id"}, exitUsage, nil, "give one schema name, not 2"},

@@ -55,6 +55,23 @@ the old one in the tags), new sets are filed under their site's item, and
 a "New and Changed Pages" item (replacing an earlier refresh's) lists
 both, each titled with its reason (--bookmarks none: none of this).
 
+--report FILE.html or FILE.json (also with --dry-run) writes what changed,
+page set by page set: the old and new identifiers (ID and TID) and titles,
+and the change, one of
+
+  text-changed  the page's text changed (its text identifiers differ)
+  changed       the page changed but not its text: markup, images, styles
+  new, gone, unreachable, unchecked, unchanged   as above
+
+and for each changed page a word-level diff of its text. A PDF keeps a
+page's text identifier, not the source text it was computed from, so the
+diff compares the text printed on the pages: the old set's pages in FILE
+and the new capture's printed pages, read by one extractor (a change of
+line breaks or spacing is no change). The HTML is one self-contained page
+(no script, no request; deletions and insertions marked <del> and <ins>,
+in words as well as colour); the JSON's schema is refresh-report
+(webcap help schema refresh-report).
+
 Exit status: 0 when OUT.pdf is written and audits with no error (with
 --dry-run: when every page is unchanged), 1 when errors remain or nothing
 could be checked (with --dry-run: when a page is not unchanged), 2 for a
@@ -63,6 +80,9 @@ started, 130 when interrupted.`,
 		Example: `  $ webcap refresh capture.pdf -o refreshed.pdf
   $ webcap refresh --text-only capture.pdf -o refreshed.pdf
   $ webcap refresh --dry-run --json capture.pdf
+  # What changed, with a word diff of each changed page, for people and for programs
+  $ webcap refresh --report changes.html capture.pdf -o refreshed.pdf
+  $ webcap refresh --dry-run --report changes.json capture.pdf
   $ webcap refresh --dry-run --allow-private intranet-capture.pdf`,
 		Args: cobra.ExactArgs(1),
 		RunE: runner(opts, runF, inBand(runRefresh), func(args []string) error {
@@ -72,6 +92,9 @@ started, 130 when interrupted.`,
 			}
 			if opts.DryRun && opts.WARC != "" {
 				return usagef("refresh: --dry-run writes nothing: drop --warc")
+			}
+			if err := checkReportFlag("refresh", opts.Report, opts.File); err != nil {
+				return err
 			}
 			if err := opts.outputFlags.flags("refresh", true, !opts.DryRun); err != nil {
 				return err
@@ -86,6 +109,7 @@ started, 130 when interrupted.`,
 	f.BoolVar(&opts.TextOnly, "text-only", false, "compare only the pages' text (TID)")
 	f.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
 	f.BoolVar(&opts.Resubmit, "resubmit", false, "replay the commands that submit forms, with the file's data (never by POST with --dry-run)")
+	f.StringVar(&opts.Report, "report", "", "also write what changed, with a word diff of each changed page's text, to `FILE.html` or FILE.json (the format is the extension's; with --dry-run too)")
 	f.StringVar(&opts.WARC, "warc", "", "also write every request and response fetched, and the refreshed PDF, to the WARC `OUT.warc.gz` (uncompressed unless it ends in .gz)")
 	opts.passwordFlags.add(cmd)
 	opts.lim.addMaxFileSize(cmd)
@@ -104,6 +128,7 @@ type refreshOptions struct {
 	JSON     bool
 	Resubmit bool
 	WARC     string // --warc: the web archive written beside the PDF
+	Report   string // --report: the change report, .html or .json
 }
 
 func runRefresh(ctx context.Context, opts *refreshOptions) error {
@@ -112,6 +137,17 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	}
 	if err := checkWARCOut("refresh", opts.WARC, opts.Force, opts.File, opts.target(opts.File)); err != nil {
 		return err
+	}
+	if opts.Report != "" {
+		if out := opts.target(opts.File); out != "" && out != stdoutName && sameFile(opts.Report, out) {
+			return usagef("refresh: --report %s is the PDF's -o", opts.Report)
+		}
+		if opts.WARC != "" && sameFile(opts.Report, opts.WARC) {
+			return usagef("refresh: --report %s is the --warc", opts.Report)
+		}
+		if err := checkOutput("refresh", "--report", opts.Report, opts.Force); err != nil {
+			return err
+		}
 	}
 	if err := opts.resolve("refresh", opts.IO); err != nil {
 		return err
@@ -156,6 +192,19 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 			return err
 		}
 		sum = summarize(d, opts.Profile)
+	}
+	if opts.Report != "" {
+		rep, err := plan.Report(res)
+		if err != nil {
+			return fmt.Errorf("refresh: %w", err)
+		}
+		out := ""
+		if written {
+			out = opts.target(opts.File)
+		}
+		if err := writeRefreshReport("refresh", opts.Report, opts.Force, rep, opts.File, out, opts.DryRun); err != nil {
+			return err
+		}
 	}
 	var nothing error // no page could be checked: the command fails
 	if !opts.DryRun && !written {

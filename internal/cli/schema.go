@@ -36,6 +36,7 @@ func schemaTopics() []schemaTopic {
 		{"capture", "document", "capture --json: the pages captured and the URLs skipped"},
 		{"append", "document", "append --json: as capture's, with the input"},
 		{"refresh", "document", "refresh --json: what changed, page by page"},
+		{"refresh-report", "document", "refresh --report FILE.json: what changed, with a word diff of each changed page"},
 		{"version", "document", "version --json"},
 		{"manifest", "input", "the manifest webcap build reads"},
 	}

@@ -22,18 +22,19 @@ import (
 // outputTypes are the Go types of each schema's objects: what the command
 // prints, then (when it can fail as a whole) its failure object.
 var outputTypes = map[string][]any{
-	"canon":      {canonJSON{}, failureJSON{}},
-	"id":         {idJSON{}, failureJSON{}},
-	"info":       {infoReport{}, failureJSON{}},
-	"lookup":     {lookupJSON{}, failureJSON{}},
-	"audit-file": {fileLineJSON{}, failureJSON{}},
-	"audit":      {auditReport{}, failureJSON{}},
-	"build":      {buildSummary{}, failureJSON{}},
-	"fix":        {fixSummary{}, failureJSON{}},
-	"capture":    {captureSummary{}, failureJSON{}},
-	"append":     {captureSummary{}, failureJSON{}},
-	"refresh":    {refreshSummary{}, failureJSON{}},
-	"version":    {versionInfo{}},
+	"canon":          {canonJSON{}, failureJSON{}},
+	"id":             {idJSON{}, failureJSON{}},
+	"info":           {infoReport{}, failureJSON{}},
+	"lookup":         {lookupJSON{}, failureJSON{}},
+	"audit-file":     {fileLineJSON{}, failureJSON{}},
+	"audit":          {auditReport{}, failureJSON{}},
+	"build":          {buildSummary{}, failureJSON{}},
+	"fix":            {fixSummary{}, failureJSON{}},
+	"capture":        {captureSummary{}, failureJSON{}},
+	"append":         {captureSummary{}, failureJSON{}},
+	"refresh":        {refreshSummary{}, failureJSON{}},
+	"refresh-report": {refreshReportJSON{}},
+	"version":        {versionInfo{}},
 }
 
 // The schemas in docs/schemas (shipped in the binary) are the ones the Go

@@ -1,0 +1,226 @@
+package cli
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/webcap/webcap/capture"
+	"github.com/webcap/webcap/pdfio"
+)
+
+// refresh --report FILE.html|FILE.json: the change report capture makes
+// (RefreshPlan.Report), written as JSON (schema refresh-report) or as one
+// self-contained HTML page. The HTML is made by html/template, whose
+// context-aware escaping keeps a page's title, URL and text (all from
+// untrusted pages and files) text; its Content-Security-Policy allows no
+// script, no request and only the report's own style (by its hash); a URL
+// is a live link only when it is http or https.
+
+// reportFormat is the format --report's extension names: "json" or
+// "html", or "" for another extension.
+func reportFormat(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json":
+		return "json"
+	case ".html", ".htm":
+		return "html"
+	}
+	return ""
+}
+
+// checkReportFlag checks --report before anything runs: its extension,
+// and that it is not stdout (the command's own output) nor the input.
+func checkReportFlag(cmd, path, input string) error {
+	switch {
+	case path == "":
+		return nil
+	case path == stdoutName:
+		return usagef("%s: --report -: give the report a file name ending in .html or .json (stdout is the command's)", cmd)
+	case reportFormat(path) == "":
+		return usagef("%s: --report %s: the extension %q names no report format: use .html or .json", cmd, path, filepath.Ext(path))
+	case input != "" && sameFile(path, input):
+		return usagef("%s: --report %s is the input", cmd, path)
+	}
+	return nil
+}
+
+// refreshReportJSON is what refresh --report FILE.json writes.
+type refreshReportJSON struct {
+	Schema     string               `json:"schema"`
+	Input      string               `json:"input"`
+	Output     string               `json:"output,omitempty"`
+	DryRun     bool                 `json:"dryRun"`
+	ComparedBy string               `json:"comparedBy" jsonschema:"enum=ID,enum=TID"` // ID, or TID with --text-only
+	Text       string               `json:"text"`                                     // which text the diffs compare
+	Counts     map[string]int       `json:"counts"`                                   // page sets by change
+	Changes    []capture.PageChange `json:"changes"`                                  // by URL
+}
+
+func newRefreshReportJSON(rep *capture.RefreshReport, input, output string, dryRun bool) refreshReportJSON {
+	out := refreshReportJSON{Schema: schemaName("refresh-report"), Input: input, Output: output, DryRun: dryRun, ComparedBy: rep.ComparedBy,
+		Text: rep.Text, Counts: map[string]int{}, Changes: orNoneOf(rep.Pages)}
+	for _, p := range rep.Pages {
+		out.Counts[p.Change]++
+	}
+	return out
+}
+
+// writeRefreshReport writes the report to path, in the format its
+// extension names, atomically.
+func writeRefreshReport(cmd, path string, force bool, rep *capture.RefreshReport, input, output string, dryRun bool) error {
+	doc := newRefreshReportJSON(rep, input, output, dryRun)
+	var buf bytes.Buffer
+	var err error
+	if reportFormat(path) == "json" {
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(doc)
+	} else {
+		err = refreshReportHTML(&buf, doc)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: --report %s: %w", cmd, path, err)
+	}
+	if err := pdfio.WriteFile(path, buf.Bytes(), pdfio.WriteOptions{Replace: force}); err != nil {
+		return &ioError{fmt.Errorf("%s: --report: %w", cmd, err)}
+	}
+	return nil
+}
+
+// reportContext is how many words of an unchanged run the HTML shows next
+// to a change; the rest is counted, and is in the JSON.
+const reportContext = 12
+
+// changeOrder is the order of the summary's counts, as refresh --help
+// lists them.
+var changeOrder = []string{capture.ChangeText, capture.StatusChanged, capture.StatusNew, capture.StatusGone,
+	capture.StatusUnreachable, capture.StatusUnchecked, capture.StatusUnchanged}
+
+const reportStyle = `body{font:16px/1.5 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#111;background:#fff}
+table{border-collapse:collapse;width:100%}th,td{border:1px solid #999;padding:.25em .5em;text-align:left;vertical-align:top}
+code,.id{font-family:ui-monospace,monospace;font-size:.85em;word-break:break-all}
+.diff{border:1px solid #999;padding:.5em 1em;white-space:normal}
+del{background:#fdd;color:#600;text-decoration:line-through}ins{background:#dfd;color:#040;text-decoration:underline}
+.skip{color:#555;font-style:italic}.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}`
+
+// reportCSP allows nothing but the report's own style: no script, no
+// request of any kind (fonts, images, frames, forms, navigation by form).
+func reportCSP() string {
+	h := sha256.Sum256([]byte(reportStyle))
+	return "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'; base-uri 'none'; form-action 'none'"
+}
+
+var refreshReportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"link":  webLink,
+	"runs":  reportRuns,
+	"count": func(c map[string]int, k string) int { return c[k] },
+}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{{.CSP}}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Refresh report: {{.R.Input}}</title>
+<style>{{.Style}}</style>
+</head>
+<body>
+<main>
+<h1>What changed in {{.R.Input}}</h1>
+<p>{{if .R.DryRun}}A dry run: nothing was written.{{else if .R.Output}}The refreshed capture is {{.R.Output}}.{{else}}Nothing was written.{{end}}
+Pages were compared by {{if eq .R.ComparedBy "TID"}}their text identifiers (TID){{else}}their identifiers (ID){{end}}.
+The differences shown compare {{.R.Text}}.</p>
+<h2 id="summary">Summary</h2>
+<table>
+<caption>Page sets by change</caption>
+<thead><tr><th scope="col">Change</th><th scope="col">Page sets</th></tr></thead>
+<tbody>{{range .Order}}{{if count $.R.Counts .}}<tr><td>{{.}}</td><td>{{count $.R.Counts .}}</td></tr>{{end}}{{end}}</tbody>
+</table>
+{{if not .Changed}}<p>No page set changed.</p>{{end}}
+{{range $i, $p := .R.Changes}}{{if $p.Diff}}
+<section id="diff-{{$i}}" aria-labelledby="diff-{{$i}}-h">
+<h2 id="diff-{{$i}}-h">{{$p.Change}}: {{$p.URL}}</h2>
+{{with $p.Words}}<p>{{.Inserted}} words inserted, {{.Deleted}} deleted ({{.Old}} words before, {{.New}} after).{{if eq .Inserted 0}}{{if eq .Deleted 0}} The printed words are the same: markup, images or styles changed.{{end}}{{end}}</p>{{end}}
+<p class="diff">{{range runs $p.Diff}}{{if eq .Op "insert"}}<ins><span class="vh">[inserted: </span>{{.Text}}<span class="vh">]</span></ins> {{else if eq .Op "delete"}}<del><span class="vh">[deleted: </span>{{.Text}}<span class="vh">]</span></del> {{else if .Skipped}}<span class="skip">[… {{.Skipped}} words unchanged …]</span> {{else}}{{.Text}} {{end}}{{end}}</p>
+</section>
+{{end}}{{end}}
+<h2 id="pages">Page sets</h2>
+<table>
+<caption>Every page set of the file and every page captured now, by URL</caption>
+<thead><tr><th scope="col">URL</th><th scope="col">Change</th><th scope="col">Title</th><th scope="col">Old ID / TID</th><th scope="col">New ID / TID</th></tr></thead>
+<tbody>
+{{range $i, $p := .R.Changes}}<tr>
+<td>{{with link $p.URL}}<a href="{{.}}" rel="noreferrer">{{$p.URL}}</a>{{else}}{{$p.URL}}{{end}}</td>
+<td>{{if $p.Diff}}<a href="#diff-{{$i}}">{{$p.Change}}</a>{{else}}{{$p.Change}}{{end}}{{with $p.Reason}}: {{.}}{{end}}{{with $p.DiffError}} (no diff: {{.}}){{end}}</td>
+<td>{{with $p.New}}{{.Title}}{{with $p.Old}}{{if ne .Title $p.New.Title}}{{with .Title}} (before: {{.}}){{end}}{{end}}{{end}}{{else}}{{with $p.Old}}{{.Title}}{{end}}{{end}}</td>
+<td>{{with $p.Old}}<span class="id">{{.ID}}</span>{{with .TID}}<br><span class="id">{{.}}</span>{{end}}{{else}}none{{end}}</td>
+<td>{{with $p.New}}<span class="id">{{.ID}}</span>{{with .TID}}<br><span class="id">{{.}}</span>{{end}}{{else}}none{{end}}</td>
+</tr>
+{{end}}</tbody>
+</table>
+</main>
+</body>
+</html>
+`))
+
+// webLink returns u when it is an http or https URL (a live link), else
+// "": a javascript: or data: URL from a file stays text.
+func webLink(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") {
+		return ""
+	}
+	return u
+}
+
+// reportRun is a diff run as the HTML shows it: an unchanged run longer
+// than the context on both sides is cut to reportContext words next to
+// each change, the words left out counted (Skipped).
+type reportRun struct {
+	Op, Text string
+	Skipped  int
+}
+
+func reportRuns(diff []capture.DiffRun) []reportRun {
+	var out []reportRun
+	for i, d := range diff {
+		words := strings.Fields(d.Text)
+		if d.Op != "equal" || len(words) <= 2*reportContext {
+			out = append(out, reportRun{Op: d.Op, Text: d.Text})
+			continue
+		}
+		head, tail := reportContext, reportContext
+		if i == 0 {
+			head = 0
+		}
+		if i == len(diff)-1 {
+			tail = 0
+		}
+		if head > 0 {
+			out = append(out, reportRun{Op: "equal", Text: strings.Join(words[:head], " ")})
+		}
+		out = append(out, reportRun{Op: "equal", Skipped: len(words) - head - tail})
+		if tail > 0 {
+			out = append(out, reportRun{Op: "equal", Text: strings.Join(words[len(words)-tail:], " ")})
+		}
+	}
+	return out
+}
+
+func refreshReportHTML(buf *bytes.Buffer, doc refreshReportJSON) error {
+	return refreshReportTemplate.Execute(buf, struct {
+		R     refreshReportJSON
+		CSP   string
+		Style template.CSS
+		Order []string
+		// Changed: a page set is changed or text-changed.
+		Changed bool
+	}{doc, reportCSP(), template.CSS(reportStyle), changeOrder, doc.Counts[capture.ChangeText]+doc.Counts[capture.StatusChanged] > 0})
+}

@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/webcap/webcap/capture"
+	"golang.org/x/net/html"
+)
+
+// --report's file: an extension that names no format, stdout, the input
+// and the PDF's -o are usage errors that name it, before anything runs.
+func TestRefreshReportFlag(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.pdf")
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "capture.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.pdf")
+	inHTML := filepath.Join(dir, "in.html") // a PDF named so
+	if err := os.WriteFile(inHTML, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"refresh", "--report", "r.txt", in, "-o", out}, `--report r.txt: the extension ".txt" names no report format: use .html or .json`},
+		{[]string{"refresh", "--report", "report", "--dry-run", in}, `--report report: the extension "" names no report format`},
+		{[]string{"refresh", "--report", "-", "--dry-run", in}, "--report -: give the report a file name"},
+		{[]string{"refresh", "--report", inHTML, "--dry-run", inHTML}, "is the input"},
+		{[]string{"refresh", "--report", filepath.Join(dir, "same.json"), in, "-o", filepath.Join(dir, "same.json")}, "is the PDF's -o"},
+	} {
+		ios, _, _, stderr := Test()
+		if code := Main(context.Background(), tc.args, ios); code != 2 || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("webcap %q: exit %d, %s; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	for _, p := range []string{"r.JSON", "r.html", "r.htm"} {
+		if checkReportFlag("refresh", p, in) != nil {
+			t.Errorf("--report %s refused", p)
+		}
+	}
+}
+
+// hostileReport is a report whose every string from a page or a file is
+// markup or a script.
+func hostileReport() *capture.RefreshReport {
+	return &capture.RefreshReport{ComparedBy: "ID", Text: capture.ReportText, Pages: []capture.PageChange{
+		{URL: "http://a.test/<script>alert(1)</script>", Change: capture.ChangeText,
+			Old:   &capture.SetIDs{ID: "00AA", TID: "11BB", Title: `Old </title><script>alert("t")</script>`, Pages: 1},
+			New:   &capture.SetIDs{ID: "22CC", TID: "33DD", Title: `New "><img src=x onerror=alert(2)>`},
+			Diff:  []capture.DiffRun{{Op: "equal", Text: strings.Repeat("same ", 40) + "words"}, {Op: "delete", Text: "</script><script>alert(3)</script>"}, {Op: "insert", Text: "<b>bold</b> & more"}, {Op: "equal", Text: "end"}},
+			Words: &capture.DiffCounts{Old: 45, New: 46, Inserted: 3, Deleted: 1}},
+		{URL: "javascript:alert(4)", Change: capture.StatusNew, New: &capture.SetIDs{ID: "44EE", Title: "x"}},
+		{URL: "data:text/html,<script>alert(5)</script>", Change: capture.StatusGone, Reason: "<i>404</i>", Old: &capture.SetIDs{ID: "55FF"}},
+		{URL: "https://a.test/same", Change: capture.StatusUnchanged, Old: &capture.SetIDs{ID: "66"}, New: &capture.SetIDs{ID: "66"}},
+	}}
+}
+
+// The HTML report: hostile titles, URLs and text stay text; no script,
+// no request (a CSP that allows nothing but the report's style, by its
+// hash); javascript: and data: URLs are no links; the diff is <del> and
+// <ins> with words that say so (not colour only); a long unchanged run
+// is cut to its context.
+func TestRefreshReportHTML(t *testing.T) {
+	var buf bytes.Buffer
+	if err := refreshReportHTML(&buf, newRefreshReportJSON(hostileReport(), "in <b>.pdf", "", true)); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		text         strings.Builder
+		csp, style   string
+		hrefs        []string
+		ins, del     []string
+		elementCount = map[string]int{}
+	)
+	var walk func(n *html.Node, in string)
+	walk = func(n *html.Node, in string) {
+		switch n.Type {
+		case html.TextNode:
+			text.WriteString(n.Data)
+			switch in {
+			case "ins":
+				ins = append(ins, n.Data)
+			case "del":
+				del = append(del, n.Data)
+			case "style":
+				style = n.Data
+			}
+		case html.ElementNode:
+			elementCount[n.Data]++
+			for _, a := range n.Attr {
+				switch {
+				case n.Data == "meta" && a.Key == "http-equiv" && a.Val == "Content-Security-Policy":
+					for _, b := range n.Attr {
+						if b.Key == "content" {
+							csp = b.Val
+						}
+					}
+				case a.Key == "href":
+					hrefs = append(hrefs, a.Val)
+				case a.Key == "src" || strings.HasPrefix(a.Key, "on"):
+					t.Errorf("<%s %s=%q>: from the report's data", n.Data, a.Key, a.Val)
+				}
+			}
+			if n.Data == "ins" || n.Data == "del" || n.Data == "style" {
+				in = n.Data
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, in)
+		}
+	}
+	walk(doc, "")
+	for _, el := range []string{"script", "img", "iframe", "object", "embed", "link", "b", "i", "title"} {
+		if n := elementCount[el]; n > 0 && !(el == "title" && n == 1) {
+			t.Errorf("%d <%s> elements in the report", n, el)
+		}
+	}
+	h := sha256.Sum256([]byte(style))
+	if want := "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'"; !strings.HasPrefix(csp, want) {
+		t.Errorf("CSP %q, want it to start %q", csp, want)
+	}
+	for _, s := range []string{`Old </title><script>alert("t")</script>`, `New "><img src=x onerror=alert(2)>`, "javascript:alert(4)",
+		"data:text/html,<script>alert(5)</script>", "<i>404</i>", "http://a.test/<script>alert(1)</script>", "in <b>.pdf"} {
+		if !strings.Contains(text.String(), s) {
+			t.Errorf("the report's text lacks %q", s)
+		}
+	}
+	for _, h := range hrefs {
+		if !strings.HasPrefix(h, "#diff-") && !strings.HasPrefix(h, "http://") && !strings.HasPrefix(h, "https://") {
+			t.Errorf("link %q", h)
+		}
+	}
+	if got := strings.Join(del, ""); got != "[deleted: </script><script>alert(3)</script>]" {
+		t.Errorf("<del> text %q", got)
+	}
+	if got := strings.Join(ins, ""); got != "[inserted: <b>bold</b> & more]" {
+		t.Errorf("<ins> text %q", got)
+	}
+	if !strings.Contains(text.String(), "[… 29 words unchanged …]") || !strings.Contains(text.String(), strings.TrimSpace(strings.Repeat("same ", 11))+" words") {
+		t.Errorf("the long unchanged run is not cut to its context:\n%s", text.String())
+	}
+}
+
+// A report where nothing changed says so, and shows no diff.
+func TestRefreshReportHTMLNothingChanged(t *testing.T) {
+	var buf bytes.Buffer
+	rep := &capture.RefreshReport{ComparedBy: "TID", Text: capture.ReportText, Pages: []capture.PageChange{
+		{URL: "https://a.test/", Change: capture.StatusUnchanged, Old: &capture.SetIDs{ID: "66", TID: "77"}, New: &capture.SetIDs{ID: "66", TID: "77"}}}}
+	if err := refreshReportHTML(&buf, newRefreshReportJSON(rep, "in.pdf", "out.pdf", false)); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"No page set changed.", "The refreshed capture is out.pdf.", "their text identifiers (TID)"} {
+		if !strings.Contains(buf.String(), s) {
+			t.Errorf("report lacks %q", s)
+		}
+	}
+	if strings.Contains(buf.String(), "<section") {
+		t.Error("a diff section where nothing changed")
+	}
+}
+
+// The JSON report validates against the schema webcap ships.
+func TestRefreshReportJSON(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	if err := writeRefreshReport("refresh", path, false, hostileReport(), "in.pdf", "out.pdf", false); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSchema(t, b)
+	if !bytes.Contains(b, []byte(`"schema": "webcap.refresh-report/1"`)) || !bytes.Contains(b, []byte(`"text-changed": 1`)) {
+		t.Errorf("report:\n%s", b)
+	}
+}
