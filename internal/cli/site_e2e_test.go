@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/md5"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"github.com/webcap/webcap/internal/browsertest"
 	"image"
@@ -425,10 +426,30 @@ func TestBrowserCaptureSite(t *testing.T) {
 	}
 	// Refreshed for real: the changed page's bookmark opens its new page,
 	// "New and Changed Pages" lists it alone, its new text is tagged.
-	refreshed := filepath.Join(dir, "refreshed.pdf")
+	refreshed, reportFile := filepath.Join(dir, "refreshed.pdf"), filepath.Join(dir, "report.json")
 	var rep refreshReport
-	if code := runJSON(t, &rep, "refresh", "--json", "--allow-private", "--max-pages", "200", "--wait-idle", "100ms", file, "-o", refreshed); code != 0 {
+	if code := runJSON(t, &rep, "refresh", "--json", "--allow-private", "--max-pages", "200", "--wait-idle", "100ms", "--report", reportFile, file, "-o", refreshed); code != 0 {
 		t.Errorf("refresh -o: exit %d", code)
+	}
+	// Its report's diff shows the words that changed, on that page alone.
+	var report refreshReportJSON
+	if b, err := os.ReadFile(reportFile); err != nil || json.Unmarshal(b, &report) != nil {
+		t.Fatalf("refresh --report: %v", err)
+	}
+	for _, c := range report.Changes {
+		var ops []string
+		for _, d := range c.Diff {
+			if d.Op != "equal" {
+				ops = append(ops, map[string]string{"insert": "+", "delete": "-"}[d.Op]+d.Text)
+			}
+		}
+		if p := strings.TrimPrefix(c.URL, base); p == changed {
+			if c.Change != capture.ChangeText || !strings.Contains(strings.Join(ops, " "), "+New") {
+				t.Errorf("report: %s is %s, its diff %q, want text-changed with +New", p, c.Change, ops)
+			}
+		} else if c.Change != capture.StatusUnchanged || len(ops) != 0 {
+			t.Errorf("report: %s is %s, diff %q, want unchanged", p, c.Change, ops)
+		}
 	}
 	if outline := checkFiled(refreshed, sets, "New text of section 3 page 4."); outline != nil {
 		if last := outline[len(outline)-1]; len(outline) != 2 || last.Title != capture.NewAndChanged || len(last.Kids) != 1 ||

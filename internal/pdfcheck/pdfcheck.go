@@ -58,14 +58,7 @@ func InternalLinks(t testing.TB, pdf []byte) int {
 	if err := json.Unmarshal(js, &doc); err != nil || len(doc.Qpdf) < 2 {
 		t.Fatalf("qpdf json: %v", err)
 	}
-	var objs map[string]struct {
-		Value any `json:"value"`
-	}
-	json.Unmarshal(doc.Qpdf[1], &objs)
-	obj := func(ref string) map[string]any {
-		m, _ := objs["obj:"+ref].Value.(map[string]any)
-		return m
-	}
+	objs, obj := objects(doc.Qpdf[1])
 	// The /Dests tree: name -> page.
 	dest := map[string]string{}
 	var walk func(ref string, depth int)
@@ -149,5 +142,22 @@ func Render(t testing.TB, pdf []byte, pages int) {
 	pngs, _ := filepath.Glob(filepath.Join(dir, "p*.png"))
 	if len(pngs) != pages {
 		t.Errorf("pdftoppm rendered %d of %d pages", len(pngs), pages)
+	}
+}
+
+// qpdfObject is an object of qpdf's JSON (--json=2).
+type qpdfObject struct {
+	Value any `json:"value"`
+}
+
+// objects reads the objects of qpdf's JSON, and returns them with a
+// function that gives the dictionary a reference ("12 0 R") names (nil if
+// it is none).
+func objects(raw json.RawMessage) (map[string]qpdfObject, func(ref string) map[string]any) {
+	var objs map[string]qpdfObject
+	json.Unmarshal(raw, &objs)
+	return objs, func(ref string) map[string]any {
+		m, _ := objs["obj:"+ref].Value.(map[string]any)
+		return m
 	}
 }

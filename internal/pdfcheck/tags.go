@@ -58,14 +58,7 @@ func Tags(t testing.TB, pdf []byte) ([]*Bookmark, string) {
 	if err := json.Unmarshal(js, &doc); err != nil || len(doc.Qpdf) < 2 {
 		t.Fatalf("qpdf json: %v", err)
 	}
-	var objs map[string]struct {
-		Value any `json:"value"`
-	}
-	json.Unmarshal(doc.Qpdf[1], &objs)
-	obj := func(ref string) map[string]any {
-		m, _ := objs["obj:"+ref].Value.(map[string]any)
-		return m
-	}
+	_, obj := objects(doc.Qpdf[1])
 	keys := map[float64]int{}
 	for i, p := range doc.Pages {
 		k, ok := obj(p.Object)["/StructParents"].(float64)
