@@ -374,3 +374,27 @@ func TestBookmarks(t *testing.T) {
 		t.Errorf("root %v, catalog %v", root, cat)
 	}
 }
+
+// BenchmarkJoinTagged makes a new file of 60 printed files of 2 tagged
+// pages each, as a 60-page capture joins its pages: tags and all.
+func BenchmarkJoinTagged(b *testing.B) {
+	files := make([][]byte, 60)
+	for i := range files {
+		files[i] = taggedPrinted("en", fmt.Sprintf("Heading %d", i), strings.Repeat("Some text of the page. ", 50), "link")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		u, err := NewFileUpdate(files[0], "new.pdf", Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, f := range files {
+			if _, _, err := u.AppendPages(f, "printed.pdf"); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := u.Bytes(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
