@@ -25,7 +25,8 @@ type Bookmark struct {
 
 // Tags reads a capture's bookmarks with qpdf's JSON and its tags with
 // poppler's pdfinfo -struct-text, and checks what every capture's tags
-// must be: each page has a /StructParents key no other page has, poppler
+// must be: qpdf --check finds nothing, poppler reads the outline as qpdf
+// does (pdftohtml -xml), each page with marked content has a /StructParents key no other page has, poppler
 // reads the tree without a syntax error, and the structure elements are
 // the Document's Articles (role-mapped to Art). It returns the outline and
 // the structure as poppler prints it (nil and "" without the tools).
@@ -38,6 +39,9 @@ func Tags(t testing.TB, pdf []byte) ([]*Bookmark, string) {
 	}
 	in := filepath.Join(t.TempDir(), "tags.pdf")
 	os.WriteFile(in, pdf, 0o644)
+	if out, err := exec.Command(qpdf, "--check", in).CombinedOutput(); err != nil || strings.Contains(string(out), "WARNING") {
+		t.Errorf("qpdf --check: %v\n%s", err, out)
+	}
 	js, err := exec.Command(qpdf, "--json=2", in).Output()
 	if err != nil {
 		t.Fatalf("qpdf --json: %v", err)
