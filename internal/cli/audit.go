@@ -146,6 +146,16 @@ file could not be read, the verdict being in the output), sarif (SARIF
 				if err := checkFormat("audit", opts.Format); err != nil {
 					return err
 				}
+			case opts.HTML != "" && opts.Resume != "":
+				return usagef("audit: --resume holds no report: drop --html, and make it from the results with webcap report --html REPORT.html %s", opts.Resume)
+			case opts.Force && opts.HTML == "":
+				return usagef("audit: --force replaces --html's report: give --html")
+			}
+			if opts.HTML != "" {
+				opts.Sets = true
+				if err := opts.htmlFlags.check("audit", opts.Force); err != nil {
+					return err
+				}
 			}
 			if err := opts.inputFlags.check("audit"); err != nil {
 				return err
@@ -160,7 +170,9 @@ file could not be read, the verdict being in the output), sarif (SARIF
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "show every finding, not the first 10 of each rule in each file")
 	f.StringVar(&opts.Format, "format", "", "print the report in `FORMAT`: "+strings.Join(exportFormats(), ", ")+" (docs/formats.md)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(exportFormats(), cobra.ShellCompDirectiveNoFileComp))
-	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
+	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once (and, with --html, thumbnails drawn at once)")
+	opts.htmlFlags.add(cmd)
+	f.BoolVar(&opts.Force, "force", false, "replace --html's report if it exists")
 	opts.progressFlags.add(cmd)
 	opts.inputFlags.add(f)
 	f.BoolVar(&opts.Ordered, "ordered", false, "with --jsonl, print the results in input order, not as each file is done")
@@ -188,8 +200,11 @@ type auditOptions struct {
 	passwordFlags
 	Sources      string // a wget mirror directory, a WARC file or a JSON manifest
 	AllowOutside bool   // Sources may lead outside their directory
-	InProcess    bool   // audit in this process (no worker processes): for tests and debugging
-	RestartAfter int    // files a worker audits before it is replaced; 0: no limit
+	Sets         bool   // record each file's content sets (htmlreport.Capture): --sets, or --html
+	htmlFlags
+	Force        bool // --html may replace what is there
+	InProcess    bool // audit in this process (no worker processes): for tests and debugging
+	RestartAfter int  // files a worker audits before it is replaced; 0: no limit
 	inputFlags
 	Ordered  bool   // --jsonl in input order
 	Resume   string // the results file to resume and append to
@@ -213,6 +228,7 @@ func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 		"memory limit of each worker process: a file that needs more is unreadable (`SIZE`: 500MB, 2GiB; default: 1 GiB, or 24 times the largest file's size when that is more)")
 	opts.perFile = true
 	opts.passwordFlags.add(cmd)
+	f.BoolVar(&opts.Sets, "sets", false, "with --json or --jsonl, record each file's content sets and SpiderInfo version (what --html and report --html show)")
 	f.StringVar(&opts.Sources, "sources", "", "recompute identifiers from the captured data: a wget mirror `DIR`, a WARC file or a JSON MANIFEST")
 	addAllowOutsideFlag(cmd, &opts.AllowOutside)
 }
@@ -300,6 +316,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	w := bufio.NewWriter(out)
 	jsonl := opts.JSONL || log != nil
 	keep := opts.JSON || opts.Format != "" // the results are printed at the end
+	html := opts.HTML != ""                // the results are kept for the report
 	var sum auditSummary
 	var fails failures
 	progress := newProgress(opts.IO, opts.progressFlags, "audit", len(opts.Files))
@@ -332,7 +349,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 				w.Flush()
 			}
 		}
-		if !keep {
+		if !keep && !html {
 			results[i] = fileJSON{} // said: not kept
 		}
 		return nil
@@ -379,6 +396,11 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	}
 	if err != nil {
 		return &ioError{fmt.Errorf("audit: writing output: %w", err)}
+	}
+	if html {
+		if err := opts.htmlFlags.write(ctx, "audit", opts.IO, htmlResults(results), opts.Force, opts.Jobs, opts.progressFlags); err != nil {
+			return err
+		}
 	}
 	return formatExit(opts.Format, jsonResults(results), fails.err())
 }

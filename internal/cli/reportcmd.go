@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -66,13 +67,22 @@ reason, since the verdict is in the output.`,
 			if n > 1 {
 				return usagef("report: - (stdin) given %d times", n)
 			}
+			if opts.Jobs < 1 {
+				return usagef("report: --jobs %d: want at least 1", opts.Jobs)
+			}
+			if err := opts.htmlFlags.check("report", opts.Force); err != nil {
+				return err
+			}
 			return checkFormat("report", opts.Format, "text", "json", "jsonl")
 		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Format, "format", "text", "the report's `FORMAT`: text, json, jsonl, "+strings.Join(exportFormats(), ", "))
 	f.StringVarP(&opts.Out, "output", "o", "", "write the report to `FILE` (\"-\": stdout, the default)")
-	f.BoolVar(&opts.Force, "force", false, "replace -o's file if it exists")
+	f.BoolVar(&opts.Force, "force", false, "replace -o's file, and --html's report, if they exist")
+	opts.htmlFlags.add(cmd)
+	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "with --html, thumbnails drawn at once")
+	f.Lookup("jobs").DefValue = "number of CPUs"
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "with --format text, show every finding, not the first 10 of each rule in each file")
 	opts.lim.addMaxFileSize(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
@@ -87,7 +97,9 @@ type reportOptions struct {
 	Force   bool
 	Verbose bool       // every finding in the text, not the first perRule of each rule
 	lim     limitFlags // --max-file-size of each shard
-	Shards  []string
+	htmlFlags
+	Jobs   int // thumbnails drawn at once
+	Shards []string
 }
 
 func runReport(ctx context.Context, opts *reportOptions) error {
@@ -136,6 +148,14 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 	if file != nil {
 		if err := file.Commit(); err != nil {
 			return &ioError{fmt.Errorf("report: %w", err)}
+		}
+	}
+	if opts.HTML != "" {
+		if err := opts.htmlFlags.write(ctx, "report", opts.IO, htmlShards{files}, opts.Force, opts.Jobs, progressFlags{Progress: progressAuto}); err != nil {
+			return err
+		}
+		if set.err != nil {
+			return &ioError{fmt.Errorf("report: %w", set.err)}
 		}
 	}
 	return formatExit(opts.Format, files, fails.err())
