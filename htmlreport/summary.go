@@ -15,7 +15,7 @@ type summary struct {
 	Files, Sets, Findings int
 	Recorded              int    // files whose sets audit recorded (--sets)
 	Status                [4]int // by audit.Status
-	Severity              [3]int // by audit.Severity: Serious, Caution, Notice
+	Severity              [3]int // by audit.Severity: Notice, Caution, Serious
 	rules                 map[ruleKey]*RuleCount
 	years                 map[string]int // sets by the year of /TS
 	versions              map[string]int // files by SpiderInfo /V
@@ -45,7 +45,7 @@ func (s *summary) add(f File) {
 	s.Findings += len(f.Result.Findings)
 	seen := map[ruleKey]bool{}
 	for _, x := range f.Result.Findings {
-		if int(x.Severity) < len(s.Severity) {
+		if x.Severity >= 0 && int(x.Severity) < len(s.Severity) {
 			s.Severity[x.Severity]++
 		}
 		k := ruleKey{x.Rule, x.Severity}
@@ -98,7 +98,7 @@ func (s *summary) Rules() []RuleCount {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b ruleKey) int {
-		return cmp.Or(cmp.Compare(a.sev, b.sev), cmp.Compare(a.rule, b.rule))
+		return cmp.Or(cmp.Compare(b.sev, a.sev), cmp.Compare(a.rule, b.rule)) // errors first
 	})
 	for _, k := range keys {
 		out = append(out, *s.rules[k])

@@ -24,12 +24,15 @@ table{border-collapse:collapse;margin:.5rem 0 1rem}
 th,td{border:1px solid #bbb;padding:.2rem .4rem;text-align:left;vertical-align:top}
 th{background:#eee}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
-.sets td{overflow-wrap:anywhere;max-width:22rem}
+.sets{width:100%;table-layout:fixed}
+.sets td{overflow-wrap:anywhere}
+.sets .c-thumb{width:172px}.sets .c-n{width:2.5rem}.sets .c-date{width:7.5rem}.sets .c-id{width:10rem}.sets .c-kind{width:6.5rem}
 .sets td.thumb{width:170px;text-align:center}
 .sets img{border:1px solid #999;background:#fff}
 code,.id{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9em;overflow-wrap:anywhere}
 .chain{margin:.1rem 0 0 1rem;font-size:.9em}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(540px,1fr));gap:1rem}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,560px),1fr));gap:1rem}
+svg{max-width:100%;height:auto}
 figure{margin:0}
 figcaption{font-weight:600;margin:.5rem 0}
 svg text{font-size:12px;fill:#1b1b1b}
@@ -129,6 +132,7 @@ const pageTemplate = `
 {{if .Error}}<p>Not read ({{.Kind}}): {{.Error}}</p>{{end}}
 {{if .Recorded}}{{if .Sets}}<table class="sets">
 <caption>Content sets of {{.Input}}{{if .MoreSets}} (the first {{len .Sets}}; {{.MoreSets}} more: webcap info lists them){{end}}</caption>
+<colgroup><col class="c-thumb"><col class="c-n"><col><col><col class="c-date"><col class="c-id"><col class="c-date"><col class="c-kind"></colgroup>
 <thead><tr><th scope="col">First page</th><th scope="col">#</th><th scope="col">Title</th><th scope="col">URLs (with the redirect chains of URL aliases)</th><th scope="col">Captured</th><th scope="col">ID</th><th scope="col">ID verified</th><th scope="col">Kind, objects</th></tr></thead>
 <tbody>
 {{range .Sets}}<tr class="set"><td class="thumb">{{if .Thumb}}<img src="{{.Thumb}}" alt="{{.ThumbAlt}}">{{else}}<span class="note">{{.NoThumb}}</span>{{end}}</td><td class="n">{{.N}}</td><td>{{.Set.Title}}</td><td>{{range .Sources}}<div>{{template "link" .URL}}</div>{{range .Chains}}<div class="chain">redirected from: {{range $i, $u := .}}{{if $i}} → {{end}}{{template "link" $u}}{{end}}</div>{{end}}{{end}}</td><td>{{.Set.Created}}</td><td><span class="id">{{.Set.ID}}</span></td><td class="{{.VClass}}">{{.Verified}}</td><td>{{.Set.Kind}}, {{.Set.Objects}}{{if .Set.Page}} (page {{.Set.Page}}){{end}}</td></tr>
