@@ -103,7 +103,32 @@ same from --jsonl shards): verapdf (a veraPDF-style XML report), premis
 (PREMIS 3 validation events), archivematica (the output of an
 Archivematica FPR validation command: the exit status is then 0 unless a
 file could not be read, the verdict being in the output), sarif (SARIF
-2.1.0) or junit (JUnit XML).`,
+2.1.0) or junit (JUnit XML).
+
+With --html REPORT.html, a report to look at is also written (the usual
+output is still printed; send it to /dev/null if it is not wanted): a
+summary (files by status in JHOVE's words, findings by rule and severity,
+content sets by year of capture, files by SpiderInfo version: bar charts,
+their numbers also as tables), an index of the files, and each file's
+content sets (URLs with their alias redirect chains, title, capture time,
+ID, whether --sources verified the ID) beside a thumbnail of each page
+set's first page, and its findings, each linked to its rule's text in the
+report. Up to 1,000 files it is one self-contained HTML file: nothing is
+fetched when it is opened, and its Content-Security-Policy lets nothing
+run (it has no script) and nothing load but its own style and images.
+Beyond 1,000 files, REPORT.html is a directory of static pages (open
+REPORT.html/index.html; an index of 1,000 files a page, the details of
+100 files a page) that opens from disk without a server. Thumbnails are
+drawn by poppler's pdftoppm when it is on PATH (else the report says "no
+renderer found"), in a child process under limits (512 MiB of address
+space, 20 s a page, 1 MiB of PNG), --jobs at a time, for the first 20
+page sets of a file; --thumbnails none draws none. A report already at
+the path is replaced only with --force. --html keeps every result until
+the end: for a very large collection, audit with --jsonl --sets in shards
+and make the report with webcap report --html. --sets records each file's
+content sets and SpiderInfo version in --json and --jsonl results (the
+"capture" object), so that webcap report --html makes the same report
+from them.`,
 		Example: `  $ webcap audit capture.pdf
   $ webcap audit --profile pdf2 archive/*.pdf
   $ webcap audit --verbose damaged.pdf    # every finding, not 10 per rule
@@ -112,6 +137,9 @@ file could not be read, the verdict being in the output), sarif (SARIF
   $ find archive -name '*.pdf' -print0 | webcap audit --files-from - -0
   $ webcap audit --recursive --shard 2/8 --resume shard-2.jsonl archive/
   $ webcap audit --format junit archive/*.pdf > audit-junit.xml
+  $ webcap audit --html report.html archive/*.pdf > /dev/null   # open report.html in a browser
+  $ webcap audit --html report.html --thumbnails none --force archive/*.pdf
+  $ webcap audit --jsonl --sets --shard 1/4 --recursive archive/ > shard-1.jsonl   # for report --html
   $ webcap audit --sources site.warc.gz capture.pdf
   $ webcap audit --sources mirror/ --allow-outside capture.pdf   # follow the mirror's links out of it`,
 		RunE: runner(opts, runF, inBand(bounded(runAudit)), func(args []string) error {

@@ -47,12 +47,24 @@ audit-file object is an error (exit 3).
 Exit status: as audit's for the same files (0: no error finding; 1: a
 file has one; 3: a file could not be read, or a shard); with --format
 archivematica, 0 unless a file could not be read for an operational
-reason, since the verdict is in the output.`,
+reason, since the verdict is in the output.
+
+With --html REPORT.html, the HTML report audit --html writes (webcap
+audit --help says what it shows) is also written, made from the merged
+shards: the same files give the same report. Each file's content sets
+show when its line was written with audit --sets (or --html); thumbnails
+are drawn from the files at the paths the shards name, when they are
+there, --jobs at a time (--thumbnails none: none). Beyond 1,000 files
+REPORT.html is a directory of pages (open REPORT.html/index.html). A
+report already there is replaced only with --force.`,
 		Example: `  # Four machines audit a shard each; one report of them all
   $ webcap audit --jsonl archive/*.pdf > shard1.jsonl
   $ webcap report shard*.jsonl
   $ webcap report --format junit -o audit-junit.xml shard*.jsonl
-  $ cat shard*.jsonl | webcap report --format sarif - > audit.sarif`,
+  $ cat shard*.jsonl | webcap report --format sarif - > audit.sarif
+  # The HTML report of a million files from shards made with --sets
+  $ webcap audit --jsonl --sets --recursive --shard 1/4 archive/ > shard1.jsonl
+  $ webcap report --html report.html shard*.jsonl > /dev/null   # open report.html/index.html`,
 		RunE: runner(opts, runF, runReport, func(args []string) error {
 			opts.Shards = args
 			if len(args) == 0 {
