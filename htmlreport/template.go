@@ -116,7 +116,7 @@ const pageTemplate = `
 {{range .Rows}}<tr><td class="n">{{.N}}</td><td><a href="{{.Page}}#{{.Anchor}}">{{.Input}}</a></td><td><span class="status {{.Class}}">{{.Status}}</span>{{if .Error}} ({{.Kind}}){{end}}</td><td class="n">{{.Errors}}</td><td class="n">{{.Warnings}}</td><td class="n">{{.Notes}}</td><td class="n">{{if .Recorded}}{{len .Sets | plus .MoreSets}}{{else}}–{{end}}</td></tr>
 {{end}}</tbody>
 </table>
-{{template "pager" .Pager}}
+{{template "pager" .Pager.Bottom}}
 </section>
 {{end}}
 

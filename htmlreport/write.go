@@ -160,6 +160,15 @@ type pager struct {
 	Links []link // Href "": the current page
 }
 
+// Bottom is the pager repeated at the end of a page, named apart (a
+// landmark's name is unique on its page).
+func (p *pager) Bottom() *pager {
+	if p == nil {
+		return nil
+	}
+	return &pager{Label: p.Label + " (end of the page)", Links: p.Links}
+}
+
 // single writes the one-file report.
 func (w *writer) single(path string) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
@@ -358,7 +367,7 @@ func (w *writer) pages(dir string) error {
 					err = w.details(b, part)
 				}
 				err = w.then(err, b, "files-end", nil)
-				return w.then(err, b, "pager", pagerOf("Pages of details", dk, details, filesName))
+				return w.then(err, b, "pager", pagerOf("Pages of details", dk, details, filesName).Bottom())
 			})
 			if err != nil {
 				return err

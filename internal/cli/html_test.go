@@ -150,4 +150,3 @@ func TestHTMLNoRenderer(t *testing.T) {
 		t.Errorf("the report says %d times that no renderer was found (want once), or has an image", n)
 	}
 }
-
