@@ -248,7 +248,6 @@ func axeCheck(t *testing.T, ctx context.Context, path string) {
 	}
 }
 
-
 // auditBoth runs audit --json --sets and audit --html on inputs, and
 // returns the report's path and the counts the JSON results give.
 func auditBoth(t *testing.T, inputs []string, extra ...string) (string, shown) {
