@@ -141,11 +141,11 @@ const pageTemplate = `
 {{if .NoThumbs}}<p class="note">{{.NoThumbs}}</p>{{end}}
 {{else}}<p>No content sets.</p>{{end}}
 {{else if not .Error}}<p class="note">Content sets not recorded: the results were made without audit --sets.</p>{{end}}
-{{if .Findings}}<h4>Findings: {{.Errors}} errors, {{.Warnings}} warnings, {{.Notes}} notes</h4>
+{{if .Findings}}<h4>Findings: {{plural .Errors "error"}}, {{plural .Warnings "warning"}}, {{plural .Notes "note"}}</h4>
 <ol class="findings">
 {{range .Findings}}<li class="finding" id="{{.ID}}">{{if .Href}}<a class="rule" href="{{.Href}}">{{.Rule}}</a>{{else}}<span class="rule" tabindex="0">{{.Rule}}</span>{{end}} <span class="sev {{.Severity}}">{{.Severity}}</span> {{.Where}}: {{.Message}} <cite>({{.Spec}})</cite></li>
 {{end}}</ol>
-{{if .MoreFindings}}<p class="note">{{.MoreFindings}} more findings not shown: audit --json lists every one.</p>{{end}}
+{{if .MoreFindings}}<p class="note">{{plural .MoreFindings "more finding"}} not shown: audit --json lists every one.</p>{{end}}
 {{else if not .Error}}<p>No findings.</p>{{end}}
 </article>
 {{end}}
@@ -173,6 +173,7 @@ const pageTemplate = `
 func newTemplate() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
 		"thousands": thousands,
+		"plural":    plural,
 		"plus":      func(a, b int) int { return a + b },
 	}).Parse(pageTemplate))
 }
