@@ -84,6 +84,9 @@ func (h *htmlFlags) write(ctx context.Context, cmd string, ios *IOStreams, resul
 	start := time.Now()
 	st, err := htmlreport.Write(ctx, h.HTML, results, opts)
 	progress.clear()
+	if err != nil && ctx.Err() != nil {
+		return stopError(ctx, cmd+" --html", "") // interrupted: nothing written
+	}
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) && pe.Path == h.HTML {
