@@ -252,6 +252,15 @@ func TestDirectoryReport(t *testing.T) {
 			}
 		}
 	}
+	// The index says each file's sets, also of the files whose details
+	// were written before it.
+	index2, err := os.ReadFile(filepath.Join(dir, "index-2.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(index2, []byte(`<td class="n">2</td></tr>`)); n != 333 { // files 1,002 to 2,000 whose number is 0 mod 3
+		t.Errorf("index-2.html gives %d files two content sets, want 333", n)
+	}
 	if !ids["index.html"]["summary"] || !ids["files-24.html"]["f2345"] || !ids["rules.html"]["rule-WC-TREE-ORDER"] {
 		t.Error("index.html has no summary, or files-24.html not the last file, or rules.html not the rules")
 	}

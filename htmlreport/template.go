@@ -113,7 +113,7 @@ const pageTemplate = `
 <caption>{{.Caption}}</caption>
 <thead><tr><th scope="col">#</th><th scope="col">File</th><th scope="col">Status</th><th scope="col">Errors</th><th scope="col">Warnings</th><th scope="col">Notes</th><th scope="col">Content sets</th></tr></thead>
 <tbody>
-{{range .Rows}}<tr><td class="n">{{.N}}</td><td><a href="{{.Page}}#{{.Anchor}}">{{.Input}}</a></td><td><span class="status {{.Class}}">{{.Status}}</span>{{if .Error}} ({{.Kind}}){{end}}</td><td class="n">{{.Errors}}</td><td class="n">{{.Warnings}}</td><td class="n">{{.Notes}}</td><td class="n">{{if .Recorded}}{{len .Sets | plus .MoreSets}}{{else}}–{{end}}</td></tr>
+{{range .Rows}}<tr><td class="n">{{.N}}</td><td><a href="{{.Page}}#{{.Anchor}}">{{.Input}}</a></td><td><span class="status {{.Class}}">{{.Status}}</span>{{if .Error}} ({{.Kind}}){{end}}</td><td class="n">{{.Errors}}</td><td class="n">{{.Warnings}}</td><td class="n">{{.Notes}}</td><td class="n">{{if .Recorded}}{{.SetCount | thousands}}{{else}}–{{end}}</td></tr>
 {{end}}</tbody>
 </table>
 {{template "pager" .Pager.Bottom}}

@@ -35,6 +35,7 @@ type fileView struct {
 	Kind     string // the error's kind
 
 	Recorded bool // audit recorded the sets (--sets)
+	SetCount int  // the file's content sets, listed or not (Sets is dropped once written)
 	Version  string
 	Sets     []setView
 	MoreSets int
@@ -132,6 +133,7 @@ func newFileView(n int, f File, rules string) fileView {
 		return v
 	}
 	v.Recorded, v.Version, v.MoreSets = true, f.Capture.Version, f.Capture.More
+	v.SetCount = len(f.Capture.Sets) + f.Capture.More
 	for i, s := range f.Capture.Sets {
 		sv := setView{N: i + 1, Set: s, Verified: verifiedWords[s.Verified], VClass: "v-" + s.Verified}
 		if sv.Verified == "" {
