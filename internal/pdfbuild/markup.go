@@ -41,3 +41,29 @@ func Markup() []byte {
 		"Names", D("IDS", ids, "URLS", urls)))
 	return b.Bytes()
 }
+
+// RenderBomb is a one-page capture whose page draws a side × side gray
+// image held as a Flate bomb (side² bytes from a few kilobytes per
+// megabyte): what a thumbnail renderer must be bounded against. The
+// audit reads it at once (it never decodes the image).
+func RenderBomb(side int64) []byte {
+	b := New()
+	img := b.Add(&Stream{Dict: D("Type", Name("XObject"), "Subtype", Name("Image"), "Width", side, "Height", side,
+		"ColorSpace", Name("DeviceGray"), "BitsPerComponent", 8, "Filter", Name("FlateDecode")),
+		Data: bomb(nil, side*side, 0x80, nil)})
+	content := b.Add(&Stream{Data: []byte("q 612 0 0 792 0 0 cm /Im0 Do Q")})
+	pagesRoot, pages := b.PageTree(1, func(int) Dict {
+		return D("Resources", D("XObject", D("Im0", img)), "ID", Lit("fedcba9876543210"))
+	})
+	d := b.Get(pages[0]).(Dict)
+	d.Set("Contents", content)
+	b.Set(pages[0], d)
+	pageSet := b.Add(D("S", Name("SPS"), "ID", Lit("fedcba9876543210"), "O", Array{pages[0]},
+		"SI", D("AU", Lit("http://www.example.com/"), "TS", Lit("D:20200102030405Z")),
+		"T", Lit("a page that draws a 1 GB image"), "TS", Lit("D:20200102030405Z"), "CT", Lit("text/html")))
+	ids := b.Add(D("Names", Array{Lit("fedcba9876543210"), pageSet}))
+	urls := b.Add(D("Names", Array{Lit("http://www.example.com/"), pageSet}))
+	info := b.Add(D("V", 1.25))
+	b.Root = b.Add(D("Type", Name("Catalog"), "Pages", pagesRoot, "SpiderInfo", info, "Names", D("IDS", ids, "URLS", urls)))
+	return b.Bytes()
+}
