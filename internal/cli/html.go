@@ -51,8 +51,11 @@ func (h *htmlFlags) add(cmd *cobra.Command) {
 // one that exists (without --force), a directory that is not an HTML
 // report, a directory that does not exist.
 func (h *htmlFlags) check(cmd string, force bool) error {
-	if h.HTML == "" {
+	switch h.HTML {
+	case "":
 		return nil
+	case stdoutName:
+		return usagef("%s: --html -: the report is written to a file (or, beyond 1,000 files, a directory), not stdout", cmd)
 	}
 	fi, err := os.Stat(h.HTML)
 	if err == nil && fi.IsDir() {

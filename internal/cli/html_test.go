@@ -116,6 +116,7 @@ func TestHTMLFlags(t *testing.T) {
 		{"resume", []string{"audit", "--in-process", "--html", filepath.Join(dir, "r.html"), "--resume", filepath.Join(dir, "r.jsonl"), capture}, 2, "webcap report --html"},
 		{"thumbnails", []string{"audit", "--in-process", "--html", filepath.Join(dir, "r.html"), "--thumbnails", "some", capture}, 2, "want auto or none"},
 		{"not a report", []string{"audit", "--in-process", "--html", notReport, "--force", capture}, 2, "not an HTML report"},
+		{"stdout", []string{"audit", "--in-process", "--html", "-", capture}, 2, "not stdout"},
 		{"report exists", []string{"report", "--html", existing, "x.jsonl"}, 2, "exists"},
 		{"replaced", []string{"audit", "--in-process", "--html", existing, "--force", "--thumbnails", "none", capture}, 0, ""},
 	}
