@@ -69,7 +69,11 @@ func TestAuditHTMLEqualsReportHTML(t *testing.T) {
 	if !strings.Contains(stdout.String(), `"capture":{"version":"1.25","sets":[`) {
 		t.Fatalf("audit --jsonl --sets holds no capture object:\n%s", stdout)
 	}
+	checkSchema(t, stdout.Bytes()) // the capture objects as webcap.audit-file/1 documents them
 	os.WriteFile(shard, stdout.Bytes(), 0o644)
+	ios, _, stdout, _ = Test()
+	Main(context.Background(), append([]string{"audit", "--in-process", "--json", "--sets"}, inputs...), ios)
+	checkSchema(t, stdout.Bytes())
 	merged := filepath.Join(out, "report.html")
 	ios, _, _, stderr = Test()
 	if code := Main(context.Background(), []string{"report", "--html", merged, shard}, ios); code != 3 {
