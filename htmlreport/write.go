@@ -61,8 +61,8 @@ type Options struct {
 	// MaxSingle is the most files written as one HTML file; 0: MaxSingle.
 	MaxSingle int
 	// Progress, when set, is called after each file's details are
-	// written.
-	Progress func(done, total int)
+	// written, with the file's path.
+	Progress func(done, total int, input string)
 }
 
 // Stats says what Write wrote.
@@ -237,7 +237,7 @@ func (w *writer) details(b io.Writer, views []fileView) error {
 			part[i].Sets = nil // the thumbnails: written, not kept
 			w.done++
 			if w.opts.Progress != nil {
-				w.opts.Progress(w.done, w.results.Len())
+				w.opts.Progress(w.done, w.results.Len(), part[i].Input)
 			}
 		}
 		if err := w.ctx.Err(); err != nil {

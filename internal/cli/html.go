@@ -83,7 +83,7 @@ func (h *htmlFlags) write(ctx context.Context, cmd string, ios *IOStreams, resul
 		opts.Renderer = r
 	}
 	progress := newProgress(ios, pf, cmd+" --html", results.Len())
-	opts.Progress = func(done, _ int) { progress.step("") }
+	opts.Progress = func(_, _ int, input string) { progress.step(input) }
 	start := time.Now()
 	st, err := htmlreport.Write(ctx, h.HTML, results, opts)
 	progress.clear()
