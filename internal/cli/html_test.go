@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -153,5 +154,43 @@ func TestHTMLNoRenderer(t *testing.T) {
 	c := readReport(t, out)
 	if n := strings.Count(c, "no renderer found"); n != 1 || strings.Contains(c, "<img") {
 		t.Errorf("the report says %d times that no renderer was found (want once), or has an image", n)
+	}
+}
+
+// TestHTMLVerified: with --sources, each set says whether its ID was
+// verified against them; a source changed since is a mismatch.
+func TestHTMLVerified(t *testing.T) {
+	dir := t.TempDir()
+	built := filepath.Join(dir, "captured.pdf")
+	ios, _, _, stderr := Test()
+	if code := Main(context.Background(), []string{"build", filepath.Join("..", "..", "testdata", "build", "manifest.json"), "-o", built}, ios); code != 0 {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	site := filepath.Join(dir, "site")
+	if err := os.CopyFS(site, os.DirFS(filepath.Join("..", "..", "testdata", "build", "site"))); err != nil {
+		t.Fatal(err)
+	}
+	verdicts := func() string {
+		ios, _, stdout, _ := Test()
+		Main(context.Background(), []string{"audit", "--in-process", "--jsonl", "--sets", "--sources", site, built}, ios)
+		var l fileLineJSON
+		if err := json.Unmarshal(stdout.Bytes(), &l); err != nil || l.Capture == nil {
+			t.Fatalf("audit --jsonl --sets: %v\n%s", err, stdout)
+		}
+		var v []string
+		for _, s := range l.Capture.Sets {
+			v = append(v, s.Verified)
+		}
+		return strings.Join(v, " ")
+	}
+	if got := verdicts(); strings.Trim(strings.ReplaceAll(got, "verified", ""), " ") != "" {
+		t.Errorf("sets verified against the sources they were built from: %q, want every one verified", got)
+	}
+	notes := filepath.Join(site, "www.example.com", "docs", "notes.txt")
+	if err := os.WriteFile(notes, []byte("changed since\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := verdicts(); !strings.Contains(got, "mismatch") {
+		t.Errorf("a source changed since: %q, want a mismatch", got)
 	}
 }
