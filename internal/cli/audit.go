@@ -103,7 +103,32 @@ same from --jsonl shards): verapdf (a veraPDF-style XML report), premis
 (PREMIS 3 validation events), archivematica (the output of an
 Archivematica FPR validation command: the exit status is then 0 unless a
 file could not be read, the verdict being in the output), sarif (SARIF
-2.1.0) or junit (JUnit XML).`,
+2.1.0) or junit (JUnit XML).
+
+With --html REPORT.html, a report to look at is also written (the usual
+output is still printed; send it to /dev/null if it is not wanted): a
+summary (files by status in JHOVE's words, findings by rule and severity,
+content sets by year of capture, files by SpiderInfo version: bar charts,
+their numbers also as tables), an index of the files, and each file's
+content sets (URLs with their alias redirect chains, title, capture time,
+ID, whether --sources verified the ID) beside a thumbnail of each page
+set's first page, and its findings, each linked to its rule's text in the
+report. Up to 1,000 files it is one self-contained HTML file: nothing is
+fetched when it is opened, and its Content-Security-Policy lets nothing
+run (it has no script) and nothing load but its own style and images.
+Beyond 1,000 files, REPORT.html is a directory of static pages (open
+REPORT.html/index.html; an index of 1,000 files a page, the details of
+100 files a page) that opens from disk without a server. Thumbnails are
+drawn by poppler's pdftoppm when it is on PATH (else the report says "no
+renderer found"), in a child process under limits (512 MiB of address
+space, 20 s a page, 1 MiB of PNG), --jobs at a time, for the first 20
+page sets of a file; --thumbnails none draws none. A report already at
+the path is replaced only with --force. --html keeps every result until
+the end: for a very large collection, audit with --jsonl --sets in shards
+and make the report with webcap report --html. --sets records each file's
+content sets and SpiderInfo version in --json and --jsonl results (the
+"capture" object), so that webcap report --html makes the same report
+from them.`,
 		Example: `  $ webcap audit capture.pdf
   $ webcap audit --profile pdf2 archive/*.pdf
   $ webcap audit --verbose damaged.pdf    # every finding, not 10 per rule
@@ -112,6 +137,9 @@ file could not be read, the verdict being in the output), sarif (SARIF
   $ find archive -name '*.pdf' -print0 | webcap audit --files-from - -0
   $ webcap audit --recursive --shard 2/8 --resume shard-2.jsonl archive/
   $ webcap audit --format junit archive/*.pdf > audit-junit.xml
+  $ webcap audit --html report.html archive/*.pdf > /dev/null   # open report.html in a browser
+  $ webcap audit --html report.html --thumbnails none --force archive/*.pdf
+  $ webcap audit --jsonl --sets --shard 1/4 --recursive archive/ > shard-1.jsonl   # for report --html
   $ webcap audit --sources site.warc.gz capture.pdf
   $ webcap audit --sources mirror/ --allow-outside capture.pdf   # follow the mirror's links out of it`,
 		RunE: runner(opts, runF, inBand(bounded(runAudit)), func(args []string) error {
@@ -146,6 +174,16 @@ file could not be read, the verdict being in the output), sarif (SARIF
 				if err := checkFormat("audit", opts.Format); err != nil {
 					return err
 				}
+			case opts.HTML != "" && opts.Resume != "":
+				return usagef("audit: --resume holds no report: drop --html, and make it from the results with webcap report --html REPORT.html %s", opts.Resume)
+			case opts.Force && opts.HTML == "":
+				return usagef("audit: --force replaces --html's report: give --html")
+			}
+			if opts.HTML != "" {
+				opts.Sets = true
+				if err := opts.htmlFlags.check("audit", opts.Force); err != nil {
+					return err
+				}
 			}
 			if err := opts.inputFlags.check("audit"); err != nil {
 				return err
@@ -160,7 +198,9 @@ file could not be read, the verdict being in the output), sarif (SARIF
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "show every finding, not the first 10 of each rule in each file")
 	f.StringVar(&opts.Format, "format", "", "print the report in `FORMAT`: "+strings.Join(exportFormats(), ", ")+" (docs/formats.md)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(exportFormats(), cobra.ShellCompDirectiveNoFileComp))
-	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once")
+	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "files audited at once (and, with --html, thumbnails drawn at once)")
+	opts.htmlFlags.add(cmd)
+	f.BoolVar(&opts.Force, "force", false, "replace --html's report if it exists")
 	opts.progressFlags.add(cmd)
 	opts.inputFlags.add(f)
 	f.BoolVar(&opts.Ordered, "ordered", false, "with --jsonl, print the results in input order, not as each file is done")
@@ -188,8 +228,11 @@ type auditOptions struct {
 	passwordFlags
 	Sources      string // a wget mirror directory, a WARC file or a JSON manifest
 	AllowOutside bool   // Sources may lead outside their directory
-	InProcess    bool   // audit in this process (no worker processes): for tests and debugging
-	RestartAfter int    // files a worker audits before it is replaced; 0: no limit
+	Sets         bool   // record each file's content sets (htmlreport.Capture): --sets, or --html
+	htmlFlags
+	Force        bool // --html may replace what is there
+	InProcess    bool // audit in this process (no worker processes): for tests and debugging
+	RestartAfter int  // files a worker audits before it is replaced; 0: no limit
 	inputFlags
 	Ordered  bool   // --jsonl in input order
 	Resume   string // the results file to resume and append to
@@ -213,6 +256,7 @@ func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 		"memory limit of each worker process: a file that needs more is unreadable (`SIZE`: 500MB, 2GiB; default: 1 GiB, or 24 times the largest file's size when that is more)")
 	opts.perFile = true
 	opts.passwordFlags.add(cmd)
+	f.BoolVar(&opts.Sets, "sets", false, "with --json or --jsonl, record each file's content sets and SpiderInfo version (what --html and report --html show)")
 	f.StringVar(&opts.Sources, "sources", "", "recompute identifiers from the captured data: a wget mirror `DIR`, a WARC file or a JSON MANIFEST")
 	addAllowOutsideFlag(cmd, &opts.AllowOutside)
 }
@@ -300,6 +344,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	w := bufio.NewWriter(out)
 	jsonl := opts.JSONL || log != nil
 	keep := opts.JSON || opts.Format != "" // the results are printed at the end
+	html := opts.HTML != ""                // the results are kept for the report
 	var sum auditSummary
 	var fails failures
 	progress := newProgress(opts.IO, opts.progressFlags, "audit", len(opts.Files))
@@ -332,7 +377,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 				w.Flush()
 			}
 		}
-		if !keep {
+		if !keep && !html {
 			results[i] = fileJSON{} // said: not kept
 		}
 		return nil
@@ -379,6 +424,11 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	}
 	if err != nil {
 		return &ioError{fmt.Errorf("audit: writing output: %w", err)}
+	}
+	if html {
+		if err := opts.htmlFlags.write(ctx, "audit", opts.IO, htmlResults(results), opts.Force, opts.Jobs, opts.progressFlags); err != nil {
+			return err
+		}
 	}
 	return formatExit(opts.Format, jsonResults(results), fails.err())
 }

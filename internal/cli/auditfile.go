@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/htmlreport"
 	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/internal/workers"
 	"github.com/webcap/webcap/pdfio"
@@ -65,6 +66,9 @@ func auditFile(ctx context.Context, path string, opts *auditOptions) fileJSON {
 		}
 		r.Findings = append(r.Findings, fj)
 	}
+	if opts.Sets {
+		r.Capture = htmlreport.Describe(d, findings, opts.Sources != "")
+	}
 	return r
 }
 
@@ -89,6 +93,9 @@ func newAuditor(opts *auditOptions) *auditor {
 		"audit-worker", "--profile", opts.Profile.String(), "--timeout", opts.Timeout.String(),
 		"--max-memory", strconv.FormatInt(int64(opts.MaxMemory), 10),
 		"--max-file-size", strconv.FormatInt(int64(opts.MaxFileSize), 10)}
+	if opts.Sets {
+		args = append(args, "--sets")
+	}
 	if opts.Sources != "" {
 		args = append(args, "--sources", opts.Sources)
 		if opts.AllowOutside {

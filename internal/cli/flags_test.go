@@ -54,7 +54,7 @@ func auditLimits(timeout time.Duration, mem byteSize, given bool) limitFlags {
 func TestCommandFlags(t *testing.T) {
 	canonDefaults := canonFlags{Profile: canon.PDF, Input: canon.Encoded}
 	auditDefaults := auditOptions{Profile: canon.PDF, Jobs: runtime.NumCPU(), limitFlags: auditLimits(time.Minute, defaultMaxMemory, false), RestartAfter: 1000,
-		inputFlags: inputFlags{Include: []string{"*.pdf"}}, ResumeBy: "stat", progressFlags: progressFlags{Progress: progressAuto}}
+		inputFlags: inputFlags{Include: []string{"*.pdf"}}, ResumeBy: "stat", progressFlags: progressFlags{Progress: progressAuto}, htmlFlags: htmlFlags{Thumbnails: "auto"}}
 	captureDefaults := captureOptions{fetchFlags: fetchDefaults(50), Levels: 1, Jobs: 2, PostType: capture.DefaultPostType}
 	for _, tc := range []struct {
 		name  string
@@ -82,7 +82,14 @@ func TestCommandFlags(t *testing.T) {
 			func() *auditOptions { o := auditDefaults; o.Files = []string{"a.pdf"}; return &o }()},
 		{"audit", parseWith(newAuditCmd), []string{"--profile", "pdf2", "--json", "--jobs", "3", "--timeout", "5s", "--password-file", "pw.txt", "--sources", "m.json", "--in-process", "--progress", "plain", "a.pdf", "b.pdf"},
 			&auditOptions{Profile: canon.PDF2, JSON: true, Jobs: 3, limitFlags: auditLimits(5*time.Second, defaultMaxMemory, false), passwordFlags: passwordFlags{PasswordFile: "pw.txt"}, Sources: "m.json", RestartAfter: 1000, InProcess: true,
-				inputFlags: inputFlags{Include: []string{"*.pdf"}}, ResumeBy: "stat", progressFlags: progressFlags{Progress: progressPlain}, Files: []string{"a.pdf", "b.pdf"}}},
+				inputFlags: inputFlags{Include: []string{"*.pdf"}}, ResumeBy: "stat", progressFlags: progressFlags{Progress: progressPlain}, htmlFlags: htmlFlags{Thumbnails: "auto"}, Files: []string{"a.pdf", "b.pdf"}}},
+		{"audit html", parseWith(newAuditCmd), []string{"--html", filepath.Join(os.TempDir(), "webcap-flags-test-report.html"), "--thumbnails", "none", "--force", "--sets", "a.pdf"},
+			func() *auditOptions {
+				o := auditDefaults
+				o.htmlFlags = htmlFlags{HTML: filepath.Join(os.TempDir(), "webcap-flags-test-report.html"), Thumbnails: "none"}
+				o.Force, o.Sets, o.Files = true, true, []string{"a.pdf"}
+				return &o
+			}()},
 		{"audit inputs", parseWith(newAuditCmd), []string{"--files-from", "-", "-0", "-r", "--include", "*.PDF,*.ai", "--shard", "2/4", "--jsonl", "--ordered", "--resume", "r.jsonl", "--resume-by", "sha256", "d"},
 			func() *auditOptions {
 				o := auditDefaults

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/hex"
 	"errors"
+	"github.com/webcap/webcap/htmlreport"
 	"sort"
 	"strings"
 	"time"
@@ -307,6 +308,10 @@ type fileJSON struct {
 	// kind io or interrupted), of which no verdict is said. audit writes
 	// it; its worker does not.
 	Status string `json:"jhoveStatus,omitempty" jsonschema:"enum=Well-Formed and valid,enum=Well-Formed\\, but not valid,enum=Not well-formed"`
+	// Capture is the file's SpiderInfo version and content sets, what the
+	// HTML report shows (htmlreport.Capture): with audit --sets (or
+	// --html) only.
+	Capture *htmlreport.Capture `json:"capture,omitempty"`
 }
 
 // fileLineJSON is one file's result on a line of its own (audit --jsonl).

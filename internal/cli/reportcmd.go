@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -46,12 +47,24 @@ audit-file object is an error (exit 3).
 Exit status: as audit's for the same files (0: no error finding; 1: a
 file has one; 3: a file could not be read, or a shard); with --format
 archivematica, 0 unless a file could not be read for an operational
-reason, since the verdict is in the output.`,
+reason, since the verdict is in the output.
+
+With --html REPORT.html, the HTML report audit --html writes (webcap
+audit --help says what it shows) is also written, made from the merged
+shards: the same files give the same report. Each file's content sets
+show when its line was written with audit --sets (or --html); thumbnails
+are drawn from the files at the paths the shards name, when they are
+there, --jobs at a time (--thumbnails none: none). Beyond 1,000 files
+REPORT.html is a directory of pages (open REPORT.html/index.html). A
+report already there is replaced only with --force.`,
 		Example: `  # Four machines audit a shard each; one report of them all
   $ webcap audit --jsonl archive/*.pdf > shard1.jsonl
   $ webcap report shard*.jsonl
   $ webcap report --format junit -o audit-junit.xml shard*.jsonl
-  $ cat shard*.jsonl | webcap report --format sarif - > audit.sarif`,
+  $ cat shard*.jsonl | webcap report --format sarif - > audit.sarif
+  # The HTML report of a million files from shards made with --sets
+  $ webcap audit --jsonl --sets --recursive --shard 1/4 archive/ > shard1.jsonl
+  $ webcap report --html report.html shard*.jsonl > /dev/null   # open report.html/index.html`,
 		RunE: runner(opts, runF, runReport, func(args []string) error {
 			opts.Shards = args
 			if len(args) == 0 {
@@ -66,13 +79,22 @@ reason, since the verdict is in the output.`,
 			if n > 1 {
 				return usagef("report: - (stdin) given %d times", n)
 			}
+			if opts.Jobs < 1 {
+				return usagef("report: --jobs %d: want at least 1", opts.Jobs)
+			}
+			if err := opts.htmlFlags.check("report", opts.Force); err != nil {
+				return err
+			}
 			return checkFormat("report", opts.Format, "text", "json", "jsonl")
 		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Format, "format", "text", "the report's `FORMAT`: text, json, jsonl, "+strings.Join(exportFormats(), ", "))
 	f.StringVarP(&opts.Out, "output", "o", "", "write the report to `FILE` (\"-\": stdout, the default)")
-	f.BoolVar(&opts.Force, "force", false, "replace -o's file if it exists")
+	f.BoolVar(&opts.Force, "force", false, "replace -o's file, and --html's report, if they exist")
+	opts.htmlFlags.add(cmd)
+	f.IntVar(&opts.Jobs, "jobs", runtime.NumCPU(), "with --html, thumbnails drawn at once")
+	f.Lookup("jobs").DefValue = "number of CPUs"
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "with --format text, show every finding, not the first 10 of each rule in each file")
 	opts.lim.addMaxFileSize(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
@@ -87,7 +109,9 @@ type reportOptions struct {
 	Force   bool
 	Verbose bool       // every finding in the text, not the first perRule of each rule
 	lim     limitFlags // --max-file-size of each shard
-	Shards  []string
+	htmlFlags
+	Jobs   int // thumbnails drawn at once
+	Shards []string
 }
 
 func runReport(ctx context.Context, opts *reportOptions) error {
@@ -136,6 +160,14 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 	if file != nil {
 		if err := file.Commit(); err != nil {
 			return &ioError{fmt.Errorf("report: %w", err)}
+		}
+	}
+	if opts.HTML != "" {
+		if err := opts.htmlFlags.write(ctx, "report", opts.IO, htmlShards{files}, opts.Force, opts.Jobs, progressFlags{Progress: progressAuto}); err != nil {
+			return err
+		}
+		if set.err != nil {
+			return &ioError{fmt.Errorf("report: %w", set.err)}
 		}
 	}
 	return formatExit(opts.Format, files, fails.err())

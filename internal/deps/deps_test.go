@@ -1,6 +1,6 @@
 // Package deps holds the test of the project's import graph: dependencies
-// point one way, cli → pdfio → webcapture → canon, and only pdfio imports
-// pdfcpu.
+// point one way, cli → htmlreport → audit → pdfio → webcapture → canon,
+// and only pdfio imports pdfcpu.
 package deps
 
 import (
@@ -28,6 +28,7 @@ var forbidden = map[string][]string{
 	mod + "/internal/urlcorpus":  {mod + "/canon", mod + "/webcapture", mod + "/pdfio"},
 	mod + "/internal/workers":    {mod, "github.com"},                                                                                           // process plumbing only: what a task means is its caller's
 	mod + "/audit/export":        {mod + "/capture", mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"}, // formats of audit results: cli → export → audit
+	mod + "/htmlreport":          {mod + "/capture", mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"}, // the HTML report: cli → htmlreport → audit, pdfio (pdfcpu only through pdfio)
 }
 
 func TestImportGraph(t *testing.T) {

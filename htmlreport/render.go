@@ -1,0 +1,104 @@
+package htmlreport
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// A Renderer draws the thumbnail of a page with poppler's pdftoppm, a
+// renderer of its own: the parser that read a file for the audit never
+// draws it, and pdftoppm, reading an untrusted file, runs as a child
+// process under bounds (Render).
+type Renderer struct {
+	Path      string        // pdftoppm's path
+	Size      int           // the longer side of a thumbnail, in pixels
+	Timeout   time.Duration // wall time of one page (the CPU limit is the same in seconds)
+	MaxMemory int64         // address space of the child (ulimit -v), in bytes
+	MaxOutput int64         // the most PNG bytes read of one page
+}
+
+// ErrNoRenderer is FindRenderer's error when pdftoppm is not on PATH.
+var ErrNoRenderer = errors.New("no renderer found (poppler's pdftoppm is not on PATH)")
+
+// FindRenderer returns a Renderer for the pdftoppm on PATH, with the
+// report's fixed bounds: 160 pixels, 20 s, 512 MiB, 1 MiB of PNG.
+func FindRenderer() (*Renderer, error) {
+	p, err := exec.LookPath("pdftoppm")
+	if err != nil {
+		return nil, ErrNoRenderer
+	}
+	return &Renderer{Path: p, Size: 160, Timeout: 20 * time.Second, MaxMemory: 512 << 20, MaxOutput: 1 << 20}, nil
+}
+
+// pngMagic begins every PNG file.
+var pngMagic = []byte("\x89PNG\r\n\x1a\n")
+
+// Render returns page (1-based) of file as a PNG. The child runs under
+// /bin/sh's ulimit (setrlimit before exec: -v the address space, -t the
+// CPU seconds; prlimit(1) is not everywhere sh is), is killed at the wall
+// time-out or when it writes more than MaxOutput, and what it writes must
+// be a PNG.
+func (r *Renderer) Render(ctx context.Context, file string, page int) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.Timeout)
+	defer cancel()
+	if !filepath.IsAbs(file) {
+		file = "./" + file // a name beginning with "-" is not an option
+	}
+	secs := max(1, int(r.Timeout/time.Second))
+	p := strconv.Itoa(page)
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", `ulimit -v "$1" && ulimit -t "$2" || exit 125; shift 2; exec "$@"`, "sh",
+		strconv.FormatInt(r.MaxMemory>>10, 10), strconv.Itoa(secs),
+		r.Path, "-q", "-f", p, "-l", p, "-scale-to", strconv.Itoa(r.Size), "-png", "-singlefile", file)
+	cmd.WaitDelay = time.Second
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &limitedBuffer{b: &stderr, n: 4096}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("pdftoppm: %w", err)
+	}
+	out, rerr := io.ReadAll(io.LimitReader(stdout, r.MaxOutput+1))
+	if int64(len(out)) > r.MaxOutput {
+		cancel() // kill it: it writes more than a thumbnail
+	}
+	werr := cmd.Wait()
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		return nil, fmt.Errorf("pdftoppm took longer than %v on page %d", r.Timeout, page)
+	case int64(len(out)) > r.MaxOutput:
+		return nil, fmt.Errorf("pdftoppm wrote more than %d bytes for page %d", r.MaxOutput, page)
+	case rerr != nil:
+		return nil, fmt.Errorf("pdftoppm: %w", rerr)
+	case werr != nil:
+		msg := bytes.TrimSpace(stderr.Bytes())
+		if len(msg) == 0 {
+			return nil, fmt.Errorf("pdftoppm failed on page %d: %w", page, werr)
+		}
+		return nil, fmt.Errorf("pdftoppm failed on page %d: %w: %s", page, werr, msg)
+	case !bytes.HasPrefix(out, pngMagic):
+		return nil, fmt.Errorf("pdftoppm wrote no PNG for page %d", page)
+	}
+	return out, nil
+}
+
+// limitedBuffer keeps the first n bytes written to it.
+type limitedBuffer struct {
+	b *bytes.Buffer
+	n int
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := l.n - l.b.Len(); room > 0 {
+		l.b.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}

@@ -1,0 +1,69 @@
+package pdfbuild
+
+// Markup is a Web Capture file whose every string a report prints holds
+// markup, script and hostile URLs, for the tests of the HTML report: the
+// page set's /T closes a <script> and opens one, its source URL is a
+// javascript: URL whose URL alias chain holds a data: URL and an http URL
+// that breaks out of an attribute, the URLS key (not canonical, so a
+// finding quotes it) holds an <img onerror>, and SpiderInfo's command URL
+// is a javascript: URL. Two pages: the page set's, and an image set's
+// page.
+func Markup() []byte {
+	b := New()
+	b.Version = "1.7"
+	img := b.Add(&Stream{Dict: D("Type", Name("XObject"), "Subtype", Name("Image"), "Width", 1, "Height", 1,
+		"ColorSpace", Name("DeviceGray"), "BitsPerComponent", 8, "ID", Lit("0123456789abcdef")), Data: []byte{0x80}})
+	content := b.Add(&Stream{Data: []byte("0 0 1 rg 10 10 100 100 re f")})
+	pagesRoot, pages := b.PageTree(2, func(i int) Dict {
+		if i == 0 {
+			return D("ID", Lit("fedcba9876543210"))
+		}
+		return D("Resources", D("XObject", D("Im0", img)))
+	})
+	d := b.Get(pages[0]).(Dict)
+	d.Set("Contents", content) // a blue square: a thumbnail that shows something
+	b.Set(pages[0], d)
+	cmd := b.Add(D("URL", Lit(`javascript:alert('command')`), "L", 1, "F", 0))
+	info := b.Add(D("V", 1.25, "C", Array{cmd}))
+	pageSet := b.Add(D("S", Name("SPS"), "ID", Lit("fedcba9876543210"), "O", Array{pages[0]},
+		"SI", D("AU", D("U", Lit(`javascript:alert('url')</script><script>alert('x')</script>`),
+			"C", Array{Array{Lit(`data:text/html,<script>alert('chain')</script>`), Lit(`http://ok.example/"><img src=x onerror=alert('attr')>`)}}),
+			"TS", Lit("D:20200102030405Z"), "C", cmd),
+		"T", Lit(`</script><script>alert('title')</script><img src=x onerror=alert('title2')>`),
+		"TS", Lit("D:20200102030405Z"), "CT", Lit("text/html")))
+	imageSet := b.Add(D("S", Name("SIS"), "ID", Lit("0123456789abcdef"), "O", Array{img}, "R", 1,
+		"SI", D("AU", Lit(`data:image/svg+xml,<svg onload=alert('img')>`), "TS", Lit("D:20200102030405Z"))))
+	ids := b.Add(D("Names", Array{Lit("0123456789abcdef"), imageSet, Lit("fedcba9876543210"), pageSet}))
+	urls := b.Add(D("Names", Array{
+		Lit(`data:image/svg+xml,<svg onload=alert('img')>`), imageSet,
+		Lit(`javascript:alert('url')</script><script>alert('x')</script>`), pageSet}))
+	b.Root = b.Add(D("Type", Name("Catalog"), "Pages", pagesRoot, "SpiderInfo", info,
+		"Names", D("IDS", ids, "URLS", urls)))
+	return b.Bytes()
+}
+
+// RenderBomb is a one-page capture whose page draws a side × side gray
+// image held as a Flate bomb (side² bytes from a few kilobytes per
+// megabyte): what a thumbnail renderer must be bounded against. The
+// audit reads it at once (it never decodes the image).
+func RenderBomb(side int64) []byte {
+	b := New()
+	img := b.Add(&Stream{Dict: D("Type", Name("XObject"), "Subtype", Name("Image"), "Width", side, "Height", side,
+		"ColorSpace", Name("DeviceGray"), "BitsPerComponent", 8, "Filter", Name("FlateDecode")),
+		Data: bomb(nil, side*side, 0x80, nil)})
+	content := b.Add(&Stream{Data: []byte("q 612 0 0 792 0 0 cm /Im0 Do Q")})
+	pagesRoot, pages := b.PageTree(1, func(int) Dict {
+		return D("Resources", D("XObject", D("Im0", img)), "ID", Lit("fedcba9876543210"))
+	})
+	d := b.Get(pages[0]).(Dict)
+	d.Set("Contents", content)
+	b.Set(pages[0], d)
+	pageSet := b.Add(D("S", Name("SPS"), "ID", Lit("fedcba9876543210"), "O", Array{pages[0]},
+		"SI", D("AU", Lit("http://www.example.com/"), "TS", Lit("D:20200102030405Z")),
+		"T", Lit("a page that draws a 1 GB image"), "TS", Lit("D:20200102030405Z"), "CT", Lit("text/html")))
+	ids := b.Add(D("Names", Array{Lit("fedcba9876543210"), pageSet}))
+	urls := b.Add(D("Names", Array{Lit("http://www.example.com/"), pageSet}))
+	info := b.Add(D("V", 1.25))
+	b.Root = b.Add(D("Type", Name("Catalog"), "Pages", pagesRoot, "SpiderInfo", info, "Names", D("IDS", ids, "URLS", urls)))
+	return b.Bytes()
+}
