@@ -1,8 +1,7 @@
 package htmlreport
 
 import (
-	"crypto/sha256"
-	"encoding/base64"
+	"github.com/webcap/webcap/internal/htmlsafe"
 	"html/template"
 )
 
@@ -51,11 +50,7 @@ dl.rules dd{margin-left:1.5rem}
 
 // csp is the report's Content-Security-Policy: nothing may load or run
 // but its own style sheet and its data: images; no form, no base URL.
-func csp() string {
-	sum := sha256.Sum256([]byte(style))
-	return "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) +
-		"'; img-src data:; base-uri 'none'; form-action 'none'"
-}
+func csp() string { return htmlsafe.CSP(style, true) }
 
 const pageTemplate = `
 {{define "head"}}<!DOCTYPE html>

@@ -4,10 +4,9 @@ import (
 	"encoding/base64"
 	"fmt"
 	"html/template"
-	"net/url"
-	"strings"
 
 	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/internal/htmlsafe"
 )
 
 // The report's views: what the templates print of a result, every string
@@ -155,16 +154,8 @@ func newFileView(n int, f File, rules string) fileView {
 	return v
 }
 
-// newLink makes u a link when it is an absolute http or https URL with a
-// host, else text only.
-func newLink(u string) link {
-	l := link{Text: u}
-	p, err := url.Parse(strings.TrimSpace(u))
-	if err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != "" {
-		l.Href = p.String()
-	}
-	return l
-}
+// newLink makes u a link when htmlsafe.WebLink allows it, else text only.
+func newLink(u string) link { return link{Text: u, Href: htmlsafe.WebLink(u)} }
 
 // ruleAnchor is the id of a rule's documentation in the report.
 func ruleAnchor(rule string) string { return "rule-" + rule }

@@ -2,16 +2,14 @@ package cli
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"net/url"
 	"path/filepath"
 	"strings"
 
 	"github.com/webcap/webcap/capture"
+	"github.com/webcap/webcap/internal/htmlsafe"
 	"github.com/webcap/webcap/pdfio"
 )
 
@@ -110,15 +108,8 @@ code,.id{font-family:ui-monospace,monospace;font-size:.85em;word-break:break-all
 del{background:#fdd;color:#600;text-decoration:line-through}ins{background:#dfd;color:#040;text-decoration:underline}
 .skip{color:#555;font-style:italic}.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}`
 
-// reportCSP allows nothing but the report's own style: no script, no
-// request of any kind (fonts, images, frames, forms, navigation by form).
-func reportCSP() string {
-	h := sha256.Sum256([]byte(reportStyle))
-	return "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'; base-uri 'none'; form-action 'none'"
-}
-
 var refreshReportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"link":  webLink,
+	"link":  htmlsafe.WebLink,
 	"runs":  reportRuns,
 	"count": func(c map[string]int, k string) int { return c[k] },
 }).Parse(`<!DOCTYPE html>
@@ -170,16 +161,6 @@ The differences shown compare {{.R.Text}}.</p>
 </html>
 `))
 
-// webLink returns u when it is an http or https URL (a live link), else
-// "": a javascript: or data: URL from a file stays text.
-func webLink(u string) string {
-	p, err := url.Parse(u)
-	if err != nil || (p.Scheme != "http" && p.Scheme != "https") {
-		return ""
-	}
-	return u
-}
-
 // reportRun is a diff run as the HTML shows it: an unchanged run longer
 // than the context on both sides is cut to reportContext words next to
 // each change, the words left out counted (Skipped).
@@ -222,5 +203,5 @@ func refreshReportHTML(buf *bytes.Buffer, doc refreshReportJSON) error {
 		Order []string
 		// Changed: a page set is changed or text-changed.
 		Changed bool
-	}{doc, reportCSP(), template.CSS(reportStyle), changeOrder, doc.Counts[capture.ChangeText]+doc.Counts[capture.StatusChanged] > 0})
+	}{doc, htmlsafe.CSP(reportStyle, false), template.CSS(reportStyle), changeOrder, doc.Counts[capture.ChangeText]+doc.Counts[capture.StatusChanged] > 0})
 }

@@ -1,0 +1,39 @@
+// Package htmlsafe holds the two rules every HTML page webcap writes (the
+// audit report, htmlreport; refresh's change report) keeps, so that they
+// are decided once: which URLs from a file may be live links, and the
+// Content-Security-Policy that lets nothing load or run but the page's own
+// style sheet. Titles, URLs and keys in those pages come from untrusted
+// PDFs; html/template escapes them, these rules keep a URL from becoming
+// a script or a request.
+package htmlsafe
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"net/url"
+	"strings"
+)
+
+// WebLink is the href a URL from a file may have: the URL when it is an
+// absolute http or https URL with a host, else "" (show it as text). A
+// javascript:, data: or file: URL never becomes a live link.
+func WebLink(u string) string {
+	p, err := url.Parse(strings.TrimSpace(u))
+	if err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != "" {
+		return p.String()
+	}
+	return ""
+}
+
+// CSP is the Content-Security-Policy of a page whose only style sheet is
+// style (allowed by its SHA-256) and which has no script: nothing else may
+// load or run, no form may be sent, no base URL set; with images, data:
+// images (thumbnails webcap rendered itself) may show.
+func CSP(style string, images bool) string {
+	sum := sha256.Sum256([]byte(style))
+	img := ""
+	if images {
+		img = " img-src data:;"
+	}
+	return "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "';" + img + " base-uri 'none'; form-action 'none'"
+}
