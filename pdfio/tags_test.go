@@ -241,15 +241,7 @@ func TestAppendPagesTagsExisting(t *testing.T) {
 // A file whose structure tree cannot be extended gets pages without
 // tags, and says why: never keys that collide with the tree's.
 func TestAppendPagesUntaggable(t *testing.T) {
-	b := pb.New()
-	root := b.Reserve()
-	p1 := b.Add(pb.D("Type", pb.Name("Page"), "Parent", root, "StructParents", 0))
-	b.Set(root, pb.D("Type", pb.Name("Pages"), "Kids", pb.Array{p1}, "Count", 1, "MediaBox", pb.Array{0, 0, 612, 792}))
-	loop := b.Reserve()
-	b.Set(loop, pb.D("Kids", pb.Array{loop}))
-	str := b.Add(pb.D("Type", pb.Name("StructTreeRoot"), "ParentTree", loop))
-	b.Root = b.Add(pb.D("Type", pb.Name("Catalog"), "Pages", root, "StructTreeRoot", str))
-	u, err := NewUpdate(b.Bytes(), "loop.pdf", Options{})
+	u, err := NewUpdate(pb.Untaggable(), "loop.pdf", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,6 +251,9 @@ func TestAppendPagesUntaggable(t *testing.T) {
 	}
 	if !pr.Article.IsZero() || !strings.Contains(pr.Untagged, "cannot be extended") {
 		t.Errorf("Article %s, Untagged %q", pr.Article, pr.Untagged)
+	}
+	if err := u.AddBookmarks([]*OutlineItem{{Title: "A", Page: refs[0]}}); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("AddBookmarks to a looping outline: %v", err)
 	}
 	out, err := u.Bytes()
 	if err != nil {

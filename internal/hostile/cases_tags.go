@@ -17,23 +17,6 @@ import (
 // keys colliding with the file's, add no bookmarks, say both, and never
 // change the input.
 
-// untaggable is a one-page file whose structure tree and outline loop.
-func untaggable() []byte {
-	b := pb.New()
-	root := b.Reserve()
-	p1 := b.Add(pb.D("Type", pb.Name("Page"), "Parent", root, "StructParents", 0))
-	b.Set(root, pb.D("Type", pb.Name("Pages"), "Kids", pb.Array{p1}, "Count", 1, "MediaBox", pb.Array{0, 0, 612, 792}))
-	loop := b.Reserve()
-	b.Set(loop, pb.D("Kids", pb.Array{loop}))
-	str := b.Add(pb.D("Type", pb.Name("StructTreeRoot"), "ParentTree", loop))
-	ol, a, c := b.Reserve(), b.Reserve(), b.Reserve()
-	b.Set(a, pb.D("Title", pb.Lit("A"), "Parent", ol, "Next", c))
-	b.Set(c, pb.D("Title", pb.Lit("C"), "Parent", ol, "Next", a))
-	b.Set(ol, pb.D("Type", pb.Name("Outlines"), "First", a, "Last", c, "Count", 2))
-	b.Root = b.Add(pb.D("Type", pb.Name("Catalog"), "Pages", root, "StructTreeRoot", str, "Outlines", ol))
-	return b.Bytes()
-}
-
 // qpdfClean is a Check that qpdf finds no damage in a file.
 func qpdfClean(name string) func(dir string) error {
 	return func(dir string) error {
@@ -46,7 +29,7 @@ func qpdfClean(name string) func(dir string) error {
 }
 
 func init() {
-	in := untaggable()
+	in := pb.Untaggable()
 	Register(Case{
 		Name:    "append-untaggable",
 		Part:    Inputs,
