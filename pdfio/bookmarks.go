@@ -21,6 +21,7 @@ type outlineState struct {
 	rootRef types.IndirectRef // zero until flush when the file has none
 	root    types.Dict        // as it will be written
 	top     []int             // the top-level items, in order
+	last    map[int]int       // an item's last kid as the walk found it (0: the root's)
 	items   map[int]types.Dict
 	changed map[int]bool
 	pending map[int]types.Dict // items this update adds, written at flush
@@ -32,7 +33,7 @@ func (u *Update) loadOutline() *outlineState {
 	if u.outline != nil {
 		return u.outline
 	}
-	o := &outlineState{items: map[int]types.Dict{}, changed: map[int]bool{}}
+	o := &outlineState{items: map[int]types.Dict{}, changed: map[int]bool{}, last: map[int]int{}}
 	u.outline = o
 	cat, err := u.dictAt(u.root())
 	if err != nil || cat == nil {
@@ -56,8 +57,8 @@ func (u *Update) loadOutline() *outlineState {
 	}
 	o.rootRef, o.root = ref, copyDict(root)
 	seen := map[int]bool{ref.ObjectNumber.Value(): true}
-	var level func(parent types.Dict, depth int, top bool) error
-	level = func(parent types.Dict, depth int, top bool) error {
+	var level func(parent types.Dict, pnum, depth int) error
+	level = func(parent types.Dict, pnum, depth int) error {
 		if depth > maxOutlineDepth {
 			return fmt.Errorf("the outline is deeper than %d levels", maxOutlineDepth)
 		}
@@ -78,17 +79,18 @@ func (u *Update) loadOutline() *outlineState {
 				return fmt.Errorf("outline item %d is not a dictionary", num)
 			}
 			o.items[num] = copyDict(d)
-			if top {
+			o.last[pnum] = num
+			if pnum == 0 {
 				o.top = append(o.top, num)
 			}
-			if err := level(d, depth+1, false); err != nil {
+			if err := level(d, num, depth+1); err != nil {
 				return err
 			}
 			next = d["Next"]
 		}
 		return nil
 	}
-	if err := level(root, 1, true); err != nil {
+	if err := level(root, 0, 1); err != nil {
 		o.err = err
 	}
 	return o
@@ -136,6 +138,7 @@ func (u *Update) SetBookmark(item *OutlineItem) error {
 	delete(d, "First")
 	delete(d, "Last")
 	delete(d, "Count")
+	delete(o.last, at)
 	o.changed[at] = true
 	return u.addUnder(at, item.Kids)
 }
@@ -176,19 +179,20 @@ func (u *Update) addUnder(parent int, items []*OutlineItem) error {
 	if err != nil {
 		return err
 	}
-	if last, ok := pd["Last"].(types.IndirectRef); ok && o.items[last.ObjectNumber.Value()] != nil {
-		ld := o.items[last.ObjectNumber.Value()]
-		ld["Next"] = refs[0]
-		o.changed[last.ObjectNumber.Value()] = true
-		o.pending[refs[0].ObjectNumber.Value()]["Prev"] = last
+	// After the last kid the walk found (by /Next from /First: a /Last
+	// that says otherwise is not trusted).
+	if last, ok := o.last[parent]; ok {
+		o.items[last]["Next"] = refs[0]
+		o.changed[last] = true
+		o.pending[refs[0].ObjectNumber.Value()]["Prev"] = *types.NewIndirectRef(last, 0)
 	} else {
 		pd["First"] = refs[0]
 	}
 	pd["Last"] = refs[len(refs)-1]
+	o.last[parent] = refs[len(refs)-1].ObjectNumber.Value()
 	if parent == 0 {
 		for _, r := range refs {
 			o.top = append(o.top, r.ObjectNumber.Value())
-			o.items[r.ObjectNumber.Value()] = o.pending[r.ObjectNumber.Value()]
 		}
 	} else {
 		n, _ := pd["Count"].(types.Integer)
@@ -233,10 +237,15 @@ func (u *Update) writeItems(items []*OutlineItem, parent types.IndirectRef) ([]t
 			visible += n
 		}
 		visible++
-		if u.outline.pending == nil {
-			u.outline.pending = map[int]types.Dict{}
+		o := u.outline
+		if o.pending == nil {
+			o.pending = map[int]types.Dict{}
 		}
-		u.outline.pending[refs[i].ObjectNumber.Value()] = d
+		num := refs[i].ObjectNumber.Value()
+		o.pending[num], o.items[num] = d, d
+		if len(it.Kids) > 0 {
+			o.last[num] = d["Last"].(types.IndirectRef).ObjectNumber.Value()
+		}
 	}
 	return refs, visible, nil
 }

@@ -215,6 +215,9 @@ func (u *Update) readTags(t *tagState) error {
 	}
 	t.container, t.contDict = ref, t.root
 	k := root["K"]
+	if a, ok := k.(types.Array); ok && len(a) == 1 {
+		k = a[0] // [Document]: the same as Document
+	}
 	if kr, ok := k.(types.IndirectRef); ok {
 		if d, err := dictOf(kr, u.lookup); err == nil && d != nil && d["S"] == types.Name("Document") {
 			t.container, t.contDict = kr, copyDict(d)

@@ -339,6 +339,10 @@ func TestBookmarks(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	// A second call in the same update files under the item the first made.
+	if err := u.AddBookmarks([]*OutlineItem{{Title: "other.org", Kids: []*OutlineItem{{Title: "E", Page: r3[0]}}}}); err != nil {
+		t.Fatal(err)
+	}
 	for _, title := range []string{"first", "second"} {
 		if err := u.SetBookmark(&OutlineItem{Title: "New and Changed Pages", Kids: []*OutlineItem{{Title: webcapture.Text(title), Page: r3[0]}}}); err != nil {
 			t.Fatal(err)
@@ -352,20 +356,20 @@ func TestBookmarks(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkQPDF(t, out, 6)
-	want = []string{"example.com -> 0", "  Café again -> 6", "  Ελληνικά (set) -> 3", "  C -> 5", "other.org -> 0", "  D -> 6",
+	want = []string{"example.com -> 0", "  Café again -> 6", "  Ελληνικά (set) -> 3", "  C -> 5", "other.org -> 0", "  D -> 6", "  E -> 5",
 		"New and Changed Pages -> 0", "  second -> 5"}
 	if got := qpdfOutline(t, out); got != nil && !slices.Equal(got, want) {
 		t.Errorf("qpdf reads the outline as %q, want %q", got, want)
 	}
 	d = read(t, out, Options{})
-	if len(d.Outline) != 3 || len(d.Outline[0].Kids) != 3 {
+	if len(d.Outline) != 3 || len(d.Outline[0].Kids) != 3 || len(d.Outline[1].Kids) != 2 {
 		t.Errorf("outline: %s", dumpOutline(d.Outline))
 	}
-	// The root's /Count is every item shown (all open): 8.
+	// The root's /Count is every item shown (all open): 3 + 3 + 2 + 1.
 	u2, _ := NewUpdate(out, "out.pdf", Options{})
 	cat, _ := u2.dictAt(u2.root())
 	root, _ := dictOf(cat["Outlines"], u2.lookup)
-	if fmt.Sprint(root["Count"]) != "8" || fmt.Sprint(cat["PageMode"]) != "UseOutlines" {
+	if fmt.Sprint(root["Count"]) != "9" || fmt.Sprint(cat["PageMode"]) != "UseOutlines" {
 		t.Errorf("root %v, catalog %v", root, cat)
 	}
 }
