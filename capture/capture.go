@@ -534,7 +534,7 @@ func capture(ctx context.Context, b *Browser, p *AppendPlan, starts []Start, opt
 			res.Notes = append(res.Notes, p.URL+": "+pr.Untagged)
 		}
 	}
-	n, notes := addBookmarks(u, sets, opts.Bookmarks, p == nil)
+	n, notes := addBookmarks(u, sets, opts.Bookmarks, p == nil) // p: the plan (nil for a new file), not a page
 	res.Bookmarks, res.Notes = n, append(res.Notes, notes...)
 	input, err := u.Bytes()
 	if err != nil {
@@ -750,8 +750,9 @@ func anchorName(frag string) string {
 // /PA. Every page's links are looked at, so a capture appended to a file
 // links both ways. Destinations on pages that moved (moved, as refresh
 // replaces pages) follow them. (The browser's own /Dests are not
-// copied with its pages: the tree replaces them.) It writes an incremental update; when there is nothing to change it
-// returns file as it is.
+// copied with its pages: the tree replaces them.) It writes an
+// incremental update; when there is nothing to change it returns file as
+// it is.
 func internalLinks(file []byte, name string, c *canon.Canonicalizer, moved map[webcapture.Ref]webcapture.Ref, printed []printedPage, allowCertified bool) ([]byte, int, error) {
 	u, err := pdfio.NewUpdate(file, name, pdfio.Options{AllowCertified: allowCertified})
 	if err != nil {
