@@ -522,19 +522,19 @@ func capture(ctx context.Context, b *Browser, p *AppendPlan, starts []Start, opt
 	printed := make([]printedPage, len(res.Pages))
 	sets := make([]filed, len(res.Pages))
 	page := first
-	for i, p := range res.Pages {
-		refs, pr, err := u.AppendPages(p.PDF, "the browser's PDF of "+p.URL)
+	for i, pg := range res.Pages {
+		refs, pr, err := u.AppendPages(pg.PDF, "the browser's PDF of "+pg.URL)
 		if err != nil {
 			return nil, fmt.Errorf("capture: %w", err)
 		}
 		printed[i] = printedPage{page, pr.Pages, pr.Dests}
 		page += pr.Pages
-		sets[i] = filed{url: recordedURL(p.URL, opts), title: p.Title, page: refs[0], article: pr.Article}
+		sets[i] = filed{url: recordedURL(pg.URL, opts), title: pg.Title, page: refs[0], article: pr.Article}
 		if pr.Untagged != "" {
-			res.Notes = append(res.Notes, p.URL+": "+pr.Untagged)
+			res.Notes = append(res.Notes, pg.URL+": "+pr.Untagged)
 		}
 	}
-	n, notes := addBookmarks(u, sets, opts.Bookmarks, p == nil) // p: the plan (nil for a new file), not a page
+	n, notes := addBookmarks(u, sets, opts.Bookmarks, p == nil)
 	res.Bookmarks, res.Notes = n, append(res.Notes, notes...)
 	input, err := u.Bytes()
 	if err != nil {
