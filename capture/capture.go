@@ -24,6 +24,7 @@ type Options struct {
 	Flags           webcapture.Flags // SameSite, SamePath
 	MaxPages        int              // pages fetched at most; 0: 100
 	MaxBytes        int64            // bytes fetched at most (no page is started past it); 0: 100 MiB
+	MaxLinks        int              // links looked at per page, the first in document order; 0: DefaultMaxLinks
 	PageTimeout     time.Duration    // per page, fetching and rendering; 0: 30 s
 	Jobs            int              // pages rendered at once, in parallel tabs; 0: 2
 	Profile         *canon.Profile   // URLS keys; nil: PDF
@@ -160,6 +161,7 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, spec c
 		return nil, err
 	}
 	f, skips := newFrontier(starts, opts.MaxPages, c, spec.have)
+	f.SetMaxLinks(opts.MaxLinks)
 	client := b.Client
 	if client == nil {
 		client = NewClient(spec.policy, 30*time.Second)
@@ -394,6 +396,10 @@ func (cr *crawler) skipOf(ctx context.Context, u string, err error) Skip {
 		return Skip{URL: u, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status}
 	case errors.As(err, new(pageTimeout)):
 		return skip(u, SkipPageTimeout, "%v", err)
+	case errors.As(err, new(*BrowserMemoryError)):
+		return skip(u, SkipBrowserMemory, "%v", err)
+	case errors.As(err, new(*CrashError)):
+		return skip(u, SkipCrashed, "%v", err)
 	}
 	return skip(u, SkipRender, "%v", err)
 }
@@ -507,6 +513,7 @@ func capture(ctx context.Context, b *Browser, p *AppendPlan, starts []Start, opt
 		return nil, err
 	}
 	res, items, sources, c := cr.res, cr.items, cr.sources, cr.c
+
 	if len(res.Pages) == 0 {
 		return nil, &NothingError{res.Skips, res.Stopped}
 	}
@@ -699,6 +706,16 @@ func (cr *crawler) fetchMissing(ctx context.Context, p *Page) {
 	if err != nil || src.Complete() {
 		return
 	}
+	// What the browser was refused is not asked for again: its reason
+	// stands.
+	failed := map[string]*FetchError{}
+	for _, r := range p.Responses {
+		if r.Err != nil {
+			failed[r.URL] = r.Err
+		}
+	}
+	h := cr.b.hold()
+	defer h.release()
 	for _, a := range src.Page.Aux {
 		switch {
 		case a.Found:
@@ -706,12 +723,19 @@ func (cr *crawler) fetchMissing(ctx context.Context, p *Page) {
 		case a.URL == "":
 			p.Missing = append(p.Missing, skip(a.First.Raw, SkipURL, "%s", a.Err))
 			continue
+		case failed[a.URL] != nil:
+			fe := failed[a.URL]
+			p.Missing = append(p.Missing, Skip{URL: a.URL, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status})
+			continue
+		case cr.fetched >= cr.opts.MaxBytes:
+			p.Missing = append(p.Missing, skip(a.URL, SkipByteLimit, "not fetched: the capture's byte limit was reached (%d bytes fetched, the limit is %d)", cr.fetched, cr.opts.MaxBytes))
+			continue
 		}
 		now := time.Now
 		if cr.opts.now != nil {
 			now = cr.opts.now
 		}
-		body, resp, fe := cr.b.get(ctx, cr.render.Client, a.URL, now)
+		body, resp, fe := cr.b.get(ctx, cr.render.Client, a.URL, h, now)
 		if fe != nil {
 			p.Missing = append(p.Missing, Skip{URL: a.URL, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status})
 			continue
