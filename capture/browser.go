@@ -575,6 +575,7 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (_ *
 	t.mu.Unlock()
 	// The page's time: ctx ends the page's actions, not the tab.
 	rctx, rcancel := context.WithCancel(t.ctx)
+	b.cancelOnCrash(t, rcancel)
 	stop := context.AfterFunc(ctx, rcancel)
 	defer func() {
 		stop()

@@ -144,34 +144,37 @@ func (b *Browser) readBody(u string, resp *http.Response, h *hold) ([]byte, *Fet
 	if resp.ContentLength > limit {
 		return nil, &FetchError{URL: u, Kind: TooLarge, Err: fmt.Errorf("declares %d bytes, more than %d", resp.ContentLength, limit)}
 	}
-	var body []byte
 	var took int64
 	fail := func(fe *FetchError) ([]byte, *FetchError) {
 		h.give(took)
 		return nil, fe
 	}
+	// The body is read into chunks, each taken from the budget before it
+	// is read, and joined once whole: no array is copied as it grows.
+	// One of the declared length (and a byte more, to see the end) when
+	// there is one.
+	var chunks [][]byte
+	var n int64
 	for {
-		if len(body) == cap(body) {
-			// Room for the declared length and one byte more (to see the
-			// end), or as much again (at least a chunk).
-			grow := max(int64(readChunk), int64(len(body)))
-			if took == 0 && resp.ContentLength >= 0 {
-				grow = resp.ContentLength + 1
+		if len(chunks) == 0 || len(chunks[len(chunks)-1]) == cap(chunks[len(chunks)-1]) {
+			size := int64(readChunk)
+			if len(chunks) == 0 && resp.ContentLength >= 0 {
+				size = resp.ContentLength + 1
 			}
-			grow = min(grow, limit+1-int64(len(body)))
-			if grow <= 0 {
+			size = min(size, limit+1-n)
+			if size <= 0 {
 				return fail(&FetchError{URL: u, Kind: TooLarge, Err: fmt.Errorf("more than %d bytes", limit)})
 			}
-			if !h.take(grow) {
+			if !h.take(size) {
 				return fail(&FetchError{URL: u, Kind: TooLarge, Err: &InFlightError{h.max()}})
 			}
-			took += grow
-			nb := make([]byte, len(body), int64(len(body))+grow)
-			copy(nb, body)
-			body = nb
+			took += size
+			chunks = append(chunks, make([]byte, 0, size))
 		}
-		n, err := resp.Body.Read(body[len(body):cap(body)])
-		body = body[:len(body)+n]
+		c := chunks[len(chunks)-1]
+		k, err := resp.Body.Read(c[len(c):cap(c)])
+		chunks[len(chunks)-1] = c[:len(c)+k]
+		n += int64(k)
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -179,11 +182,15 @@ func (b *Browser) readBody(u string, resp *http.Response, h *hold) ([]byte, *Fet
 			return fail(ClassifyFetch(u, err))
 		}
 	}
-	if int64(len(body)) > limit {
+	if n > limit {
 		return fail(&FetchError{URL: u, Kind: TooLarge, Err: fmt.Errorf("more than %d bytes", limit)})
 	}
-	// The body's array is the page's until the page is done.
-	return body, nil
+	if len(chunks) == 1 {
+		return chunks[0], nil // the page's until the page is done
+	}
+	// The joined body is the page's until the page is done (the chunks,
+	// which it replaces, are taken for it).
+	return bytes.Join(chunks, nil), nil
 }
 
 // sizeOf says n bytes in IEC units ("256 MiB").
@@ -242,6 +249,7 @@ type memState struct {
 	stops   atomic.Int64
 	mu      sync.Mutex
 	crashed map[*tab]bool
+	cancel  map[*tab]context.CancelFunc // ends the actions of the tab's page
 }
 
 // watchEvery is how often Chromium's memory is read: a page that
@@ -286,9 +294,23 @@ func (b *Browser) watchCrash(t *tab) {
 				b.mem.crashed = map[*tab]bool{}
 			}
 			b.mem.crashed[t] = true
+			if cancel := b.mem.cancel[t]; cancel != nil {
+				cancel() // a navigation would wait for the page's time limit
+			}
 			b.mem.mu.Unlock()
 		}
 	})
+}
+
+// cancelOnCrash makes a crash of the tab's renderer end its page's
+// actions (cancel) at once, until the page is done (explainCrash).
+func (b *Browser) cancelOnCrash(t *tab, cancel context.CancelFunc) {
+	b.mem.mu.Lock()
+	defer b.mem.mu.Unlock()
+	if b.mem.cancel == nil {
+		b.mem.cancel = map[*tab]context.CancelFunc{}
+	}
+	b.mem.cancel[t] = cancel
 }
 
 // explainCrash starts watching the page the tab renders: the returned
@@ -303,6 +325,7 @@ func (b *Browser) explainCrash(t *tab) func(err *error) {
 		b.mem.mu.Lock()
 		crashed := b.mem.crashed[t]
 		delete(b.mem.crashed, t)
+		delete(b.mem.cancel, t)
 		b.mem.mu.Unlock()
 		switch {
 		case *err == nil || !crashed:
@@ -381,8 +404,9 @@ func rssAnon(pid int) int64 {
 }
 
 // isRenderer reports whether a process is one of Chromium's renderers
-// (--type=renderer on its command line).
+// (--type=renderer on its command line, which a renderer rewrites: its
+// arguments are not always separated by NULs).
 func isRenderer(pid int) bool {
 	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
-	return err == nil && bytes.Contains(b, []byte("\x00--type=renderer"))
+	return err == nil && bytes.Contains(b, []byte("--type=renderer"))
 }

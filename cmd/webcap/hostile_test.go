@@ -52,7 +52,7 @@ func TestHostile(t *testing.T) {
 			t.Parallel()
 			r := runCase(t, c)
 			mu.Lock()
-			rows = append(rows, fmt.Sprintf("| %s | %s | %s | exit %d, %.2f s CPU, %d MB, %d B out |", c.Part, c.Name, strings.ReplaceAll(c.Before, "|", "/"), r.exit, r.cpu.Seconds(), r.rss>>20, r.out))
+			rows = append(rows, fmt.Sprintf("| %s | %s | %s | exit %d, %.2f s CPU, %d MB (tree %d MB), %d B out |", c.Part, c.Name, strings.ReplaceAll(c.Before, "|", "/"), r.exit, r.cpu.Seconds(), r.rss>>20, r.tree>>20, r.out))
 			mu.Unlock()
 		})
 	}
