@@ -538,14 +538,16 @@ func (b *Browser) takeTab() (*tab, error) {
 }
 
 // putTab makes a tab idle once it shows a blank page (so that nothing of
-// the page before can reach the next one), or closes it.
-func (b *Browser) putTab(t *tab) {
+// the page before can reach the next one), or closes it: at once when its
+// page was abandoned (its time is up, or the capture stopped), whose
+// renderer may be too busy to show a blank page soon.
+func (b *Browser) putTab(t *tab, abandoned bool) {
 	t.mu.Lock()
 	t.cur = nil
 	t.uses++
 	worn := t.uses >= maxTabUses
 	t.mu.Unlock()
-	if worn {
+	if worn || abandoned {
 		t.cancel()
 		return
 	}
@@ -580,7 +582,7 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (_ *
 	defer func() {
 		stop()
 		rcancel()
-		b.putTab(t)
+		b.putTab(t, ctx.Err() != nil)
 	}()
 	target := chromedp.FromContext(t.ctx).Target
 	media := opts.Media
