@@ -28,6 +28,9 @@ func endlessImages(n int) http.Handler {
 	chunk := make([]byte, 64<<10)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
+		case r.URL.Path == "/ok":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, "<!doctype html><title>OK</title><p>A page without images.</p>")
 		case r.URL.Path == "/":
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			fmt.Fprint(w, "<!doctype html><title>Images</title><h1>Forty images</h1>")
@@ -165,6 +168,20 @@ func init() {
 			MaxTree: 2 << 30,
 			MaxCPU:  60 * time.Second,
 			Before:  "",
+		},
+		Case{
+			Name:    "capture-max-memory",
+			Part:    Bounds,
+			Browser: true,
+			// The page without images is captured; the images' page
+			// passes --max-memory, which ends the crawl: what was captured
+			// is written, said, and the command exits 4.
+			Setup:  serve(endlessImages(40), "capture", "--jobs", "1", "--max-memory", "100MiB", "-o", "out.pdf", "{url}/ok", "{url}/"),
+			Exit:   4,
+			Stderr: []string{`^webcap: capture: stopped early: took more memory than --max-memory 100 MiB: the 1 page captured before are in out\.pdf$`},
+			Check:  pagesIn("out.pdf", 1, 1),
+			MaxRSS: 1 << 30,
+			Before: "",
 		},
 		Case{
 			Name:    "capture-10000-links",
