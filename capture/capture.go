@@ -706,6 +706,10 @@ func (cr *crawler) fetchMissing(ctx context.Context, p *Page) {
 	}
 	h := cr.b.hold()
 	defer h.release()
+	// The files a page's renderer did not load take no longer than the
+	// page could: a page of many that never end does not hold the crawl.
+	ctx, cancel := context.WithTimeout(ctx, cr.opts.PageTimeout)
+	defer cancel()
 	for _, a := range src.Page.Aux {
 		switch {
 		case a.Found:

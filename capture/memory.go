@@ -125,7 +125,7 @@ func (b *Browser) hold() *hold {
 type InFlightError struct{ Max int64 }
 
 func (e *InFlightError) Error() string {
-	return fmt.Sprintf("not read: the pages being rendered hold %s of responses at once (the capture's limit)", sizeOf(e.Max))
+	return fmt.Sprintf("not read: the pages being rendered already hold the %s of responses a capture holds at once", sizeOf(e.Max))
 }
 
 // readChunk is how many bytes a body is read by at most, each taken from
@@ -280,6 +280,15 @@ func (b *Browser) watchMemory(ctx context.Context) {
 			total, renderer := treeMemory(pid)
 			if total > limit && renderer > 0 && syscall.Kill(renderer, syscall.SIGKILL) == nil {
 				b.mem.stops.Add(1)
+				// Its memory is counted until it is gone: no other
+				// renderer is killed for it meanwhile.
+				for i := 0; i < 20 && alive(renderer); i++ {
+					select {
+					case <-ctx.Done():
+						return
+					case <-t.C:
+					}
+				}
 			}
 		}
 	}()
@@ -401,6 +410,17 @@ func rssAnon(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// alive reports whether a process still runs (a zombie, which holds no
+// memory, does not).
+func alive(pid int) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i >= 0 && i+2 < len(b) && b[i+2] != 'Z' && b[i+2] != 'X'
 }
 
 // isRenderer reports whether a process is one of Chromium's renderers

@@ -40,8 +40,8 @@ func TestReadBodyBounds(t *testing.T) {
 		{"several chunks", bytes.NewReader(make([]byte, 3*readChunk+7)), -1, 1 << 30, 3*readChunk + 7, "", true},
 		{"declared too large", endless{}, 2_000_000_000, 1 << 30, 0, "too large: declares 2000000000 bytes, more than 1048576", false},
 		{"endless, no length", endless{}, -1, 1 << 30, 0, "too large: more than 1048576 bytes", false},
-		{"budget taken", endless{}, -1, 2 * readChunk, 0, "not read: the pages being rendered hold 524288 bytes of responses at once", false},
-		{"length past the budget", bytes.NewReader(make([]byte, 1000)), 1000, 999, 0, "not read: the pages being rendered hold", false},
+		{"budget taken", endless{}, -1, 2 * readChunk, 0, "too large: not read: the pages being rendered already hold the 524288 bytes of responses a capture holds at once", false},
+		{"length past the budget", bytes.NewReader(make([]byte, 1000)), 1000, 999, 0, "not read: the pages being rendered already hold", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := &Browser{MaxBytes: limit, MaxInFlight: tc.budget}
