@@ -53,6 +53,27 @@ func endlessImages(n int) http.Handler {
 	})
 }
 
+// largeImages serves a page of n images of size bytes each (whole
+// bodies, of a PNG's type: the browser is handed every one).
+func largeImages(n, size int) http.Handler {
+	body := make([]byte, size)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, "<!doctype html><title>Images</title><h1>Large images</h1>")
+			for i := range n {
+				fmt.Fprintf(w, `<img src="/img/%d.png" width="10" height="10">`, i)
+			}
+		case strings.HasPrefix(r.URL.Path, "/img/"):
+			w.Header().Set("Content-Type", "image/png")
+			w.Write(body)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+}
+
 // manyLinks serves pages of n links each, every link to a page of its
 // own (/p/..., each again of n links). The links are hidden: Chromium
 // prints such a page at once (10,000 links shown take it 50 s), and the
@@ -171,6 +192,20 @@ func init() {
 			MaxTree: 2 << 30,
 			MaxCPU:  60 * time.Second,
 			Before:  "exit 0 after 17 s, 11.2 s CPU, webcap 4359 MB, its tree 4622 MB (every image body buffered up to 64 MiB, forty at once); the first measure, all forty declaring 2 GB: 4017 MB",
+		},
+		Case{
+			Name:    "capture-large-images",
+			Part:    Bounds,
+			Browser: true,
+			// A page of 32 images of 6 MiB (192 MiB) is within the
+			// budget of bytes in flight: it is captured whole.
+			Setup:     serve(largeImages(32, 6<<20), "capture", "--json", "-o", "out.pdf", "{url}/"),
+			Exit:      0,
+			NotStdout: []string{`too-large`, `"missing"`},
+			Check:     pagesIn("out.pdf", 1, 2),
+			MaxRSS:    1 << 30,
+			MaxTree:   3 << 30,
+			Before:    "",
 		},
 		Case{
 			Name:    "capture-max-memory",
