@@ -205,7 +205,7 @@ func init() {
 			Check:     pagesIn("out.pdf", 1, 2),
 			MaxRSS:    1 << 30,
 			MaxTree:   3 << 30,
-			Before:    "",
+			Before:    "exit 0, 5.6 s CPU, 690 MB (tree 1059 MB): captured whole (the same now: the case keeps the budget from refusing a page it can hold)",
 		},
 		Case{
 			Name:    "capture-max-memory",
