@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/canon"
@@ -75,8 +73,6 @@ func (o *outputFlags) check(cmd string, ios *IOStreams, input string) error {
 		return usagef("%s: -o - writes a PDF to stdout, which is a terminal: redirect it, or give a file name", cmd)
 	case o.Out == stdoutName:
 		return nil
-	case input != "" && sameFile(o.Out, input):
-		return usagef("%s: -o %s is the input: use --in-place to replace it", cmd, o.Out)
 	}
 	return checkOutput(cmd, "-o", o.Out, o.Force)
 }
@@ -123,16 +119,6 @@ func outputError(cmd, flag, out string, err error) error {
 		return usagef("%s: %s exists: choose another %s, or --force to replace it", cmd, out, flag)
 	}
 	return &ioError{fmt.Errorf("%s: cannot write %s: %w", cmd, out, why)}
-}
-
-// sameFile reports whether a and b name one file.
-func sameFile(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // target is the file written, after check: the input with --in-place,
