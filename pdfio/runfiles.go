@@ -26,7 +26,8 @@ import (
 // that is an existing file in it, at any depth, is refused (a new path in
 // it is not one of its files). An output that is an existing directory
 // (an HTML report of many pages) is replaced whole: an input inside it,
-// or the directory itself being an input, is refused.
+// or the directory itself being an input, is refused; and so is another
+// output inside it, new or not.
 
 // A RunFile is a file a run reads or writes, as its user named it.
 type RunFile struct {
@@ -184,7 +185,7 @@ func meet(o, x fileID, dirInput bool, anc *ancestry) (Overlap, bool) {
 	switch {
 	case o.same(x):
 		return Same, true
-	case o.fi != nil && o.fi.IsDir() && x.fi != nil && anc.inside(x.abs, o):
+	case o.fi != nil && o.fi.IsDir() && anc.inside(x.abs, o):
 		return HoldsIt, true
 	case dirInput && x.fi != nil && x.fi.IsDir() && o.fi != nil && anc.inside(o.abs, x):
 		return InDir, true
@@ -201,9 +202,9 @@ type ancestry struct {
 
 type inKey struct{ dir, p string } // dir: the directory's fileID.abs
 
-// inside reports whether the existing file at path (absolute) lies inside
-// dir, at any depth: whether a directory on its real path (links
-// followed, the file's own too) is dir.
+// inside reports whether the file at path (absolute; it need not exist,
+// its directory must) lies inside dir, at any depth: whether a directory
+// on its real path (links followed, the file's own too) is dir.
 func (a *ancestry) inside(path string, dir fileID) bool {
 	if path == "" { // a file known by its identity alone (stdin)
 		return false
