@@ -131,7 +131,7 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	if err != nil {
 		return buildError(err)
 	}
-	r := &runFiles{inPlace: true}
+	r := &runFiles{inPlace: m.InputPath()}
 	r.input("", opts.Manifest, opts.IO)
 	r.in = append(r.in, m.Files()...)
 	r.source("--sources", opts.Sources)

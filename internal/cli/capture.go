@@ -211,7 +211,7 @@ read or written or Chromium cannot be started.`,
 func runCapture(ctx context.Context, opts *captureOptions) error {
 	name := opts.name()
 	// Before anything is fetched: a crawl is not lost to a bad -o.
-	r := &runFiles{inPlace: true}
+	r := &runFiles{inPlace: opts.File}
 	r.input("", opts.File, opts.IO)
 	r.input("--password-file", opts.PasswordFile, opts.IO)
 	r.output("-o", opts.Out)

@@ -118,7 +118,7 @@ func (o *fixOptions) bounds() (*limitFlags, string, []string) {
 }
 
 func runFix(ctx context.Context, opts *fixOptions) error {
-	r := &runFiles{inPlace: true}
+	r := &runFiles{inPlace: opts.File}
 	r.input("", opts.File, opts.IO)
 	r.input("--password-file", opts.PasswordFile, opts.IO)
 	r.output("-o", opts.Out)

@@ -132,7 +132,7 @@ type refreshOptions struct {
 }
 
 func runRefresh(ctx context.Context, opts *refreshOptions) error {
-	r := &runFiles{inPlace: true}
+	r := &runFiles{inPlace: opts.File}
 	r.input("", opts.File, opts.IO)
 	r.input("--password-file", opts.PasswordFile, opts.IO)
 	r.output("-o", opts.Out)

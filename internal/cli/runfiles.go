@@ -17,9 +17,9 @@ import (
 // runFiles are the files of one run.
 type runFiles struct {
 	in, out []pdfio.RunFile
-	// inPlace is the flag that replaces the input, for the hint when -o
-	// names it (fix, append, refresh: --in-place).
-	inPlace bool
+	// inPlace is the input --in-place replaces (fix, append, refresh,
+	// build), for the hint when -o names it.
+	inPlace string
 }
 
 // input adds the input path named by flag ("" for an argument); "" is
@@ -90,7 +90,7 @@ func (r *runFiles) check(cmd string) error {
 		return usagef("%s: %s is a directory that holds %s, another output of this run: give another path", cmd, out, other)
 	case !oe.Input:
 		return usagef("%s: %s and %s are one file: give each output its own", cmd, other, out)
-	case r.inPlace && oe.Output.Flag == "-o" && oe.Other.Flag == "":
+	case r.inPlace != "" && oe.Output.Flag == "-o" && oe.Other.Path == r.inPlace:
 		return usagef("%s: %s is an input of this run (%s): give another file, or --in-place to replace it", cmd, out, other)
 	}
 	return usagef("%s: %s is an input of this run (%s): give another file", cmd, out, other)
