@@ -274,6 +274,11 @@ func (o *auditOptions) bounds() (*limitFlags, string, []string) {
 // writes (--html, --resume): the workers read the files of this list.
 func (opts *auditOptions) runFiles(files []string) *runFiles {
 	r := &runFiles{}
+	r.output("--html", opts.HTML)
+	r.output("--resume", opts.Resume)
+	if len(r.out) == 0 {
+		return r // nothing written: no list of a million inputs to make
+	}
 	r.inputs("", files, nil)
 	if opts.Recursive { // the directories walked
 		listed := make(map[string]bool, len(files))
@@ -289,8 +294,6 @@ func (opts *auditOptions) runFiles(files []string) *runFiles {
 	r.input("--files-from", opts.FilesFrom, opts.IO)
 	r.input("--password-file", opts.PasswordFile, opts.IO)
 	r.source("--sources", opts.Sources)
-	r.output("--html", opts.HTML)
-	r.output("--resume", opts.Resume)
 	return r
 }
 
