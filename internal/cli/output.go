@@ -24,8 +24,10 @@ import (
 //     too anything that is not a regular file (a directory, /dev/null, a
 //     FIFO, a link to a descriptor such as /proc/self/fd/1, the file
 //     stdout goes to), a directory that does not exist or cannot be
-//     written to (tried with a temporary file, removed at once), and the
-//     command's input (pdfio.CheckOutput decides, for every output);
+//     written to (tried with a temporary file, removed at once)
+//     (pdfio.CheckOutput decides, for every output); and, checked first,
+//     any input of the run or another of its outputs (runFiles.check,
+//     pdfio.CheckRun);
 //   - -o - writes the PDF to stdout (not to a terminal), and every human
 //     line, the summary included, to stderr;
 //   - --in-place (commands with an input PDF) replaces the input; a
