@@ -269,9 +269,40 @@ func (o *auditOptions) bounds() (*limitFlags, string, []string) {
 	return &o.limitFlags, "audit", o.Files
 }
 
+// runFiles are what audit reads (the arguments, the files found in the
+// directories walked, --files-from, --password-file, --sources) and
+// writes (--html, --resume): the workers read the files of this list.
+func (opts *auditOptions) runFiles(files []string) *runFiles {
+	r := &runFiles{}
+	r.output("--html", opts.HTML)
+	r.output("--resume", opts.Resume)
+	if len(r.out) == 0 {
+		return r // nothing written: no list of a million inputs to make
+	}
+	r.inputs("", files, nil)
+	if opts.Recursive { // the directories walked
+		listed := make(map[string]bool, len(files))
+		for _, f := range files {
+			listed[f] = true
+		}
+		for _, a := range opts.Files {
+			if !listed[a] {
+				r.input("", a, nil)
+			}
+		}
+	}
+	r.input("--files-from", opts.FilesFrom, opts.IO)
+	r.input("--password-file", opts.PasswordFile, opts.IO)
+	r.source("--sources", opts.Sources)
+	return r
+}
+
 func runAudit(ctx context.Context, opts *auditOptions) error {
 	files, err := opts.inputs(ctx, "audit", opts.Files, opts.IO)
 	if err != nil {
+		return err
+	}
+	if err := opts.runFiles(files).check("audit"); err != nil {
 		return err
 	}
 	opts.Files = files // none: nothing to audit, no error

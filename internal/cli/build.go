@@ -131,6 +131,16 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	if err != nil {
 		return buildError(err)
 	}
+	r := &runFiles{inPlace: m.InputPath()}
+	r.input("", opts.Manifest, opts.IO)
+	r.in = append(r.in, m.Files()...)
+	r.source("--sources", opts.Sources)
+	r.input("--warc", opts.WARC, nil)
+	r.input("--password-file", opts.PasswordFile, opts.IO)
+	r.output("-o", opts.Out)
+	if err := r.check("build"); err != nil {
+		return err
+	}
 	if err := opts.outputFlags.check("build", opts.IO, m.InputPath()); err != nil {
 		return err
 	}

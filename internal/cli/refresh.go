@@ -93,7 +93,7 @@ started, 130 when interrupted.`,
 			if opts.DryRun && opts.WARC != "" {
 				return usagef("refresh: --dry-run writes nothing: drop --warc")
 			}
-			if err := checkReportFlag("refresh", opts.Report, opts.File); err != nil {
+			if err := checkReportFlag("refresh", opts.Report); err != nil {
 				return err
 			}
 			if err := opts.outputFlags.flags("refresh", true, !opts.DryRun); err != nil {
@@ -132,19 +132,22 @@ type refreshOptions struct {
 }
 
 func runRefresh(ctx context.Context, opts *refreshOptions) error {
+	r := &runFiles{inPlace: opts.File}
+	r.input("", opts.File, opts.IO)
+	r.input("--password-file", opts.PasswordFile, opts.IO)
+	r.output("-o", opts.Out)
+	r.output("--warc", opts.WARC)
+	r.output("--report", opts.Report)
+	if err := r.check("refresh"); err != nil {
+		return err
+	}
 	if err := opts.outputFlags.check("refresh", opts.IO, opts.File); err != nil {
 		return err
 	}
-	if err := checkWARCOut("refresh", opts.WARC, opts.Force, opts.File, opts.target(opts.File)); err != nil {
+	if err := checkWARCOut("refresh", opts.WARC, opts.Force); err != nil {
 		return err
 	}
 	if opts.Report != "" {
-		if out := opts.target(opts.File); out != "" && out != stdoutName && sameFile(opts.Report, out) {
-			return usagef("refresh: --report %s is the PDF's -o", opts.Report)
-		}
-		if opts.WARC != "" && sameFile(opts.Report, opts.WARC) {
-			return usagef("refresh: --report %s is the --warc", opts.Report)
-		}
 		if err := checkOutput("refresh", "--report", opts.Report, opts.Force); err != nil {
 			return err
 		}

@@ -34,8 +34,9 @@ func reportFormat(path string) string {
 }
 
 // checkReportFlag checks --report before anything runs: its extension,
-// and that it is not stdout (the command's own output) nor the input.
-func checkReportFlag(cmd, path, input string) error {
+// and that it is not stdout (the command's own output); that it is no
+// input, runFiles.check says.
+func checkReportFlag(cmd, path string) error {
 	switch {
 	case path == "":
 		return nil
@@ -43,8 +44,6 @@ func checkReportFlag(cmd, path, input string) error {
 		return usagef("%s: --report -: give the report a file name ending in .html or .json (stdout is the command's)", cmd)
 	case reportFormat(path) == "":
 		return usagef("%s: --report %s: the extension %q names no report format: use .html or .json", cmd, path, filepath.Ext(path))
-	case input != "" && sameFile(path, input):
-		return usagef("%s: --report %s is the input", cmd, path)
 	}
 	return nil
 }

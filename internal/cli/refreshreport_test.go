@@ -38,8 +38,8 @@ func TestRefreshReportFlag(t *testing.T) {
 		{[]string{"refresh", "--report", "r.txt", in, "-o", out}, `--report r.txt: the extension ".txt" names no report format: use .html or .json`},
 		{[]string{"refresh", "--report", "report", "--dry-run", in}, `--report report: the extension "" names no report format`},
 		{[]string{"refresh", "--report", "-", "--dry-run", in}, "--report -: give the report a file name"},
-		{[]string{"refresh", "--report", inHTML, "--dry-run", inHTML}, "is the input"},
-		{[]string{"refresh", "--report", filepath.Join(dir, "same.json"), in, "-o", filepath.Join(dir, "same.json")}, "is the PDF's -o"},
+		{[]string{"refresh", "--report", inHTML, "--dry-run", inHTML}, "is an input of this run"},
+		{[]string{"refresh", "--report", filepath.Join(dir, "same.json"), in, "-o", filepath.Join(dir, "same.json")}, "are one file"},
 	} {
 		ios, _, _, stderr := Test()
 		if code := Main(context.Background(), tc.args, ios); code != 2 || !strings.Contains(stderr.String(), tc.want) {
@@ -47,7 +47,7 @@ func TestRefreshReportFlag(t *testing.T) {
 		}
 	}
 	for _, p := range []string{"r.JSON", "r.html", "r.htm"} {
-		if checkReportFlag("refresh", p, in) != nil {
+		if checkReportFlag("refresh", p) != nil {
 			t.Errorf("--report %s refused", p)
 		}
 	}

@@ -115,6 +115,13 @@ type reportOptions struct {
 }
 
 func runReport(ctx context.Context, opts *reportOptions) error {
+	r := &runFiles{}
+	r.inputs("", opts.Shards, opts.IO)
+	r.output("-o", opts.Out)
+	r.output("--html", opts.HTML)
+	if err := r.check("report"); err != nil {
+		return err
+	}
 	if err := opts.checkOutput(); err != nil {
 		return err
 	}
