@@ -68,7 +68,7 @@ func (s *summary) add(f File) {
 	case f.Capture.Version == "":
 		s.versions["(no SpiderInfo /V)"]++
 	default:
-		s.versions[f.Capture.Version]++
+		s.versions[text(f.Capture.Version)]++
 	}
 	if f.Capture == nil {
 		return

@@ -72,6 +72,10 @@ type Stats struct {
 	Bytes      int64 // their size
 	Thumbnails int   // thumbnails drawn
 	Failed     int   // thumbnails the renderer failed to draw
+	// Skipped counts the page sets left without a thumbnail because the
+	// time for their file's thumbnails, or the report's, was spent
+	// (Renderer.FileTime, RunTime); a drawing stopped by it is Failed.
+	Skipped int
 }
 
 // Write writes the report of results to path: one self-contained HTML
@@ -87,7 +91,7 @@ func Write(ctx context.Context, path string, results Results, opts Options) (Sta
 		opts.MaxSingle = MaxSingle
 	}
 	opts.Jobs = max(opts.Jobs, 1)
-	w := &writer{ctx: ctx, opts: opts, results: results, tmpl: newTemplate(), sum: newSummary()}
+	w := &writer{ctx: ctx, opts: opts, results: results, tmpl: newTemplate(), sum: newSummary(), time: newTimeKeeper(opts.Renderer)}
 	for i := range results.Len() {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return w.stats, context.Cause(ctx)
@@ -107,6 +111,7 @@ type writer struct {
 	results Results
 	tmpl    *template.Template
 	sum     *summary
+	time    *timeKeeper // the time the thumbnails may still take
 	stats   Stats
 	done    int
 }
@@ -237,7 +242,7 @@ func (w *writer) details(b io.Writer, views []fileView) error {
 			part[i].Sets = nil // the thumbnails: written, not kept
 			w.done++
 			if w.opts.Progress != nil {
-				w.opts.Progress(w.done, w.results.Len(), part[i].Input)
+				w.opts.Progress(w.done, w.results.Len(), part[i].Path)
 			}
 		}
 		if err := w.ctx.Err(); err != nil {
@@ -248,11 +253,13 @@ func (w *writer) details(b io.Writer, views []fileView) error {
 }
 
 // thumbnails draws the first page of each page set of views (the first
-// MaxThumbnails of a file), opts.Jobs at a time.
+// MaxThumbnails of a file), opts.Jobs at a time, within the time each
+// file's thumbnails and the report's may take (timeKeeper).
 func (w *writer) thumbnails(views []fileView) {
 	type task struct {
-		v   *fileView
-		set int
+		v    *fileView
+		set  int
+		time *budget // the file's
 	}
 	var tasks []task
 	for i := range views {
@@ -267,11 +274,11 @@ func (w *writer) thumbnails(views []fileView) {
 			v.NoThumbs = "No thumbnails: the file could not be read."
 			continue
 		}
-		if fi, err := os.Stat(v.Input); err != nil || !fi.Mode().IsRegular() {
+		if fi, err := os.Stat(v.Path); err != nil || !fi.Mode().IsRegular() {
 			v.NoThumbs = "No thumbnails: the file is not at this path now."
 			continue
 		}
-		n := 0
+		n, file := 0, newBudget(w.opts.Renderer.FileTime)
 		for j := range v.Sets {
 			s := &v.Sets[j]
 			switch {
@@ -282,7 +289,7 @@ func (w *writer) thumbnails(views []fileView) {
 				v.NoThumbs = fmt.Sprintf("Thumbnails are drawn of the first %d page sets of a file.", MaxThumbnails)
 			default:
 				n++
-				tasks = append(tasks, task{v, j})
+				tasks = append(tasks, task{v, j, file})
 			}
 		}
 	}
@@ -295,12 +302,22 @@ func (w *writer) thumbnails(views []fileView) {
 			defer wg.Done()
 			for t := range jobs {
 				s := &t.v.Sets[t.set]
-				png, err := w.opts.Renderer.Render(w.ctx, t.v.Input, s.Set.Page)
+				png, err := w.draw(t.v.Path, s.Set.Page, t.time)
 				mu.Lock()
-				if err != nil {
+				var spent *spentError
+				switch {
+				case errors.As(err, &spent):
+					s.NoThumb = "not drawn: " + err.Error()
+					t.v.Stopped = "No more thumbnails were drawn: " + spent.why + "."
+					if !spent.drawn {
+						w.stats.Skipped++
+					} else {
+						w.stats.Failed++
+					}
+				case err != nil:
 					s.NoThumb = "not drawn: " + err.Error()
 					w.stats.Failed++
-				} else {
+				default:
 					s.Thumb = dataPNG(png)
 					s.ThumbAlt = fmt.Sprintf("Page %d, the first page of content set %d", s.Set.Page, s.N)
 					w.stats.Thumbnails++
@@ -314,6 +331,42 @@ func (w *writer) thumbnails(views []fileView) {
 	}
 	close(jobs)
 	wg.Wait()
+}
+
+// A spentError is a page left without a thumbnail because the time of
+// its file's thumbnails, or of the report's, was spent: before it was
+// drawn, or while (drawn).
+type spentError struct {
+	why   string
+	page  int
+	drawn bool
+}
+
+func (e *spentError) Error() string {
+	if e.drawn {
+		return fmt.Sprintf("%s (pdftoppm stopped on page %d)", e.why, e.page)
+	}
+	return e.why
+}
+
+// draw renders page of file in the time w.time gives it from file's
+// budget and the report's.
+func (w *writer) draw(path string, page int, file *budget) ([]byte, error) {
+	if err := w.ctx.Err(); err != nil {
+		return nil, context.Cause(w.ctx)
+	}
+	t, by := w.time.take(file)
+	if t <= 0 {
+		return nil, &spentError{why: w.time.why(by), page: page}
+	}
+	start := time.Now()
+	png, err := w.opts.Renderer.render(w.ctx, path, page, t)
+	w.time.give(file, t, time.Since(start))
+	var te *timeoutError
+	if by != nil && errors.As(err, &te) {
+		return nil, &spentError{why: w.time.why(by), page: page, drawn: true}
+	}
+	return png, err
 }
 
 func (w *writer) exec(b io.Writer, name string, data any) error {

@@ -109,6 +109,9 @@ func (h *htmlFlags) write(ctx context.Context, cmd string, ios *IOStreams, resul
 	if st.Failed > 0 {
 		fmt.Fprintf(ios.ErrOut, "webcap: %s: --html: %s could not be drawn (the report says why)\n", cmd, plural(st.Failed, "thumbnail"))
 	}
+	if st.Skipped > 0 {
+		fmt.Fprintf(ios.ErrOut, "webcap: %s: --html: %s not drawn: the time for a file's thumbnails or the report's ran out (the report says which)\n", cmd, plural(st.Skipped, "thumbnail"))
+	}
 	return nil
 }
 
