@@ -3,6 +3,7 @@ package pdfbuild
 import (
 	"fmt"
 	"sort"
+	"unicode/utf16"
 )
 
 // Markup is a Web Capture file whose every string a report prints holds
@@ -111,4 +112,45 @@ func sortedPairs(a Array) Array {
 		out = append(out, x.k, x.v)
 	}
 	return out
+}
+
+// Credentials is a one-page capture whose page set's title is title (a
+// text string: UTF-16BE unless it is printable ASCII) and whose URLs carry
+// what a report must not show as it is: the source URL a user and
+// password, its URL alias chain a password and a bidirectional override
+// (U+202E) that would reverse what follows it.
+func Credentials(title string) []byte {
+	b := New()
+	content := b.Add(&Stream{Data: []byte("0 0 1 rg 10 10 100 100 re f")})
+	pagesRoot, pages := b.PageTree(1, func(int) Dict { return D("ID", Lit("fedcba9876543210")) })
+	d := b.Get(pages[0]).(Dict)
+	d.Set("Contents", content)
+	b.Set(pages[0], d)
+	const u = "http://alice:s3cret-source@www.example.com/"
+	pageSet := b.Add(D("S", Name("SPS"), "ID", Lit("fedcba9876543210"), "O", Array{pages[0]},
+		"SI", D("AU", D("U", Lit(u), "C", Array{Array{Lit("http://bob:s3cret-chain@old.example.com/\u202egpj.exe"), Lit("http://www.example.com/x")}}),
+			"TS", Lit("D:20200102030405Z")),
+		"T", text(title), "TS", Lit("D:20200102030405Z"), "CT", Lit("text/html")))
+	ids := b.Add(D("Names", Array{Lit("fedcba9876543210"), pageSet}))
+	urls := b.Add(D("Names", Array{Lit(u), pageSet}))
+	b.Root = b.Add(D("Type", Name("Catalog"), "Pages", pagesRoot, "SpiderInfo", D("V", 1.25),
+		"Names", D("IDS", ids, "URLS", urls)))
+	return b.Bytes()
+}
+
+// text is s as a PDF text string: as it is when it is printable ASCII,
+// else UTF-16BE with its byte order mark.
+func text(s string) Lit {
+	ascii := true
+	for i := range len(s) {
+		ascii = ascii && s[i] >= 0x20 && s[i] < 0x7f
+	}
+	if ascii {
+		return Lit(s)
+	}
+	b := []byte{0xFE, 0xFF}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u>>8), byte(u))
+	}
+	return Lit(b)
 }
