@@ -37,18 +37,21 @@ type Renderer struct {
 
 // The report's time bounds on its renderer (FindRenderer): a page that
 // takes ten seconds is one no thumbnail is worth (pdftoppm draws a
-// captured web page at 160 pixels in well under a second).
+// captured web page at 160 pixels in well under a second); a file's 30 s
+// are its first 20 page sets' many times over; a report's 10 minutes draw
+// some 35,000 thumbnails of captured pages (docs/scale.md: 20,000 took
+// 320 s of drawing), or the pages of 20 files that each take their 30 s.
 const (
 	DefaultPageTime = 10 * time.Second
 	DefaultFileTime = 30 * time.Second
-	DefaultRunTime  = 5 * time.Minute
+	DefaultRunTime  = 10 * time.Minute
 )
 
 // ErrNoRenderer is FindRenderer's error when pdftoppm is not on PATH.
 var ErrNoRenderer = errors.New("no renderer found (poppler's pdftoppm is not on PATH)")
 
 // FindRenderer returns a Renderer for the pdftoppm on PATH, with the
-// report's bounds: 160 pixels; 10 s a page, 30 s a file, 5 minutes a
+// report's bounds: 160 pixels; 10 s a page, 30 s a file, 10 minutes a
 // report; 512 MiB; 1 MiB of PNG.
 func FindRenderer() (*Renderer, error) {
 	p, err := exec.LookPath("pdftoppm")

@@ -18,7 +18,7 @@ import (
 // pdftoppm, reads the untrusted file in a child process of its own under
 // a wall time-out, a CPU limit, an address-space limit and an output cap
 // (htmlreport.Renderer), so that a page that takes forever to draw costs
-// 10 seconds, a file's pages together 30 and a report's 5 minutes, and
+// 10 seconds, a file's pages together 30 and a report's 10 minutes, and
 // the report says why a page has no thumbnail. The CPU the cases measure
 // includes pdftoppm's: wait4 counts the children webcap waited for.
 //
