@@ -42,7 +42,7 @@ type timeKeeper struct {
 func newTimeKeeper(r *Renderer) *timeKeeper {
 	k := &timeKeeper{page: time.Second, run: newBudget(0)}
 	if r != nil {
-		k.page, k.run = r.Timeout, newBudget(r.RunTime)
+		k.page, k.run = r.pageTime(), newBudget(r.RunTime)
 	}
 	k.cond = sync.NewCond(&k.mu)
 	return k
@@ -96,7 +96,18 @@ func (k *timeKeeper) give(file *budget, t, took time.Duration) {
 // why says what budget b is, for a page set it left without a thumbnail.
 func (k *timeKeeper) why(b *budget) string {
 	if b == k.run {
-		return fmt.Sprintf("the report's thumbnails took their %v", b.total)
+		return "the report's thumbnails took their " + duration(b.total)
 	}
-	return fmt.Sprintf("this file's thumbnails took their %v", b.total)
+	return "this file's thumbnails took their " + duration(b.total)
+}
+
+// duration says d in words: "30 s", "10 min", or as Go does ("1.5s").
+func duration(d time.Duration) string {
+	switch {
+	case d >= time.Minute && d%time.Minute == 0:
+		return fmt.Sprintf("%d min", d/time.Minute)
+	case d%time.Second == 0:
+		return fmt.Sprintf("%d s", d/time.Second)
+	}
+	return d.String()
 }

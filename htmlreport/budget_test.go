@@ -44,10 +44,10 @@ func TestTimeKeeper(t *testing.T) {
 	if got, by := k.take(c); got != 0 || by != k.run {
 		t.Errorf("a third file, the report's time spent: take = %v, %p; want 0, the report's (%p)", got, by, k.run)
 	}
-	if why := k.why(k.run); why != "the report's thumbnails took their 50s" {
+	if why := k.why(k.run); why != "the report's thumbnails took their 50 s" {
 		t.Errorf("why = %q", why)
 	}
-	if why := k.why(a); why != "this file's thumbnails took their 30s" {
+	if why := k.why(a); why != "this file's thumbnails took their 30 s" {
 		t.Errorf("why = %q", why)
 	}
 	// A drawing cut short by what is left of the report's.

@@ -404,8 +404,8 @@ func TestThumbnailBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"not drawn: this file&#39;s thumbnails took their 2s</span>",
-		"No more thumbnails were drawn: this file&#39;s thumbnails took their 2s.",
+		"not drawn: this file&#39;s thumbnails took their 2 s</span>",
+		"No more thumbnails were drawn: this file&#39;s thumbnails took their 2 s.",
 	} {
 		if !bytes.Contains(b, []byte(want)) {
 			t.Errorf("the report does not say %q", want)

@@ -28,7 +28,7 @@ import (
 type Renderer struct {
 	Path      string        // pdftoppm's path
 	Size      int           // the longer side of a thumbnail, in pixels
-	Timeout   time.Duration // wall time of one page (the CPU limit is the same, in whole seconds)
+	Timeout   time.Duration // wall time of one page (the CPU limit is the same, in whole seconds); 0: DefaultPageTime
 	FileTime  time.Duration // the time the thumbnails of one file may take together; 0: no bound
 	RunTime   time.Duration // the time the thumbnails of one report may take together; 0: no bound
 	MaxMemory int64         // address space of the child (ulimit -v), in bytes
@@ -71,7 +71,15 @@ var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 // time-out or when it writes more than MaxOutput, and what it writes must
 // be a PNG.
 func (r *Renderer) Render(ctx context.Context, file string, page int) ([]byte, error) {
-	return r.render(ctx, file, page, r.Timeout)
+	return r.render(ctx, file, page, r.pageTime())
+}
+
+// pageTime is the time limit of one page.
+func (r *Renderer) pageTime() time.Duration {
+	if r.Timeout <= 0 {
+		return DefaultPageTime
+	}
+	return r.Timeout
 }
 
 // A timeoutError is a drawing stopped at its time limit: the page's

@@ -89,7 +89,7 @@ func init() {
 				return err
 			}
 			switch {
-			case !bytes.Contains(b, []byte("No more thumbnails were drawn: this file&#39;s thumbnails took their 30s.")):
+			case !bytes.Contains(b, []byte("No more thumbnails were drawn: this file&#39;s thumbnails took their 30 s.")):
 				return errors.New("the report does not say that the bomb file's thumbnails took their time")
 			case bytes.Count(b, []byte(`src="data:image/png;base64,`)) != 1:
 				return errors.New("the file after the bomb file has no thumbnail")
