@@ -51,7 +51,8 @@ const (
 type Options struct {
 	// Renderer draws the thumbnails; nil: none, and NoThumbnails says why
 	// once in the report (ErrNoRenderer's words, or that they were turned
-	// off).
+	// off). Its Timeout, FileTime and RunTime bound their time: a page's,
+	// a file's and the report's.
 	Renderer     *Renderer
 	NoThumbnails string
 	Jobs         int       // thumbnails rendered at once (at least 1)
