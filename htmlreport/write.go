@@ -257,12 +257,7 @@ func (w *writer) details(b io.Writer, views []fileView) error {
 // MaxThumbnails of a file), opts.Jobs at a time, within the time each
 // file's thumbnails and the report's may take (timeKeeper).
 func (w *writer) thumbnails(views []fileView) {
-	type task struct {
-		v    *fileView
-		set  int
-		time *budget // the file's
-	}
-	var tasks []task
+	var tasks []thumbTask
 	for i := range views {
 		v := &views[i]
 		if !v.Recorded || len(v.Sets) == 0 {
@@ -290,11 +285,11 @@ func (w *writer) thumbnails(views []fileView) {
 				v.NoThumbs = fmt.Sprintf("Thumbnails are drawn of the first %d page sets of a file.", MaxThumbnails)
 			default:
 				n++
-				tasks = append(tasks, task{v, j, file})
+				tasks = append(tasks, thumbTask{v, j, file})
 			}
 		}
 	}
-	jobs := make(chan task)
+	jobs := make(chan thumbTask)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for range min(w.opts.Jobs, len(tasks)) {
@@ -302,27 +297,9 @@ func (w *writer) thumbnails(views []fileView) {
 		go func() {
 			defer wg.Done()
 			for t := range jobs {
-				s := &t.v.Sets[t.set]
-				png, err := w.draw(t.v.Path, s.Set.Page, t.time)
+				png, err := w.draw(t.v.Path, t.v.Sets[t.set].Set.Page, t.time)
 				mu.Lock()
-				var spent *spentError
-				switch {
-				case errors.As(err, &spent):
-					s.NoThumb = "not drawn: " + err.Error()
-					t.v.Stopped = "No more thumbnails were drawn: " + spent.why + "."
-					if !spent.drawn {
-						w.stats.Skipped++
-					} else {
-						w.stats.Failed++
-					}
-				case err != nil:
-					s.NoThumb = "not drawn: " + err.Error()
-					w.stats.Failed++
-				default:
-					s.Thumb = dataPNG(png)
-					s.ThumbAlt = fmt.Sprintf("Page %d, the first page of content set %d", s.Set.Page, s.N)
-					w.stats.Thumbnails++
-				}
+				w.put(t, png, err)
 				mu.Unlock()
 			}
 		}()
@@ -332,6 +309,36 @@ func (w *writer) thumbnails(views []fileView) {
 	}
 	close(jobs)
 	wg.Wait()
+}
+
+// A thumbTask is the thumbnail of a file's page set to draw.
+type thumbTask struct {
+	v    *fileView
+	set  int
+	time *budget // the file's
+}
+
+// put records what drawing t gave: its thumbnail, or why it has none.
+func (w *writer) put(t thumbTask, png []byte, err error) {
+	s := &t.v.Sets[t.set]
+	var spent *spentError
+	switch {
+	case errors.As(err, &spent):
+		s.NoThumb = "not drawn: " + err.Error()
+		t.v.Stopped = "No more thumbnails were drawn: " + spent.why + "."
+		if spent.drawn {
+			w.stats.Failed++
+		} else {
+			w.stats.Skipped++
+		}
+	case err != nil:
+		s.NoThumb = "not drawn: " + err.Error()
+		w.stats.Failed++
+	default:
+		s.Thumb = dataPNG(png)
+		s.ThumbAlt = fmt.Sprintf("Page %d, the first page of content set %d", s.Set.Page, s.N)
+		w.stats.Thumbnails++
+	}
 }
 
 // A spentError is a page left without a thumbnail because the time of
