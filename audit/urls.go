@@ -149,15 +149,27 @@ func (a *auditor) urlBytes(obj webcapture.Ref, key, s string) {
 
 // password reports a URL whose userinfo has a password ("user:pass@").
 func (a *auditor) password(obj webcapture.Ref, key, s string) {
+	if shown, has := WithoutPassword(s); has {
+		a.add("WC-URL-PASSWORD", obj, key, "the URL %s carries a password (not shown); RFC 2396 §7 advises against it", shown)
+	}
+}
+
+// WithoutPassword is how webcap shows a URL from a file that carries a
+// password in its user information ("http://user:pass@host/"): without
+// the password ("http://user@host/"), and true; any other URL as it is,
+// and false. Audit's WC-URL-PASSWORD message and the HTML report both
+// show URLs through it, so that a password is never printed.
+func WithoutPassword(s string) (string, bool) {
 	if strings.IndexByte(s, '@') < 0 {
-		return // no userinfo without an "@" (RFC 3986 §3.2.1): most URLs, parsed for nothing
+		return s, false // no userinfo without an "@" (RFC 3986 §3.2.1)
 	}
 	u, err := url.Parse(s)
 	if err != nil || u.User == nil {
-		return
+		return s, false
 	}
-	if _, has := u.User.Password(); has {
-		u.User = url.User(u.User.Username())
-		a.add("WC-URL-PASSWORD", obj, key, "the URL %s carries a password (not shown); RFC 2396 §7 advises against it", u.Redacted())
+	if _, has := u.User.Password(); !has {
+		return s, false
 	}
+	u.User = url.User(u.User.Username())
+	return u.String(), true
 }

@@ -372,3 +372,76 @@ func TestRenderReal(t *testing.T) {
 		t.Error("Render of page 99 of 3: no error")
 	}
 }
+
+// TestThumbnailBudget: a file whose pages take their file's time gets no
+// more thumbnails, and says why; the file after it gets its own.
+func TestThumbnailBudget(t *testing.T) {
+	dir := t.TempDir()
+	r := fakeRenderer(t, `for a; do last=$a; done; case "$last" in *bomb*) exec sleep 600;; esac; printf '\211PNG\r\n\032\n'`)
+	r.Timeout, r.FileTime = 2*time.Second, 2*time.Second // the bomb's first page takes the file's time
+	var files htmlreport.Slice
+	for _, name := range []string{"bomb.pdf", "ok.pdf"} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := &htmlreport.Capture{}
+		for p := 1; p <= 3; p++ {
+			c.Sets = append(c.Sets, htmlreport.Set{Kind: "page", Page: p, Objects: 1, Verified: "unchecked"})
+		}
+		files = append(files, htmlreport.File{Result: audit.FileResult{Input: path}, Capture: c})
+	}
+	out := filepath.Join(dir, "r.html")
+	st, err := htmlreport.Write(context.Background(), out, files, htmlreport.Options{Renderer: r, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Thumbnails != 3 || st.Failed != 1 || st.Skipped != 2 {
+		t.Errorf("Write = %d thumbnails, %d failed, %d skipped; want 3, 1, 2", st.Thumbnails, st.Failed, st.Skipped)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"not drawn: this file&#39;s thumbnails took their 2 s</span>",
+		"No more thumbnails were drawn: this file&#39;s thumbnails took their 2 s.",
+	} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("the report does not say %q", want)
+		}
+	}
+}
+
+// TestShownText: the report shows a URL without its password (as audit's
+// WC-URL-PASSWORD does), a bidirectional override or control character
+// escaped (as the command line does), and cuts a long string.
+func TestShownText(t *testing.T) {
+	c := &htmlreport.Capture{Sets: []htmlreport.Set{{Kind: "page", Objects: 1, Verified: "unchecked",
+		Title:   "Evil \u202eexe.txt\x01\x1b[31m red",
+		Sources: []htmlreport.Source{{URL: "http://alice:s3cret@www.example.com/", Chains: [][]string{{"https://bob:hunter2@old.example.com/a"}}}}},
+		{Kind: "page", Objects: 1, Verified: "unchecked", Title: strings.Repeat("<", 10<<20)},
+	}}
+	files := htmlreport.Slice{{Result: audit.FileResult{Input: "na\u202eme.pdf", Findings: []audit.Finding{{Rule: "WC-X", Message: "a \u202e message\n"}}}, Capture: c}}
+	_, b := writeReport(t, files, htmlreport.Options{})
+	for _, bad := range []string{"s3cret", "hunter2", "\u202e", "\x01", "\x1b"} {
+		if bytes.Contains(b, []byte(bad)) {
+			t.Errorf("the report holds %q as it is", bad)
+		}
+	}
+	for _, want := range []string{
+		`<a href="http://alice@www.example.com/" rel="noopener noreferrer nofollow">http://alice@www.example.com/ (password not shown)</a>`,
+		`https://bob@old.example.com/a (password not shown)`,
+		`&#34;Evil \u202eexe.txt\x01\x1b[31m red&#34;`,
+		`&#34;na\u202eme.pdf&#34;`,
+		`&#34;a \u202e message\n&#34;`,
+		strings.Repeat("&lt;", htmlreport.MaxText) + "… (cut: 10,485,760 characters, the first 2,000 shown)</td>",
+	} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("the report does not show %s", want)
+		}
+	}
+	if len(b) > 1<<20 {
+		t.Errorf("the report is %d bytes", len(b))
+	}
+}

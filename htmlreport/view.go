@@ -20,11 +20,18 @@ const MaxFindings = 1000
 // MaxThumbnails is the number of a file's page sets that get a thumbnail.
 const MaxThumbnails = 20
 
+// MaxText is the most characters the report shows of one string from a
+// file or its results (a title, a URL, a message, a file name): a title
+// of ten million characters would make a page no browser opens. The rest
+// is cut, and the report says how long the string was.
+const MaxText = 2000
+
 type fileView struct {
 	N        int // 1-based, in the report's order
 	Anchor   string
 	Page     string // the page that holds its details ("" in a one-file report)
-	Input    string
+	Path     string // the file as audit was given it: what the renderer reads
+	Input    string // the file's name as shown (text)
 	Status   string
 	Class    string // the status's CSS class
 	Size     string
@@ -39,6 +46,7 @@ type fileView struct {
 	Sets     []setView
 	MoreSets int
 	NoThumbs string // why the sets have no thumbnails, said once per file
+	Stopped  string // why the thumbnails stopped: the time for them was spent
 
 	Errors, Warnings, Notes int
 	Findings                []findingView
@@ -92,7 +100,7 @@ var verifiedWords = map[string]string{
 func newFileView(n int, f File, rules string) fileView {
 	r := f.Result
 	st := r.Status()
-	v := fileView{N: n, Anchor: fmt.Sprintf("f%d", n), Input: r.Input, Status: st.String(), Class: statusClass[st], SHA256: r.SHA256}
+	v := fileView{N: n, Anchor: fmt.Sprintf("f%d", n), Path: r.Input, Input: text(r.Input), Status: st.String(), Class: statusClass[st], SHA256: text(r.SHA256)}
 	if r.Size > 0 {
 		v.Size = plural(int(r.Size), "byte")
 	}
@@ -100,7 +108,7 @@ func newFileView(n int, f File, rules string) fileView {
 		v.Modified = r.ModTime.UTC().Format("2006-01-02 15:04:05 UTC")
 	}
 	if r.Error != nil {
-		v.Error = r.Error.Message
+		v.Error = text(r.Error.Message)
 		v.Kind = []string{"invalid", "unavailable", "interrupted"}[min(int(r.Error.Kind), 2)]
 	}
 	for i, x := range r.Findings {
@@ -116,7 +124,7 @@ func newFileView(n int, f File, rules string) fileView {
 			v.MoreFindings++
 			continue
 		}
-		fv := findingView{ID: fmt.Sprintf("%s-%d", v.Anchor, i+1), Rule: x.Rule, Severity: x.Severity.String(), Message: x.Message, Spec: x.Spec, Where: "file"}
+		fv := findingView{ID: fmt.Sprintf("%s-%d", v.Anchor, i+1), Rule: text(x.Rule), Severity: x.Severity.String(), Message: text(x.Message), Spec: text(x.Spec), Where: "file"}
 		if _, ok := audit.RuleByID(x.Rule); ok {
 			fv.Href = rules + "#" + ruleAnchor(x.Rule)
 		}
@@ -124,19 +132,19 @@ func newFileView(n int, f File, rules string) fileView {
 			fv.Where = "object " + x.Object.String()
 		}
 		if x.Key != "" {
-			fv.Where += " " + x.Key
+			fv.Where += " " + text(x.Key)
 		}
 		v.Findings = append(v.Findings, fv)
 	}
 	if f.Capture == nil {
 		return v
 	}
-	v.Recorded, v.Version, v.MoreSets = true, f.Capture.Version, f.Capture.More
+	v.Recorded, v.Version, v.MoreSets = true, text(f.Capture.Version), f.Capture.More
 	v.SetCount = len(f.Capture.Sets) + f.Capture.More
 	for i, s := range f.Capture.Sets {
-		sv := setView{N: i + 1, Set: s, Verified: verifiedWords[s.Verified], VClass: "v-" + s.Verified}
+		sv := setView{N: i + 1, Set: shownSet(s), Verified: verifiedWords[s.Verified], VClass: "v-" + s.Verified}
 		if sv.Verified == "" {
-			sv.Verified, sv.VClass = s.Verified, "v-unchecked"
+			sv.Verified, sv.VClass = text(s.Verified), "v-unchecked"
 		}
 		for _, src := range s.Sources {
 			x := sourceView{URL: newLink(src.URL)}
@@ -154,8 +162,50 @@ func newFileView(n int, f File, rules string) fileView {
 	return v
 }
 
-// newLink makes u a link when htmlsafe.WebLink allows it, else text only.
-func newLink(u string) link { return link{Text: u, Href: htmlsafe.WebLink(u)} }
+// shownSet is s with its strings as the report shows them (text); Page
+// and Objects stay what they are.
+func shownSet(s Set) Set {
+	s.Object, s.Kind, s.ID, s.Title, s.Created = text(s.Object), text(s.Kind), text(s.ID), text(s.Title), text(s.Created)
+	s.Sources = nil // newFileView shows them as links
+	return s
+}
+
+// newLink shows u as text, without its password when it has one (as
+// audit's WC-URL-PASSWORD message does: audit.WithoutPassword), and makes
+// it a link when htmlsafe.WebLink allows it and it is not cut.
+func newLink(u string) link {
+	u, password := audit.WithoutPassword(u)
+	l := link{Text: text(u)}
+	if password {
+		l.Text += " (password not shown)"
+	}
+	if len(u) <= MaxText {
+		l.Href = htmlsafe.WebLink(u)
+	}
+	return l
+}
+
+// text is how the report shows a string from a file or its results: as
+// the command line shows it (htmlsafe.Display: printable, else quoted, so
+// that a bidirectional override or a control character is seen as its
+// escape), cut after MaxText characters with how long it was.
+func text(s string) string {
+	s = htmlsafe.Display(s)
+	if len(s) <= MaxText { // bytes: at most as many characters
+		return s
+	}
+	n, cut := 0, -1
+	for i := range s {
+		if n == MaxText {
+			cut = i
+		}
+		n++
+	}
+	if cut < 0 {
+		return s
+	}
+	return s[:cut] + fmt.Sprintf("… (cut: %s characters, the first %s shown)", thousands(n), thousands(MaxText))
+}
 
 // ruleAnchor is the id of a rule's documentation in the report.
 func ruleAnchor(rule string) string { return "rule-" + rule }

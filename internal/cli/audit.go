@@ -121,9 +121,11 @@ REPORT.html/index.html; an index of 1,000 files a page, the details of
 100 files a page) that opens from disk without a server. Thumbnails are
 drawn by poppler's pdftoppm when it is on PATH (else the report says "no
 renderer found"), in a child process under limits (512 MiB of address
-space, 20 s a page, 1 MiB of PNG), --jobs at a time, for the first 20
-page sets of a file; --thumbnails none draws none. A report already at
-the path is replaced only with --force. --html keeps every result until
+space, 10 s a page, 1 MiB of PNG), --jobs at a time, for the first 20
+page sets of a file, within 30 s for the pages of a file and 10 minutes
+for the report's (then the report says why the rest have none);
+--thumbnails none draws none. A report already at the path is replaced
+only with --force. --html keeps every result until
 the end: for a very large collection, audit with --jsonl --sets in shards
 and make the report with webcap report --html. --sets records each file's
 content sets and SpiderInfo version in --json and --jsonl results (the

@@ -5,27 +5,17 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/dustin/go-humanize"
+	"github.com/webcap/webcap/internal/htmlsafe"
 )
 
 // How every command shows things in plain text.
 
 // displayInput shows an input as it is when it is printable, and quoted
-// otherwise, so that control characters never reach the terminal.
-func displayInput(s string) string {
-	if !utf8.ValidString(s) {
-		return strconv.Quote(s)
-	}
-	for _, r := range s {
-		if !unicode.IsPrint(r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
-}
+// otherwise, so that control characters never reach the terminal
+// (htmlsafe.Display: the HTML report shows strings the same way).
+func displayInput(s string) string { return htmlsafe.Display(s) }
 
 // plural says "1 page", "2 pages".
 func plural(n int, what string) string {

@@ -3,9 +3,12 @@ package hostile
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/webcap/webcap/internal/pdfbuild"
@@ -15,7 +18,14 @@ import (
 // pdftoppm, reads the untrusted file in a child process of its own under
 // a wall time-out, a CPU limit, an address-space limit and an output cap
 // (htmlreport.Renderer), so that a page that takes forever to draw costs
-// 20 seconds, and the report says why it has no thumbnail.
+// 10 seconds, a file's pages together 30 and a report's 10 minutes, and
+// the report says why a page has no thumbnail. The CPU the cases measure
+// includes pdftoppm's: wait4 counts the children webcap waited for.
+//
+// And what the report shows of a file: a URL's password is not shown (as
+// audit's WC-URL-PASSWORD says it), a bidirectional override or a control
+// character is shown escaped (as the command line shows it), and a string
+// is cut after 2,000 characters.
 
 func init() {
 	Register(Case{
@@ -47,5 +57,117 @@ func init() {
 		MaxCPU: 30 * time.Second, MaxRSS: 256 << 20,
 		Slow:   true,
 		Before: "pdftoppm unbounded drew a 65,536-pixel square in 23 s (10 MB), and its time grows with the area: four times that here",
+	}, Case{
+		// 20 page sets, each a page that draws a 100,000-pixel square
+		// Flate bomb (one 9.9 MB file), then a file whose page draws at
+		// once: the bomb's thumbnails stop at the file's 30 s, and the
+		// file after it still gets its thumbnail.
+		Name: "html-thumbnail-budget",
+		Part: Bounds,
+		Setup: func(dir string) ([]string, func(), error) {
+			if _, err := exec.LookPath("pdftoppm"); err != nil {
+				return nil, nil, errors.New("pdftoppm (Debian's poppler-utils) is not on PATH: this case needs it")
+			}
+			if err := Write(dir, "bombs.pdf", pdfbuild.RenderBombs(100000, 20)); err != nil {
+				return nil, nil, err
+			}
+			if err := Write(dir, "ok.pdf", pdfbuild.Credentials("a page that draws at once")); err != nil {
+				return nil, nil, err
+			}
+			start := strconv.FormatInt(time.Now().UnixNano(), 10)
+			if err := Write(dir, "start", []byte(start)); err != nil {
+				return nil, nil, err
+			}
+			return []string{"audit", "--in-process", "--jobs", "2", "--html", "r.html", "bombs.pdf", "ok.pdf"}, nil, nil
+		},
+		Exit: 0,
+		Stderr: []string{`--html: wrote r\.html: .*, 1 thumbnail, in`,
+			`--html: \d+ thumbnails not drawn: the time for a file's thumbnails or the report's ran out`},
+		Check: func(dir string) error {
+			b, err := os.ReadFile(filepath.Join(dir, "r.html"))
+			if err != nil {
+				return err
+			}
+			switch {
+			case !bytes.Contains(b, []byte("No more thumbnails were drawn: this file&#39;s thumbnails took their 30 s.")):
+				return errors.New("the report does not say that the bomb file's thumbnails took their time")
+			case bytes.Count(b, []byte(`src="data:image/png;base64,`)) != 1:
+				return errors.New("the file after the bomb file has no thumbnail")
+			}
+			start, err := os.ReadFile(filepath.Join(dir, "start"))
+			if err != nil {
+				return err
+			}
+			ns, _ := strconv.ParseInt(string(start), 10, 64)
+			if took := time.Since(time.Unix(0, ns)); took > time.Minute {
+				return fmt.Errorf("the report took %v to write, more than a minute", took.Round(time.Second))
+			}
+			return nil
+		},
+		MaxCPU: 45 * time.Second, MaxRSS: 256 << 20,
+		Slow:   true,
+		Before: "3 min 20 s (177 s of CPU, pdftoppm's: 20 drawings of 20 s) before the report of the one bomb file was written (/work/webcap-old audit --in-process --html r.html bombs.pdf)",
+	}, Case{
+		// URLs with user:password@ (the source's and in a URL alias
+		// chain), a title with U+202E, U+0001 and ESC.
+		Name: "html-password-bidi-controls",
+		Part: Outputs,
+		Setup: func(dir string) ([]string, func(), error) {
+			if err := Write(dir, "cred.pdf", pdfbuild.Credentials("Evil \u202eexe.txt\x01\x1b[31m red")); err != nil {
+				return nil, nil, err
+			}
+			return []string{"audit", "--in-process", "--thumbnails", "none", "--html", "r.html", "cred.pdf"}, nil, nil
+		},
+		Exit:   0,
+		Stderr: []string{`--html: wrote r\.html`},
+		Check: func(dir string) error {
+			b, err := os.ReadFile(filepath.Join(dir, "r.html"))
+			if err != nil {
+				return err
+			}
+			for _, bad := range []string{"alice:s3cret-source@", "\u202e", "\x01", "\x1b"} {
+				if bytes.Contains(b, []byte(bad)) {
+					return fmt.Errorf("the report holds %q as it is", bad)
+				}
+			}
+			for _, want := range []string{"http://alice@www.example.com/ (password not shown)", `Evil \u202eexe.txt\x01\x1b[31m red`} {
+				if !bytes.Contains(b, []byte(want)) {
+					return fmt.Errorf("the report does not show %q", want)
+				}
+			}
+			return nil
+		},
+		Before: "the report showed http://alice:s3cret-source@www.example.com/ and bob:s3cret-chain@ in the URL alias chain, and wrote U+202E, U+0001 and ESC as they are (/work/webcap-old audit --html r.html cred.pdf)",
+	}, Case{
+		// A page set's title of 10,485,760 characters.
+		Name: "html-title-10mb",
+		Part: Bounds,
+		Setup: func(dir string) ([]string, func(), error) {
+			if err := Write(dir, "title.pdf", pdfbuild.Credentials(strings.Repeat("<", 10<<20))); err != nil {
+				return nil, nil, err
+			}
+			return []string{"audit", "--in-process", "--thumbnails", "none", "--html", "r.html", "title.pdf"}, nil, nil
+		},
+		Exit:   0,
+		Stderr: []string{`--html: wrote r\.html`},
+		Check: func(dir string) error {
+			fi, err := os.Stat(filepath.Join(dir, "r.html"))
+			switch {
+			case err != nil:
+				return err
+			case fi.Size() > 1<<20:
+				return fmt.Errorf("the report is %d bytes, more than 1 MiB", fi.Size())
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "r.html"))
+			if err != nil {
+				return err
+			}
+			if !bytes.Contains(b, []byte("… (cut: 10,485,760 characters, the first 2,000 shown)")) {
+				return errors.New("the report does not say the title was cut")
+			}
+			return nil
+		},
+		MaxRSS: 512 << 20,
+		Before: "a 40 MiB report (the title's 10,485,760 characters, each &lt;, in full), 225 MB (/work/webcap-old audit --in-process --thumbnails none --html r.html title.pdf)",
 	})
 }

@@ -1,18 +1,41 @@
-// Package htmlsafe holds the two rules every HTML page webcap writes (the
+// Package htmlsafe holds the rules every HTML page webcap writes (the
 // audit report, htmlreport; refresh's change report) keeps, so that they
-// are decided once: which URLs from a file may be live links, and the
+// are decided once: which URLs from a file may be live links, the
 // Content-Security-Policy that lets nothing load or run but the page's own
-// style sheet. Titles, URLs and keys in those pages come from untrusted
-// PDFs; html/template escapes them, these rules keep a URL from becoming
-// a script or a request.
+// style sheet, and how a string from a file is shown (Display, which the
+// command line's plain output uses too). Titles, URLs and keys in those
+// pages come from untrusted PDFs; html/template escapes them, these rules
+// keep a URL from becoming a script or a request, and a string from
+// reordering or hiding the text around it.
 package htmlsafe
 
 import (
 	"crypto/sha256"
 	"encoding/base64"
 	"net/url"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
+
+// Display is how webcap shows a string from a file or a file name, in a
+// terminal and in its HTML pages alike: as it is when it is valid UTF-8
+// and every character is printable (unicode.IsPrint), else quoted as a Go
+// string, so that a control character (C0, C1), a bidirectional override
+// (U+202E) or any other format character is seen as its escape and never
+// acts on the text around it.
+func Display(s string) string {
+	if !utf8.ValidString(s) {
+		return strconv.Quote(s)
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
 
 // WebLink is the href a URL from a file may have: the URL when it is an
 // absolute http or https URL with a host, else "" (show it as text). A

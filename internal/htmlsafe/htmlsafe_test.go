@@ -28,3 +28,20 @@ func TestCSP(t *testing.T) {
 		t.Errorf("CSP with images = %q", got)
 	}
 }
+
+func TestDisplay(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"printable", "Café <b> \"x\"", "Café <b> \"x\""},
+		{"bidi override", "txt.\u202eexe", `"txt.\u202eexe"`},
+		{"C0 controls", "a\x00b\nc\x1b[31m", `"a\x00b\nc\x1b[31m"`},
+		{"C1 control", "a\u0085b", `"a\u0085b"`},
+		{"not UTF-8", "bad\xff.pdf", `"bad\xff.pdf"`},
+		{"empty", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Display(tc.in); got != tc.want {
+				t.Errorf("Display(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
