@@ -84,6 +84,19 @@ func LoadReader(r io.Reader, name string, p *canon.Profile, lim Limits) (*Source
 	return load(r, name, "", p, lim)
 }
 
+// A FileError is a WARC file that could not be read whole: the file, and
+// Err, which names the record and where it starts ("record 3 at byte
+// 1024: not a valid WARC file: …"); Err wraps ErrFormat for a fault of
+// the file or a limit of this package passed, else what stopped the
+// reading (an I/O error, the cause of Options.Context).
+type FileError struct {
+	File string
+	Err  error
+}
+
+func (e *FileError) Error() string { return e.File + ": " + e.Err.Error() }
+func (e *FileError) Unwrap() error { return e.Err }
+
 // ctxReader is r until ctx is done, and then ctx's cause.
 type ctxReader struct {
 	ctx context.Context
@@ -123,12 +136,12 @@ func load(r io.Reader, name, path string, p *canon.Profile, lim Limits) (*Source
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, &FileError{File: name, Err: err}
 		}
 		s.Records++
 		sc, err := scan(rd, rec, lim, path == "")
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, &FileError{File: name, Err: err}
 		}
 		if sc.digestErr != nil {
 			s.problem(rec, "%v", sc.digestErr)

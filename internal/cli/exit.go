@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/warc"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -156,7 +157,8 @@ func exitCode(err error) int {
 		return exitInvalid
 	case errors.As(err, &ie):
 		return exitIOError
-	case errors.As(err, &ve), errors.As(err, &pe) && pe.Invalid(), errors.Is(err, webcapture.ErrRefused):
+	case errors.As(err, &ve), errors.As(err, &pe) && pe.Invalid(), errors.Is(err, webcapture.ErrRefused),
+		errors.Is(err, warc.ErrFormat): // a WARC file that is not one, or passes its limits
 		return exitInvalid
 	case pe != nil && pe.Unreadable():
 		return exitIOError
