@@ -122,8 +122,8 @@ func (s *shardSet) read(ctx context.Context, shard string, ios *IOStreams, maxSi
 // line of some million findings. The JSON a line holds is decoded whole,
 // so that a longer one (a file of no newline) would be held whole; audit
 // writes every finding of a file there, without a cap, and a file whose
-// line is longer cannot be reported.
-const maxShardLine = 256 << 20
+// line is longer cannot be reported. A variable for tests.
+var maxShardLine = 256 << 20
 
 // A shardLineError is a line that cannot be an audit --jsonl object, told
 // before it is read whole: one longer than maxShardLine, or one that does
