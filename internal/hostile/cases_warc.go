@@ -5,9 +5,11 @@ package hostile
 import (
 	"bytes"
 	"compress/flate"
+	"compress/gzip"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -189,6 +191,27 @@ func gzipRuns(path string, n int, part func(i int) (string, int64), sep string, 
 	return f.Close()
 }
 
+// longURLs is a WARC of 8,000 small responses whose URLs are 16 KB each
+// (0.5 MB of gzip): the index of their URLs alone is 128 MB.
+func longURLs(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	z, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	long := strings.Repeat("p", 16000)
+	for i := range 8000 {
+		if _, err := io.WriteString(z, warcRecord(fmt.Sprintf("http://a.example/%s%d", long, i), "a")); err != nil {
+			return err
+		}
+	}
+	if err := z.Close(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
 // blankLines is a WARC of a record, 12 GiB of blank lines (12.5 MB of
 // gzip), and another record.
 func blankLines(path string) error {
@@ -282,6 +305,13 @@ func init() {
 			Stderr: []string{`^webcap: audit: --sources b\.warc\.gz: record 2 at byte \d+ of the gzip member at byte 0: not a valid WARC file: more than 65536 bytes of blank lines between records$`},
 			MaxCPU: cpuQuick, MaxRSS: rssQuick,
 			Before: "78 s under --timeout 5s (12 GiB of blank lines in 12.5 MB of gzip, skipped a byte at a time)"},
+		Case{Name: "warc-max-memory-audit", Part: Bounds,
+			Setup:     warcSetup(map[string]func(string) error{"u.warc.gz": longURLs}, nil, "audit", "--max-memory", "64MiB", "--sources", "u.warc.gz", "cap.pdf"),
+			Exit:      4,
+			Stderr:    []string{`^webcap: audit: --sources u\.warc\.gz: record \d+ at byte \d+ of the gzip member at byte 0: took more memory than --max-memory 64 MiB$`},
+			NotStdout: []string{`cap\.pdf`},
+			MaxCPU:    cpuQuick * 2, MaxRSS: 150 << 20,
+			Before: `214 MB in the parent, past --max-memory 64MiB; then the worker died of it, and the PDF took the blame: "cap.pdf: unreadable: reading took more memory than --max-memory 64 MiB", exit 4`},
 		Case{Name: "warc-id-shared-member", Part: Bounds,
 			Setup:  warcSetup(long, nil, "id", "--timeout", "1s", "--warc", "s.warc.gz"),
 			Exit:   4,
