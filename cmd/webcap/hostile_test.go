@@ -84,6 +84,9 @@ func runCase(t *testing.T, c hostile.Case) caseResult {
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), c.Env...), rusageEnv+"="+figures)
 	cmd.Stdin = strings.NewReader(c.Stdin)
+	if c.StdinFrom != nil {
+		cmd.Stdin = c.StdinFrom() // exec copies it into a pipe until webcap stops reading
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()

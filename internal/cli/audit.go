@@ -13,6 +13,7 @@ import (
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/mirror"
+	"github.com/webcap/webcap/webcapture"
 )
 
 func newAuditCmd(ios *IOStreams, runF func(context.Context, *auditOptions) error) *cobra.Command {
@@ -245,6 +246,19 @@ type auditOptions struct {
 	sources *sourceCache // Sources opened once for the files of this process; nil: for each file
 }
 
+// loadSources reads --sources in this process, before any file, under
+// the limits a file is read under (--timeout, --max-memory,
+// --max-file-size), so that sources that are not valid, or hostile, fail
+// the run once, named, not each file in its worker (which reads them
+// again, under the same limits: auditFile).
+func (opts *auditOptions) loadSources(ctx context.Context) (webcapture.AuxSource, error) {
+	ctx, cancel := limits.Deadline(ctx, opts.Timeout, timeoutFlag)
+	defer cancel()
+	ctx, stop := limits.WatchMemory(ctx, int64(opts.MaxMemory), maxMemoryFlag)
+	defer stop()
+	return loadSources(ctx, "audit", "--sources", opts.Sources, opts.confined(), int64(opts.MaxFileSize))
+}
+
 // confined is where --sources may read (--allow-outside).
 func (opts *auditOptions) confined() mirror.Options {
 	return mirror.Options{AllowOutside: opts.AllowOutside}
@@ -313,10 +327,14 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		return err
 	}
 	if opts.Sources != "" {
-		if _, err := loadSources("audit", "--sources", opts.Sources, opts.confined()); err != nil {
+		src, err := opts.loadSources(ctx)
+		if err != nil {
 			return err
 		}
 		opts.sources = &sourceCache{}
+		if opts.InProcess {
+			opts.sources.set(src)
+		}
 	}
 	var log *resumeLog
 	if opts.Resume != "" {

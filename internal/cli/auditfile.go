@@ -34,16 +34,17 @@ import (
 // (for this file) and ctx (the run's memory ceiling, an interrupt).
 func auditFile(ctx context.Context, path string, opts *auditOptions) fileJSON {
 	r := fileJSON{Input: path, Findings: []findingJSON{}}
+	ctx, cancel := limits.Deadline(ctx, opts.Timeout, timeoutFlag)
+	defer cancel()
 	var src webcapture.AuxSource
 	if opts.Sources != "" {
 		var err error
-		if src, err = opts.sources.load(opts.Sources, opts.Profile, opts.confined()); err != nil {
-			r.Error = unreadable("sources: " + err.Error())
+		if src, err = opts.sources.load(ctx, opts.Sources, opts.Profile, opts.confined(), int64(opts.MaxFileSize)); err != nil {
+			r.Error = newErrorJSON(sayFlag(err))
+			r.Error.Message = "sources: " + err.Error()
 			return r
 		}
 	}
-	ctx, cancel := limits.Deadline(ctx, opts.Timeout, timeoutFlag)
-	defer cancel()
 	d, err := opts.open(path, opts.pdfOptions(ctx))
 	if err != nil {
 		r.Error = newErrorJSON(err)

@@ -14,6 +14,7 @@ package hostile
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"sync"
 	"time"
@@ -48,6 +49,9 @@ type Case struct {
 	Setup func(dir string) (args []string, cleanup func(), err error)
 	// Stdin is the child's standard input ("" for none).
 	Stdin string
+	// StdinFrom, when set, makes the child's standard input instead: a
+	// pipe fed from the reader it returns (an endless one: cat /dev/zero |).
+	StdinFrom func() io.Reader
 	// Env is added to the child's environment (KEY=VALUE).
 	Env []string
 	// Exit is the exit status webcap must give.
