@@ -92,6 +92,7 @@ type Browser struct {
 	idle     []*tab
 	rendered int // pages rendered since Chromium started
 	restarts int
+	proxy    *refusingProxy // where Chromium's own connections go (networkFlags)
 }
 
 // NewBrowser starts Chromium (execPath, see FindChromium) headless, with
@@ -108,6 +109,7 @@ func NewBrowser(ctx context.Context, execPath string, opts BrowserOptions) (*Bro
 		b.Notes = append(b.Notes, "running as root: Chromium runs without its sandbox (run webcap as another user to keep it)")
 	}
 	if err := b.start(); err != nil {
+		b.proxy.close()
 		return nil, err
 	}
 	return b, nil
@@ -126,6 +128,11 @@ func (b *Browser) start() error {
 	if !b.sandbox {
 		opts = append(opts, chromedp.NoSandbox)
 	}
+	netOpts, err := b.networkFlags()
+	if err != nil {
+		return fmt.Errorf("starting %s: %w", b.exe, err)
+	}
+	opts = append(opts, netOpts...)
 	// Chromium's own temporary files (its shared memory, with
 	// disable-dev-shm-usage, in a directory org.chromium.Chromium.*) go to
 	// a directory of webcap's, removed once Chromium has exited: Chromium
@@ -171,6 +178,7 @@ func (b *Browser) Close() {
 	defer b.mu.Unlock()
 	b.idle = nil
 	b.cancel()
+	b.proxy.close()
 }
 
 // restartIfWorn restarts Chromium once it has rendered RestartEvery pages.

@@ -1,0 +1,205 @@
+package capture
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestRefusingProxy(t *testing.T) {
+	p, err := newRefusingProxy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	for _, tc := range []struct{ name, request, want string }{
+		{"connect", "CONNECT 127.0.0.1:6379 HTTP/1.1\r\nHost: 127.0.0.1:6379\r\n\r\n", "CONNECT 127.0.0.1:6379"},
+		{"get", "GET http://169.254.169.254/latest/meta-data/ HTTP/1.1\r\nHost: 169.254.169.254\r\n\r\n", "GET http://169.254.169.254/latest/meta-data/"},
+		{"websocket", "GET ws://localhost:8080/ws HTTP/1.1\r\nHost: localhost:8080\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", "GET ws://localhost:8080/ws"},
+		{"garbage", "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", "(a connection without a request)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := net.Dial("tcp", p.addr())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			io.WriteString(c, tc.request)
+			status, err := bufio.NewReader(c).ReadString('\n')
+			if err != nil || !strings.HasPrefix(status, "HTTP/1.1 403 ") {
+				t.Errorf("answer %q, %v; want a 403", status, err)
+			}
+			kept, _ := p.refusals()
+			if len(kept) == 0 || kept[len(kept)-1] != tc.want {
+				t.Errorf("refusals %q, want the last to be %q", kept, tc.want)
+			}
+		})
+	}
+}
+
+func TestRefusingProxyKeepsABoundedLog(t *testing.T) {
+	p := &refusingProxy{}
+	for i := range maxRefusedKept + 7 {
+		p.record(fmt.Sprint("GET http://x/", i))
+	}
+	kept, more := p.refusals()
+	if len(kept) != maxRefusedKept || more != 7 {
+		t.Errorf("kept %d and %d more, want %d and 7", len(kept), more, maxRefusedKept)
+	}
+}
+
+// socketRecorder listens on one port of both loopback addresses
+// (127.0.0.1 and [::1]) and records every connection it accepts: it is
+// the internal service a page must not reach.
+type socketRecorder struct {
+	port string
+	lns  []net.Listener
+	mu   sync.Mutex
+	got  []string
+}
+
+func newSocketRecorder(t *testing.T) *socketRecorder {
+	t.Helper()
+	for range 20 {
+		l4, err := net.Listen("tcp4", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, port, _ := net.SplitHostPort(l4.Addr().String())
+		l6, err := net.Listen("tcp6", "[::1]:"+port)
+		if err != nil {
+			l4.Close()
+			continue
+		}
+		s := &socketRecorder{port: port, lns: []net.Listener{l4, l6}}
+		for _, l := range s.lns {
+			go func() {
+				for {
+					c, err := l.Accept()
+					if err != nil {
+						return
+					}
+					s.mu.Lock()
+					s.got = append(s.got, c.RemoteAddr().String()+" -> "+c.LocalAddr().String())
+					s.mu.Unlock()
+					c.Close()
+				}
+			}()
+		}
+		t.Cleanup(func() {
+			for _, l := range s.lns {
+				l.Close()
+			}
+		})
+		return s
+	}
+	t.Skip("no port free on both 127.0.0.1 and [::1]")
+	return nil
+}
+
+func (s *socketRecorder) connections() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.got...)
+}
+
+// socketPages are pages that make the browser reach port {B} in every way
+// a page can (issue 27): speculative connects, WebSockets, frames of other
+// sites, workers, navigations. {B} is the port.
+var socketPages = map[string]string{
+	"/p": `<!doctype html><title>Sockets</title>
+<link rel=preconnect href="http://127.0.0.1:{B}/">
+<link rel=preconnect href="https://127.0.0.1:{B}/">
+<link rel=dns-prefetch href="http://webcap-inner.example:{B}/">
+<link rel=prefetch href="http://127.0.0.1:{B}/prefetch">
+<link rel=prerender href="http://127.0.0.1:{B}/prerender">
+<link rel=modulepreload href="http://127.0.0.1:{B}/mod.js">
+<p>Outer page.</p>
+<iframe src="http://127.0.0.1:{B}/f1"></iframe>
+<iframe src="http://localhost:{B}/f2"></iframe>
+<iframe src="http://[::1]:{B}/f3"></iframe>
+<iframe src="/framed"></iframe>
+<script>
+try { new WebSocket("ws://127.0.0.1:{B}/ws"); } catch (e) {}
+try { new WebSocket("wss://localhost:{B}/wss"); } catch (e) {}
+fetch("http://127.0.0.1:{B}/fetch").catch(() => {});
+try { const x = new XMLHttpRequest(); x.open("GET", "http://[::1]:{B}/xhr"); x.send(); } catch (e) {}
+try { navigator.sendBeacon("http://127.0.0.1:{B}/beacon", "x"); } catch (e) {}
+try { new Worker("/worker.js"); } catch (e) {}
+try { new SharedWorker("/shared.js"); } catch (e) {}
+</script>`,
+	"/framed":    `<!doctype html><title>Framed</title><p>A frame.</p><img src="http://127.0.0.1:{B}/in-frame.gif">`,
+	"/worker.js": `fetch("http://127.0.0.1:{B}/worker").catch(() => {}); try { new WebSocket("ws://127.0.0.1:{B}/worker-ws"); } catch (e) {}`,
+	"/shared.js": `fetch("http://127.0.0.1:{B}/shared").catch(() => {});`,
+	"/meta":      `<!doctype html><title>Meta</title><meta http-equiv=refresh content="0; url=http://127.0.0.1:{B}/meta"><p>Meta refresh.</p>`,
+	"/script":    `<!doctype html><title>Script</title><p>Script navigation.</p><script>location = "http://localhost:{B}/script";</script>`,
+	"/form":      `<!doctype html><title>Form</title><form method=post action="http://127.0.0.1:{B}/form"><input name=a value=b></form><script>document.forms[0].submit();</script>`,
+}
+
+// onlyHost is a client that fetches from host (host:port) only, as the
+// guard of a capture limited to its site does.
+func onlyHost(host string) *http.Client {
+	return &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		if r.URL.Host != host {
+			return nil, fmt.Errorf("%s: not the site's host", r.URL.Host)
+		}
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestBrowserOwnSockets renders pages that try to reach another loopback
+// port by every socket of the browser's own: none reaches it, and what
+// went around interception was refused by the browser's proxy.
+func TestBrowserOwnSockets(t *testing.T) {
+	b := newBrowser(t)
+	inner := newSocketRecorder(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page, ok := socketPages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		ct := "text/html; charset=utf-8"
+		if strings.HasSuffix(r.URL.Path, ".js") {
+			ct = "text/javascript"
+		}
+		w.Header().Set("Content-Type", ct)
+		io.WriteString(w, strings.ReplaceAll(page, "{B}", inner.port))
+	}))
+	defer srv.Close()
+	client := onlyHost(strings.TrimPrefix(srv.URL, "http://"))
+	for _, path := range []string{"/p", "/meta", "/script", "/form"} {
+		t.Run(strings.TrimPrefix(path, "/"), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			_, err := b.Render(ctx, srv.URL+path, RenderOptions{Client: client, IdleQuiet: 300 * time.Millisecond})
+			if err != nil {
+				t.Logf("render: %v", err) // a navigation refused may fail the page: what matters is below
+			}
+			if got := inner.connections(); len(got) > 0 {
+				t.Errorf("the internal service got %d connections: %q", len(got), got)
+			}
+		})
+	}
+	kept, more := b.RefusedRequests()
+	t.Logf("refused by the browser's proxy (%d more): %q", more, kept)
+	for _, r := range kept {
+		if strings.Contains(r, ":"+inner.port) && !strings.HasPrefix(r, "CONNECT ") && !strings.Contains(r, "ws://") {
+			// A plain request that went around interception: a frame or
+			// a worker the page target does not see.
+			t.Logf("around interception: %s", r)
+		}
+	}
+}
