@@ -10,7 +10,8 @@
 // of webcap's (refusingProxy), a listener on the loopback interface that
 // answers every request with 403 and records it; loopback is not
 // bypassed; its resolver resolves nothing (so a host name costs no DNS
-// query); QUIC, whose UDP the proxy would not carry, is off; and every
+// query); QUIC, whose UDP the proxy would not carry, is off, and so is
+// WebRTC's UDP (STUN and TURN to any address a page names); and every
 // frame runs in the page's own process, so that interception sees its
 // requests.
 
@@ -50,6 +51,10 @@ func (b *Browser) networkFlags() ([]chromedp.ExecAllocatorOption, error) {
 		// prefetch or a preconnect to a name sends no query.
 		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"),
 		chromedp.Flag("disable-quic", true),
+		// WebRTC sends UDP (STUN, TURN) to any address a page names,
+		// around the proxy: only what it can send through the proxy
+		// (TURN over TCP, which the proxy refuses) is left it.
+		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
 		chromedp.Flag("dns-prefetch-disable", true),
 		chromedp.Flag("no-pings", true),
 		chromedp.Flag("disable-domain-reliability", true),

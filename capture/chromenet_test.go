@@ -58,11 +58,11 @@ func TestRefusingProxyKeepsABoundedLog(t *testing.T) {
 }
 
 // socketRecorder listens on one port of both loopback addresses
-// (127.0.0.1 and [::1]) and records every connection it accepts: it is
-// the internal service a page must not reach.
+// (127.0.0.1 and [::1]), TCP and UDP, and records every connection it
+// accepts and every datagram it gets: it is the internal service a page
+// must not reach.
 type socketRecorder struct {
 	port string
-	lns  []net.Listener
 	mu   sync.Mutex
 	got  []string
 }
@@ -70,40 +70,74 @@ type socketRecorder struct {
 func newSocketRecorder(t *testing.T) *socketRecorder {
 	t.Helper()
 	for range 20 {
-		l4, err := net.Listen("tcp4", "127.0.0.1:0")
+		lns, port, err := listenBoth()
 		if err != nil {
-			t.Fatal(err)
-		}
-		_, port, _ := net.SplitHostPort(l4.Addr().String())
-		l6, err := net.Listen("tcp6", "[::1]:"+port)
-		if err != nil {
-			l4.Close()
 			continue
 		}
-		s := &socketRecorder{port: port, lns: []net.Listener{l4, l6}}
-		for _, l := range s.lns {
-			go func() {
-				for {
-					c, err := l.Accept()
-					if err != nil {
-						return
+		s := &socketRecorder{port: port}
+		for _, l := range lns {
+			t.Cleanup(func() { l.Close() })
+			switch l := l.(type) {
+			case net.Listener:
+				go func() {
+					for {
+						c, err := l.Accept()
+						if err != nil {
+							return
+						}
+						s.note("TCP " + c.RemoteAddr().String())
+						c.Close()
 					}
-					s.mu.Lock()
-					s.got = append(s.got, c.RemoteAddr().String()+" -> "+c.LocalAddr().String())
-					s.mu.Unlock()
-					c.Close()
-				}
-			}()
-		}
-		t.Cleanup(func() {
-			for _, l := range s.lns {
-				l.Close()
+				}()
+			case net.PacketConn:
+				go func() {
+					buf := make([]byte, 1500)
+					for {
+						_, a, err := l.ReadFrom(buf)
+						if err != nil {
+							return
+						}
+						s.note("UDP " + a.String())
+					}
+				}()
 			}
-		})
+		}
 		return s
 	}
-	t.Skip("no port free on both 127.0.0.1 and [::1]")
+	t.Skip("no port free on 127.0.0.1 and [::1], TCP and UDP")
 	return nil
+}
+
+// listenBoth listens on one port of 127.0.0.1 and [::1], TCP and UDP.
+func listenBoth() ([]io.Closer, string, error) {
+	l4, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		return nil, "", err
+	}
+	_, port, _ := net.SplitHostPort(l4.Addr().String())
+	out := []io.Closer{l4}
+	for _, l := range []struct{ network, addr string }{{"tcp6", "[::1]"}, {"udp4", "127.0.0.1"}, {"udp6", "[::1]"}} {
+		var c io.Closer
+		if strings.HasPrefix(l.network, "tcp") {
+			c, err = net.Listen(l.network, l.addr+":"+port)
+		} else {
+			c, err = net.ListenPacket(l.network, l.addr+":"+port)
+		}
+		if err != nil {
+			for _, c := range out {
+				c.Close()
+			}
+			return nil, "", err
+		}
+		out = append(out, c)
+	}
+	return out, port, nil
+}
+
+func (s *socketRecorder) note(what string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.got = append(s.got, what)
 }
 
 func (s *socketRecorder) connections() []string {
@@ -136,6 +170,13 @@ try { const x = new XMLHttpRequest(); x.open("GET", "http://[::1]:{B}/xhr"); x.s
 try { navigator.sendBeacon("http://127.0.0.1:{B}/beacon", "x"); } catch (e) {}
 try { new Worker("/worker.js"); } catch (e) {}
 try { new SharedWorker("/shared.js"); } catch (e) {}
+for (const url of ["stun:127.0.0.1:{B}", "turn:127.0.0.1:{B}?transport=udp", "turn:[::1]:{B}?transport=tcp"]) {
+	try {
+		const pc = new RTCPeerConnection({iceServers: [{urls: url, username: "u", credential: "p"}]});
+		pc.createDataChannel("x");
+		pc.createOffer().then(o => pc.setLocalDescription(o)).catch(() => {});
+	} catch (e) {}
+}
 </script>`,
 	"/framed":    `<!doctype html><title>Framed</title><p>A frame.</p><img src="http://127.0.0.1:{B}/in-frame.gif">`,
 	"/worker.js": `fetch("http://127.0.0.1:{B}/worker").catch(() => {}); try { new WebSocket("ws://127.0.0.1:{B}/worker-ws"); } catch (e) {}`,
@@ -190,7 +231,7 @@ func TestBrowserOwnSockets(t *testing.T) {
 				t.Logf("render: %v", err) // a navigation refused may fail the page: what matters is below
 			}
 			if got := inner.connections(); len(got) > 0 {
-				t.Errorf("the internal service got %d connections: %q", len(got), got)
+				t.Errorf("the internal service got %d connections or datagrams: %q", len(got), got)
 			}
 		})
 	}
