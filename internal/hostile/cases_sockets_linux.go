@@ -27,14 +27,15 @@ import (
 // preconnects (http and https), DNS prefetch, WebSockets (ws and wss),
 // frames of other sites (127.0.0.1, localhost, [::1]), a frame's image,
 // fetch, XHR, sendBeacon, a worker and a shared worker, prefetch,
-// prerender and modulepreload links, and navigations by meta refresh,
+// prerender and modulepreload links, WebRTC's STUN and TURN (UDP and
+// TCP), and navigations by meta refresh,
 // script and form; as root, a preconnect to the cloud metadata address
 // too, the whole case then running in a network namespace of its own
 // that has only loopback. The verdict is the internal service's count of
-// connections (none) and strace's record of every connect(): only to the
-// site's port, to the browser's proxy (its port read from Chromium's
-// command line), or a UDP connect to the address Chromium probes IPv6 by
-// (which sends nothing).
+// connections and datagrams (none) and strace's record of every
+// connect(): only to the site's port, to the browser's proxy (its port
+// read from Chromium's command line), or a UDP connect to an address
+// Chromium probes routes by (which sends nothing).
 
 // socketPages are the site's pages; {B} is the internal service's port.
 var socketPages = map[string]string{
@@ -59,6 +60,13 @@ try { const x = new XMLHttpRequest(); x.open("GET", "http://[::1]:{B}/xhr"); x.s
 try { navigator.sendBeacon("http://127.0.0.1:{B}/beacon", "x"); } catch (e) {}
 try { new Worker("/worker.js"); } catch (e) {}
 try { new SharedWorker("/shared.js"); } catch (e) {}
+for (const url of ["stun:127.0.0.1:{B}", "turn:127.0.0.1:{B}?transport=udp", "turn:[::1]:{B}?transport=tcp"]) {
+	try {
+		const pc = new RTCPeerConnection({iceServers: [{urls: url, username: "u", credential: "p"}]});
+		pc.createDataChannel("x");
+		pc.createOffer().then(o => pc.setLocalDescription(o)).catch(() => {});
+	} catch (e) {}
+}
 </script>`,
 	"/framed":    `<!doctype html><title>Framed</title><p>A frame.</p><img src="http://127.0.0.1:{B}/in-frame.gif">`,
 	"/worker.js": `fetch("http://127.0.0.1:{B}/worker").catch(() => {}); try { new WebSocket("ws://127.0.0.1:{B}/worker-ws"); } catch (e) {}`,
@@ -80,8 +88,8 @@ type socketSite struct {
 	ns      *netns // nil: none could be made (not root), the metadata vector left out
 	site    *http.Server
 	siteURL string
-	inner   []net.Listener
-	port    string // the internal service's
+	inner   []io.Closer // TCP and UDP, on 127.0.0.1 and [::1]
+	port    string      // the internal service's
 
 	mu      sync.Mutex
 	hostile bool     // serve socketPages; before, plain pages (what refresh's PDF is made of)
@@ -127,24 +135,20 @@ func newSocketSite(public bool) (*socketSite, error) {
 // listen starts the internal service and the site, on host.
 func (s *socketSite) listen(host string) error {
 	for range 20 {
-		l4, err := net.Listen("tcp4", "127.0.0.1:0")
-		if err != nil {
-			return err
+		if s.inner, s.port = listenBoth(); s.inner != nil {
+			break
 		}
-		_, port, _ := net.SplitHostPort(l4.Addr().String())
-		l6, err := net.Listen("tcp6", "[::1]:"+port)
-		if err != nil {
-			l4.Close()
-			continue
-		}
-		s.inner, s.port = []net.Listener{l4, l6}, port
-		break
 	}
 	if s.inner == nil {
-		return fmt.Errorf("no port free on both 127.0.0.1 and [::1]")
+		return fmt.Errorf("no port free on 127.0.0.1 and [::1], TCP and UDP")
 	}
 	for _, l := range s.inner {
-		go s.record(l)
+		switch l := l.(type) {
+		case net.Listener:
+			go s.record(l)
+		case net.PacketConn:
+			go s.recordUDP(l)
+		}
 	}
 	ln, err := net.Listen("tcp4", host+":0")
 	if err != nil {
@@ -175,6 +179,47 @@ func (s *socketSite) record(l net.Listener) {
 			s.mu.Unlock()
 		}()
 	}
+}
+
+// recordUDP notes every datagram the internal service gets.
+func (s *socketSite) recordUDP(l net.PacketConn) {
+	buf := make([]byte, 1500)
+	for {
+		_, a, err := l.ReadFrom(buf)
+		if err != nil {
+			return
+		}
+		s.mu.Lock()
+		s.got = append(s.got, fmt.Sprintf("%s: a datagram", a))
+		s.mu.Unlock()
+	}
+}
+
+// listenBoth listens on one port of 127.0.0.1 and [::1], TCP and UDP;
+// nil if the port is taken somewhere.
+func listenBoth() ([]io.Closer, string) {
+	l4, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		return nil, ""
+	}
+	_, port, _ := net.SplitHostPort(l4.Addr().String())
+	out := []io.Closer{l4}
+	for _, l := range []struct{ network, addr string }{{"tcp6", "[::1]"}, {"udp4", "127.0.0.1"}, {"udp6", "[::1]"}} {
+		var c io.Closer
+		if strings.HasPrefix(l.network, "tcp") {
+			c, err = net.Listen(l.network, l.addr+":"+port)
+		} else {
+			c, err = net.ListenPacket(l.network, l.addr+":"+port)
+		}
+		if err != nil {
+			for _, c := range out {
+				c.Close()
+			}
+			return nil, ""
+		}
+		out = append(out, c)
+	}
+	return out, port
 }
 
 func (s *socketSite) serve(w http.ResponseWriter, r *http.Request) {
@@ -238,7 +283,7 @@ func (s *socketSite) untouched(dir string) error {
 	s.mu.Unlock()
 	var errs []error
 	if len(got) > 0 {
-		errs = append(errs, fmt.Errorf("the internal service got %d connections: %q", len(got), got))
+		errs = append(errs, fmt.Errorf("the internal service got %d connections or datagrams: %q", len(got), got))
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "strace.out"))
 	if err == nil {
@@ -255,14 +300,16 @@ var (
 	addrRE    = regexp.MustCompile(`inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)"`)
 )
 
-// ipv6Probe is the address Chromium connects a UDP socket to, sending
-// nothing, to learn whether IPv6 is reachable (Google's public DNS).
-const ipv6Probe = "2001:4860:4860::8888"
+// probes are the addresses Chromium connects a UDP socket to, sending
+// nothing, to learn whether IPv6 is reachable and, for WebRTC, which local
+// address routes out (Google's public DNS): public addresses, which the
+// guard never refuses.
+var probes = map[string]bool{"2001:4860:4860::8888": true, "8.8.8.8": true}
 
 // connectsOnly checks strace's record: every connect() of an Internet
 // socket is to the site (site:sitePort) or to the browser's proxy
 // (127.0.0.1 at a port Chromium was started with), or a UDP connect to
-// ipv6Probe. The others are counted by address.
+// one of probes. The others are counted by address.
 func connectsOnly(trace, site, sitePort string) error {
 	allowed := map[string]bool{net.JoinHostPort(site, sitePort): true}
 	for _, m := range proxyRE.FindAllStringSubmatch(trace, -1) {
@@ -284,7 +331,7 @@ func connectsOnly(trace, site, sitePort string) error {
 		to := line
 		if port, addr := portRE.FindStringSubmatch(m[3]), addrRE.FindStringSubmatch(m[3]); port != nil && addr != nil {
 			to = net.JoinHostPort(addr[1]+addr[2], port[1])
-			if allowed[to] || strings.HasPrefix(m[1], "UDP") && addr[2] == ipv6Probe {
+			if allowed[to] || strings.HasPrefix(m[1], "UDP") && probes[addr[1]+addr[2]] {
 				continue
 			}
 		}
@@ -329,10 +376,22 @@ func newNetns() (*netns, error) {
 			errc <- fmt.Errorf("unshare: %w", err)
 			return
 		}
-		// A command started here is in the thread's namespace.
-		if out, err := exec.Command("ip", "link", "set", "lo", "up").CombinedOutput(); err != nil {
-			errc <- fmt.Errorf("ip link set lo up: %v: %s", err, out)
-			return
+		// A command started here is in the thread's namespace. Besides
+		// loopback, a pair of virtual interfaces that lead nowhere but
+		// to each other, with an address of TEST-NET-2 (RFC 5737):
+		// WebRTC gathers nothing on a machine without an interface but
+		// loopback, so its vectors would show nothing.
+		for _, args := range [][]string{
+			{"link", "set", "lo", "up"},
+			{"link", "add", "wc0", "type", "veth", "peer", "name", "wc1"},
+			{"addr", "add", "198.51.100.1/24", "dev", "wc0"},
+			{"link", "set", "wc0", "up"},
+			{"link", "set", "wc1", "up"},
+		} {
+			if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+				errc <- fmt.Errorf("ip %s: %v: %s", strings.Join(args, " "), err, out)
+				return
+			}
 		}
 		ns.path = fmt.Sprintf("/proc/%d/task/%d/ns/net", os.Getpid(), syscall.Gettid())
 		errc <- nil
@@ -412,7 +471,7 @@ func init() {
 			Name:   "browser-sockets-capture",
 			Exit:   0,
 			MaxCPU: 60 * time.Second,
-			Before: "exit 0, 6.5 s CPU, 229 MB; the internal service got 15 connections (6 TLS ClientHellos: the https preconnect, wss; the rest from the frames to 127.0.0.1, localhost and [::1], the navigations, the http preconnect); strace (in a network namespace): 59 of 70 connect() calls elsewhere than the site: 42 DNS queries to the resolver (10.255.255.53:53), 15 to the internal service, 2 to 169.254.169.254:80",
+			Before: "exit 0, 7.3 s CPU, 230 MB; the internal service got 16 connections (6 TLS ClientHellos: the https preconnect, wss; the others from the frames to 127.0.0.1, localhost and [::1], the navigations, the http preconnect) and 12 WebRTC datagrams; strace (in a network namespace): 96 of 110 connect() calls elsewhere than the site: 78 DNS queries to the resolver (10.255.255.53:53), 16 to the internal service, 2 to 169.254.169.254:80",
 		}, false, true, nil, "capture", "--same-site", "--json", "-o", "out.pdf"),
 		// The PDF, captured while the site was plain, is refreshed once
 		// its pages are hostile; the site is on a public address so that
@@ -421,7 +480,7 @@ func init() {
 		socketCase(Case{
 			Name:   "browser-sockets-refresh",
 			MaxCPU: 60 * time.Second,
-			Before: "exit 0, 8.2 s CPU, 230 MB; the internal service got 17 connections (6 TLS ClientHellos); strace (in a network namespace): 61 of 72 connect() calls elsewhere than the site: 42 DNS queries to the resolver (10.255.255.53:53), 17 to the internal service, 2 to 169.254.169.254:80",
+			Before: "exit 0, 7.9 s CPU, 231 MB; the internal service got 18 connections (6 TLS ClientHellos) and 15 WebRTC datagrams; strace (in a network namespace): 98 of 112 connect() calls elsewhere than the site: 78 DNS queries to the resolver (10.255.255.53:53), 18 to the internal service, 2 to 169.254.169.254:80",
 		}, true, false, []string{"capture", "--same-site", "-o", "in.pdf"}, "refresh", "--json", "-o", "out.pdf", "in.pdf"),
 	)
 }
