@@ -162,6 +162,9 @@ var socketPages = map[string]string{
 <iframe src="http://localhost:{B}/f2"></iframe>
 <iframe src="http://[::1]:{B}/f3"></iframe>
 <iframe src="/framed"></iframe>
+<video src="http://127.0.0.1:{B}/video.webm" autoplay muted></video>
+<object data="http://127.0.0.1:{B}/object.html"></object>
+<a id=ping href="/framed" ping="http://127.0.0.1:{B}/ping"></a>
 <script>
 try { new WebSocket("ws://127.0.0.1:{B}/ws"); } catch (e) {}
 try { new WebSocket("wss://localhost:{B}/wss"); } catch (e) {}
@@ -170,6 +173,9 @@ try { const x = new XMLHttpRequest(); x.open("GET", "http://[::1]:{B}/xhr"); x.s
 try { navigator.sendBeacon("http://127.0.0.1:{B}/beacon", "x"); } catch (e) {}
 try { new Worker("/worker.js"); } catch (e) {}
 try { new SharedWorker("/shared.js"); } catch (e) {}
+try { window.open("http://127.0.0.1:{B}/popup"); } catch (e) {}
+try { new EventSource("http://127.0.0.1:{B}/events"); } catch (e) {}
+try { new WebTransport("https://127.0.0.1:{B}/wt"); } catch (e) {}
 for (const url of ["stun:127.0.0.1:{B}", "turn:127.0.0.1:{B}?transport=udp", "turn:[::1]:{B}?transport=tcp"]) {
 	try {
 		const pc = new RTCPeerConnection({iceServers: [{urls: url, username: "u", credential: "p"}]});
@@ -240,6 +246,7 @@ func TestBrowserOwnSockets(t *testing.T) {
 	// its own). Any other request would be a frame or a worker whose
 	// requests interception does not see.
 	kept, _ := b.RefusedRequests()
+	t.Logf("refused by the browser's proxy: %q", kept)
 	for _, r := range kept {
 		if strings.Contains(r, ":"+inner.port) && !strings.HasPrefix(r, "CONNECT ") && !strings.HasSuffix(r, "/shared") {
 			t.Errorf("went around interception: %s", r)
