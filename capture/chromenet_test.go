@@ -164,7 +164,6 @@ var socketPages = map[string]string{
 <iframe src="/framed"></iframe>
 <video src="http://127.0.0.1:{B}/video.webm" autoplay muted></video>
 <object data="http://127.0.0.1:{B}/object.html"></object>
-<a id=ping href="/framed" ping="http://127.0.0.1:{B}/ping"></a>
 <script>
 try { new WebSocket("ws://127.0.0.1:{B}/ws"); } catch (e) {}
 try { new WebSocket("wss://localhost:{B}/wss"); } catch (e) {}

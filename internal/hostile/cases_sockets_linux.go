@@ -28,7 +28,7 @@ import (
 // frames of other sites (127.0.0.1, localhost, [::1]), a frame's image,
 // fetch, XHR, sendBeacon, a worker and a shared worker, prefetch,
 // prerender and modulepreload links, WebRTC's STUN and TURN (UDP and
-// TCP), a popup, EventSource, WebTransport, a video, an object, a ping,
+// TCP), a popup, EventSource, WebTransport, a video, an object,
 // and navigations by meta refresh,
 // script and form; as root, a preconnect to the cloud metadata address
 // too, the whole case then running in a network namespace of its own
@@ -55,7 +55,6 @@ var socketPages = map[string]string{
 <iframe src="/framed"></iframe>
 <video src="http://127.0.0.1:{B}/video.webm" autoplay muted></video>
 <object data="http://127.0.0.1:{B}/object.html"></object>
-<a id=ping href="/framed" ping="http://127.0.0.1:{B}/ping"></a>
 <script>
 try { new WebSocket("ws://127.0.0.1:{B}/ws"); } catch (e) {}
 try { new WebSocket("wss://localhost:{B}/wss"); } catch (e) {}
