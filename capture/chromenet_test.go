@@ -340,3 +340,30 @@ try { new SharedWorker("/s.js"); } catch (e) {}
 		t.Errorf("the shared worker's fetch was not refused by the browser's proxy: %q", kept)
 	}
 }
+
+// TestBrowserHTTPS renders an https page through interception: Chromium,
+// whose every connection goes to the refusing proxy, makes none of its
+// own to the server, and the page and its image are what webcap fetched.
+func TestBrowserHTTPS(t *testing.T) {
+	b := newBrowser(t)
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, `<!doctype html><title>Secure</title><p>Secure.</p><img src="/logo.gif">`)
+		default:
+			w.Header().Set("Content-Type", "image/gif")
+			w.Write(gif)
+		}
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p, err := b.Render(ctx, srv.URL+"/", RenderOptions{Client: srv.Client(), IdleQuiet: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Title != "Secure" || p.URL != srv.URL+"/" || len(p.Responses) != 2 || !p.Responses[1].Usable() {
+		t.Errorf("title %q, URL %s, %d responses; want Secure, %s/, the page and its image", p.Title, p.URL, len(p.Responses), srv.URL)
+	}
+}
