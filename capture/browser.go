@@ -92,6 +92,7 @@ type Browser struct {
 	idle     []*tab
 	rendered int // pages rendered since Chromium started
 	restarts int
+	proxy    *refusingProxy // where Chromium's own connections go (networkFlags)
 }
 
 // NewBrowser starts Chromium (execPath, see FindChromium) headless, with
@@ -108,6 +109,7 @@ func NewBrowser(ctx context.Context, execPath string, opts BrowserOptions) (*Bro
 		b.Notes = append(b.Notes, "running as root: Chromium runs without its sandbox (run webcap as another user to keep it)")
 	}
 	if err := b.start(); err != nil {
+		b.proxy.close()
 		return nil, err
 	}
 	return b, nil
@@ -126,6 +128,11 @@ func (b *Browser) start() error {
 	if !b.sandbox {
 		opts = append(opts, chromedp.NoSandbox)
 	}
+	netOpts, err := b.networkFlags()
+	if err != nil {
+		return fmt.Errorf("starting %s: %w", b.exe, err)
+	}
+	opts = append(opts, netOpts...)
 	// Chromium's own temporary files (its shared memory, with
 	// disable-dev-shm-usage, in a directory org.chromium.Chromium.*) go to
 	// a directory of webcap's, removed once Chromium has exited: Chromium
@@ -139,7 +146,7 @@ func (b *Browser) start() error {
 	}
 	opts = append(opts, chromedp.Env("TMPDIR="+tmp))
 	actx, acancel := chromedp.NewExecAllocator(b.parent, opts...)
-	bctx, bcancel := chromedp.NewContext(actx)
+	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithErrorf(quietErrorf))
 	stop := func() {
 		bcancel()
 		acancel() // waits for Chromium to exit and its profile to be removed
@@ -171,6 +178,7 @@ func (b *Browser) Close() {
 	defer b.mu.Unlock()
 	b.idle = nil
 	b.cancel()
+	b.proxy.close()
 }
 
 // restartIfWorn restarts Chromium once it has rendered RestartEvery pages.
@@ -351,11 +359,12 @@ func (b *Browser) Render(ctx context.Context, u string, opts RenderOptions) (*Pa
 // tab and enabling request interception costs more than loading a small
 // page, so tabs are kept (Browser.idle) and reused.
 type tab struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	mu     sync.Mutex
-	cur    *rendering // the page being rendered; nil between pages
-	uses   int        // pages rendered
+	ctx     context.Context
+	cancel  context.CancelFunc
+	mu      sync.Mutex
+	cur     *rendering // the page being rendered; nil between pages
+	uses    int        // pages rendered
+	crashed bool       // its renderer crashed (watchCrash)
 }
 
 // maxTabUses is how many pages a tab renders before it is closed, so that
@@ -370,6 +379,9 @@ type rendering struct {
 	mainFrame cdp.FrameID
 	inflight  int       // requests being fetched
 	last      time.Time // when a request last started or ended
+	moved     int       // loads of another document its frame started (script, refresh, form)
+	movedTo   string    // the last one's URL
+	cancel    func()    // ends the page's actions (a crash does)
 }
 
 // newTab opens a tab with the browser's cache off, service workers
@@ -382,6 +394,7 @@ func (b *Browser) newTab() (*tab, error) {
 		return nil, err
 	}
 	t := &tab{ctx: ctx, cancel: cancel}
+	t.watchCrash()
 	target := chromedp.FromContext(ctx).Target
 	events := chromedp.Events(ctx, fetch.RequestPaused)
 	// No cache: a cached response would make the browser send validators
@@ -463,6 +476,9 @@ func (t *tab) serve(ctx context.Context, b *Browser, target *chromedp.Target, r 
 	if mainDoc {
 		r.mainFrame = ev.FrameID
 	}
+	if hop && !redirect {
+		r.moved, r.movedTo = r.moved+1, ev.Request.URL
+	}
 	t.mu.Unlock()
 	var resp *Response
 	var params *fetch.FulfillRequestParams
@@ -531,7 +547,7 @@ func (b *Browser) putTab(t *tab) {
 	t.mu.Lock()
 	t.cur = nil
 	t.uses++
-	worn := t.uses >= maxTabUses
+	worn := t.uses >= maxTabUses || t.crashed
 	t.mu.Unlock()
 	if worn {
 		t.cancel()
@@ -548,23 +564,29 @@ func (b *Browser) putTab(t *tab) {
 	b.mu.Unlock()
 }
 
-func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (*Page, error) {
+func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (_ *Page, err error) {
 	t, err := b.takeTab()
 	if err != nil {
 		return nil, err
 	}
 	p := &Page{Requested: u}
-	r := &rendering{p: p, opts: opts}
+	// The page's time: ctx ends the page's actions, not the tab.
+	rctx, rcancel := context.WithCancel(t.ctx)
+	r := &rendering{p: p, opts: opts, cancel: rcancel}
 	t.mu.Lock()
 	t.cur = r
 	t.mu.Unlock()
-	// The page's time: ctx ends the page's actions, not the tab.
-	rctx, rcancel := context.WithCancel(t.ctx)
 	stop := context.AfterFunc(ctx, rcancel)
 	defer func() {
 		stop()
 		rcancel()
 		b.putTab(t)
+	}()
+	loaded := -1 // r.moved once the page is loaded
+	defer func() {
+		if err != nil {
+			err = t.interrupted(r, loaded, err)
+		}
 	}()
 	target := chromedp.FromContext(t.ctx).Target
 	media := opts.Media
@@ -581,6 +603,7 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (*Pa
 		}
 		return nil, fmt.Errorf("loading %s: %w", u, err)
 	}
+	loaded = t.moves(r)
 	if err := b.settle(rctx, t, r); err != nil {
 		return nil, fmt.Errorf("loading %s: %w", u, err)
 	}

@@ -48,6 +48,11 @@ func TestHostile(t *testing.T) {
 			case c.Browser && os.Getenv(browsertest.Env) != "1":
 				t.Skipf("needs Chromium: set %s=1 to run it", browsertest.Env)
 			}
+			for _, prog := range c.Needs {
+				if _, err := exec.LookPath(prog); err != nil {
+					t.Skipf("needs %s, which is not installed: %v", prog, err)
+				}
+			}
 			t.Parallel()
 			r := runCase(t, c)
 			mu.Lock()
@@ -71,6 +76,9 @@ type caseResult struct {
 func runCase(t *testing.T, c hostile.Case) caseResult {
 	dir := t.TempDir()
 	args, cleanup, err := c.Setup(dir)
+	if errors.Is(err, hostile.ErrSkip) {
+		t.Skipf("setup: %v", err)
+	}
 	if err != nil {
 		t.Fatalf("setup: %v", err)
 	}
@@ -80,7 +88,11 @@ func runCase(t *testing.T, c hostile.Case) caseResult {
 	ctx, cancel := context.WithTimeout(context.Background(), hungAfter)
 	defer cancel()
 	figures := filepath.Join(t.TempDir(), "rusage")
-	cmd := exec.CommandContext(ctx, "rusage", append([]string{"webcap"}, args...)...)
+	var wrap []string
+	if c.Wrap != nil {
+		wrap = c.Wrap(dir)
+	}
+	cmd := exec.CommandContext(ctx, "rusage", append(append(wrap, "webcap"), args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), c.Env...), rusageEnv+"="+figures)
 	cmd.Stdin = strings.NewReader(c.Stdin)
