@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -409,6 +410,30 @@ func TestThumbnailBudget(t *testing.T) {
 	} {
 		if !bytes.Contains(b, []byte(want)) {
 			t.Errorf("the report does not say %q", want)
+		}
+	}
+}
+
+// TestDescribePasswords: Describe records a file's URLs without their
+// passwords (a result line holds none), says it left them out, and the
+// report notes it on those URLs.
+func TestDescribePasswords(t *testing.T) {
+	d, err := pdfio.ReadBytes(pdfbuild.Credentials("t"), "credentials.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := htmlreport.Describe(d, nil, false)
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte("s3cret")) || !bytes.Contains(b, []byte(`"url":"http://alice@www.example.com/"`)) || !c.Sets[0].Sources[0].Passwords {
+		t.Errorf("Describe(credentials.pdf) = %s; want its URLs without their passwords, and passwords: true", b)
+	}
+	_, r := writeReport(t, htmlreport.Slice{{Result: audit.FileResult{Input: "credentials.pdf"}, Capture: c}}, htmlreport.Options{})
+	for _, want := range []string{">http://alice@www.example.com/ (password not shown)</a>", `&#34;http://bob@old.example.com/\u202egpj.exe&#34; (password not shown)`, ">http://www.example.com/x</a>"} {
+		if !bytes.Contains(r, []byte(want)) {
+			t.Errorf("the report does not show %s", want)
 		}
 	}
 }

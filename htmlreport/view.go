@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"html/template"
+	"net/url"
 
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/internal/htmlsafe"
@@ -147,11 +148,11 @@ func newFileView(n int, f File, rules string) fileView {
 			sv.Verified, sv.VClass = text(s.Verified), "v-unchecked"
 		}
 		for _, src := range s.Sources {
-			x := sourceView{URL: newLink(src.URL)}
+			x := sourceView{URL: newLink(src.URL, src.Passwords)}
 			for _, ch := range src.Chains {
 				var c []link
 				for _, u := range ch {
-					c = append(c, newLink(u))
+					c = append(c, newLink(u, src.Passwords))
 				}
 				x.Chains = append(x.Chains, c)
 			}
@@ -172,9 +173,15 @@ func shownSet(s Set) Set {
 
 // newLink shows u as text, without its password when it has one (as
 // audit's WC-URL-PASSWORD message does: audit.WithoutPassword), and makes
-// it a link when htmlsafe.WebLink allows it and it is not cut.
-func newLink(u string) link {
+// it a link when htmlsafe.WebLink allows it and it is not cut. left says
+// that Describe left out a password of u's source: the report notes it on
+// a URL that shows a user name.
+func newLink(u string, left bool) link {
 	u, password := audit.WithoutPassword(u)
+	if left && !password {
+		p, err := url.Parse(u)
+		password = err == nil && p.User != nil
+	}
 	l := link{Text: text(u)}
 	if password {
 		l.Text += " (password not shown)"

@@ -25,9 +25,36 @@ import (
 // And what the report shows of a file: a URL's password is not shown (as
 // audit's WC-URL-PASSWORD says it), a bidirectional override or a control
 // character is shown escaped (as the command line shows it), and a string
-// is cut after 2,000 characters.
+// is cut after 2,000 characters. No other output shows a URL's password
+// either: audit's messages in every format, its --sets records, and info
+// (audit.WithoutPassword).
 
 func init() {
+	// The Credentials file's source URL and URLS key carry
+	// alice:s3cret-source@, its URL alias chain bob:s3cret-chain@ (with a
+	// raw U+202E: WC-URL-NONASCII quotes it).
+	for _, c := range []struct{ name, before string }{
+		{"audit", "2 passwords: WC-URL-NONASCII quoted bob:s3cret-chain@ twice (the URL and its percent-encoded form)"},
+		{"audit --jsonl --sets", "4 passwords: the --sets record's source and chain URLs, and WC-URL-NONASCII's"},
+		{"audit --format sarif", "2 passwords, WC-URL-NONASCII's"},
+		{"info", "3 passwords: the URLS key, the source URL and its chain"},
+		{"info --json", "4 passwords: the URLS tree's key, the set's URLS key, source URL and chain"},
+	} {
+		args := append(strings.Fields(c.name), "cred.pdf")
+		Register(Case{
+			Name: "url-passwords-" + strings.Join(strings.FieldsFunc(c.name, func(r rune) bool { return r == ' ' || r == '-' }), "-"),
+			Part: Outputs,
+			Setup: func(dir string) ([]string, func(), error) {
+				return args, nil, Write(dir, "cred.pdf", pdfbuild.Credentials("t"))
+			},
+			Exit:      0,
+			Stdout:    []string{`alice@www\.example\.com`},
+			NotStdout: []string{`s3cret`},
+			NotStderr: []string{`s3cret`},
+			Before:    c.before + " (/work/webcap-old " + c.name + " cred.pdf)",
+		})
+	}
+
 	Register(Case{
 		Name: "html-thumbnail-render-bomb",
 		Part: Bounds,
