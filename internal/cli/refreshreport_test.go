@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/capture"
 	"github.com/webcap/webcap/internal/htmlsafe"
 	"golang.org/x/net/html"
@@ -240,5 +241,28 @@ func TestRefreshReportShownText(t *testing.T) {
 	}
 	if j, err := os.ReadFile(path); err != nil || bytes.Contains(j, []byte("s3cret")) || bytes.Contains(j, []byte("hunter2")) {
 		t.Errorf("the JSON report (%v) shows a password:\n%.500s", err, j)
+	}
+}
+
+// refresh's own lines and JSON show its commands' and pages' URLs
+// without their passwords, escaped.
+func TestRefreshOutputPasswords(t *testing.T) {
+	res := &capture.RefreshResult{
+		Commands: []capture.Replay{{URL: "http://alice:s3cret@a.test/", Method: "GET", Levels: 1, Replayed: true}},
+		Changes:  []capture.Change{{URL: "http://bob:hunter2@a.test/\u202ex", Status: capture.StatusChanged}},
+	}
+	for _, json := range []bool{false, true} {
+		ios, _, stdout, _ := Test()
+		opts := &refreshOptions{IO: ios, File: "in.pdf", DryRun: true, JSON: json}
+		var err error
+		if json {
+			err = refreshJSON(opts, res, false, audit.Summary{}, nil)
+		} else {
+			err = refreshText(opts, res, false, audit.Summary{}, map[string]int{capture.StatusChanged: 1})
+		}
+		out := stdout.String()
+		if err != nil || strings.Contains(out, "s3cret") || strings.Contains(out, "hunter2") || !json && strings.Contains(out, "\u202e") || !strings.Contains(out, "alice@a.test") {
+			t.Errorf("refresh (json %v) = %v:\n%s\nwant the URLs without their passwords, escaped", json, err, out)
+		}
 	}
 }
