@@ -80,3 +80,19 @@ func TestNoPasswordInFindings(t *testing.T) {
 		}
 	}
 }
+
+// TestWithoutPasswordsLinear: a hostile message (a megabyte of slashes,
+// of "//" with an "@" and a ":") costs a pass or two over it (milliseconds;
+// the quadratic scan this replaced took minutes on the first).
+func TestWithoutPasswordsLinear(t *testing.T) {
+	for _, text := range []string{
+		"x@" + strings.Repeat("/", 1<<20),
+		strings.Repeat("a://b:c@", 1<<17),
+		strings.Repeat("//:@", 1<<18),
+		strings.Repeat("a:", 1<<19) + "//u:p@h",
+	} {
+		if got := withoutPasswords(text); strings.Contains(got, ":p@") || strings.Contains(got, ":c@") {
+			t.Errorf("withoutPasswords(%.20q…) leaves a password", text)
+		}
+	}
+}

@@ -281,6 +281,9 @@ func withoutPasswords(text string) string {
 			}
 		}
 		k = c + 2
+		for k < len(text) && (text[k] == '/' || text[k] == '\\') {
+			k++ // a run of slashes is one URL's: looked at once
+		}
 		i, j := passwordAt(text[start:], "/?#\\ \t\r\n\"'<>")
 		if i < 0 || start+i < done {
 			continue
