@@ -82,8 +82,8 @@ func TestNoPasswordInFindings(t *testing.T) {
 }
 
 // TestWithoutPasswordsLinear: a hostile message (a megabyte of slashes,
-// of "//" with an "@" and a ":") costs a pass or two over it (milliseconds;
-// the quadratic scan this replaced took minutes on the first).
+// of "//" with an "@" and a ":") costs a pass or two over it, not a
+// scan of the rest of a slash run for each "//" in it (quadratic).
 func TestWithoutPasswordsLinear(t *testing.T) {
 	for _, text := range []string{
 		"x@" + strings.Repeat("/", 1<<20),
