@@ -1,6 +1,7 @@
 package htmlreport
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sync"
@@ -30,19 +31,38 @@ func newBudget(total time.Duration) *budget {
 // still give back what it does not use.
 func (b *budget) spent() bool { return b.left <= 0 }
 
+// A clock is what the drawings are timed by: how long one took, and when
+// its time is up. It is the wall clock (wallClock) but in a test, which
+// gives its own (export_test.go) so that it need not wait for a budget.
+type clock interface {
+	now() time.Time
+	// withTimeout is context.WithTimeout on this clock: when the time is
+	// up, the context's cause is context.DeadlineExceeded.
+	withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc)
+}
+
+type wallClock struct{}
+
+func (wallClock) now() time.Time { return time.Now() }
+func (wallClock) withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, d)
+}
+
 // timeKeeper holds the report's budget and gives the time of a drawing
 // from it and from its file's; the budgets of one report share its lock.
+// Its clock is the renderer's.
 type timeKeeper struct {
-	mu   sync.Mutex
-	cond *sync.Cond
-	run  *budget
-	page time.Duration
+	mu    sync.Mutex
+	cond  *sync.Cond
+	run   *budget
+	page  time.Duration
+	clock clock
 }
 
 func newTimeKeeper(r *Renderer) *timeKeeper {
-	k := &timeKeeper{page: time.Second, run: newBudget(0)}
+	k := &timeKeeper{page: time.Second, run: newBudget(0), clock: wallClock{}}
 	if r != nil {
-		k.page, k.run = r.pageTime(), newBudget(r.RunTime)
+		k.page, k.run, k.clock = r.pageTime(), newBudget(r.RunTime), r.clockOf()
 	}
 	k.cond = sync.NewCond(&k.mu)
 	return k

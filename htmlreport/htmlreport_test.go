@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -373,42 +374,26 @@ func TestRenderReal(t *testing.T) {
 	}
 }
 
-// TestThumbnailBudget: a file whose pages take their file's time gets no
-// more thumbnails, and says why; the file after it gets its own.
-func TestThumbnailBudget(t *testing.T) {
-	dir := t.TempDir()
-	r := fakeRenderer(t, `for a; do last=$a; done; case "$last" in *bomb*) exec sleep 600;; esac; printf '\211PNG\r\n\032\n'`)
-	r.Timeout, r.FileTime = 2*time.Second, 2*time.Second // the bomb's first page takes the file's time
-	var files htmlreport.Slice
-	for _, name := range []string{"bomb.pdf", "ok.pdf"} {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		c := &htmlreport.Capture{}
-		for p := 1; p <= 3; p++ {
-			c.Sets = append(c.Sets, htmlreport.Set{Kind: "page", Page: p, Objects: 1, Verified: "unchecked"})
-		}
-		files = append(files, htmlreport.File{Result: audit.FileResult{Input: path}, Capture: c})
-	}
-	out := filepath.Join(dir, "r.html")
-	st, err := htmlreport.Write(context.Background(), out, files, htmlreport.Options{Renderer: r, Jobs: 1})
+// TestDescribePasswords: Describe records a file's URLs without their
+// passwords (a result line holds none), says it left them out, and the
+// report notes it on those URLs.
+func TestDescribePasswords(t *testing.T) {
+	d, err := pdfio.ReadBytes(pdfbuild.Credentials("t"), "credentials.pdf", pdfio.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Thumbnails != 3 || st.Failed != 1 || st.Skipped != 2 {
-		t.Errorf("Write = %d thumbnails, %d failed, %d skipped; want 3, 1, 2", st.Thumbnails, st.Failed, st.Skipped)
-	}
-	b, err := os.ReadFile(out)
+	c := htmlreport.Describe(d, nil, false)
+	b, err := json.Marshal(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{
-		"not drawn: this file&#39;s thumbnails took their 2 s</span>",
-		"No more thumbnails were drawn: this file&#39;s thumbnails took their 2 s.",
-	} {
-		if !bytes.Contains(b, []byte(want)) {
-			t.Errorf("the report does not say %q", want)
+	if bytes.Contains(b, []byte("s3cret")) || !bytes.Contains(b, []byte(`"url":"http://alice@www.example.com/"`)) || !c.Sets[0].Sources[0].Passwords {
+		t.Errorf("Describe(credentials.pdf) = %s; want its URLs without their passwords, and passwords: true", b)
+	}
+	_, r := writeReport(t, htmlreport.Slice{{Result: audit.FileResult{Input: "credentials.pdf"}, Capture: c}}, htmlreport.Options{})
+	for _, want := range []string{">http://alice@www.example.com/ (password not shown)</a>", `&#34;http://bob@old.example.com/\u202egpj.exe&#34; (password not shown)`, ">http://www.example.com/x</a>"} {
+		if !bytes.Contains(r, []byte(want)) {
+			t.Errorf("the report does not show %s", want)
 		}
 	}
 }

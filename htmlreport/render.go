@@ -33,6 +33,8 @@ type Renderer struct {
 	RunTime   time.Duration // the time the thumbnails of one report may take together; 0: no bound
 	MaxMemory int64         // address space of the child (ulimit -v), in bytes
 	MaxOutput int64         // the most PNG bytes read of one page
+
+	clock clock // what the drawings are timed by; nil: the wall clock (a test sets its own)
 }
 
 // The report's time bounds on its renderer (FindRenderer): a page that
@@ -74,6 +76,15 @@ func (r *Renderer) Render(ctx context.Context, file string, page int) ([]byte, e
 	return r.render(ctx, file, page, r.pageTime())
 }
 
+// clockOf is the clock r's drawings are timed by: the wall clock but in
+// a test.
+func (r *Renderer) clockOf() clock {
+	if r.clock == nil {
+		return wallClock{}
+	}
+	return r.clock
+}
+
 // pageTime is the time limit of one page.
 func (r *Renderer) pageTime() time.Duration {
 	if r.Timeout <= 0 {
@@ -95,7 +106,7 @@ func (e *timeoutError) Error() string {
 
 // render is Render with the time limit of this drawing (at most Timeout).
 func (r *Renderer) render(ctx context.Context, file string, page int, limit time.Duration) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, limit)
+	ctx, cancel := r.clockOf().withTimeout(ctx, limit)
 	defer cancel()
 	if !filepath.IsAbs(file) {
 		file = "./" + file // a name beginning with "-" is not an option
@@ -121,7 +132,7 @@ func (r *Renderer) render(ctx context.Context, file string, page int, limit time
 	}
 	werr := cmd.Wait()
 	switch {
-	case ctx.Err() == context.DeadlineExceeded:
+	case errors.Is(context.Cause(ctx), context.DeadlineExceeded):
 		return nil, &timeoutError{page, limit}
 	case int64(len(out)) > r.MaxOutput:
 		return nil, fmt.Errorf("pdftoppm wrote more than %d bytes for page %d", r.MaxOutput, page)

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"html/template"
+	"net/url"
 
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/internal/htmlsafe"
@@ -21,10 +22,8 @@ const MaxFindings = 1000
 const MaxThumbnails = 20
 
 // MaxText is the most characters the report shows of one string from a
-// file or its results (a title, a URL, a message, a file name): a title
-// of ten million characters would make a page no browser opens. The rest
-// is cut, and the report says how long the string was.
-const MaxText = 2000
+// file or its results (htmlsafe.MaxText, as every page webcap writes).
+const MaxText = htmlsafe.MaxText
 
 type fileView struct {
 	N        int // 1-based, in the report's order
@@ -147,11 +146,11 @@ func newFileView(n int, f File, rules string) fileView {
 			sv.Verified, sv.VClass = text(s.Verified), "v-unchecked"
 		}
 		for _, src := range s.Sources {
-			x := sourceView{URL: newLink(src.URL)}
+			x := sourceView{URL: newLink(src.URL, src.Passwords)}
 			for _, ch := range src.Chains {
 				var c []link
 				for _, u := range ch {
-					c = append(c, newLink(u))
+					c = append(c, newLink(u, src.Passwords))
 				}
 				x.Chains = append(x.Chains, c)
 			}
@@ -172,40 +171,23 @@ func shownSet(s Set) Set {
 
 // newLink shows u as text, without its password when it has one (as
 // audit's WC-URL-PASSWORD message does: audit.WithoutPassword), and makes
-// it a link when htmlsafe.WebLink allows it and it is not cut.
-func newLink(u string) link {
+// it a link when htmlsafe.Link allows it. left says that Describe left
+// out a password of u's source: the report notes it on a URL that shows
+// a user name.
+func newLink(u string, left bool) link {
 	u, password := audit.WithoutPassword(u)
-	l := link{Text: text(u)}
-	if password {
-		l.Text += " (password not shown)"
+	if left && !password {
+		p, err := url.Parse(u)
+		password = err == nil && p.User != nil
 	}
-	if len(u) <= MaxText {
-		l.Href = htmlsafe.WebLink(u)
-	}
+	var l link
+	l.Text, l.Href = htmlsafe.Link(u, password)
 	return l
 }
 
-// text is how the report shows a string from a file or its results: as
-// the command line shows it (htmlsafe.Display: printable, else quoted, so
-// that a bidirectional override or a control character is seen as its
-// escape), cut after MaxText characters with how long it was.
-func text(s string) string {
-	s = htmlsafe.Display(s)
-	if len(s) <= MaxText { // bytes: at most as many characters
-		return s
-	}
-	n, cut := 0, -1
-	for i := range s {
-		if n == MaxText {
-			cut = i
-		}
-		n++
-	}
-	if cut < 0 {
-		return s
-	}
-	return s[:cut] + fmt.Sprintf("… (cut: %s characters, the first %s shown)", thousands(n), thousands(MaxText))
-}
+// text is how the report shows a string from a file or its results
+// (htmlsafe.Text: printable, else quoted, cut after MaxText characters).
+func text(s string) string { return htmlsafe.Text(s) }
 
 // ruleAnchor is the id of a rule's documentation in the report.
 func ruleAnchor(rule string) string { return "rule-" + rule }

@@ -367,9 +367,9 @@ func (w *writer) draw(path string, page int, file *budget) ([]byte, error) {
 	if t <= 0 {
 		return nil, &spentError{why: w.time.why(by), page: page}
 	}
-	start := time.Now()
+	start := w.time.clock.now()
 	png, err := w.opts.Renderer.render(w.ctx, path, page, t)
-	w.time.give(file, t, time.Since(start))
+	w.time.give(file, t, w.time.clock.now().Sub(start))
 	var te *timeoutError
 	if by != nil && errors.As(err, &te) {
 		return nil, &spentError{why: w.time.why(by), page: page, drawn: true}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dustin/go-humanize"
+	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/internal/htmlsafe"
 )
 
@@ -16,6 +17,17 @@ import (
 // otherwise, so that control characters never reach the terminal
 // (htmlsafe.Display: the HTML report shows strings the same way).
 func displayInput(s string) string { return htmlsafe.Display(s) }
+
+// shownURL is a URL read from a file as info shows it, in text and JSON:
+// without its password (audit.WithoutPassword, the rule audit's messages
+// and the HTML report follow).
+func shownURL(u string) string {
+	u, _ = audit.WithoutPassword(u)
+	return u
+}
+
+// urlJSON is shownURL(u) for JSON.
+func urlJSON(u string) bytesJSON { return bytesJSON(shownURL(u)) }
 
 // plural says "1 page", "2 pages".
 func plural(n int, what string) string {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,9 +27,103 @@ import (
 // And what the report shows of a file: a URL's password is not shown (as
 // audit's WC-URL-PASSWORD says it), a bidirectional override or a control
 // character is shown escaped (as the command line shows it), and a string
-// is cut after 2,000 characters.
+// is cut after 2,000 characters. No other output shows a URL's password
+// either: audit's messages in every format, its --sets records, and info
+// (audit.WithoutPassword). refresh's change report shows the strings of
+// pages and of the file as the audit report does (htmlsafe.Text, Link).
+
+// refreshSite serves one page whose title holds U+202E and U+0001, and
+// writes in.pdf, a capture of it whose page set's title is 1 MiB of "<"
+// and whose source URL carries userinfo (when userinfo is not "").
+func refreshSite(userinfo string) func(dir string) ([]string, func(), error) {
+	return func(dir string) ([]string, func(), error) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, "<!doctype html><title>Evil \u202eexe.txt\x01 red</title><p>Now \u202ereversed text</p>")
+		}))
+		u := strings.Replace(srv.URL, "http://", "http://"+userinfo, 1) + "/"
+		if err := Write(dir, "in.pdf", pdfbuild.CredentialsAt(u, strings.Repeat("<", 1<<20))); err != nil {
+			srv.Close()
+			return nil, nil, err
+		}
+		return []string{"refresh", "--allow-private", "--page-timeout", "5s", "--dry-run", "--report", "r.html", "in.pdf"}, srv.Close, nil
+	}
+}
+
+// reportShows is a Check that dir's r.html is under 100 KiB, holds none
+// of bad as it is, and shows each of want.
+func reportShows(bad, want []string) func(dir string) error {
+	return func(dir string) error {
+		b, err := os.ReadFile(filepath.Join(dir, "r.html"))
+		switch {
+		case err != nil:
+			return err
+		case len(b) > 100<<10:
+			return fmt.Errorf("the report is %d bytes, more than 100 KiB", len(b))
+		}
+		for _, s := range bad {
+			if bytes.Contains(b, []byte(s)) {
+				return fmt.Errorf("the report holds %q as it is", s)
+			}
+		}
+		for _, s := range want {
+			if !bytes.Contains(b, []byte(s)) {
+				return fmt.Errorf("the report does not show %q", s)
+			}
+		}
+		return nil
+	}
+}
 
 func init() {
+	const cut = "… (cut: 1,048,576 characters, the first 2,000 shown)"
+	Register(Case{
+		Name:    "refresh-report-page-strings",
+		Part:    Bounds,
+		Browser: true,
+		Setup:   refreshSite(""),
+		Exit:    1, // a page changed
+		Stdout:  []string{`^changed +http://127\.0\.0\.1:\d+/$`},
+		Check:   reportShows([]string{"\u202e", "\x01"}, []string{cut, `\u202e`}),
+		Before:  "a 4,196,990-byte report: the old title's 1,048,576 characters in full (each &lt;), the new title's U+202E as it is (/work/webcap-old refresh --allow-private --dry-run --report r.html in.pdf; 1.4 s, 224 MB)",
+	}, Case{
+		Name:      "refresh-url-password",
+		Part:      Outputs,
+		Browser:   true,
+		Setup:     refreshSite("alice:s3cret-source@"),
+		Exit:      1, // a page changed
+		Stdout:    []string{`^command 1: GET http://alice@127\.0\.0\.1:\d+/ `},
+		NotStdout: []string{`s3cret`},
+		NotStderr: []string{`s3cret`},
+		Check:     reportShows([]string{"s3cret"}, []string{cut, `>http://alice@127.0.0.1:`}),
+		Before:    "the password in refresh's command and page lines and in the report's link (text and href), a 4,196,638-byte report (/work/webcap-old refresh --allow-private --page-timeout 5s --dry-run --report r.html in.pdf; 5.7 s, 226 MB, the page unreachable in that run); its progress line (\"1 done, ... fetched: URL\") showed it too",
+	})
+
+	// The Credentials file's source URL and URLS key carry
+	// alice:s3cret-source@, its URL alias chain bob:s3cret-chain@ (with a
+	// raw U+202E: WC-URL-NONASCII quotes it).
+	for _, c := range []struct{ name, before string }{
+		{"audit", "2 passwords: WC-URL-NONASCII quoted bob:s3cret-chain@ twice (the URL and its percent-encoded form)"},
+		{"audit --jsonl --sets", "4 passwords: the --sets record's source and chain URLs, and WC-URL-NONASCII's"},
+		{"audit --format sarif", "2 passwords, WC-URL-NONASCII's"},
+		{"info", "3 passwords: the URLS key, the source URL and its chain"},
+		{"info --json", "4 passwords: the URLS tree's key, the set's URLS key, source URL and chain"},
+	} {
+		args := append(strings.Fields(c.name), "cred.pdf")
+		Register(Case{
+			Name: "url-passwords-" + strings.Join(strings.FieldsFunc(c.name, func(r rune) bool { return r == ' ' || r == '-' }), "-"),
+			Part: Outputs,
+			Setup: func(dir string) ([]string, func(), error) {
+				return args, nil, Write(dir, "cred.pdf", pdfbuild.Credentials("t"))
+			},
+			Exit:      0,
+			Stdout:    []string{`alice@www\.example\.com`},
+			NotStdout: []string{`s3cret`},
+			NotStderr: []string{`s3cret`},
+			Before:    c.before + " (/work/webcap-old " + c.name + " cred.pdf)",
+		})
+	}
+
 	Register(Case{
 		Name: "html-thumbnail-render-bomb",
 		Part: Bounds,

@@ -120,20 +120,31 @@ func sortedPairs(a Array) Array {
 // password, its URL alias chain a password and a bidirectional override
 // (U+202E) that would reverse what follows it.
 func Credentials(title string) []byte {
+	return credentials("http://alice:s3cret-source@www.example.com/", title, false)
+}
+
+// CredentialsAt is Credentials with the source URL (and URLS key) u, and
+// a SpiderInfo command that captured it (for refresh to re-run).
+func CredentialsAt(u, title string) []byte { return credentials(u, title, true) }
+
+func credentials(u, title string, command bool) []byte {
 	b := New()
 	content := b.Add(&Stream{Data: []byte("0 0 1 rg 10 10 100 100 re f")})
 	pagesRoot, pages := b.PageTree(1, func(int) Dict { return D("ID", Lit("fedcba9876543210")) })
 	d := b.Get(pages[0]).(Dict)
 	d.Set("Contents", content)
 	b.Set(pages[0], d)
-	const u = "http://alice:s3cret-source@www.example.com/"
 	pageSet := b.Add(D("S", Name("SPS"), "ID", Lit("fedcba9876543210"), "O", Array{pages[0]},
 		"SI", D("AU", D("U", Lit(u), "C", Array{Array{Lit("http://bob:s3cret-chain@old.example.com/\u202egpj.exe"), Lit("http://www.example.com/x")}}),
 			"TS", Lit("D:20200102030405Z")),
 		"T", text(title), "TS", Lit("D:20200102030405Z"), "CT", Lit("text/html")))
 	ids := b.Add(D("Names", Array{Lit("fedcba9876543210"), pageSet}))
 	urls := b.Add(D("Names", Array{Lit(u), pageSet}))
-	b.Root = b.Add(D("Type", Name("Catalog"), "Pages", pagesRoot, "SpiderInfo", D("V", 1.25),
+	info := D("V", 1.25)
+	if command {
+		info.Set("C", Array{b.Add(D("URL", Lit(u), "L", 1, "F", 0))})
+	}
+	b.Root = b.Add(D("Type", Name("Catalog"), "Pages", pagesRoot, "SpiderInfo", info,
 		"Names", D("IDS", ids, "URLS", urls)))
 	return b.Bytes()
 }
