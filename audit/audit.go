@@ -91,7 +91,21 @@ func (a *auditor) add(rule string, obj webcapture.Ref, key string, format string
 		panic("audit: unknown rule " + rule) // a programming error, caught by the tests
 	}
 	a.out = append(a.out, Finding{Rule: rule, Severity: r.Severity, Object: obj, Key: key,
-		Message: fmt.Sprintf(format, args...), Spec: r.Spec})
+		Message: message(format, args), Spec: r.Spec})
+}
+
+// message is a finding's message: no URL in it shows its password
+// (WithoutPassword), whether it is an argument of its own or in a list or
+// an error (withoutPasswords).
+func message(format string, args []any) string {
+	shown := make([]any, len(args))
+	for i, v := range args {
+		if s, ok := v.(string); ok {
+			v, _ = WithoutPassword(s)
+		}
+		shown[i] = v
+	}
+	return withoutPasswords(fmt.Sprintf(format, shown...))
 }
 
 // has reports whether a finding of rule is already there for obj and key.

@@ -99,6 +99,7 @@ type Browser struct {
 	idle     []*tab
 	rendered int // pages rendered since Chromium started
 	restarts int
+	proxy    *refusingProxy // where Chromium's own connections go (networkFlags)
 	mem      memState
 }
 
@@ -116,6 +117,7 @@ func NewBrowser(ctx context.Context, execPath string, opts BrowserOptions) (*Bro
 		b.Notes = append(b.Notes, "running as root: Chromium runs without its sandbox (run webcap as another user to keep it)")
 	}
 	if err := b.start(); err != nil {
+		b.proxy.close()
 		return nil, err
 	}
 	return b, nil
@@ -135,6 +137,11 @@ func (b *Browser) start() error {
 	if !b.sandbox {
 		opts = append(opts, chromedp.NoSandbox)
 	}
+	netOpts, err := b.networkFlags()
+	if err != nil {
+		return fmt.Errorf("starting %s: %w", b.exe, err)
+	}
+	opts = append(opts, netOpts...)
 	// Chromium's own temporary files (its shared memory, with
 	// disable-dev-shm-usage, in a directory org.chromium.Chromium.*) go to
 	// a directory of webcap's, removed once Chromium has exited: Chromium
@@ -148,7 +155,7 @@ func (b *Browser) start() error {
 	}
 	opts = append(opts, chromedp.Env("TMPDIR="+tmp))
 	actx, acancel := chromedp.NewExecAllocator(b.parent, opts...)
-	bctx, bcancel := chromedp.NewContext(actx)
+	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithErrorf(quietErrorf))
 	stop := func() {
 		bcancel()
 		acancel() // waits for Chromium to exit and its profile to be removed
@@ -181,6 +188,7 @@ func (b *Browser) Close() {
 	defer b.mu.Unlock()
 	b.idle = nil
 	b.cancel()
+	b.proxy.close()
 }
 
 // restartIfWorn restarts Chromium once it has rendered RestartEvery pages.
@@ -362,11 +370,12 @@ func (b *Browser) Render(ctx context.Context, u string, opts RenderOptions) (*Pa
 // tab and enabling request interception costs more than loading a small
 // page, so tabs are kept (Browser.idle) and reused.
 type tab struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	mu     sync.Mutex
-	cur    *rendering // the page being rendered; nil between pages
-	uses   int        // pages rendered
+	ctx     context.Context
+	cancel  context.CancelFunc
+	mu      sync.Mutex
+	cur     *rendering // the page being rendered; nil between pages
+	uses    int        // pages rendered
+	crashed bool       // its renderer crashed (watchCrash)
 }
 
 // maxTabUses is how many pages a tab renders before it is closed, so that
@@ -381,6 +390,9 @@ type rendering struct {
 	mainFrame cdp.FrameID
 	inflight  int       // requests being fetched
 	last      time.Time // when a request last started or ended
+	moved     int       // loads of another document its frame started (script, refresh, form)
+	movedTo   string    // the last one's URL
+	cancel    func()    // ends the page's actions (a crash does)
 }
 
 // newTab opens a tab with the browser's cache off, service workers
@@ -393,7 +405,7 @@ func (b *Browser) newTab() (*tab, error) {
 		return nil, err
 	}
 	t := &tab{ctx: ctx, cancel: cancel}
-	b.watchCrash(t)
+	t.watchCrash()
 	target := chromedp.FromContext(ctx).Target
 	events := chromedp.Events(ctx, fetch.RequestPaused)
 	// No cache: a cached response would make the browser send validators
@@ -475,6 +487,9 @@ func (t *tab) serve(ctx context.Context, b *Browser, target *chromedp.Target, r 
 	if mainDoc {
 		r.mainFrame = ev.FrameID
 	}
+	if hop && !redirect {
+		r.moved, r.movedTo = r.moved+1, ev.Request.URL
+	}
 	t.mu.Unlock()
 	var resp *Response
 	var params *fetch.FulfillRequestParams
@@ -545,7 +560,7 @@ func (b *Browser) putTab(t *tab, abandoned bool) {
 	t.mu.Lock()
 	t.cur = nil
 	t.uses++
-	worn := t.uses >= maxTabUses
+	worn := t.uses >= maxTabUses || t.crashed
 	t.mu.Unlock()
 	if worn || abandoned {
 		t.cancel()
@@ -567,22 +582,27 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (_ *
 	if err != nil {
 		return nil, err
 	}
-	defer b.explainCrash(t)(&err)
+	defer b.explainStop()(&err)
 	opts.hold = b.hold()
 	defer opts.hold.release()
 	p := &Page{Requested: u}
-	r := &rendering{p: p, opts: opts}
+	// The page's time: ctx ends the page's actions, not the tab.
+	rctx, rcancel := context.WithCancel(t.ctx)
+	r := &rendering{p: p, opts: opts, cancel: rcancel}
 	t.mu.Lock()
 	t.cur = r
 	t.mu.Unlock()
-	// The page's time: ctx ends the page's actions, not the tab.
-	rctx, rcancel := context.WithCancel(t.ctx)
-	b.cancelOnCrash(t, rcancel)
 	stop := context.AfterFunc(ctx, rcancel)
 	defer func() {
 		stop()
 		rcancel()
 		b.putTab(t, ctx.Err() != nil)
+	}()
+	loaded := -1 // r.moved once the page is loaded
+	defer func() {
+		if err != nil {
+			err = t.interrupted(r, loaded, err)
+		}
 	}()
 	target := chromedp.FromContext(t.ctx).Target
 	media := opts.Media
@@ -599,6 +619,7 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (_ *
 		}
 		return nil, fmt.Errorf("loading %s: %w", u, err)
 	}
+	loaded = t.moves(r)
 	if err := b.settle(rctx, t, r); err != nil {
 		return nil, fmt.Errorf("loading %s: %w", u, err)
 	}

@@ -403,8 +403,6 @@ func (cr *crawler) skipOf(ctx context.Context, u string, err error) Skip {
 		return skip(u, SkipPageTimeout, "%v", err)
 	case errors.As(err, new(*BrowserMemoryError)):
 		return skip(u, SkipBrowserMemory, "%v", err)
-	case errors.As(err, new(*CrashError)):
-		return skip(u, SkipCrashed, "%v", err)
 	}
 	return skip(u, SkipRender, "%v", err)
 }

@@ -44,6 +44,13 @@
 // Chromium runs with its sandbox unless webcap runs as root (Browser.Notes
 // says so), is restarted every BrowserOptions.RestartEvery pages (200) so a
 // long crawl's memory stays bounded, and a tab is replaced after 50 pages.
+// Chromium itself reaches nothing (chromenet.go): every request of a page
+// and of its frames is paused and fetched by webcap's guarded client, and
+// every socket of Chromium's own (a preconnect, a WebSocket, a shared
+// worker's request, its component updater) goes to a proxy of webcap's
+// that refuses it; it resolves no name, sends no WebRTC UDP, and renders
+// every frame in the page's process so that interception sees its
+// requests.
 //
 // A crawl's memory is bounded wherever a page can make it grow (memory.go,
 // frontierlimit.go): a response of at most 64 MiB (Browser.MaxBytes; one

@@ -21,7 +21,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/chromedp"
 )
 
@@ -34,11 +33,9 @@ const DefaultInFlight = 256 << 20
 // (BrowserOptions.Memory).
 const DefaultBrowserMemory = 2 << 30
 
-// The kinds of Skip of the capture's memory.
-const (
-	SkipBrowserMemory = "browser-memory" // its renderer was stopped: Chromium held more than its ceiling
-	SkipCrashed       = "crashed"        // its renderer crashed
-)
+// SkipBrowserMemory is the kind of the Skip of a page whose renderer the
+// watchdog stopped.
+const SkipBrowserMemory = "browser-memory" // its renderer was stopped: Chromium held more than its ceiling
 
 // A budget counts the bytes held against a run-wide maximum. A taker
 // that cannot have what it asks for at once does not wait for it (every
@@ -231,25 +228,13 @@ func (e *BrowserMemoryError) Error() string {
 	return fmt.Sprintf("the page took more than %s in the browser (its renderer was stopped)", sizeOf(e.Limit))
 }
 
-// CrashError is a page whose renderer crashed, not stopped by webcap: a
-// script past V8's heap limit, most often.
-type CrashError struct{ Heap int64 }
-
-func (e *CrashError) Error() string {
-	return fmt.Sprintf("the browser's renderer crashed (a page's scripts may hold %s; it may have taken more)", sizeOf(e.Heap))
-}
-
 // memState is a browser's memory: its budget of response bytes in
-// flight (made at the first hold), how many renderers the watchdog
-// stopped, and which tabs crashed since their page started.
+// flight (made at the first hold), and how many renderers the watchdog
+// stopped.
 type memState struct {
 	budgetOnce sync.Once
 	inflight   *budget
-
-	stops   atomic.Int64
-	mu      sync.Mutex
-	crashed map[*tab]bool
-	cancel  map[*tab]context.CancelFunc // ends the actions of the tab's page
+	stops      atomic.Int64
 }
 
 // watchEvery is how often Chromium's memory is read: a page that
@@ -294,54 +279,15 @@ func (b *Browser) watchMemory(ctx context.Context) {
 	}()
 }
 
-// watchCrash records when the tab's renderer crashes.
-func (b *Browser) watchCrash(t *tab) {
-	chromedp.Listen(t.ctx, func(ev any) {
-		if _, ok := ev.(*inspector.EventTargetCrashed); ok {
-			b.mem.mu.Lock()
-			if b.mem.crashed == nil {
-				b.mem.crashed = map[*tab]bool{}
-			}
-			b.mem.crashed[t] = true
-			if cancel := b.mem.cancel[t]; cancel != nil {
-				cancel() // a navigation would wait for the page's time limit
-			}
-			b.mem.mu.Unlock()
-		}
-	})
-}
-
-// cancelOnCrash makes a crash of the tab's renderer end its page's
-// actions (cancel) at once, until the page is done (explainCrash).
-func (b *Browser) cancelOnCrash(t *tab, cancel context.CancelFunc) {
-	b.mem.mu.Lock()
-	defer b.mem.mu.Unlock()
-	if b.mem.cancel == nil {
-		b.mem.cancel = map[*tab]context.CancelFunc{}
-	}
-	b.mem.cancel[t] = cancel
-}
-
-// explainCrash starts watching the page the tab renders: the returned
-// func, given the page's error, says when its renderer crashed, and
-// whether webcap stopped it for its memory.
-func (b *Browser) explainCrash(t *tab) func(err *error) {
-	b.mem.mu.Lock()
-	delete(b.mem.crashed, t)
-	b.mem.mu.Unlock()
+// explainStop starts watching a page: the returned func, given the
+// page's error, says when its renderer crashed because the watchdog
+// stopped it (a renderer that crashes on its own is an InterruptedError).
+func (b *Browser) explainStop() func(err *error) {
 	stops := b.mem.stops.Load()
 	return func(err *error) {
-		b.mem.mu.Lock()
-		crashed := b.mem.crashed[t]
-		delete(b.mem.crashed, t)
-		delete(b.mem.cancel, t)
-		b.mem.mu.Unlock()
-		switch {
-		case *err == nil || !crashed:
-		case b.mem.stops.Load() != stops:
+		var ie *InterruptedError
+		if *err != nil && errors.As(*err, &ie) && ie.Crashed && b.mem.stops.Load() != stops {
 			*err = &BrowserMemoryError{b.memory()}
-		default:
-			*err = &CrashError{b.memory() / 2}
 		}
 	}
 }

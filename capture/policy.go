@@ -136,7 +136,9 @@ func (r *Robots) Check(ctx context.Context, u string) error {
 	if err != nil || p.Host == "" {
 		return &RobotsError{URL: u, Origin: u, Kind: RobotsUnreachable, Err: errors.New("the URL has no host")}
 	}
-	origin := p.Scheme + "://" + p.Host
+	// Built, not joined: a host's IPv6 zone ("[fe80::1%lo]") is escaped
+	// ("%25lo"), so that origin+"/robots.txt" is a URL.
+	origin := (&url.URL{Scheme: p.Scheme, Host: p.Host}).String()
 	e := r.entry(ctx, origin)
 	select {
 	case <-e.done:

@@ -7,7 +7,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -285,5 +287,30 @@ func TestRobotsUnreachableSkip(t *testing.T) {
 		if s.Kind != tt.kind || skipStatus(s) != tt.stat || s.Reason != tt.err.Error() {
 			t.Errorf("%s: skip %q (%s), %q; want %q (%s), the robots.txt reason", tt.name, s.Kind, skipStatus(s), s.Reason, tt.kind, tt.stat)
 		}
+	}
+}
+
+// TestRobotsZone: a URL whose host is an IPv6 address with a zone
+// (fe80::1%lo, written %25lo) has its robots.txt asked for at that host,
+// and the refusal of its address is what the skip says (the transport
+// refuses it as the guard would: nothing connects to fe80::).
+func TestRobotsZone(t *testing.T) {
+	var asked []string
+	client := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		asked = append(asked, r.URL.String())
+		return nil, &BlockedAddressError{Addr: netip.MustParseAddr("fe80::1%lo"), Class: LinkLocal}
+	})}
+	r := &Robots{Client: client, Agent: "webcap"}
+	err := r.Check(context.Background(), "http://[fe80::1%25lo]:8080/p.html")
+	if want := []string{"http://[fe80::1%25lo]:8080/robots.txt"}; !slices.Equal(asked, want) {
+		t.Errorf("asked for %q, want %q", asked, want)
+	}
+	want := "robots.txt of http://[fe80::1%25lo]:8080 could not be read (fe80::1%lo is a link-local address: refused"
+	var re *RobotsError
+	if !errors.As(err, &re) || re.Kind != RobotsUnreachable || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Check = %v, want a RobotsUnreachable RobotsError starting %q", err, want)
+	}
+	if s := (&crawler{}).skipOf(context.Background(), "http://[fe80::1%25lo]:8080/p.html", err); s.Reason != err.Error() {
+		t.Errorf("skip %q, want the robots.txt reason", s.Reason)
 	}
 }

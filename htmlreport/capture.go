@@ -51,10 +51,15 @@ type Set struct {
 }
 
 // A Source is a source information's URL with its redirect chains (a
-// URL alias's /C: each chain the URLs that led to URL).
+// URL alias's /C: each chain the URLs that led to URL), each without its
+// password (audit.WithoutPassword: audit's WC-URL-PASSWORD says which had
+// one), so that no result line holds one.
 type Source struct {
 	URL    string     `json:"url"`
 	Chains [][]string `json:"chains,omitempty"`
+	// Passwords says that URL or a URL of Chains carried a password, left
+	// out: the report says so of those that show a user name.
+	Passwords bool `json:"passwords,omitempty"`
 }
 
 // Describe returns what the report shows of d: findings are audit's on
@@ -100,11 +105,12 @@ func Describe(d *pdfio.Document, findings []audit.Finding, sources bool) *Captur
 			s.Created = cs.Created.Time.Format(time.RFC3339)
 		}
 		for _, si := range cs.Sources {
-			src := Source{URL: valid(si.URLs.URL)}
+			src := Source{}
+			src.URL = src.shown(si.URLs.URL)
 			for _, ch := range si.URLs.Chains {
 				chain := make([]string, len(ch))
 				for j, u := range ch {
-					chain[j] = valid(u)
+					chain[j] = src.shown(u)
 				}
 				src.Chains = append(src.Chains, chain)
 			}
@@ -128,3 +134,11 @@ func Describe(d *pdfio.Document, findings []audit.Finding, sources bool) *Captur
 // valid is s with bytes that are not UTF-8 as U+FFFD: URLs are ASCII
 // strings in the file, but a hostile one may hold anything.
 func valid(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
+// shown is a URL of s as a Capture records it: valid, without its
+// password (noted in s.Passwords).
+func (s *Source) shown(u string) string {
+	u, password := audit.WithoutPassword(u)
+	s.Passwords = s.Passwords || password
+	return valid(u)
+}

@@ -30,7 +30,15 @@
 //   - Thumbnails come from poppler's pdftoppm, a renderer of its own run
 //     as a child process under bounds (Renderer.Render: address space, CPU
 //     time, wall time, output size), never in the process that parsed
-//     the file. Without pdftoppm the report says so once.
+//     the file. Without pdftoppm the report says so once. Their time is
+//     bounded by page, by file and by report (Renderer.FileTime, RunTime):
+//     a file whose pages take their time gets no more thumbnails, and the
+//     report says why, so that one hostile file cannot hold a run.
+//   - What a file says is shown as the command line shows it: a URL
+//     without its password (audit.WithoutPassword), a string with a
+//     control or bidirectional character quoted (htmlsafe.Display), and
+//     no string longer than MaxText characters (the rest is cut, and the
+//     report says how long it was).
 //   - The report shows what the results hold: the same results give the
 //     same bytes (given the same Options.Time), whether they come from an
 //     audit or from its --jsonl shards (Capture is their "capture"

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -370,5 +371,62 @@ func TestRenderReal(t *testing.T) {
 	}
 	if _, err := r.Render(context.Background(), filepath.Join("..", "testdata", "capture.pdf"), 99); err == nil {
 		t.Error("Render of page 99 of 3: no error")
+	}
+}
+
+// TestDescribePasswords: Describe records a file's URLs without their
+// passwords (a result line holds none), says it left them out, and the
+// report notes it on those URLs.
+func TestDescribePasswords(t *testing.T) {
+	d, err := pdfio.ReadBytes(pdfbuild.Credentials("t"), "credentials.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := htmlreport.Describe(d, nil, false)
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte("s3cret")) || !bytes.Contains(b, []byte(`"url":"http://alice@www.example.com/"`)) || !c.Sets[0].Sources[0].Passwords {
+		t.Errorf("Describe(credentials.pdf) = %s; want its URLs without their passwords, and passwords: true", b)
+	}
+	_, r := writeReport(t, htmlreport.Slice{{Result: audit.FileResult{Input: "credentials.pdf"}, Capture: c}}, htmlreport.Options{})
+	for _, want := range []string{">http://alice@www.example.com/ (password not shown)</a>", `&#34;http://bob@old.example.com/\u202egpj.exe&#34; (password not shown)`, ">http://www.example.com/x</a>"} {
+		if !bytes.Contains(r, []byte(want)) {
+			t.Errorf("the report does not show %s", want)
+		}
+	}
+}
+
+// TestShownText: the report shows a URL without its password (as audit's
+// WC-URL-PASSWORD does), a bidirectional override or control character
+// escaped (as the command line does), and cuts a long string.
+func TestShownText(t *testing.T) {
+	c := &htmlreport.Capture{Sets: []htmlreport.Set{{Kind: "page", Objects: 1, Verified: "unchecked",
+		Title:   "Evil \u202eexe.txt\x01\x1b[31m red",
+		Sources: []htmlreport.Source{{URL: "http://alice:s3cret@www.example.com/", Chains: [][]string{{"https://bob:hunter2@old.example.com/a"}}}}},
+		{Kind: "page", Objects: 1, Verified: "unchecked", Title: strings.Repeat("<", 10<<20)},
+	}}
+	files := htmlreport.Slice{{Result: audit.FileResult{Input: "na\u202eme.pdf", Findings: []audit.Finding{{Rule: "WC-X", Message: "a \u202e message\n"}}}, Capture: c}}
+	_, b := writeReport(t, files, htmlreport.Options{})
+	for _, bad := range []string{"s3cret", "hunter2", "\u202e", "\x01", "\x1b"} {
+		if bytes.Contains(b, []byte(bad)) {
+			t.Errorf("the report holds %q as it is", bad)
+		}
+	}
+	for _, want := range []string{
+		`<a href="http://alice@www.example.com/" rel="noopener noreferrer nofollow">http://alice@www.example.com/ (password not shown)</a>`,
+		`https://bob@old.example.com/a (password not shown)`,
+		`&#34;Evil \u202eexe.txt\x01\x1b[31m red&#34;`,
+		`&#34;na\u202eme.pdf&#34;`,
+		`&#34;a \u202e message\n&#34;`,
+		strings.Repeat("&lt;", htmlreport.MaxText) + "… (cut: 10,485,760 characters, the first 2,000 shown)</td>",
+	} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("the report does not show %s", want)
+		}
+	}
+	if len(b) > 1<<20 {
+		t.Errorf("the report is %d bytes", len(b))
 	}
 }

@@ -51,7 +51,7 @@ func (s *summary) add(f File) {
 		k := ruleKey{x.Rule, x.Severity}
 		c := s.rules[k]
 		if c == nil {
-			c = &RuleCount{Rule: x.Rule, Severity: x.Severity.String()}
+			c = &RuleCount{Rule: text(x.Rule), Severity: x.Severity.String()}
 			s.rules[k] = c
 		}
 		c.Findings++
@@ -68,7 +68,7 @@ func (s *summary) add(f File) {
 	case f.Capture.Version == "":
 		s.versions["(no SpiderInfo /V)"]++
 	default:
-		s.versions[f.Capture.Version]++
+		s.versions[text(f.Capture.Version)]++
 	}
 	if f.Capture == nil {
 		return
@@ -79,7 +79,7 @@ func (s *summary) add(f File) {
 		if len(set.Created) < 4 {
 			continue
 		}
-		s.years[set.Created[:4]]++
+		s.years[text(set.Created[:4])]++
 		if s.First == "" || set.Created < s.First {
 			s.First = set.Created
 		}
@@ -197,7 +197,7 @@ func (s *summary) charts() []Chart {
 	}
 	cs[2].Empty = "No content set has a valid capture date."
 	if s.First != "" {
-		cs[2].Caption = "From " + s.First + " to " + s.Last + "."
+		cs[2].Caption = "From " + text(s.First) + " to " + text(s.Last) + "."
 	}
 	return cs
 }

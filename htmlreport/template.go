@@ -134,6 +134,7 @@ const pageTemplate = `
 {{end}}</tbody>
 </table>
 {{if .NoThumbs}}<p class="note">{{.NoThumbs}}</p>{{end}}
+{{if .Stopped}}<p class="note">{{.Stopped}}</p>{{end}}
 {{else}}<p>No content sets.</p>{{end}}
 {{else if not .Error}}<p class="note">Content sets not recorded: the results were made without audit --sets.</p>{{end}}
 {{if .Findings}}<h4>Findings: {{plural .Errors "error"}}, {{plural .Warnings "warning"}}, {{plural .Notes "note"}}</h4>

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"html/template"
+	"net/url"
 
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/internal/htmlsafe"
@@ -20,11 +21,16 @@ const MaxFindings = 1000
 // MaxThumbnails is the number of a file's page sets that get a thumbnail.
 const MaxThumbnails = 20
 
+// MaxText is the most characters the report shows of one string from a
+// file or its results (htmlsafe.MaxText, as every page webcap writes).
+const MaxText = htmlsafe.MaxText
+
 type fileView struct {
 	N        int // 1-based, in the report's order
 	Anchor   string
 	Page     string // the page that holds its details ("" in a one-file report)
-	Input    string
+	Path     string // the file as audit was given it: what the renderer reads
+	Input    string // the file's name as shown (text)
 	Status   string
 	Class    string // the status's CSS class
 	Size     string
@@ -39,6 +45,7 @@ type fileView struct {
 	Sets     []setView
 	MoreSets int
 	NoThumbs string // why the sets have no thumbnails, said once per file
+	Stopped  string // why the thumbnails stopped: the time for them was spent
 
 	Errors, Warnings, Notes int
 	Findings                []findingView
@@ -92,7 +99,7 @@ var verifiedWords = map[string]string{
 func newFileView(n int, f File, rules string) fileView {
 	r := f.Result
 	st := r.Status()
-	v := fileView{N: n, Anchor: fmt.Sprintf("f%d", n), Input: r.Input, Status: st.String(), Class: statusClass[st], SHA256: r.SHA256}
+	v := fileView{N: n, Anchor: fmt.Sprintf("f%d", n), Path: r.Input, Input: text(r.Input), Status: st.String(), Class: statusClass[st], SHA256: text(r.SHA256)}
 	if r.Size > 0 {
 		v.Size = plural(int(r.Size), "byte")
 	}
@@ -100,7 +107,7 @@ func newFileView(n int, f File, rules string) fileView {
 		v.Modified = r.ModTime.UTC().Format("2006-01-02 15:04:05 UTC")
 	}
 	if r.Error != nil {
-		v.Error = r.Error.Message
+		v.Error = text(r.Error.Message)
 		v.Kind = []string{"invalid", "unavailable", "interrupted"}[min(int(r.Error.Kind), 2)]
 	}
 	for i, x := range r.Findings {
@@ -116,7 +123,7 @@ func newFileView(n int, f File, rules string) fileView {
 			v.MoreFindings++
 			continue
 		}
-		fv := findingView{ID: fmt.Sprintf("%s-%d", v.Anchor, i+1), Rule: x.Rule, Severity: x.Severity.String(), Message: x.Message, Spec: x.Spec, Where: "file"}
+		fv := findingView{ID: fmt.Sprintf("%s-%d", v.Anchor, i+1), Rule: text(x.Rule), Severity: x.Severity.String(), Message: text(x.Message), Spec: text(x.Spec), Where: "file"}
 		if _, ok := audit.RuleByID(x.Rule); ok {
 			fv.Href = rules + "#" + ruleAnchor(x.Rule)
 		}
@@ -124,26 +131,26 @@ func newFileView(n int, f File, rules string) fileView {
 			fv.Where = "object " + x.Object.String()
 		}
 		if x.Key != "" {
-			fv.Where += " " + x.Key
+			fv.Where += " " + text(x.Key)
 		}
 		v.Findings = append(v.Findings, fv)
 	}
 	if f.Capture == nil {
 		return v
 	}
-	v.Recorded, v.Version, v.MoreSets = true, f.Capture.Version, f.Capture.More
+	v.Recorded, v.Version, v.MoreSets = true, text(f.Capture.Version), f.Capture.More
 	v.SetCount = len(f.Capture.Sets) + f.Capture.More
 	for i, s := range f.Capture.Sets {
-		sv := setView{N: i + 1, Set: s, Verified: verifiedWords[s.Verified], VClass: "v-" + s.Verified}
+		sv := setView{N: i + 1, Set: shownSet(s), Verified: verifiedWords[s.Verified], VClass: "v-" + s.Verified}
 		if sv.Verified == "" {
-			sv.Verified, sv.VClass = s.Verified, "v-unchecked"
+			sv.Verified, sv.VClass = text(s.Verified), "v-unchecked"
 		}
 		for _, src := range s.Sources {
-			x := sourceView{URL: newLink(src.URL)}
+			x := sourceView{URL: newLink(src.URL, src.Passwords)}
 			for _, ch := range src.Chains {
 				var c []link
 				for _, u := range ch {
-					c = append(c, newLink(u))
+					c = append(c, newLink(u, src.Passwords))
 				}
 				x.Chains = append(x.Chains, c)
 			}
@@ -154,8 +161,33 @@ func newFileView(n int, f File, rules string) fileView {
 	return v
 }
 
-// newLink makes u a link when htmlsafe.WebLink allows it, else text only.
-func newLink(u string) link { return link{Text: u, Href: htmlsafe.WebLink(u)} }
+// shownSet is s with its strings as the report shows them (text); Page
+// and Objects stay what they are.
+func shownSet(s Set) Set {
+	s.Object, s.Kind, s.ID, s.Title, s.Created = text(s.Object), text(s.Kind), text(s.ID), text(s.Title), text(s.Created)
+	s.Sources = nil // newFileView shows them as links
+	return s
+}
+
+// newLink shows u as text, without its password when it has one (as
+// audit's WC-URL-PASSWORD message does: audit.WithoutPassword), and makes
+// it a link when htmlsafe.Link allows it. left says that Describe left
+// out a password of u's source: the report notes it on a URL that shows
+// a user name.
+func newLink(u string, left bool) link {
+	u, password := audit.WithoutPassword(u)
+	if left && !password {
+		p, err := url.Parse(u)
+		password = err == nil && p.User != nil
+	}
+	var l link
+	l.Text, l.Href = htmlsafe.Link(u, password)
+	return l
+}
+
+// text is how the report shows a string from a file or its results
+// (htmlsafe.Text: printable, else quoted, cut after MaxText characters).
+func text(s string) string { return htmlsafe.Text(s) }
 
 // ruleAnchor is the id of a rule's documentation in the report.
 func ruleAnchor(rule string) string { return "rule-" + rule }

@@ -51,7 +51,8 @@ const (
 type Options struct {
 	// Renderer draws the thumbnails; nil: none, and NoThumbnails says why
 	// once in the report (ErrNoRenderer's words, or that they were turned
-	// off).
+	// off). Its Timeout, FileTime and RunTime bound their time: a page's,
+	// a file's and the report's.
 	Renderer     *Renderer
 	NoThumbnails string
 	Jobs         int       // thumbnails rendered at once (at least 1)
@@ -72,6 +73,10 @@ type Stats struct {
 	Bytes      int64 // their size
 	Thumbnails int   // thumbnails drawn
 	Failed     int   // thumbnails the renderer failed to draw
+	// Skipped counts the page sets left without a thumbnail because the
+	// time for their file's thumbnails, or the report's, was spent
+	// (Renderer.FileTime, RunTime); a drawing stopped by it is Failed.
+	Skipped int
 }
 
 // Write writes the report of results to path: one self-contained HTML
@@ -87,7 +92,7 @@ func Write(ctx context.Context, path string, results Results, opts Options) (Sta
 		opts.MaxSingle = MaxSingle
 	}
 	opts.Jobs = max(opts.Jobs, 1)
-	w := &writer{ctx: ctx, opts: opts, results: results, tmpl: newTemplate(), sum: newSummary()}
+	w := &writer{ctx: ctx, opts: opts, results: results, tmpl: newTemplate(), sum: newSummary(), time: newTimeKeeper(opts.Renderer)}
 	for i := range results.Len() {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return w.stats, context.Cause(ctx)
@@ -107,6 +112,7 @@ type writer struct {
 	results Results
 	tmpl    *template.Template
 	sum     *summary
+	time    *timeKeeper // the time the thumbnails may still take
 	stats   Stats
 	done    int
 }
@@ -237,7 +243,7 @@ func (w *writer) details(b io.Writer, views []fileView) error {
 			part[i].Sets = nil // the thumbnails: written, not kept
 			w.done++
 			if w.opts.Progress != nil {
-				w.opts.Progress(w.done, w.results.Len(), part[i].Input)
+				w.opts.Progress(w.done, w.results.Len(), part[i].Path)
 			}
 		}
 		if err := w.ctx.Err(); err != nil {
@@ -248,13 +254,10 @@ func (w *writer) details(b io.Writer, views []fileView) error {
 }
 
 // thumbnails draws the first page of each page set of views (the first
-// MaxThumbnails of a file), opts.Jobs at a time.
+// MaxThumbnails of a file), opts.Jobs at a time, within the time each
+// file's thumbnails and the report's may take (timeKeeper).
 func (w *writer) thumbnails(views []fileView) {
-	type task struct {
-		v   *fileView
-		set int
-	}
-	var tasks []task
+	var tasks []thumbTask
 	for i := range views {
 		v := &views[i]
 		if !v.Recorded || len(v.Sets) == 0 {
@@ -267,11 +270,11 @@ func (w *writer) thumbnails(views []fileView) {
 			v.NoThumbs = "No thumbnails: the file could not be read."
 			continue
 		}
-		if fi, err := os.Stat(v.Input); err != nil || !fi.Mode().IsRegular() {
+		if fi, err := os.Stat(v.Path); err != nil || !fi.Mode().IsRegular() {
 			v.NoThumbs = "No thumbnails: the file is not at this path now."
 			continue
 		}
-		n := 0
+		n, file := 0, newBudget(w.opts.Renderer.FileTime)
 		for j := range v.Sets {
 			s := &v.Sets[j]
 			switch {
@@ -282,11 +285,11 @@ func (w *writer) thumbnails(views []fileView) {
 				v.NoThumbs = fmt.Sprintf("Thumbnails are drawn of the first %d page sets of a file.", MaxThumbnails)
 			default:
 				n++
-				tasks = append(tasks, task{v, j})
+				tasks = append(tasks, thumbTask{v, j, file})
 			}
 		}
 	}
-	jobs := make(chan task)
+	jobs := make(chan thumbTask)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for range min(w.opts.Jobs, len(tasks)) {
@@ -294,17 +297,9 @@ func (w *writer) thumbnails(views []fileView) {
 		go func() {
 			defer wg.Done()
 			for t := range jobs {
-				s := &t.v.Sets[t.set]
-				png, err := w.opts.Renderer.Render(w.ctx, t.v.Input, s.Set.Page)
+				png, err := w.draw(t.v.Path, t.v.Sets[t.set].Set.Page, t.time)
 				mu.Lock()
-				if err != nil {
-					s.NoThumb = "not drawn: " + err.Error()
-					w.stats.Failed++
-				} else {
-					s.Thumb = dataPNG(png)
-					s.ThumbAlt = fmt.Sprintf("Page %d, the first page of content set %d", s.Set.Page, s.N)
-					w.stats.Thumbnails++
-				}
+				w.put(t, png, err)
 				mu.Unlock()
 			}
 		}()
@@ -314,6 +309,72 @@ func (w *writer) thumbnails(views []fileView) {
 	}
 	close(jobs)
 	wg.Wait()
+}
+
+// A thumbTask is the thumbnail of a file's page set to draw.
+type thumbTask struct {
+	v    *fileView
+	set  int
+	time *budget // the file's
+}
+
+// put records what drawing t gave: its thumbnail, or why it has none.
+func (w *writer) put(t thumbTask, png []byte, err error) {
+	s := &t.v.Sets[t.set]
+	var spent *spentError
+	switch {
+	case errors.As(err, &spent):
+		s.NoThumb = "not drawn: " + err.Error()
+		t.v.Stopped = "No more thumbnails were drawn: " + spent.why + "."
+		if spent.drawn {
+			w.stats.Failed++
+		} else {
+			w.stats.Skipped++
+		}
+	case err != nil:
+		s.NoThumb = "not drawn: " + err.Error()
+		w.stats.Failed++
+	default:
+		s.Thumb = dataPNG(png)
+		s.ThumbAlt = fmt.Sprintf("Page %d, the first page of content set %d", s.Set.Page, s.N)
+		w.stats.Thumbnails++
+	}
+}
+
+// A spentError is a page left without a thumbnail because the time of
+// its file's thumbnails, or of the report's, was spent: before it was
+// drawn, or while (drawn).
+type spentError struct {
+	why   string
+	page  int
+	drawn bool
+}
+
+func (e *spentError) Error() string {
+	if e.drawn {
+		return fmt.Sprintf("%s (pdftoppm stopped on page %d)", e.why, e.page)
+	}
+	return e.why
+}
+
+// draw renders page of file in the time w.time gives it from file's
+// budget and the report's.
+func (w *writer) draw(path string, page int, file *budget) ([]byte, error) {
+	if err := w.ctx.Err(); err != nil {
+		return nil, context.Cause(w.ctx)
+	}
+	t, by := w.time.take(file)
+	if t <= 0 {
+		return nil, &spentError{why: w.time.why(by), page: page}
+	}
+	start := w.time.clock.now()
+	png, err := w.opts.Renderer.render(w.ctx, path, page, t)
+	w.time.give(file, t, w.time.clock.now().Sub(start))
+	var te *timeoutError
+	if by != nil && errors.As(err, &te) {
+		return nil, &spentError{why: w.time.why(by), page: page, drawn: true}
+	}
+	return png, err
 }
 
 func (w *writer) exec(b io.Writer, name string, data any) error {

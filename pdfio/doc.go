@@ -24,6 +24,8 @@
 // path: never over a device, a FIFO or a link to a descriptor.
 // CheckOutput applies the same rules before any work starts, CreateOutput
 // streams a large output, OpenAppend opens a results file to append to.
+// CheckRun refuses, before any work, an output of a run that is one of its
+// inputs or another of its outputs, by file identity (runfiles.go).
 //
 // Each Web Capture dictionary is described once, by a table of its keys
 // (keys.go); the reader and the writer both go through it.

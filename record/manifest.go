@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/webcap/webcap/internal/jsonstrict"
+	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -329,6 +331,39 @@ func (m *Manifest) InputPath() string {
 		return m.Input
 	}
 	return filepath.Join(m.dir, m.Input)
+}
+
+// Files are the files the manifest names, which building it reads: its
+// input PDF, its sources (a directory all of whose files are inputs) or
+// WARC, and each set's source, relative to the manifest's directory (for
+// pdfio.CheckRun: no output of the build may be one of them).
+func (m *Manifest) Files() []pdfio.RunFile {
+	var files []pdfio.RunFile
+	add := func(field, p string, dir bool) {
+		if p == "" {
+			return
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(m.dir, p)
+		}
+		if dir {
+			fi, err := os.Stat(p)
+			dir = err == nil && fi.IsDir()
+		}
+		files = append(files, pdfio.RunFile{Flag: "the manifest's " + field, Path: p, Dir: dir})
+	}
+	if m.InputData == nil {
+		add("input", m.Input, false)
+	}
+	add("sources", m.Sources, true)
+	add("warc", m.WARC, false)
+	for _, s := range m.PageSets {
+		add("source", s.Source, false)
+	}
+	for _, s := range m.ImageSets {
+		add("source", s.Source, false)
+	}
+	return files
 }
 
 func (m *Manifest) source(f, url string, redirects [][]string, captured, expires string) error {

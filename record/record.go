@@ -167,6 +167,12 @@ func (b *builder) check(field, p string) error {
 	return nil
 }
 
+// warcOptions are how a WARC file is read: as an input, within the size
+// limit and the context the PDF is read within.
+func (b *builder) warcOptions(p *canon.Profile) warc.Options {
+	return warc.Options{Profile: p, MaxFileSize: b.maxFileSize(), Context: b.opts.Context}
+}
+
 func (b *builder) run() (*Result, error) {
 	m := b.m
 	p := b.opts.Profile
@@ -193,14 +199,14 @@ func (b *builder) run() (*Result, error) {
 	switch {
 	case b.src != nil:
 	case b.opts.WARC != "":
-		if b.arc, err = warc.Load(b.opts.WARC, p); err != nil {
+		if b.arc, err = warc.LoadFile(b.opts.WARC, b.warcOptions(p)); err != nil {
 			return nil, err
 		}
 	case m.WARC != "":
 		if err := b.check("warc", m.WARC); err != nil {
 			return nil, err
 		}
-		if b.arc, err = warc.Load(b.path(m.WARC), p); err != nil {
+		if b.arc, err = warc.LoadFile(b.path(m.WARC), b.warcOptions(p)); err != nil {
 			return nil, m.fail("warc", "%w", err)
 		}
 	case m.Sources != "":

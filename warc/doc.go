@@ -27,9 +27,22 @@
 // without regard to case, a continuation line (starting with a space or a
 // tab) continues the previous field's value, and a block is exactly
 // Content-Length bytes, followed by two CRLFs. Every read is bounded
-// (Limits): the header's size, a block's size, the number of gzip members
-// and records, and the size of a decoded HTTP payload. Hostile input is an
-// error, never a panic.
+// (Limits): the header's size (64 KiB), a block's size (256 MiB), the
+// blank lines between records (64 KiB), an HTTP header in a block (1 MiB,
+// before net/http parses it), the number of gzip members and records
+// (2^20 each), and the size of a decoded HTTP payload or content (256
+// MiB). Hostile input is an error wrapping ErrFormat that names the record
+// and where it starts, never a panic.
+//
+// A record is read as a stream (NextHeader, then Read): its block is never
+// held whole unless the caller asks (Next). A Source (LoadFile) reads the
+// file once, checks each record's digests and decodes each response's
+// content as it streams past, and keeps only where each response starts
+// (a gzip member's offset, and the bytes into it when a member holds
+// several records): Open reads it again from there, as a stream. So the
+// memory a WARC file takes is its index, whatever its records' sizes;
+// Options bound the rest like any input's: the file's size, and a context
+// (a deadline, a memory ceiling) that stops the reading.
 //
 // # Payloads and the bytes an identifier covers
 //

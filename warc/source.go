@@ -1,9 +1,14 @@
 package warc
 
 import (
+	"bufio"
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"slices"
@@ -37,14 +42,40 @@ type Source struct {
 }
 
 // Load reads the WARC file at path (gzip or not) into a Source, with URLs
-// canonicalized under p (PDF if nil).
+// canonicalized under p (PDF if nil), with DefaultLimits and no deadline.
 func Load(path string, p *canon.Profile) (*Source, error) {
-	f, _, err := limits.Open(path, 0, "") // a regular file (a pipe would block the open), of any size: it is read as a stream
+	return LoadFile(path, Options{Profile: p})
+}
+
+// Options are how LoadFile reads a WARC file: the bounds of a hostile
+// input, as a PDF's.
+type Options struct {
+	Profile *canon.Profile // URLs are canonicalized under it; nil: PDF
+	Limits  Limits
+	// MaxFileSize refuses a larger file before it is read (a
+	// *limits.SizeError); 0: any size.
+	MaxFileSize int64
+	// Context stops the reading: its cause (a deadline passed, a memory
+	// ceiling) is the error, as the file gave it. nil: none.
+	Context context.Context
+}
+
+// LoadFile reads the WARC file at path into a Source, as a stream: a
+// record's block is read once, its digests checked and its content
+// decoded as it is read, and only where each response is is kept (it is
+// read again when opened). What it holds is the index of the archive's
+// URLs, whatever the size of its records.
+func LoadFile(path string, o Options) (*Source, error) {
+	f, _, err := limits.Open(path, o.MaxFileSize, "") // a regular file (a pipe would block the open)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return load(f, path, path, p, Limits{})
+	var r io.Reader = f
+	if o.Context != nil {
+		r = ctxReader{o.Context, f}
+	}
+	return load(r, path, path, o.Profile, o.Limits)
 }
 
 // LoadReader reads a WARC file from r, keeping every content in memory;
@@ -53,10 +84,37 @@ func LoadReader(r io.Reader, name string, p *canon.Profile, lim Limits) (*Source
 	return load(r, name, "", p, lim)
 }
 
-// An entry is where a URL's content is: at off in the file, or data.
+// A FileError is a WARC file that could not be read whole: the file, and
+// Err, which names the record and where it starts ("record 3 at byte
+// 1024: not a valid WARC file: …"); Err wraps ErrFormat for a fault of
+// the file or a limit of this package passed, else what stopped the
+// reading (an I/O error, the cause of Options.Context).
+type FileError struct {
+	File string
+	Err  error
+}
+
+func (e *FileError) Error() string { return e.File + ": " + e.Err.Error() }
+func (e *FileError) Unwrap() error { return e.Err }
+
+// ctxReader is r until ctx is done, and then ctx's cause.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if c.ctx.Err() != nil {
+		return 0, context.Cause(c.ctx)
+	}
+	return c.r.Read(p)
+}
+
+// An entry is where a URL's content is: in the record at at in the file,
+// or data.
 type entry struct {
-	off  int64  // -1: data
-	id   string // the record's ID, checked when it is read again
+	at   position // offset -1: data
+	id   string   // the record's ID, checked when it is read again
 	data []byte
 	date time.Time  // the WARC-Date of the response or revisit record (Captured)
 	rec  RecordInfo // the response record that holds it (RecordOf)
@@ -67,22 +125,27 @@ func load(r io.Reader, name, path string, p *canon.Profile, lim Limits) (*Source
 	if err != nil {
 		return nil, err
 	}
+	lim = lim.orDefault()
 	s := &Source{name: name, path: path, lim: lim, content: map[string]entry{}, redirects: map[string]string{}}
 	byID := map[string]entry{}     // record ID: a 200 response
 	byDigest := map[string]entry{} // payload digest: a 200 response
 	rd := NewReaderLimits(r, lim)
 	for {
-		rec, err := rd.Next()
+		rec, err := rd.NextHeader()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, &FileError{File: name, Err: err}
 		}
 		s.Records++
-		if err := rec.VerifyDigests(); err != nil {
-			s.problem(rec, "%v", err)
-			s.digests = append(s.digests, Problem{RecordID: rec.ID(), Type: rec.Type(), TargetURI: rec.TargetURI(), Err: err})
+		sc, err := scan(rd, rec, lim, path == "")
+		if err != nil {
+			return nil, &FileError{File: name, Err: err}
+		}
+		if sc.digestErr != nil {
+			s.problem(rec, "%v", sc.digestErr)
+			s.digests = append(s.digests, Problem{RecordID: rec.ID(), Type: rec.Type(), TargetURI: rec.TargetURI(), Err: sc.digestErr})
 		}
 		typ := rec.Type()
 		if (typ != TypeResponse && typ != TypeRevisit) || !rec.IsHTTP("response") {
@@ -93,9 +156,9 @@ func load(r io.Reader, name, path string, p *canon.Profile, lim Limits) (*Source
 			s.problem(rec, "target URI: %v", err)
 			continue
 		}
-		resp, err := rec.ParseResponse(lim)
-		if err != nil {
-			s.problem(rec, "%v", err)
+		resp := sc.resp
+		if sc.respErr != nil {
+			s.problem(rec, "%v", sc.respErr)
 			continue
 		}
 		if resp.Status >= 300 && resp.Status < 400 {
@@ -119,14 +182,13 @@ func load(r io.Reader, name, path string, p *canon.Profile, lim Limits) (*Source
 				}
 			}
 		} else {
-			data, err := resp.Content(lim)
-			if err != nil {
-				s.problem(rec, "%v", err)
+			if sc.contentErr != nil {
+				s.problem(rec, "%v", sc.contentErr)
 				continue
 			}
-			e = entry{off: -1, data: data}
-			if path != "" && rd.Offset() >= 0 {
-				e = entry{off: rd.Offset(), id: rec.ID()} // read again when opened
+			e = entry{at: position{offset: -1}, data: sc.content}
+			if path != "" {
+				e = entry{at: rd.at, id: rec.ID()} // read again when opened
 			}
 			e.rec = recordInfo(rec, resp)
 		}
@@ -139,6 +201,100 @@ func load(r io.Reader, name, path string, p *canon.Profile, lim Limits) (*Source
 		}
 	}
 	return s, nil
+}
+
+// A scanned record is what load needs of a record's block, read once as
+// a stream.
+type scanned struct {
+	digestErr  error         // a digest that does not match (wraps ErrDigest)
+	resp       *HTTPResponse // an HTTP response's status and header (no body)
+	respErr    error         // why it is not one
+	content    []byte        // a 200 response's content, when kept
+	contentErr error         // why its content cannot be decoded
+}
+
+// scan reads the block of rec, the record rd is at, to its end: it checks
+// the block's and payload's digests (VerifyDigests, streaming) and, for
+// an HTTP response, parses its header (at most MaxHTTPHeader bytes) and
+// decodes a 200 response's content (at most MaxBlock bytes), keeping it
+// if keep. The error is the file's or a limit's (the load stops); what is
+// wrong with one record only is said in scanned.
+func scan(rd *Reader, rec *Record, lim Limits, keep bool) (*scanned, error) {
+	sc := &scanned{}
+	bd := newDigester(rec.Header.Get(FieldBlockDigest))
+	var pd *digester // the payload's as it follows the header
+	if d := rec.Header.Get(FieldPayloadDigest); d != "" && rec.Type() != TypeRevisit {
+		pd = newDigester(d)
+	}
+	block := io.TeeReader(rd, bd)
+	isResp := (rec.Type() == TypeResponse || rec.Type() == TypeRevisit) && rec.IsHTTP("response")
+	var dechunked *digester // the payload's with the transfer coding removed
+	if isResp || (pd != nil && rec.IsHTTP("request")) {
+		br := bufio.NewReaderSize(block, 32<<10)
+		head, err := readHead(br, lim.MaxHTTPHeader)
+		if errors.Is(err, ErrHTTPHeader) {
+			return nil, rd.fail(rd.n, rd.at, err)
+		}
+		if err == nil && isResp {
+			status, h, isChunked, perr := parseHead(head)
+			sc.resp = &HTTPResponse{Status: status, Header: h}
+			if perr == nil {
+				body := io.TeeReader(br, pd)
+				var payload io.Reader = body
+				if isChunked {
+					dechunked = newDigester(rec.Header.Get(FieldPayloadDigest))
+					payload = io.TeeReader(httputil.NewChunkedReader(body), dechunked)
+				}
+				if status == 200 && rec.Type() == TypeResponse {
+					sc.content, sc.contentErr = decode(h, payload, lim, keep)
+				}
+				if _, cerr := io.Copy(io.Discard, payload); cerr != nil && isChunked && rd.err == nil {
+					sc.respErr = fmt.Errorf("HTTP response: chunked body: %w", cerr)
+					dechunked = nil
+				}
+			} else {
+				sc.respErr = perr
+			}
+		} else if err != nil {
+			sc.respErr = err
+		}
+		if err != nil && pd != nil {
+			sc.digestErr = fmt.Errorf("%w: WARC-Payload-Digest %s: no HTTP header", ErrDigest, pd.label)
+			pd = nil
+		}
+		block = io.TeeReader(br, pd) // the rest, if any
+	} else {
+		block = io.TeeReader(block, pd)
+	}
+	io.Copy(io.Discard, block)
+	if rd.err != nil {
+		return nil, rd.err
+	}
+	switch {
+	case !bd.ok():
+		sc.digestErr = fmt.Errorf("%w: WARC-Block-Digest %s", ErrDigest, bd.label)
+	case sc.digestErr == nil && !pd.ok() && !(dechunked != nil && dechunked.ok()):
+		sc.digestErr = fmt.Errorf("%w: WARC-Payload-Digest %s", ErrDigest, pd.label)
+	}
+	return sc, nil
+}
+
+// decode reads payload's content (contentReader) to its end, and returns
+// it if keep.
+func decode(h http.Header, payload io.Reader, lim Limits, keep bool) ([]byte, error) {
+	r, err := contentReader(h, payload, lim)
+	if err != nil {
+		return nil, err
+	}
+	if keep {
+		b, err := io.ReadAll(r)
+		if b == nil {
+			b = []byte{}
+		}
+		return b, err
+	}
+	_, err = io.Copy(io.Discard, r)
+	return nil, err
 }
 
 func (s *Source) problem(rec *Record, format string, args ...any) {
@@ -162,44 +318,69 @@ func resolve(c *canon.Canonicalizer, base, loc string) (string, error) {
 }
 
 // Open implements webcapture.AuxSource: the content archived for the
-// canonical URL u.
+// canonical URL u, read from the file as it is read (at most
+// Limits.MaxBlock bytes).
 func (s *Source) Open(u string) (io.ReadCloser, error) {
 	e, ok := s.content[u]
 	if !ok {
 		return nil, fmt.Errorf("%w in %s", webcapture.ErrNotFound, s.name)
 	}
-	if e.off < 0 {
+	if e.at.offset < 0 {
 		return io.NopCloser(bytes.NewReader(e.data)), nil
 	}
-	b, err := s.reread(e)
+	rc, err := s.reread(e)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", s.name, u, err)
 	}
-	return io.NopCloser(bytes.NewReader(b)), nil
+	return rc, nil
 }
 
-// reread reads the content of e's response record again from the file.
-func (s *Source) reread(e entry) ([]byte, error) {
-	f, err := os.Open(s.path)
+// reread opens the content of e's response record again in the file.
+func (s *Source) reread(e entry) (io.ReadCloser, error) {
+	f, _, err := limits.Open(s.path, 0, "")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	if _, err := f.Seek(e.off, io.SeekStart); err != nil {
+	r, err := s.openContent(f, e)
+	if err != nil {
+		f.Close()
 		return nil, err
 	}
-	rec, err := NewReaderLimits(f, s.lim).Next()
+	return struct {
+		io.Reader
+		io.Closer
+	}{r, f}, nil
+}
+
+func (s *Source) openContent(f *os.File, e entry) (io.Reader, error) {
+	if _, err := f.Seek(e.at.offset, io.SeekStart); err != nil {
+		return nil, err
+	}
+	rd := NewReaderLimits(f, s.lim)
+	if err := rd.discard(e.at.skip); err != nil {
+		return nil, err
+	}
+	rec, err := rd.NextHeader()
 	if err != nil {
 		return nil, err
 	}
 	if rec.ID() != e.id {
-		return nil, fmt.Errorf("the file has changed since it was read: record %s is not at offset %d", e.id, e.off)
+		return nil, fmt.Errorf("the file has changed since it was read: record %s is not %v", e.id, e.at)
 	}
-	resp, err := rec.ParseResponse(s.lim)
+	br := bufio.NewReaderSize(rd, 32<<10)
+	head, err := readHead(br, s.lim.MaxHTTPHeader)
 	if err != nil {
 		return nil, err
 	}
-	return resp.Content(s.lim)
+	_, h, isChunked, err := parseHead(head)
+	if err != nil {
+		return nil, err
+	}
+	var payload io.Reader = br
+	if isChunked {
+		payload = httputil.NewChunkedReader(br)
+	}
+	return contentReader(h, payload, s.lim)
 }
 
 // URLs returns the canonical URLs that have content, sorted.

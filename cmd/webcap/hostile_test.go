@@ -49,6 +49,11 @@ func TestHostile(t *testing.T) {
 			case c.Browser && os.Getenv(browsertest.Env) != "1":
 				t.Skipf("needs Chromium: set %s=1 to run it", browsertest.Env)
 			}
+			for _, prog := range c.Needs {
+				if _, err := exec.LookPath(prog); err != nil {
+					t.Skipf("needs %s, which is not installed: %v", prog, err)
+				}
+			}
 			t.Parallel()
 			r := runCase(t, c)
 			mu.Lock()
@@ -79,6 +84,9 @@ const beforeEnv = "WEBCAP_HOSTILE_BEFORE"
 func runCase(t *testing.T, c hostile.Case) caseResult {
 	dir := t.TempDir()
 	args, cleanup, err := c.Setup(dir)
+	if errors.Is(err, hostile.ErrSkip) {
+		t.Skipf("setup: %v", err)
+	}
 	if err != nil {
 		t.Fatalf("setup: %v", err)
 	}
@@ -92,10 +100,17 @@ func runCase(t *testing.T, c hostile.Case) caseResult {
 	if p := os.Getenv(beforeEnv); p != "" {
 		prog = p // measuring what another binary does (a case's Before)
 	}
-	cmd := exec.CommandContext(ctx, "rusage", append([]string{prog}, args...)...)
+	var wrap []string
+	if c.Wrap != nil {
+		wrap = c.Wrap(dir)
+	}
+	cmd := exec.CommandContext(ctx, "rusage", append(append(wrap, prog), args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), c.Env...), rusageEnv+"="+figures)
 	cmd.Stdin = strings.NewReader(c.Stdin)
+	if c.StdinFrom != nil {
+		cmd.Stdin = c.StdinFrom() // exec copies it into a pipe until webcap stops reading
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	var stop *stopTimer

@@ -13,6 +13,7 @@ import (
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/mirror"
+	"github.com/webcap/webcap/webcapture"
 )
 
 func newAuditCmd(ios *IOStreams, runF func(context.Context, *auditOptions) error) *cobra.Command {
@@ -121,9 +122,11 @@ REPORT.html/index.html; an index of 1,000 files a page, the details of
 100 files a page) that opens from disk without a server. Thumbnails are
 drawn by poppler's pdftoppm when it is on PATH (else the report says "no
 renderer found"), in a child process under limits (512 MiB of address
-space, 20 s a page, 1 MiB of PNG), --jobs at a time, for the first 20
-page sets of a file; --thumbnails none draws none. A report already at
-the path is replaced only with --force. --html keeps every result until
+space, 10 s a page, 1 MiB of PNG), --jobs at a time, for the first 20
+page sets of a file, within 30 s for the pages of a file and 10 minutes
+for the report's (then the report says why the rest have none);
+--thumbnails none draws none. A report already at the path is replaced
+only with --force. --html keeps every result until
 the end: for a very large collection, audit with --jsonl --sets in shards
 and make the report with webcap report --html. --sets records each file's
 content sets and SpiderInfo version in --json and --jsonl results (the
@@ -243,6 +246,19 @@ type auditOptions struct {
 	sources *sourceCache // Sources opened once for the files of this process; nil: for each file
 }
 
+// loadSources reads --sources in this process, before any file, under
+// the limits a file is read under (--timeout, --max-memory,
+// --max-file-size), so that sources that are not valid, or hostile, fail
+// the run once, named, not each file in its worker (which reads them
+// again, under the same limits: auditFile).
+func (opts *auditOptions) loadSources(ctx context.Context) (webcapture.AuxSource, error) {
+	ctx, cancel := limits.Deadline(ctx, opts.Timeout, timeoutFlag)
+	defer cancel()
+	ctx, stop := limits.WatchMemory(ctx, int64(opts.MaxMemory), maxMemoryFlag)
+	defer stop()
+	return loadSources(ctx, "audit", "--sources", opts.Sources, opts.confined(), int64(opts.MaxFileSize))
+}
+
 // confined is where --sources may read (--allow-outside).
 func (opts *auditOptions) confined() mirror.Options {
 	return mirror.Options{AllowOutside: opts.AllowOutside}
@@ -269,9 +285,40 @@ func (o *auditOptions) bounds() (*limitFlags, string, []string) {
 	return &o.limitFlags, "audit", o.Files
 }
 
+// runFiles are what audit reads (the arguments, the files found in the
+// directories walked, --files-from, --password-file, --sources) and
+// writes (--html, --resume): the workers read the files of this list.
+func (opts *auditOptions) runFiles(files []string) *runFiles {
+	r := &runFiles{}
+	r.output("--html", opts.HTML)
+	r.output("--resume", opts.Resume)
+	if len(r.out) == 0 {
+		return r // nothing written: no list of a million inputs to make
+	}
+	r.inputs("", files, nil)
+	if opts.Recursive { // the directories walked
+		listed := make(map[string]bool, len(files))
+		for _, f := range files {
+			listed[f] = true
+		}
+		for _, a := range opts.Files {
+			if !listed[a] {
+				r.input("", a, nil)
+			}
+		}
+	}
+	r.input("--files-from", opts.FilesFrom, opts.IO)
+	r.input("--password-file", opts.PasswordFile, opts.IO)
+	r.source("--sources", opts.Sources)
+	return r
+}
+
 func runAudit(ctx context.Context, opts *auditOptions) error {
 	files, err := opts.inputs(ctx, "audit", opts.Files, opts.IO)
 	if err != nil {
+		return err
+	}
+	if err := opts.runFiles(files).check("audit"); err != nil {
 		return err
 	}
 	opts.Files = files // none: nothing to audit, no error
@@ -280,10 +327,14 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		return err
 	}
 	if opts.Sources != "" {
-		if _, err := loadSources("audit", "--sources", opts.Sources, opts.confined()); err != nil {
+		src, err := opts.loadSources(ctx)
+		if err != nil {
 			return err
 		}
 		opts.sources = &sourceCache{}
+		if opts.InProcess {
+			opts.sources.set(src)
+		}
 	}
 	var log *resumeLog
 	if opts.Resume != "" {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
@@ -33,16 +34,17 @@ import (
 // (for this file) and ctx (the run's memory ceiling, an interrupt).
 func auditFile(ctx context.Context, path string, opts *auditOptions) fileJSON {
 	r := fileJSON{Input: path, Findings: []findingJSON{}}
+	ctx, cancel := limits.Deadline(ctx, opts.Timeout, timeoutFlag)
+	defer cancel()
 	var src webcapture.AuxSource
 	if opts.Sources != "" {
 		var err error
-		if src, err = opts.sources.load(opts.Sources, opts.Profile, opts.confined()); err != nil {
-			r.Error = unreadable("sources: " + err.Error())
+		if src, err = opts.sources.load(ctx, opts.Sources, opts.Profile, opts.confined(), int64(opts.MaxFileSize)); err != nil {
+			r.Error = newErrorJSON(sayFlag(err))
+			r.Error.Message = "sources: " + err.Error()
 			return r
 		}
 	}
-	ctx, cancel := limits.Deadline(ctx, opts.Timeout, timeoutFlag)
-	defer cancel()
 	d, err := opts.open(path, opts.pdfOptions(ctx))
 	if err != nil {
 		r.Error = newErrorJSON(err)
@@ -134,14 +136,26 @@ func (a *auditor) audit(ctx context.Context, path string) fileJSON {
 }
 
 // workerTask is a line audit sends its worker: a file, and the password,
-// which ps does not show there.
+// which ps does not show there. The file's name goes as its bytes (Path,
+// base64): a name is bytes, and a JSON string would replace those that
+// are not UTF-8 with U+FFFD, naming another file. Input, the name as
+// text, is for a person reading the pipe, and for a task without Path.
 type workerTask struct {
 	Input    string `json:"input"`
+	Path     []byte `json:"path,omitempty"`
 	Password string `json:"password,omitempty"`
 }
 
+// file is the name of the task's file.
+func (t *workerTask) file() string {
+	if t.Path != nil {
+		return string(t.Path)
+	}
+	return t.Input
+}
+
 func (a *auditor) inWorker(ctx context.Context, path string) fileJSON {
-	task, err := json.Marshal(workerTask{path, a.opts.get()})
+	task, err := json.Marshal(workerTask{Input: path, Path: []byte(path), Password: a.opts.get()})
 	if err != nil {
 		panic(err) // strings only
 	}
@@ -150,7 +164,8 @@ func (a *auditor) inWorker(ctx context.Context, path string) fileJSON {
 	var line fileLineJSON
 	var ce *workers.CrashError
 	switch {
-	case err == nil && json.Unmarshal(answer, &line) == nil && line.Input == path:
+	case err == nil && json.Unmarshal(answer, &line) == nil && line.Input == asJSONText(path):
+		line.Input = path // the name as given, bytes and all
 		return line.fileJSON
 	case err == nil:
 		r.Error = hostile("the reader gave no result")
@@ -166,6 +181,19 @@ func (a *auditor) inWorker(ctx context.Context, path string) fileJSON {
 		r.Error = unreadable(err.Error())
 	}
 	return r
+}
+
+// asJSONText is s as it comes back from a JSON string (encoding/json
+// replaces each byte that is not UTF-8 with U+FFFD): how a worker's
+// result names the file it was given.
+func asJSONText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	b, _ := json.Marshal(s)
+	var t string
+	_ = json.Unmarshal(b, &t)
+	return t
 }
 
 // childEnv is this process's environment with $WEBCAP_PASSWORD set to pw
@@ -224,8 +252,8 @@ func runAuditWorker(ctx context.Context, opts *auditOptions) error {
 		if opts.sources == nil {
 			opts.sources = &sourceCache{}
 		}
-		fault(task.Input)
-		b, err := json.Marshal(fileLineJSON{schemaName("audit-file"), auditFile(ctx, task.Input, opts)})
+		fault(task.file())
+		b, err := json.Marshal(fileLineJSON{schemaName("audit-file"), auditFile(ctx, task.file(), opts)})
 		if err != nil {
 			panic(err)
 		}

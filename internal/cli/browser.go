@@ -99,7 +99,7 @@ func newCaptureProgress(ios *IOStreams, mode progressMode, name string, max int)
 		return nil
 	case progressPlain:
 		return func(done, queued int, bytes int64, url string) {
-			fmt.Fprintf(ios.ErrOut, "%s: %d done, %d queued, %s fetched: %s\n", name, done, queued, sizeOf(bytes), url)
+			fmt.Fprintf(ios.ErrOut, "%s: %d done, %d queued, %s fetched: %s\n", name, done, queued, sizeOf(bytes), displayInput(shownURL(url)))
 		}
 	}
 	bar := progressbar.NewOptions(max, progressbar.OptionSetWriter(ios.ErrOut), progressbar.OptionShowCount(),

@@ -131,6 +131,16 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	if err != nil {
 		return buildError(err)
 	}
+	r := &runFiles{inPlace: m.InputPath()}
+	r.input("", opts.Manifest, opts.IO)
+	r.in = append(r.in, m.Files()...)
+	r.source("--sources", opts.Sources)
+	r.input("--warc", opts.WARC, nil)
+	r.input("--password-file", opts.PasswordFile, opts.IO)
+	r.output("-o", opts.Out)
+	if err := r.check("build"); err != nil {
+		return err
+	}
 	if err := opts.outputFlags.check("build", opts.IO, m.InputPath()); err != nil {
 		return err
 	}
@@ -138,14 +148,14 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 		return err
 	}
 	if opts.Sources != "" {
-		src, err := loadSources("build", "--sources", opts.Sources, mirror.Options{AllowOutside: opts.AllowOutside})
+		src, err := loadSources(ctx, "build", "--sources", opts.Sources, mirror.Options{AllowOutside: opts.AllowOutside}, int64(opts.MaxFileSize))
 		if err != nil {
 			return err
 		}
 		bo.Sources = src
 	}
 	if opts.WARC != "" {
-		if err := checkWARC("build", opts.WARC); err != nil {
+		if err := checkWARC("build", opts.WARC, int64(opts.MaxFileSize)); err != nil {
 			return err
 		}
 		bo.WARC = opts.WARC
@@ -155,6 +165,9 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	if err != nil && opts.retry(err, m.InputPath()) {
 		bo.Password = opts.get()
 		res, err = record.Apply(m, bo)
+	}
+	if err != nil && errors.Is(context.Cause(ctx), limits.ErrLimit) && errors.As(err, new(*warc.FileError)) {
+		return fmt.Errorf("build: %w", err) // the WARC file stopped at a record, named
 	}
 	if err != nil && ctx.Err() != nil && !errors.As(err, new(*pdfio.Error)) {
 		return stopError(ctx, "build", opts.Manifest) // nothing written
@@ -209,19 +222,21 @@ func newBuildSummary(manifest, out string, res *record.Result, sum audit.Summary
 	return bs
 }
 
-// checkWARC checks that --warc names a WARC file that can be read: one
-// that cannot is an I/O error, one that is not a WARC a usage error.
-func checkWARC(cmd, path string) error {
+// checkWARC checks that --warc names a WARC file that can be read, before
+// any work: one that cannot be opened is an I/O error, one larger than
+// maxSize or whose first record's header is not valid an invalid input
+// (sourcesError). record reads it whole, under the same limits.
+func checkWARC(cmd, path string, maxSize int64) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return usagef("%s: --warc: %s is a directory, not a WARC file", cmd, path)
 	}
-	f, _, err := limits.Open(path, 0, "") // a regular file (a pipe would block the open), of any size
+	f, _, err := limits.Open(path, maxSize, "") // a regular file (a pipe would block the open)
 	if err != nil {
-		return &ioError{fmt.Errorf("%s: --warc %w", cmd, pathError(err))}
+		return sourcesError(cmd, "--warc", err)
 	}
 	defer f.Close()
-	if _, err := warc.NewReader(f).Next(); err != nil && err != io.EOF {
-		return usagef("%s: --warc: %s: %v", cmd, path, err)
+	if _, err := warc.NewReader(f).NextHeader(); err != nil && err != io.EOF {
+		return sourcesError(cmd, "--warc", fmt.Errorf("%s: %w", path, err))
 	}
 	return nil
 }

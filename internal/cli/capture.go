@@ -217,10 +217,18 @@ read or written or Chromium cannot be started.`,
 func runCapture(ctx context.Context, opts *captureOptions) error {
 	name := opts.name()
 	// Before anything is fetched: a crawl is not lost to a bad -o.
+	r := &runFiles{inPlace: opts.File}
+	r.input("", opts.File, opts.IO)
+	r.input("--password-file", opts.PasswordFile, opts.IO)
+	r.output("-o", opts.Out)
+	r.output("--warc", opts.WARC)
+	if err := r.check(name); err != nil {
+		return err
+	}
 	if err := opts.outputFlags.check(name, opts.IO, opts.File); err != nil {
 		return err
 	}
-	if err := checkWARCOut(name, opts.WARC, opts.Force, opts.File, opts.target(opts.File)); err != nil {
+	if err := checkWARCOut(name, opts.WARC, opts.Force); err != nil {
 		return err
 	}
 	var file []byte

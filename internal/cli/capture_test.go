@@ -29,7 +29,7 @@ func TestCaptureCommand(t *testing.T) {
 		{[]string{"capture", "--profile", "x", "http://a/", "-o", out}, 2, "--profile"},
 		{[]string{"capture", "--chromium", "/nonexistent/chromium", "http://a/", "-o", out}, 3, "/nonexistent/chromium"},
 		{[]string{"append", "site.pdf"}, 2, "append: want at least 2 arguments (FILE URL... -o OUT.pdf), got 1"},
-		{[]string{"append", out, "http://a/", "-o", out}, 2, "is the input: use --in-place"},
+		{[]string{"append", out, "http://a/", "-o", out}, 2, "is an input of this run (" + out + "): give another file, or --in-place to replace it"},
 		{[]string{"append", "/nonexistent/site.pdf", "http://a/", "-o", out}, 3, "/nonexistent/site.pdf"},
 		// The output is checked before anything is fetched (here: before
 		// Chromium would be looked for).
@@ -37,7 +37,7 @@ func TestCaptureCommand(t *testing.T) {
 		{[]string{"capture", "--chromium", "/nonexistent/chromium", "http://a/", "-o", exists}, 2, "exists: choose another -o, or --force"},
 		{[]string{"capture", "--chromium", "/nonexistent/chromium", "http://a/", "-o", dir}, 2, "is a directory"},
 		{[]string{"refresh", "--chromium", "/nonexistent/chromium", exists, "-o", "/nonexistent/dir/x.pdf"}, 3, "does not exist"},
-		{[]string{"refresh", exists, "-o", exists}, 2, "is the input: use --in-place"},
+		{[]string{"refresh", exists, "-o", exists}, 2, "is an input of this run (" + exists + "): give another file, or --in-place"},
 		{[]string{"capture", "--media", "tv", "http://a/", "-o", out}, 2, "--media"},
 		{[]string{"capture", "--wait-idle", "0s", "http://a/", "-o", out}, 2, "--wait-idle"},
 	} {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/warc"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -50,8 +51,10 @@ const exitCodesHelp = `webcap exits with one of these codes, the same in every c
     4  an input is not a PDF, is too damaged to parse, or is hostile (larger
        than --max-file-size, its reading outlived --timeout, needed more
        than --max-memory, or crashed the reader; a mirror or manifest whose
-       link or path leads outside its directory, without --allow-outside):
-       a finding about the file, which reading it again will not change
+       link or path leads outside its directory, without --allow-outside;
+       a WARC file that is not valid, or passes one of its limits; report's
+       shard that is not audit --jsonl's): a finding about the file, which
+       reading it again will not change
   130  interrupted by Ctrl-C (143: by a TERM signal, 129: by HUP), said as
        "webcap: COMMAND: interrupted"; capture, append and refresh write
        what they captured before it, and say so; build and fix write nothing;
@@ -156,7 +159,8 @@ func exitCode(err error) int {
 		return exitInvalid
 	case errors.As(err, &ie):
 		return exitIOError
-	case errors.As(err, &ve), errors.As(err, &pe) && pe.Invalid(), errors.Is(err, webcapture.ErrRefused):
+	case errors.As(err, &ve), errors.As(err, &pe) && pe.Invalid(), errors.Is(err, webcapture.ErrRefused),
+		errors.Is(err, warc.ErrFormat): // a WARC file that is not one, or passes its limits
 		return exitInvalid
 	case pe != nil && pe.Unreadable():
 		return exitIOError

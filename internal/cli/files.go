@@ -131,28 +131,54 @@ func fileError(cmd, file string, err error) error {
 
 // loadSources opens the captured files a flag names (--sources, --aux): a
 // wget mirror directory, a WARC file (.warc, .warc.gz) or a JSON manifest.
-// A path that cannot be read is an I/O error; a manifest or WARC file that
-// is wrong, a usage error. What a mirror or manifest names is read inside
-// its directory only, unless --allow-outside (o: mirror.OpenIn).
-func loadSources(cmd, flag, path string, o mirror.Options) (webcapture.AuxSource, error) {
-	src, err := openSources(path, nil, o)
-	var pathErr *fs.PathError
-	switch {
-	case err == nil:
-		return src, nil
-	case errors.As(err, &pathErr):
-		return nil, &ioError{fmt.Errorf("%s: %s %w", cmd, flag, pathError(err))}
+// A WARC file is an input as a PDF is: read within --max-file-size
+// (maxSize) and ctx (--timeout, --max-memory), and one that is not valid
+// is said with the record (sourcesError). What a mirror or manifest names
+// is read inside its directory only, unless --allow-outside (o:
+// mirror.OpenIn).
+func loadSources(ctx context.Context, cmd, flag, path string, o mirror.Options, maxSize int64) (webcapture.AuxSource, error) {
+	src, err := openSources(ctx, path, nil, o, maxSize)
+	if err != nil {
+		return nil, sourcesError(cmd, flag, err)
 	}
-	return nil, usagef("%s: %s: %v", cmd, flag, err)
+	return src, nil
+}
+
+// sourcesError sorts the error of a file of captured data (--sources,
+// --aux, --warc) into exit codes: a file that cannot be opened or read is
+// an I/O error (3); one over a limit (--max-file-size, --timeout,
+// --max-memory) or a WARC file that is not valid (warc.ErrFormat: its
+// syntax, or one of its limits, at a record it names) is an input that is
+// hostile or unparseable (4); a mirror or manifest that is wrong, a usage
+// error (2).
+func sourcesError(cmd, flag string, err error) error {
+	sayFlag(err)
+	var pe *fs.PathError
+	var in *interrupted
+	switch {
+	case errors.As(err, &in):
+		return in // said by Main
+	case errors.Is(err, warc.ErrFormat):
+		return &invalidError{fmt.Errorf("%s: %s %w", cmd, flag, err)}
+	case errors.As(err, &pe):
+		if _, top := err.(*fs.PathError); top {
+			err = pathError(err)
+		}
+		return &ioError{fmt.Errorf("%s: %s %w", cmd, flag, err)}
+	case errors.Is(err, limits.ErrLimit): // --timeout or --max-memory, as the reading stopped
+		return fmt.Errorf("%s: %s %w", cmd, flag, err)
+	}
+	return usagef("%s: %s: %v", cmd, flag, err)
 }
 
 // openSources opens a wget mirror directory, a WARC file or a JSON
 // manifest, by its path; a WARC file's URLs are canonicalized under p (PDF
-// if nil), as the sets' URLs are looked up.
-func openSources(path string, p *canon.Profile, o mirror.Options) (webcapture.AuxSource, error) {
+// if nil), as the sets' URLs are looked up, and it is read within maxSize
+// bytes and ctx.
+func openSources(ctx context.Context, path string, p *canon.Profile, o mirror.Options, maxSize int64) (webcapture.AuxSource, error) {
 	if warc.IsWARC(path) {
 		if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
-			return warc.Load(path, p)
+			return warc.LoadFile(path, warc.Options{Profile: p, MaxFileSize: maxSize, Context: ctx})
 		}
 	}
 	return mirror.Load(path, o)
@@ -166,10 +192,17 @@ type sourceCache struct {
 	err  error
 }
 
-func (c *sourceCache) load(path string, p *canon.Profile, o mirror.Options) (webcapture.AuxSource, error) {
+// load opens the sources, within ctx (the first file's) and maxSize.
+func (c *sourceCache) load(ctx context.Context, path string, p *canon.Profile, o mirror.Options, maxSize int64) (webcapture.AuxSource, error) {
 	if c == nil {
-		return openSources(path, p, o)
+		return openSources(ctx, path, p, o, maxSize)
 	}
-	c.once.Do(func() { c.src, c.err = openSources(path, p, o) })
+	c.once.Do(func() { c.src, c.err = openSources(ctx, path, p, o, maxSize) })
 	return c.src, c.err
+}
+
+// set makes src the sources opened, when this process opened them
+// already.
+func (c *sourceCache) set(src webcapture.AuxSource) {
+	c.once.Do(func() { c.src = src })
 }

@@ -118,6 +118,13 @@ func (o *fixOptions) bounds() (*limitFlags, string, []string) {
 }
 
 func runFix(ctx context.Context, opts *fixOptions) error {
+	r := &runFiles{inPlace: opts.File}
+	r.input("", opts.File, opts.IO)
+	r.input("--password-file", opts.PasswordFile, opts.IO)
+	r.output("-o", opts.Out)
+	if err := r.check("fix"); err != nil {
+		return err
+	}
 	if err := opts.outputFlags.check("fix", opts.IO, opts.File); err != nil {
 		return err
 	}

@@ -5,27 +5,29 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/dustin/go-humanize"
+	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/internal/htmlsafe"
 )
 
 // How every command shows things in plain text.
 
 // displayInput shows an input as it is when it is printable, and quoted
-// otherwise, so that control characters never reach the terminal.
-func displayInput(s string) string {
-	if !utf8.ValidString(s) {
-		return strconv.Quote(s)
-	}
-	for _, r := range s {
-		if !unicode.IsPrint(r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
+// otherwise, so that control characters never reach the terminal
+// (htmlsafe.Display: the HTML report shows strings the same way).
+func displayInput(s string) string { return htmlsafe.Display(s) }
+
+// shownURL is a URL read from a file as info shows it, in text and JSON:
+// without its password (audit.WithoutPassword, the rule audit's messages
+// and the HTML report follow).
+func shownURL(u string) string {
+	u, _ = audit.WithoutPassword(u)
+	return u
 }
+
+// urlJSON is shownURL(u) for JSON.
+func urlJSON(u string) bytesJSON { return bytesJSON(shownURL(u)) }
 
 // plural says "1 page", "2 pages".
 func plural(n int, what string) string {

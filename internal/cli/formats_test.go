@@ -175,3 +175,44 @@ func TestFileResult(t *testing.T) {
 		t.Errorf("fileResult(...).Findings = %+v, status %q; want %+v, Well-Formed, but not valid", r.Findings, r.Status(), want)
 	}
 }
+
+// The Archivematica command's verdicts and exit statuses, as
+// docs/formats.md states them: a file that is not a PDF is a finding
+// (kind invalid: fail, Not well-formed, exit 0); one that cannot be read
+// is a failure of the command (Not checked, exit 3).
+func TestArchivematicaExit(t *testing.T) {
+	dir := t.TempDir()
+	for name, b := range map[string]string{"notapdf.pdf": "hello\n", "empty.pdf": ""} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		file, kind, out string
+		code            int
+	}{
+		{"notapdf.pdf", "invalid", `"fail","eventOutcomeDetailNote":"format=\"PDF\"; result=\"Not well-formed\"; error=\"not a PDF: no %PDF- header\""`, exitOK},
+		{"empty.pdf", "invalid", `result=\"Not well-formed\"; error=\"not a PDF: the file is empty\""`, exitOK},
+		{"missing.pdf", "io", `"fail","eventOutcomeDetailNote":"format=\"PDF\"; result=\"Not checked\"`, exitIOError},
+	} {
+		p := filepath.Join(dir, tc.file)
+		ios, _, out, _ := Test()
+		if code := Main(context.Background(), []string{"audit", "--in-process", "--format", "archivematica", "--quiet", p}, ios); code != tc.code || !strings.Contains(out.String(), tc.out) {
+			t.Errorf("audit --format archivematica %s: exit %d, %s; want %d and %s", tc.file, code, out, tc.code, tc.out)
+		}
+		ios, _, out, _ = Test()
+		Main(context.Background(), []string{"audit", "--in-process", "--json", p}, ios)
+		if want := `"kind":"` + tc.kind + `"`; !strings.Contains(out.String(), want) {
+			t.Errorf("audit --json %s: %s, want %s", tc.file, out, want)
+		}
+	}
+	doc, err := os.ReadFile("../../docs/formats.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"has error kind `invalid`", "`fail` with `result=\"Not well-formed\"`", "exit 0"} {
+		if !bytes.Contains(doc, []byte(want)) {
+			t.Errorf("docs/formats.md does not say %q", want)
+		}
+	}
+}

@@ -43,7 +43,7 @@ func (h *htmlFlags) add(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&h.HTML, "html", "", "also write an HTML report to `REPORT.html` (a directory of pages beyond 1,000 files)")
 	f.Var(choiceValue[thumbMode]{&h.Thumbnails, thumbModes, parseThumbMode, "mode"}, "thumbnails",
-		"with --html, draw each page set's first page: auto (with poppler's pdftoppm, when on PATH) or none")
+		"with --html, draw each page set's first page: auto (with poppler's pdftoppm, when on PATH; 10 s a page, 30 s a file, 10 min a report) or none")
 	_ = cmd.RegisterFlagCompletionFunc("thumbnails", cobra.FixedCompletions([]string{"auto", "none"}, cobra.ShellCompDirectiveNoFileComp))
 }
 
@@ -108,6 +108,9 @@ func (h *htmlFlags) write(ctx context.Context, cmd string, ios *IOStreams, resul
 		humanize.IBytes(uint64(st.Bytes)), plural(st.Thumbnails, "thumbnail"), time.Since(start).Round(time.Millisecond))
 	if st.Failed > 0 {
 		fmt.Fprintf(ios.ErrOut, "webcap: %s: --html: %s could not be drawn (the report says why)\n", cmd, plural(st.Failed, "thumbnail"))
+	}
+	if st.Skipped > 0 {
+		fmt.Fprintf(ios.ErrOut, "webcap: %s: --html: %s not drawn: the time for a file's thumbnails or the report's ran out (the report says which)\n", cmd, plural(st.Skipped, "thumbnail"))
 	}
 	return nil
 }

@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"slices"
 	"strings"
 
@@ -157,7 +155,7 @@ func runID(ctx context.Context, opts *idOptions) error {
 	var dir mirror.Dir
 	if opts.Aux != "" {
 		var err error
-		if aux, err = loadSources("id", "--aux", opts.Aux, mirror.Options{AllowOutside: opts.AllowOutside}); err != nil {
+		if aux, err = loadSources(ctx, "id", "--aux", opts.Aux, mirror.Options{AllowOutside: opts.AllowOutside}, int64(opts.MaxFileSize)); err != nil {
 			return err
 		}
 		dir, _ = aux.(mirror.Dir)
@@ -311,13 +309,9 @@ func missing(aux []auxRefJSON) string {
 // runIDWARC prints the identifiers of URLs archived in a WARC file, their
 // auxiliary files taken from the same file.
 func runIDWARC(ctx context.Context, opts *idOptions, enc webcapture.AuxEncoding) error {
-	src, err := warc.Load(opts.WARC, nil)
+	src, err := warc.LoadFile(opts.WARC, warc.Options{MaxFileSize: int64(opts.MaxFileSize), Context: ctx})
 	if err != nil {
-		var pathErr *fs.PathError
-		if errors.As(err, &pathErr) {
-			return &ioError{fmt.Errorf("id: --warc %w", pathError(err))}
-		}
-		return usagef("id: --warc: %v", err)
+		return sourcesError("id", "--warc", err)
 	}
 	for _, p := range src.Problems {
 		fmt.Fprintf(opts.IO.ErrOut, "webcap: id: %s: %s\n", opts.WARC, p)

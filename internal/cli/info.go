@@ -177,7 +177,7 @@ func writeInfo(w io.Writer, d *pdfio.Document, verbose bool) error {
 }
 
 func writeCommand(p *printer, n int, c *webcapture.Command) {
-	p.f("  command %d (%s): %s\n", n, c.Ref, displayInput(c.URL))
+	p.f("  command %d (%s): %s\n", n, c.Ref, displayInput(shownURL(c.URL)))
 	method := "GET"
 	switch {
 	case c.PostData == nil && c.IsPost():
@@ -256,7 +256,7 @@ func writePriorActions(p *printer, d *pdfio.Document) {
 func priorActionText(a *pdfio.PriorAction) string {
 	switch {
 	case a.Action == "URI" && a.URI:
-		return "URI " + displayInput(a.Target)
+		return "URI " + displayInput(shownURL(a.Target))
 	case a.Kind != "a dictionary":
 		return a.Kind + ", not a URI action"
 	case a.Action == "":
@@ -306,14 +306,14 @@ func writeSet(p *printer, d *pdfio.Document, n int, cs *pdfio.ContentSet) {
 		}
 	}
 	for _, k := range cs.URLSKeys {
-		p.f("  URLS     %s\n", displayInput(k))
+		p.f("  URLS     %s\n", displayInput(shownURL(k)))
 	}
 	for _, si := range cs.Sources {
-		p.f("  source   %s\n", displayInput(si.URLs.URL))
+		p.f("  source   %s\n", displayInput(shownURL(si.URLs.URL)))
 		for _, chain := range si.URLs.Chains {
 			shown := make([]string, len(chain))
 			for i, u := range chain {
-				shown[i] = displayInput(u)
+				shown[i] = displayInput(shownURL(u))
 			}
 			p.f("           redirected: %s\n", strings.Join(shown, " -> "))
 		}

@@ -186,7 +186,7 @@ func appendTreeJSON(b []byte, t *pdfio.Tree, index map[*pdfio.ContentSet]int, w 
 		if t.Name == "IDS" {
 			b = appendHexID(b, e.Key)
 		} else {
-			b = bytesJSON(e.Key).appendJSON(b)
+			b = urlJSON(e.Key).appendJSON(b)
 		}
 		b = append(b, `,"array":`...)
 		b = strconv.AppendBool(b, e.Array)
@@ -245,7 +245,7 @@ func appendSetJSON(b []byte, d *pdfio.Document, cs *pdfio.ContentSet, i int) []b
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = bytesJSON(key).appendJSON(b)
+		b = urlJSON(key).appendJSON(b)
 	}
 	b = append(b, `],"orphan":`...)
 	b = strconv.AppendBool(b, cs.Orphan)
@@ -255,7 +255,7 @@ func appendSetJSON(b []byte, d *pdfio.Document, cs *pdfio.ContentSet, i int) []b
 			b = append(b, ',')
 		}
 		b = append(b, `{"url":`...)
-		b = bytesJSON(si.URLs.URL).appendJSON(b)
+		b = urlJSON(si.URLs.URL).appendJSON(b)
 		b = append(b, `,"alias":`...)
 		b = strconv.AppendBool(b, si.URLs.Alias)
 		if len(si.URLs.Chains) > 0 {
@@ -269,7 +269,7 @@ func appendSetJSON(b []byte, d *pdfio.Document, cs *pdfio.ContentSet, i int) []b
 					if u > 0 {
 						b = append(b, ',')
 					}
-					b = bytesJSON(url).appendJSON(b)
+					b = urlJSON(url).appendJSON(b)
 				}
 				b = append(b, ']')
 			}

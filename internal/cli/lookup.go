@@ -148,7 +148,7 @@ func ambiguousMessage(a *pdfio.AmbiguousKeyError, query string) string {
 	}
 	shown := make([]string, len(a.Keys))
 	for i, k := range a.Keys {
-		shown[i] = strconv.Quote(k)
+		shown[i] = strconv.Quote(shownURL(k))
 	}
 	return fmt.Sprintf("%s%s: not in URLS, and %d keys canonicalize to it: %s (webcap fix reports them as a collision)",
 		displayInput(a.Key), from, len(a.Keys), strings.Join(shown, ", "))

@@ -75,7 +75,7 @@ func TestMessages(t *testing.T) {
 		{[]string{"report"}, exitUsage, "webcap: report: give at least one SHARD.jsonl (-: stdin)"},
 		{[]string{"report", "missing.jsonl"}, exitIOError, "webcap: report: missing.jsonl: no such file or directory"},
 		{[]string{"report", "dir"}, exitIOError, "webcap: report: dir: is a directory"},
-		{[]string{"report", "not.pdf"}, exitIOError, "webcap: report: not.pdf: line 1: invalid character 'h' looking for beginning of value"},
+		{[]string{"report", "not.pdf"}, exitInvalid, `webcap: report: not.pdf: line 1: not an audit --jsonl object: it starts with "hello"`},
 		{[]string{"report", "-o", "good.pdf", "empty.pdf"}, exitUsage, "webcap: report: good.pdf exists: choose another -o, or --force to replace it"},
 		{[]string{"report", "-o", "nodir/r.xml", "empty.pdf"}, exitIOError, "webcap: report: cannot write nodir/r.xml: the directory nodir does not exist"},
 		{[]string{"build", "a.json", "b.json", "-o", "out.pdf"}, exitUsage, "webcap: build: want 1 argument (MANIFEST -o OUT.pdf), got 2"},

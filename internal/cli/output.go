@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/canon"
@@ -26,8 +24,10 @@ import (
 //     too anything that is not a regular file (a directory, /dev/null, a
 //     FIFO, a link to a descriptor such as /proc/self/fd/1, the file
 //     stdout goes to), a directory that does not exist or cannot be
-//     written to (tried with a temporary file, removed at once), and the
-//     command's input (pdfio.CheckOutput decides, for every output);
+//     written to (tried with a temporary file, removed at once)
+//     (pdfio.CheckOutput decides, for every output); and, checked first,
+//     any input of the run or another of its outputs (runFiles.check,
+//     pdfio.CheckRun);
 //   - -o - writes the PDF to stdout (not to a terminal), and every human
 //     line, the summary included, to stderr;
 //   - --in-place (commands with an input PDF) replaces the input; a
@@ -75,8 +75,6 @@ func (o *outputFlags) check(cmd string, ios *IOStreams, input string) error {
 		return usagef("%s: -o - writes a PDF to stdout, which is a terminal: redirect it, or give a file name", cmd)
 	case o.Out == stdoutName:
 		return nil
-	case input != "" && sameFile(o.Out, input):
-		return usagef("%s: -o %s is the input: use --in-place to replace it", cmd, o.Out)
 	}
 	return checkOutput(cmd, "-o", o.Out, o.Force)
 }
@@ -123,16 +121,6 @@ func outputError(cmd, flag, out string, err error) error {
 		return usagef("%s: %s exists: choose another %s, or --force to replace it", cmd, out, flag)
 	}
 	return &ioError{fmt.Errorf("%s: cannot write %s: %w", cmd, out, why)}
-}
-
-// sameFile reports whether a and b name one file.
-func sameFile(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // target is the file written, after check: the input with --in-place,

@@ -93,7 +93,7 @@ started, 130 when interrupted.`,
 			if opts.DryRun && opts.WARC != "" {
 				return usagef("refresh: --dry-run writes nothing: drop --warc")
 			}
-			if err := checkReportFlag("refresh", opts.Report, opts.File); err != nil {
+			if err := checkReportFlag("refresh", opts.Report); err != nil {
 				return err
 			}
 			if err := opts.outputFlags.flags("refresh", true, !opts.DryRun); err != nil {
@@ -132,19 +132,22 @@ type refreshOptions struct {
 }
 
 func runRefresh(ctx context.Context, opts *refreshOptions) error {
+	r := &runFiles{inPlace: opts.File}
+	r.input("", opts.File, opts.IO)
+	r.input("--password-file", opts.PasswordFile, opts.IO)
+	r.output("-o", opts.Out)
+	r.output("--warc", opts.WARC)
+	r.output("--report", opts.Report)
+	if err := r.check("refresh"); err != nil {
+		return err
+	}
 	if err := opts.outputFlags.check("refresh", opts.IO, opts.File); err != nil {
 		return err
 	}
-	if err := checkWARCOut("refresh", opts.WARC, opts.Force, opts.File, opts.target(opts.File)); err != nil {
+	if err := checkWARCOut("refresh", opts.WARC, opts.Force); err != nil {
 		return err
 	}
 	if opts.Report != "" {
-		if out := opts.target(opts.File); out != "" && out != stdoutName && sameFile(opts.Report, out) {
-			return usagef("refresh: --report %s is the PDF's -o", opts.Report)
-		}
-		if opts.WARC != "" && sameFile(opts.Report, opts.WARC) {
-			return usagef("refresh: --report %s is the --warc", opts.Report)
-		}
 		if err := checkOutput("refresh", "--report", opts.Report, opts.Force); err != nil {
 			return err
 		}
@@ -237,9 +240,29 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	return err
 }
 
+// shownCommands and shownChanges are refresh's commands and changes with
+// their URLs as webcap shows them: without a password (shownURL).
+func shownCommands(cs []capture.Replay) []capture.Replay {
+	out := make([]capture.Replay, len(cs))
+	for i, c := range cs {
+		c.URL = shownURL(c.URL)
+		out[i] = c
+	}
+	return out
+}
+
+func shownChanges(cs []capture.Change) []capture.Change {
+	out := make([]capture.Change, len(cs))
+	for i, c := range cs {
+		c.URL = shownURL(c.URL)
+		out[i] = c
+	}
+	return out
+}
+
 // refreshJSON prints refresh's report as JSON.
 func refreshJSON(opts *refreshOptions, res *capture.RefreshResult, written bool, sum audit.Summary, nothing error) error {
-	out := refreshSummary{Schema: schemaName("refresh"), Input: opts.File, DryRun: opts.DryRun, Commands: orNoneOf(res.Commands), Changes: orNoneOf(res.Changes), Skips: skipsOrNone(res.Skips), Replaced: res.Replaced,
+	out := refreshSummary{Schema: schemaName("refresh"), Input: opts.File, DryRun: opts.DryRun, Commands: shownCommands(res.Commands), Changes: shownChanges(res.Changes), Skips: skipsOrNone(res.Skips), Replaced: res.Replaced,
 		Added: res.Added, Checked: res.Checked, Links: res.Links, Bookmarks: res.Bookmarks, Notes: res.Notes, Stopped: stopCause(res.Stopped)}
 	if written {
 		out.Output, out.Errors = opts.target(opts.File), sum.Count(audit.Serious)
@@ -255,7 +278,7 @@ func refreshJSON(opts *refreshOptions, res *capture.RefreshResult, written bool,
 func refreshText(opts *refreshOptions, res *capture.RefreshResult, written bool, sum audit.Summary, count map[string]int) error {
 	w := opts.summary(opts.IO)
 	for i, c := range res.Commands {
-		what := fmt.Sprintf("command %d: %s %s (levels %d", i+1, c.Method, c.URL, c.Levels)
+		what := fmt.Sprintf("command %d: %s %s (levels %d", i+1, c.Method, displayInput(shownURL(c.URL)), c.Levels)
 		if c.Flags != "" {
 			what += ", " + c.Flags
 		}
@@ -268,9 +291,9 @@ func refreshText(opts *refreshOptions, res *capture.RefreshResult, written bool,
 	}
 	for _, c := range res.Changes {
 		if c.Reason != "" {
-			fmt.Fprintf(w, "%-11s %s: %s\n", c.Status, c.URL, c.Reason)
+			fmt.Fprintf(w, "%-11s %s: %s\n", c.Status, displayInput(shownURL(c.URL)), c.Reason)
 		} else {
-			fmt.Fprintf(w, "%-11s %s\n", c.Status, c.URL)
+			fmt.Fprintf(w, "%-11s %s\n", c.Status, displayInput(shownURL(c.URL)))
 		}
 	}
 	writeNotes(w, res.Notes)

@@ -19,7 +19,10 @@ import (
 // context-aware escaping keeps a page's title, URL and text (all from
 // untrusted pages and files) text; its Content-Security-Policy allows no
 // script, no request and only the report's own style (by its hash); a URL
-// is a live link only when it is http or https.
+// is a live link only when it is http or https. Those strings are shown as
+// the audit report shows them (htmlsafe.Text and Link: a control or
+// bidirectional character escaped, cut after 2,000 characters), and a
+// URL, in both formats, without its password (shownURL).
 
 // reportFormat is the format --report's extension names: "json" or
 // "html", or "" for another extension.
@@ -34,8 +37,9 @@ func reportFormat(path string) string {
 }
 
 // checkReportFlag checks --report before anything runs: its extension,
-// and that it is not stdout (the command's own output) nor the input.
-func checkReportFlag(cmd, path, input string) error {
+// and that it is not stdout (the command's own output); that it is no
+// input, runFiles.check says.
+func checkReportFlag(cmd, path string) error {
 	switch {
 	case path == "":
 		return nil
@@ -43,8 +47,6 @@ func checkReportFlag(cmd, path, input string) error {
 		return usagef("%s: --report -: give the report a file name ending in .html or .json (stdout is the command's)", cmd)
 	case reportFormat(path) == "":
 		return usagef("%s: --report %s: the extension %q names no report format: use .html or .json", cmd, path, filepath.Ext(path))
-	case input != "" && sameFile(path, input):
-		return usagef("%s: --report %s is the input", cmd, path)
 	}
 	return nil
 }
@@ -63,9 +65,11 @@ type refreshReportJSON struct {
 
 func newRefreshReportJSON(rep *capture.RefreshReport, input, output string, dryRun bool) refreshReportJSON {
 	out := refreshReportJSON{Schema: schemaName("refresh-report"), Input: input, Output: output, DryRun: dryRun, ComparedBy: rep.ComparedBy,
-		Text: rep.Text, Counts: map[string]int{}, Changes: orNoneOf(rep.Pages)}
-	for _, p := range rep.Pages {
+		Text: rep.Text, Counts: map[string]int{}, Changes: make([]capture.PageChange, len(rep.Pages))}
+	for i, p := range rep.Pages {
 		out.Counts[p.Change]++
+		p.URL = shownURL(p.URL)
+		out.Changes[i] = p
 	}
 	return out
 }
@@ -109,7 +113,8 @@ del{background:#fdd;color:#600;text-decoration:line-through}ins{background:#dfd;
 .skip{color:#555;font-style:italic}.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}`
 
 var refreshReportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"link":  htmlsafe.WebLink,
+	"text":  htmlsafe.Text,
+	"link":  reportLink,
 	"runs":  reportRuns,
 	"count": func(c map[string]int, k string) int { return c[k] },
 }).Parse(`<!DOCTYPE html>
@@ -119,13 +124,13 @@ var refreshReportTemplate = template.Must(template.New("report").Funcs(template.
 <meta http-equiv="Content-Security-Policy" content="{{.CSP}}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Refresh report: {{.R.Input}}</title>
+<title>Refresh report: {{text .R.Input}}</title>
 <style>{{.Style}}</style>
 </head>
 <body>
 <main>
-<h1>What changed in {{.R.Input}}</h1>
-<p>{{if .R.DryRun}}A dry run: nothing was written.{{else if .R.Output}}The refreshed capture is {{.R.Output}}.{{else}}Nothing was written.{{end}}
+<h1>What changed in {{text .R.Input}}</h1>
+<p>{{if .R.DryRun}}A dry run: nothing was written.{{else if .R.Output}}The refreshed capture is {{text .R.Output}}.{{else}}Nothing was written.{{end}}
 Pages were compared by {{if eq .R.ComparedBy "TID"}}their text identifiers (TID){{else}}their identifiers (ID){{end}}.
 The differences shown compare {{.R.Text}}.</p>
 <h2 id="summary">Summary</h2>
@@ -137,9 +142,9 @@ The differences shown compare {{.R.Text}}.</p>
 {{if not .Changed}}<p>No page set changed.</p>{{end}}
 {{range $i, $p := .R.Changes}}{{if $p.Diff}}
 <section id="diff-{{$i}}" aria-labelledby="diff-{{$i}}-h">
-<h2 id="diff-{{$i}}-h">{{$p.Change}}: {{$p.URL}}</h2>
+<h2 id="diff-{{$i}}-h">{{text $p.Change}}: {{text $p.URL}}</h2>
 {{with $p.Words}}<p>{{.Inserted}} words inserted, {{.Deleted}} deleted ({{.Old}} words before, {{.New}} after).{{if eq .Inserted 0}}{{if eq .Deleted 0}} The printed words are the same: markup, images or styles changed.{{end}}{{end}}</p>{{end}}
-<p class="diff">{{range runs $p.Diff}}{{if eq .Op "insert"}}<ins><span class="vh">[inserted: </span>{{.Text}}<span class="vh">]</span></ins> {{else if eq .Op "delete"}}<del><span class="vh">[deleted: </span>{{.Text}}<span class="vh">]</span></del> {{else if .Skipped}}<span class="skip">[… {{.Skipped}} words unchanged …]</span> {{else}}{{.Text}} {{end}}{{end}}</p>
+<p class="diff">{{range runs $p.Diff}}{{if eq .Op "insert"}}<ins><span class="vh">[inserted: </span>{{text .Text}}<span class="vh">]</span></ins> {{else if eq .Op "delete"}}<del><span class="vh">[deleted: </span>{{text .Text}}<span class="vh">]</span></del> {{else if .Skipped}}<span class="skip">[… {{.Skipped}} words unchanged …]</span> {{else}}{{text .Text}} {{end}}{{end}}</p>
 </section>
 {{end}}{{end}}
 <h2 id="pages">Page sets</h2>
@@ -148,9 +153,9 @@ The differences shown compare {{.R.Text}}.</p>
 <thead><tr><th scope="col">URL</th><th scope="col">Change</th><th scope="col">Title</th><th scope="col">Old ID / TID</th><th scope="col">New ID / TID</th></tr></thead>
 <tbody>
 {{range $i, $p := .R.Changes}}<tr>
-<td>{{with link $p.URL}}<a href="{{.}}" rel="noreferrer">{{$p.URL}}</a>{{else}}{{$p.URL}}{{end}}</td>
-<td>{{if $p.Diff}}<a href="#diff-{{$i}}">{{$p.Change}}</a>{{else}}{{$p.Change}}{{end}}{{with $p.Reason}}: {{.}}{{end}}{{with $p.DiffError}} (no diff: {{.}}){{end}}</td>
-<td>{{with $p.New}}{{.Title}}{{with $p.Old}}{{if ne .Title $p.New.Title}}{{with .Title}} (before: {{.}}){{end}}{{end}}{{end}}{{else}}{{with $p.Old}}{{.Title}}{{end}}{{end}}</td>
+<td>{{with link $p.URL}}{{if .Href}}<a href="{{.Href}}" rel="noreferrer">{{.Text}}</a>{{else}}{{.Text}}{{end}}{{end}}</td>
+<td>{{if $p.Diff}}<a href="#diff-{{$i}}">{{text $p.Change}}</a>{{else}}{{text $p.Change}}{{end}}{{with $p.Reason}}: {{text .}}{{end}}{{with $p.DiffError}} (no diff: {{text .}}){{end}}</td>
+<td>{{with $p.New}}{{text .Title}}{{with $p.Old}}{{if ne .Title $p.New.Title}}{{with .Title}} (before: {{text .}}){{end}}{{end}}{{end}}{{else}}{{with $p.Old}}{{text .Title}}{{end}}{{end}}</td>
 <td>{{with $p.Old}}<span class="id">{{.ID}}</span>{{with .TID}}<br><span class="id">{{.}}</span>{{end}}{{else}}none{{end}}</td>
 <td>{{with $p.New}}<span class="id">{{.ID}}</span>{{with .TID}}<br><span class="id">{{.}}</span>{{end}}{{else}}none{{end}}</td>
 </tr>
@@ -160,6 +165,14 @@ The differences shown compare {{.R.Text}}.</p>
 </body>
 </html>
 `))
+
+// reportLink is a URL as the HTML shows it (htmlsafe.Link): its text, and
+// its href when it may be a live link. The URL comes without its password
+// (newRefreshReportJSON).
+func reportLink(u string) struct{ Text, Href string } {
+	text, href := htmlsafe.Link(u, false)
+	return struct{ Text, Href string }{text, href}
+}
 
 // reportRun is a diff run as the HTML shows it: an unchanged run longer
 // than the context on both sides is cut to reportContext words next to

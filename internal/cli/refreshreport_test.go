@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/capture"
+	"github.com/webcap/webcap/internal/htmlsafe"
 	"golang.org/x/net/html"
 )
 
@@ -38,8 +40,8 @@ func TestRefreshReportFlag(t *testing.T) {
 		{[]string{"refresh", "--report", "r.txt", in, "-o", out}, `--report r.txt: the extension ".txt" names no report format: use .html or .json`},
 		{[]string{"refresh", "--report", "report", "--dry-run", in}, `--report report: the extension "" names no report format`},
 		{[]string{"refresh", "--report", "-", "--dry-run", in}, "--report -: give the report a file name"},
-		{[]string{"refresh", "--report", inHTML, "--dry-run", inHTML}, "is the input"},
-		{[]string{"refresh", "--report", filepath.Join(dir, "same.json"), in, "-o", filepath.Join(dir, "same.json")}, "is the PDF's -o"},
+		{[]string{"refresh", "--report", inHTML, "--dry-run", inHTML}, "is an input of this run"},
+		{[]string{"refresh", "--report", filepath.Join(dir, "same.json"), in, "-o", filepath.Join(dir, "same.json")}, "are one file"},
 	} {
 		ios, _, _, stderr := Test()
 		if code := Main(context.Background(), tc.args, ios); code != 2 || !strings.Contains(stderr.String(), tc.want) {
@@ -47,7 +49,7 @@ func TestRefreshReportFlag(t *testing.T) {
 		}
 	}
 	for _, p := range []string{"r.JSON", "r.html", "r.htm"} {
-		if checkReportFlag("refresh", p, in) != nil {
+		if checkReportFlag("refresh", p) != nil {
 			t.Errorf("--report %s refused", p)
 		}
 	}
@@ -189,5 +191,78 @@ func TestRefreshReportJSON(t *testing.T) {
 	checkSchema(t, b)
 	if !bytes.Contains(b, []byte(`"schema": "webcap.refresh-report/1"`)) || !bytes.Contains(b, []byte(`"text-changed": 1`)) {
 		t.Errorf("report:\n%s", b)
+	}
+}
+
+// The HTML report shows the strings from pages and the file as the audit
+// report does (htmlsafe.Text, Link): a bidirectional override or control
+// character escaped, a 1 MB title cut after 2,000 characters with how
+// long it was, a URL without its password (in the JSON too).
+func TestRefreshReportShownText(t *testing.T) {
+	evil := "Evil \u202eexe.txt\x01\x1b[31m red"
+	rep := &capture.RefreshReport{ComparedBy: "ID", Text: capture.ReportText, Pages: []capture.PageChange{
+		{URL: "http://alice:s3cret@a.test/\u202ex", Change: capture.ChangeText,
+			Old:   &capture.SetIDs{ID: "00AA", Title: strings.Repeat("<", 1<<20)},
+			New:   &capture.SetIDs{ID: "22CC", Title: evil},
+			Diff:  []capture.DiffRun{{Op: "equal", Text: "same"}, {Op: "delete", Text: "gone\x07"}, {Op: "insert", Text: strings.Repeat("w", 1<<20)}, {Op: "equal", Text: "\u202eend"}},
+			Words: &capture.DiffCounts{Old: 3, New: 3, Inserted: 1, Deleted: 1}},
+		{URL: "https://bob:hunter2@b.test/", Change: capture.StatusGone, Reason: "gone \x1b[2J", Old: &capture.SetIDs{ID: "55FF", Title: evil}},
+	}}
+	var buf bytes.Buffer
+	if err := refreshReportHTML(&buf, newRefreshReportJSON(rep, "in\u202e.pdf", "", true)); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	for _, bad := range []string{"s3cret", "hunter2", "\u202e", "\x01", "\x07", "\x1b"} {
+		if bytes.Contains(b, []byte(bad)) {
+			t.Errorf("the report holds %q as it is", bad)
+		}
+	}
+	for _, want := range []string{
+		`&#34;Evil \u202eexe.txt\x01\x1b[31m red&#34;`,
+		`&#34;http://alice@a.test/\u202ex&#34;`,
+		`<a href="https://bob@b.test/" rel="noreferrer">https://bob@b.test/</a>`,
+		`&#34;gone \x1b[2J&#34;`,
+		`&#34;gone\a&#34;`,
+		`&#34;in\u202e.pdf&#34;`,
+		strings.Repeat("&lt;", htmlsafe.MaxText) + "… (cut: 1,048,576 characters, the first 2,000 shown)",
+		strings.Repeat("w", htmlsafe.MaxText) + "… (cut: 1,048,576 characters, the first 2,000 shown)",
+	} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("the report does not show %s", want)
+		}
+	}
+	if len(b) > 100<<10 {
+		t.Errorf("the report is %d bytes", len(b))
+	}
+	path := filepath.Join(t.TempDir(), "r.json")
+	if err := writeRefreshReport("refresh", path, false, rep, "in.pdf", "", true); err != nil {
+		t.Fatal(err)
+	}
+	if j, err := os.ReadFile(path); err != nil || bytes.Contains(j, []byte("s3cret")) || bytes.Contains(j, []byte("hunter2")) {
+		t.Errorf("the JSON report (%v) shows a password:\n%.500s", err, j)
+	}
+}
+
+// refresh's own lines and JSON show its commands' and pages' URLs
+// without their passwords, escaped.
+func TestRefreshOutputPasswords(t *testing.T) {
+	res := &capture.RefreshResult{
+		Commands: []capture.Replay{{URL: "http://alice:s3cret@a.test/", Method: "GET", Levels: 1, Replayed: true}},
+		Changes:  []capture.Change{{URL: "http://bob:hunter2@a.test/\u202ex", Status: capture.StatusChanged}},
+	}
+	for _, json := range []bool{false, true} {
+		ios, _, stdout, _ := Test()
+		opts := &refreshOptions{IO: ios, File: "in.pdf", DryRun: true, JSON: json}
+		var err error
+		if json {
+			err = refreshJSON(opts, res, false, audit.Summary{}, nil)
+		} else {
+			err = refreshText(opts, res, false, audit.Summary{}, map[string]int{capture.StatusChanged: 1})
+		}
+		out := stdout.String()
+		if err != nil || strings.Contains(out, "s3cret") || strings.Contains(out, "hunter2") || !json && strings.Contains(out, "\u202e") || !strings.Contains(out, "alice@a.test") {
+			t.Errorf("refresh (json %v) = %v:\n%s\nwant the URLs without their passwords, escaped", json, err, out)
+		}
 	}
 }

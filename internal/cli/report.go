@@ -26,7 +26,8 @@ import (
 // "chains" redirect chains, "reason" why something was skipped or left
 // out, "error" a failure. Identifiers are upper-case hex; strings read from
 // the file (bytesJSON, textJSON) lose no byte: a JSON string when they are
-// valid UTF-8 (titles: when they decode), {"hex": "..."} otherwise; dates
+// valid UTF-8 (titles: when they decode), {"hex": "..."} otherwise, but
+// for a URL's password, never shown (audit.WithoutPassword); dates
 // come as written ("raw") and, when they parse, in RFC 3339 ("time").
 // Messages (defects, errors) are text for people.
 
@@ -512,7 +513,7 @@ func newSpiderInfoJSON(info *webcapture.Info) *spiderInfoJSON {
 	}
 	posted := map[webcapture.Ref]int{} // a /P stream: the first command that posts it
 	for i, c := range info.Commands {
-		cj := commandJSON{Object: c.Ref.String(), URL: bytesJSON(c.URL), Levels: c.Depth(), FlagBits: uint32(c.FlagsOrDefault()),
+		cj := commandJSON{Object: c.Ref.String(), URL: urlJSON(c.URL), Levels: c.Depth(), FlagBits: uint32(c.FlagsOrDefault()),
 			Flags: flagNames(c.FlagsOrDefault()), Method: "GET", ContentType: optBytes(c.ContentType), Headers: optBytes(c.Headers)}
 		if c.IsPost() {
 			cj.Method = "POST"
@@ -589,7 +590,7 @@ func newPriorActionsJSON(d *pdfio.Document) []priorActionJSON {
 	for _, a := range d.PriorActions {
 		j := priorActionJSON{Page: a.Page, Annot: a.Annot.String(), Kind: a.Kind, Action: a.Action}
 		if a.URI {
-			u := bytesJSON(a.Target)
+			u := urlJSON(a.Target)
 			j.URI = &u
 		}
 		out = append(out, j)
@@ -640,7 +641,7 @@ func newSetJSON(d *pdfio.Document, cs *pdfio.ContentSet, i int) setJSON {
 		j.IDSKeys = append(j.IDSKeys, webcapture.RawID(k).Hex())
 	}
 	for _, k := range cs.URLSKeys {
-		j.URLSKeys = append(j.URLSKeys, bytesJSON(k))
+		j.URLSKeys = append(j.URLSKeys, urlJSON(k))
 	}
 	for _, o := range cs.Objects {
 		j.Objects = append(j.Objects, o.String())
@@ -649,7 +650,7 @@ func newSetJSON(d *pdfio.Document, cs *pdfio.ContentSet, i int) setJSON {
 		j.Pages = d.PageNumbers(cs)
 	}
 	for _, si := range cs.Sources {
-		sj := sourceJSON{URL: bytesJSON(si.URLs.URL), Alias: si.URLs.Alias, Chains: chainsJSON(si.URLs.Chains),
+		sj := sourceJSON{URL: urlJSON(si.URLs.URL), Alias: si.URLs.Alias, Chains: chainsJSON(si.URLs.Chains),
 			Updated: newDateJSON(si.Updated), Expires: newDateJSON(si.Expires), Submission: si.SubmissionOrDefault().String()}
 		if si.Command != nil {
 			sj.Command = si.Command.String()
@@ -673,7 +674,7 @@ func chainsJSON(chains [][]string) [][]bytesJSON {
 	for i, c := range chains {
 		out[i] = make([]bytesJSON, len(c))
 		for j, u := range c {
-			out[i][j] = bytesJSON(u)
+			out[i][j] = urlJSON(u)
 		}
 	}
 	return out
@@ -690,10 +691,11 @@ func newDateJSON(d *webcapture.Date) *dateJSON {
 	return j
 }
 
-// showKey shows a tree key: IDS keys as hex, URLS keys as they are.
+// showKey shows a tree key: IDS keys as hex, URLS keys as they are but
+// for a password (shownURL).
 func showKey(tree, key string) string {
 	if tree == "IDS" {
 		return webcapture.RawID(key).Hex()
 	}
-	return key
+	return shownURL(key)
 }

@@ -42,10 +42,12 @@ than one shard (or twice in one: a resumed run) is reported once, with
 its last result, in the place of its first; the count of such files is
 said on stderr. A shard's last line that is cut short (a run killed while
 it wrote) is skipped and said on stderr; any other line that is not an
-audit-file object is an error (exit 3).
+audit-file object, or that is longer than 256 MiB, is an error (exit 4).
+Stdin is read within --max-file-size, as a shard named is.
 
 Exit status: as audit's for the same files (0: no error finding; 1: a
-file has one; 3: a file could not be read, or a shard); with --format
+file has one; 3: a file or a shard could not be read; 4: a shard that
+is not audit --jsonl's, or over a limit); with --format
 archivematica, 0 unless a file could not be read for an operational
 reason, since the verdict is in the output.
 
@@ -115,6 +117,13 @@ type reportOptions struct {
 }
 
 func runReport(ctx context.Context, opts *reportOptions) error {
+	r := &runFiles{}
+	r.inputs("", opts.Shards, opts.IO)
+	r.output("-o", opts.Out)
+	r.output("--html", opts.HTML)
+	if err := r.check("report"); err != nil {
+		return err
+	}
 	if err := opts.checkOutput(); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -62,7 +63,8 @@ func (s *shardSet) read(ctx context.Context, shard string, ios *IOStreams, maxSi
 		defer tmp.Close()
 		s.temp = tmp.Name()
 		s.names, s.paths = append(s.names, "stdin"), append(s.paths, tmp.Name())
-		r = io.TeeReader(interruptible(ctx, ios.In), tmp)
+		// The copy is no larger than --max-file-size, as a shard named is.
+		r = io.TeeReader(&sizeCap{r: interruptible(ctx, ios.In), max: maxSize}, tmp)
 	} else {
 		// A regular file (its lines are read again, by offset), no larger
 		// than --max-file-size.
@@ -79,11 +81,17 @@ func (s *shardSet) read(ctx context.Context, shard string, ios *IOStreams, maxSi
 	var lines []shardLine
 	var off int64
 	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
+		line, err := readShardLine(br)
 		if err := checkInterrupt(ctx); err != nil {
 			return nil, err
 		}
-		if err != nil && err != io.EOF {
+		var le *shardLineError
+		switch {
+		case errors.As(err, &le):
+			return nil, &invalidError{fmt.Errorf("report: %s: line %d: %w", name, n, err)}
+		case errors.Is(err, limits.ErrLimit):
+			return nil, fmt.Errorf("report: %s: %w", name, err)
+		case err != nil && err != io.EOF:
 			if _, ok := err.(*fs.PathError); ok { // it names the file
 				return nil, &ioError{fmt.Errorf("report: %w", pathError(err))}
 			}
@@ -96,7 +104,7 @@ func (s *shardSet) read(ctx context.Context, shard string, ios *IOStreams, maxSi
 			case perr != nil && !complete:
 				fmt.Fprintf(ios.ErrOut, "webcap: report: %s: line %d is cut short (%d bytes without a newline): skipped\n", name, n, len(line))
 			case perr != nil:
-				return nil, &ioError{fmt.Errorf("report: %s: line %d: %v", name, n, perr)}
+				return nil, &invalidError{fmt.Errorf("report: %s: line %d: %v", name, n, perr)}
 			default:
 				l := shardLine{input: f.Input, shard: idx, off: off, n: len(line)}
 				l.t = tallyOf(f.fileJSON)
@@ -108,6 +116,63 @@ func (s *shardSet) read(ctx context.Context, shard string, ios *IOStreams, maxSi
 			return lines, nil
 		}
 	}
+}
+
+// maxShardLine is the longest line of a shard report reads: an audit-file
+// line of some million findings. The JSON a line holds is decoded whole,
+// so that a longer one (a file of no newline) would be held whole; audit
+// writes every finding of a file there, without a cap, and a file whose
+// line is longer cannot be reported. A variable for tests.
+var maxShardLine = 256 << 20
+
+// A shardLineError is a line that cannot be an audit --jsonl object, told
+// before it is read whole: one longer than maxShardLine, or one that does
+// not start with "{" (a file of zeros, of text, of another format).
+type shardLineError struct{ msg string }
+
+func (e *shardLineError) Error() string { return e.msg }
+
+// readShardLine reads a line of a shard, with its newline; io.EOF with
+// the last one if it has none. A line is refused as soon as its first
+// byte that is not a space is not "{", or once it passes maxShardLine.
+func readShardLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	opened := false
+	for {
+		frag, err := br.ReadSlice('\n')
+		if !opened {
+			if t := bytes.TrimLeft(frag, " \t\r\n"); len(t) > 0 {
+				if t[0] != '{' {
+					return nil, &shardLineError{fmt.Sprintf("not an audit --jsonl object: it starts with %.20q", bytes.TrimRight(t, "\r\n"))}
+				}
+				opened = true
+			}
+		}
+		if len(line)+len(frag) > maxShardLine {
+			return nil, &shardLineError{fmt.Sprintf("longer than %d MiB, the longest line report reads", maxShardLine>>20)}
+		}
+		line = append(line, frag...)
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+	}
+}
+
+// sizeCap is a stream that fails once it gives more than max bytes (max
+// <= 0: none): stdin is read as a shard named is, within --max-file-size.
+type sizeCap struct {
+	r   io.Reader
+	n   int64
+	max int64
+}
+
+func (c *sizeCap) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.max > 0 && c.n > c.max {
+		return 0, &limits.SizeError{Size: c.n, Max: c.max, Flag: maxFileSizeFlag}
+	}
+	return n, err
 }
 
 // parseShardLine reads a line of a shard: an audit --jsonl object.

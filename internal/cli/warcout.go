@@ -12,18 +12,15 @@ import (
 
 // capture --warc, append --warc: the web archive written beside the PDF.
 
-// checkWARCOut checks --warc's file before any work starts: the -o rules
-// (checkOutput), and neither the input nor the PDF written.
-func checkWARCOut(cmd, path string, force bool, input, out string) error {
+// checkWARCOut checks --warc's file before any work starts, by the -o
+// rules (checkOutput); that it is neither an input nor the PDF written,
+// runFiles.check says.
+func checkWARCOut(cmd, path string, force bool) error {
 	switch {
 	case path == "":
 		return nil
 	case path == stdoutName:
 		return usagef("%s: --warc -: give the WARC a file name (stdout is the PDF's)", cmd)
-	case input != "" && sameFile(path, input):
-		return usagef("%s: --warc %s is the input", cmd, path)
-	case out != "" && out != stdoutName && sameFile(path, out):
-		return usagef("%s: --warc %s is the PDF's -o", cmd, path)
 	}
 	return checkOutput(cmd, "--warc", path, force)
 }

@@ -254,9 +254,9 @@ func init() {
 			}), "capture", "--json", "--jobs", "1", "-o", "out.pdf", "{url}/heap", "{url}/buffers", "{url}/ok"),
 			Exit: 0,
 			// The heap page's renderer crashes at V8's limit (or is
-			// stopped, if the watchdog sees it first); the buffers page's
-			// is stopped.
-			Stdout: []string{`(?s)"url": "http://127\.0\.0\.1:\d+/heap",\s*"reason": "[^"]*",\s*"kind": "(crashed|browser-memory)"`,
+			// stopped, if the watchdog sees it first: either is said); the
+			// buffers page's is stopped.
+			Stdout: []string{`(?s)"url": "http://127\.0\.0\.1:\d+/heap",\s*"reason": "[^"]*",\s*"kind": "(render|browser-memory)"`,
 				`(?s)"url": "http://127\.0\.0\.1:\d+/buffers",\s*"reason": "the page took more than 2 GiB in the browser \(its renderer was stopped\)",\s*"kind": "browser-memory"`},
 			Check:   pagesIn("out.pdf", 1, 1),
 			MaxRSS:  1 << 30,

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -261,4 +262,129 @@ func inPlaceCheck(dir string) error {
 		return fmt.Errorf("real/ holds %d files, want cap.pdf alone", len(es))
 	}
 	return nil
+}
+
+// No output ever replaces an input, nor appends to one, nor is another
+// output of the same run: every file a command writes is compared with
+// every file it reads by identity (links followed), before any work,
+// --force or not (pdfio.CheckRun). Each case's Check finds the inputs'
+// bytes as they were.
+
+// standIn is a Chromium that is not one: it leaves a file named started
+// when run. An output refused before any work never runs it.
+const standIn = "#!/bin/sh\necho started >> started\nexit 1\n"
+
+// files is a Setup writing each name → content (a content "->X" makes a
+// symbolic link to X) and running webcap with args.
+func files(contents map[string]string, args ...string) func(dir string) ([]string, func(), error) {
+	return func(dir string) ([]string, func(), error) {
+		for name, b := range contents {
+			var err error
+			if target, ok := strings.CutPrefix(b, "->"); ok {
+				err = os.Symlink(target, filepath.Join(dir, name))
+			} else {
+				err = Write(dir, name, []byte(b))
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+		}
+		if _, ok := contents["chromium"]; ok {
+			if err := os.Chmod(filepath.Join(dir, "chromium"), 0o755); err != nil {
+				return nil, nil, err
+			}
+		}
+		return args, nil, nil
+	}
+}
+
+// intact is a Check that each name still holds what files wrote.
+func intact(contents map[string]string, names ...string) func(dir string) error {
+	var checks []func(dir string) error
+	for _, n := range names {
+		checks = append(checks, Unchanged(n, []byte(contents[n])))
+	}
+	return All(checks...)
+}
+
+func init() {
+	pdf := string(broken())
+	input := func(cmd, out, in string) string {
+		return `^webcap: ` + cmd + `: ` + regexp.QuoteMeta(out) + ` is an input of this run \(` + regexp.QuoteMeta(in) + `\): give another file`
+	}
+	type tc struct {
+		name     string
+		contents map[string]string
+		args     []string
+		stderr   string
+		intact   []string
+		absent   []string
+		before   string
+	}
+	for _, c := range []tc{
+		{"audit-html-over-input", map[string]string{"in.pdf": pdf},
+			[]string{"audit", "--html", "in.pdf", "--force", "in.pdf"},
+			input("audit", "--html in.pdf", "in.pdf"), []string{"in.pdf"}, nil,
+			"audit --html in.pdf --force in.pdf: exit 0, in.pdf replaced by the HTML report"},
+		{"audit-html-over-input-workers", map[string]string{"a.pdf": pdf, "b.pdf": pdf},
+			[]string{"audit", "--jobs", "2", "--html", "b.pdf", "--force", "a.pdf", "b.pdf"},
+			input("audit", "--html b.pdf", "b.pdf"), []string{"a.pdf", "b.pdf"}, nil,
+			"audit --jobs 2 --html b.pdf --force a.pdf b.pdf (worker processes): exit 1 (the files' findings), b.pdf replaced by the report"},
+		{"audit-html-link-to-input", map[string]string{"in.pdf": pdf, "r.html": "->in.pdf"},
+			[]string{"audit", "--html", "r.html", "--force", "in.pdf"},
+			input("audit", "--html r.html", "in.pdf"), []string{"in.pdf"}, nil,
+			"audit --html r.html --force in.pdf, r.html -> in.pdf: exit 0, in.pdf replaced by the report"},
+		{"audit-resume-input", map[string]string{"a.pdf": pdf, "r.jsonl": shardLine},
+			[]string{"audit", "--resume", "r.jsonl", "a.pdf", "r.jsonl"},
+			input("audit", "--resume r.jsonl", "r.jsonl"), []string{"a.pdf", "r.jsonl"}, nil,
+			"audit --resume r.jsonl a.pdf r.jsonl: exit 4, r.jsonl read as an input and its own result appended to it (101 → 3168 bytes)"},
+		{"audit-html-over-files-from", map[string]string{"a.pdf": pdf, "list": "a.pdf\n"},
+			[]string{"audit", "--files-from", "list", "--html", "list", "--force"},
+			input("audit", "--html list", "--files-from list"), []string{"a.pdf", "list"}, nil,
+			"audit --files-from list --html list --force: exit 0, the list replaced by the report"},
+		{"audit-html-dir-holds-input", map[string]string{"rep/index.html": "old report", "rep/x.pdf": pdf},
+			[]string{"audit", "--html", "rep", "--force", "rep/x.pdf"},
+			`^webcap: audit: --html rep is a directory that holds rep/x\.pdf, an input of this run, which replacing it would remove: give another path`,
+			[]string{"rep/x.pdf", "rep/index.html"}, nil,
+			"audit --html rep --force rep/x.pdf, rep an old report: exit 0, the directory and the input in it replaced by a one-file report"},
+		{"audit-html-in-sources", map[string]string{"in.pdf": pdf, "m/page.html": "<p>captured</p>"},
+			[]string{"audit", "--sources", "m", "--html", "m/page.html", "--force", "in.pdf"},
+			`^webcap: audit: --html m/page\.html is inside --sources m, an input of this run: give a file outside it`,
+			[]string{"in.pdf", "m/page.html"}, nil,
+			"audit --sources m --html m/page.html --force in.pdf: exit 0, the mirror's file replaced by the report"},
+		{"report-o-over-shard", map[string]string{"s.jsonl": shardLine},
+			[]string{"report", "-o", "s.jsonl", "--force", "s.jsonl"},
+			input("report", "-o s.jsonl", "s.jsonl"), []string{"s.jsonl"}, nil,
+			"report -o s.jsonl --force s.jsonl: exit 0, the shard replaced by the text report"},
+		{"report-html-over-shard", map[string]string{"s.jsonl": shardLine},
+			[]string{"report", "--html", "s.jsonl", "--force", "s.jsonl"},
+			input("report", "--html s.jsonl", "s.jsonl"), []string{"s.jsonl"}, nil,
+			"report --html s.jsonl --force s.jsonl: exit 0, the shard replaced by the HTML report"},
+		{"fix-over-password-file", map[string]string{"in.pdf": pdf, "pw": "secret\n"},
+			[]string{"fix", "in.pdf", "--password-file", "pw", "-o", "pw", "--force"},
+			input("fix", "-o pw", "--password-file pw"), []string{"in.pdf", "pw"}, nil,
+			"fix in.pdf --password-file pw -o pw --force: exit 0, the password file replaced by the PDF"},
+		{"refresh-report-link-to-output", map[string]string{"in.pdf": pdf, "o.json": "->o.pdf", "chromium": standIn},
+			[]string{"refresh", "--chromium", "./chromium", "--report", "o.json", "-o", "o.pdf", "in.pdf"},
+			`^webcap: refresh: -o o\.pdf and --report o\.json are one file: give each output its own`, []string{"in.pdf"}, []string{"o.pdf", "started"},
+			"refresh --report o.json -o o.pdf in.pdf, o.json -> o.pdf (new): every check passed, Chromium started (here a stand-in, exit 3); with Chromium, the JSON written into o.pdf and 'nothing written' (issue 27)"},
+		{"capture-warc-link-to-output", map[string]string{"w.warc": "->a.pdf", "chromium": standIn},
+			[]string{"capture", "--chromium", "./chromium", "--warc", "w.warc", "-o", "a.pdf", "http://127.0.0.1:1/"},
+			`^webcap: capture: -o a\.pdf and --warc w\.warc are one file: give each output its own`, nil, []string{"a.pdf", "started"},
+			"capture --warc w.warc -o a.pdf, w.warc -> a.pdf (new): every check passed, Chromium started (here a stand-in, exit 3)"},
+		{"append-o-is-input", map[string]string{"in.pdf": pdf, "chromium": standIn},
+			[]string{"append", "--chromium", "./chromium", "in.pdf", "http://127.0.0.1:1/", "-o", "./in.pdf", "--force"},
+			input("append", "-o ./in.pdf", "in.pdf") + `, or --in-place to replace it`, []string{"in.pdf"}, []string{"started"},
+			"append in.pdf URL -o ./in.pdf --force: exit 2 (\"-o ./in.pdf is the input\"): already refused"},
+	} {
+		Register(Case{
+			Name:   c.name,
+			Part:   Outputs,
+			Setup:  files(c.contents, c.args...),
+			Exit:   2,
+			Stderr: []string{c.stderr},
+			Check:  All(intact(c.contents, c.intact...), Absent(c.absent...)),
+			Before: c.before,
+		})
+	}
 }

@@ -13,7 +13,9 @@
 package hostile
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"sync"
 	"syscall"
@@ -53,6 +55,9 @@ type Case struct {
 	Setup func(dir string) (args []string, cleanup func(), err error)
 	// Stdin is the child's standard input ("" for none).
 	Stdin string
+	// StdinFrom, when set, makes the child's standard input instead: a
+	// pipe fed from the reader it returns (an endless one: cat /dev/zero |).
+	StdinFrom func() io.Reader
 	// Env is added to the child's environment (KEY=VALUE).
 	Env []string
 	// Exit is the exit status webcap must give.
@@ -87,10 +92,22 @@ type Case struct {
 	// Slow cases run only in the gated slow step (WEBCAP_SLOW_TESTS=1);
 	// Browser cases need Chromium (WEBCAP_BROWSER_TESTS=1).
 	Slow, Browser bool
+	// Needs are programs the case runs besides webcap (strace): a case
+	// whose programs are not all on PATH is skipped, saying which.
+	Needs []string
+	// Wrap, when set, is the command webcap runs under (strace, a network
+	// namespace's nsenter), given dir after Setup: its words come before
+	// webcap's name.
+	Wrap func(dir string) []string
 	// Before says, for the note and the suite's listing, what webcap did
 	// on this input before the case was fixed ("hung", "5.2 GB", ...).
 	Before string
 }
+
+// ErrSkip, wrapped in an error from a case's Setup, skips the case with
+// that error's message: the machine lacks what it needs (root, for a
+// network namespace).
+var ErrSkip = errors.New("skipped")
 
 var (
 	mu    sync.Mutex
