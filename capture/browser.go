@@ -61,6 +61,10 @@ type BrowserOptions struct {
 	// RestartEvery restarts Chromium after this many pages (between
 	// pages), so that a long crawl's memory stays bounded; 0: 200.
 	RestartEvery int
+	// Memory is how much Chromium's processes may hold together before
+	// the renderer of the page that grows them is stopped (memory.go);
+	// 0: DefaultBrowserMemory.
+	Memory int64
 }
 
 // DefaultRestartEvery is how many pages Chromium renders before a restart.
@@ -75,8 +79,11 @@ type Browser struct {
 	// Client fetches every request when it is set (tests); nil: each
 	// capture makes one that connects only where its AddressPolicy allows.
 	Client   *http.Client
-	MaxBytes int64  // per response; 0: 64 MiB
-	Version  string // the browser's version, as it reports it ("156.0.8078.79")
+	MaxBytes int64 // per response; 0: 64 MiB
+	// MaxInFlight bounds the response bytes the pages being rendered hold
+	// at once, all together; 0: DefaultInFlight.
+	MaxInFlight int64
+	Version     string // the browser's version, as it reports it ("156.0.8078.79")
 	// Notes are what a user should know about how the browser runs (it
 	// runs without its sandbox, ...), each to be said once.
 	Notes []string
@@ -93,6 +100,7 @@ type Browser struct {
 	rendered int // pages rendered since Chromium started
 	restarts int
 	proxy    *refusingProxy // where Chromium's own connections go (networkFlags)
+	mem      memState
 }
 
 // NewBrowser starts Chromium (execPath, see FindChromium) headless, with
@@ -125,6 +133,7 @@ func (b *Browser) start() error {
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
 	}
+	opts = append(opts, b.memoryFlags()...)
 	if !b.sandbox {
 		opts = append(opts, chromedp.NoSandbox)
 	}
@@ -162,6 +171,7 @@ func (b *Browser) start() error {
 		return fmt.Errorf("starting %s: %w", b.exe, err)
 	}
 	b.ctx, b.cancel = bctx, stop
+	b.watchMemory(bctx)
 	if v, err := cdp.Call(bctx, chromedp.FromContext(bctx).Browser, cdpbrowser.GetVersion, cdp.Empty{}); err == nil {
 		// "HeadlessChrome/156.0.8078.79": the version, which may not hold ':'.
 		_, ver, _ := strings.Cut(v.Product, "/")
@@ -310,7 +320,8 @@ type RenderOptions struct {
 	// annotations do not carry it. Page.Links has the links as they were.
 	KeepCredentials bool
 
-	now func() time.Time // the clock that times responses; nil: time.Now
+	now  func() time.Time // the clock that times responses; nil: time.Now
+	hold *hold            // the page's hold on the bytes in flight (memory.go)
 }
 
 // The defaults of RenderOptions.
@@ -542,14 +553,16 @@ func (b *Browser) takeTab() (*tab, error) {
 }
 
 // putTab makes a tab idle once it shows a blank page (so that nothing of
-// the page before can reach the next one), or closes it.
-func (b *Browser) putTab(t *tab) {
+// the page before can reach the next one), or closes it: at once when its
+// page was abandoned (its time is up, or the capture stopped), whose
+// renderer may be too busy to show a blank page soon.
+func (b *Browser) putTab(t *tab, abandoned bool) {
 	t.mu.Lock()
 	t.cur = nil
 	t.uses++
 	worn := t.uses >= maxTabUses || t.crashed
 	t.mu.Unlock()
-	if worn {
+	if worn || abandoned {
 		t.cancel()
 		return
 	}
@@ -569,6 +582,9 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (_ *
 	if err != nil {
 		return nil, err
 	}
+	defer b.explainStop()(&err)
+	opts.hold = b.hold()
+	defer opts.hold.release()
 	p := &Page{Requested: u}
 	// The page's time: ctx ends the page's actions, not the tab.
 	rctx, rcancel := context.WithCancel(t.ctx)
@@ -580,7 +596,7 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (_ *
 	defer func() {
 		stop()
 		rcancel()
-		b.putTab(t)
+		b.putTab(t, ctx.Err() != nil)
 	}()
 	loaded := -1 // r.moved once the page is loaded
 	defer func() {
@@ -854,7 +870,7 @@ func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused, post *
 		return r, nil
 	}
 	defer resp.Body.Close()
-	body, fe := b.readBody(r.URL, resp)
+	body, fe := b.readBody(r.URL, resp, opts.hold)
 	if fe != nil {
 		r.Err = fe
 		return r, nil
@@ -884,7 +900,7 @@ func ptr[T any](v T) *T { return &v }
 // may connect), within MaxBytes. Only a 200 answer is a body.
 // The final response is returned as well (for a WARC), nil when there
 // is none.
-func (b *Browser) get(ctx context.Context, client *http.Client, u string, now func() time.Time) ([]byte, *Response, *FetchError) {
+func (b *Browser) get(ctx context.Context, client *http.Client, u string, h *hold, now func() time.Time) ([]byte, *Response, *FetchError) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, nil, ClassifyFetch(u, err)
@@ -897,7 +913,7 @@ func (b *Browser) get(ctx context.Context, client *http.Client, u string, now fu
 	if resp.StatusCode != http.StatusOK {
 		return nil, nil, StatusError(u, resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
-	body, fe := b.readBody(u, resp)
+	body, fe := b.readBody(u, resp, h)
 	if fe != nil {
 		return nil, nil, fe
 	}
@@ -913,20 +929,4 @@ func (r *Response) sent(req *http.Request, body []byte, resp *http.Response) {
 	if r.Proto == "" {
 		r.Proto = "HTTP/1.1"
 	}
-}
-
-// readBody reads a response's body, at most MaxBytes (default 64 MiB).
-func (b *Browser) readBody(u string, resp *http.Response) ([]byte, *FetchError) {
-	max := b.MaxBytes
-	if max <= 0 {
-		max = 64 << 20
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
-	if err != nil {
-		return nil, ClassifyFetch(u, err)
-	}
-	if int64(len(body)) > max {
-		return nil, &FetchError{URL: u, Kind: TooLarge, Err: fmt.Errorf("more than %d bytes", max)}
-	}
-	return body, nil
 }

@@ -24,6 +24,7 @@ type Options struct {
 	Flags           webcapture.Flags // SameSite, SamePath
 	MaxPages        int              // pages fetched at most; 0: 100
 	MaxBytes        int64            // bytes fetched at most (no page is started past it); 0: 100 MiB
+	MaxLinks        int              // links looked at per page, the first in document order; 0: DefaultMaxLinks
 	PageTimeout     time.Duration    // per page, fetching and rendering; 0: 30 s
 	Jobs            int              // pages rendered at once, in parallel tabs; 0: 2
 	Profile         *canon.Profile   // URLS keys; nil: PDF
@@ -134,6 +135,7 @@ type crawlSpec struct {
 	policy  AddressPolicy     // the addresses it may connect to
 	getOnly bool              // only GET and HEAD requests (a dry run)
 	revisit func(f *Frontier) // queues more URLs once the links run out (refresh)
+	onPage  func(p *Page)     // called with each page captured, in order
 }
 
 // crawler is one crawl's state.
@@ -150,6 +152,7 @@ type crawler struct {
 	byURL   map[string]int // a captured page, by the canonical form of every URL that led to it
 	fetched int64
 	robots  *Robots
+	onPage  func(p *Page) // crawlSpec.onPage
 }
 
 // crawl fetches and renders the starts' pages and the links they lead to,
@@ -160,6 +163,7 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, spec c
 		return nil, err
 	}
 	f, skips := newFrontier(starts, opts.MaxPages, c, spec.have)
+	f.SetMaxLinks(opts.MaxLinks)
 	client := b.Client
 	if client == nil {
 		client = NewClient(spec.policy, 30*time.Second)
@@ -170,7 +174,7 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, spec c
 		res: &Result{Skips: skips}, sources: fetched{}, byURL: map[string]int{},
 		// A robots.txt takes no longer than a page may: one that never
 		// ends would hold the crawl up until its time limit.
-		robots: &Robots{Client: client, Agent: opts.Agent, Timeout: opts.PageTimeout}}
+		robots: &Robots{Client: client, Agent: opts.Agent, Timeout: opts.PageTimeout}, onPage: spec.onPage}
 	revisited := spec.revisit == nil
 	for {
 		if err := b.restartIfWorn(); err != nil {
@@ -339,6 +343,9 @@ func (cr *crawler) handle(ctx context.Context, it Item, p *Page, err error) {
 	}
 	res.Pages = append(res.Pages, p)
 	cr.items = append(cr.items, it)
+	if cr.onPage != nil {
+		cr.onPage(p)
+	}
 	if cr.opts.Progress != nil {
 		cr.opts.Progress(len(res.Pages), cr.f.Pending(), cr.fetched, p.URL)
 	}
@@ -394,6 +401,8 @@ func (cr *crawler) skipOf(ctx context.Context, u string, err error) Skip {
 		return Skip{URL: u, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status}
 	case errors.As(err, new(pageTimeout)):
 		return skip(u, SkipPageTimeout, "%v", err)
+	case errors.As(err, new(*BrowserMemoryError)):
+		return skip(u, SkipBrowserMemory, "%v", err)
 	}
 	return skip(u, SkipRender, "%v", err)
 }
@@ -502,7 +511,10 @@ func capture(ctx context.Context, b *Browser, p *AppendPlan, starts []Start, opt
 	// The kinds of address the start URLs are were asked for, for their
 	// own hosts only in a capture limited to its site or path.
 	policy := StartPolicy(ctx, nil, starts, opts.Allow)
-	cr, err := crawl(ctx, b, starts, opts, crawlSpec{have: have, policy: policy})
+	// Where each page's printed pages go, and the anchors on them: each
+	// page's pages are copied as the crawl takes it.
+	mg := &merger{u: u, name: name, opts: opts, page: first}
+	cr, err := crawl(ctx, b, starts, opts, crawlSpec{have: have, policy: policy, onPage: mg.add})
 	if err != nil {
 		return nil, err
 	}
@@ -511,36 +523,19 @@ func capture(ctx context.Context, b *Browser, p *AppendPlan, starts []Start, opt
 		return nil, &NothingError{res.Skips, res.Stopped}
 	}
 	res.First = first
+	if mg.err != nil {
+		return nil, fmt.Errorf("capture: %w", mg.err)
+	}
 	t0 := time.Now()
-	// Where each page's printed pages go, and the anchors on them; each
-	// page's pages are copied with their tags, under its set's Article.
-	if u == nil {
-		if u, err = pdfio.NewFileUpdate(res.Pages[0].PDF, name, pdfio.Options{}); err != nil {
-			return nil, fmt.Errorf("capture: %w", err)
-		}
-	}
-	printed := make([]printedPage, len(res.Pages))
-	sets := make([]filed, len(res.Pages))
-	page := first
-	for i, pg := range res.Pages {
-		refs, pr, err := u.AppendPages(pg.PDF, "the browser's PDF of "+pg.URL)
-		if err != nil {
-			return nil, fmt.Errorf("capture: %w", err)
-		}
-		printed[i] = printedPage{page, pr.Pages, pr.Dests}
-		page += pr.Pages
-		sets[i] = filed{url: recordedURL(pg.URL, opts), title: pg.Title, page: refs[0], article: pr.Article}
-		if pr.Untagged != "" {
-			res.Notes = append(res.Notes, pg.URL+": "+pr.Untagged)
-		}
-	}
+	u, printed, sets := mg.u, mg.printed, mg.sets
+	res.Notes = append(res.Notes, mg.notes...)
 	n, notes := addBookmarks(u, sets, opts.Bookmarks, p == nil)
 	res.Bookmarks, res.Notes = n, append(res.Notes, notes...)
 	input, err := u.Bytes()
 	if err != nil {
 		return nil, fmt.Errorf("capture: %w", err)
 	}
-	res.Merge = time.Since(t0)
+	res.Merge = mg.took + time.Since(t0)
 	t0 = time.Now()
 	m := manifest(b, starts, res.Pages, items, printed, opts)
 	m.Input, m.InputData = name, input
@@ -699,6 +694,20 @@ func (cr *crawler) fetchMissing(ctx context.Context, p *Page) {
 	if err != nil || src.Complete() {
 		return
 	}
+	// What the browser was refused is not asked for again: its reason
+	// stands.
+	failed := map[string]*FetchError{}
+	for _, r := range p.Responses {
+		if r.Err != nil {
+			failed[r.URL] = r.Err
+		}
+	}
+	h := cr.b.hold()
+	defer h.release()
+	// The files a page's renderer did not load take no longer than the
+	// page could: a page of many that never end does not hold the crawl.
+	ctx, cancel := context.WithTimeout(ctx, cr.opts.PageTimeout)
+	defer cancel()
 	for _, a := range src.Page.Aux {
 		switch {
 		case a.Found:
@@ -706,12 +715,19 @@ func (cr *crawler) fetchMissing(ctx context.Context, p *Page) {
 		case a.URL == "":
 			p.Missing = append(p.Missing, skip(a.First.Raw, SkipURL, "%s", a.Err))
 			continue
+		case failed[a.URL] != nil:
+			fe := failed[a.URL]
+			p.Missing = append(p.Missing, Skip{URL: a.URL, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status})
+			continue
+		case cr.fetched >= cr.opts.MaxBytes:
+			p.Missing = append(p.Missing, skip(a.URL, SkipByteLimit, "not fetched: the capture's byte limit was reached (%d bytes fetched, the limit is %d)", cr.fetched, cr.opts.MaxBytes))
+			continue
 		}
 		now := time.Now
 		if cr.opts.now != nil {
 			now = cr.opts.now
 		}
-		body, resp, fe := cr.b.get(ctx, cr.render.Client, a.URL, now)
+		body, resp, fe := cr.b.get(ctx, cr.render.Client, a.URL, h, now)
 		if fe != nil {
 			p.Missing = append(p.Missing, Skip{URL: a.URL, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status})
 			continue

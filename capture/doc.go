@@ -52,6 +52,20 @@
 // every frame in the page's process so that interception sees its
 // requests.
 //
+// A crawl's memory is bounded wherever a page can make it grow (memory.go,
+// frontierlimit.go): a response of at most 64 MiB (Browser.MaxBytes; one
+// that declares more is not read), and all the responses the pages being
+// rendered hold at once at most 256 MiB (Browser.MaxInFlight: a response
+// that finds none left fails at once, rather than wait for others that
+// wait too); a page's first 1,000 links (Options.MaxLinks), and a queue no
+// longer than the pages left to take can use; V8's heap half of
+// BrowserOptions.Memory (2 GiB), and Chromium's processes all of it,
+// watched: the renderer of the page past it is killed, the page skipped
+// (BrowserMemoryError), and the crawl goes on. A page whose renderer
+// crashes ends at once, not at its time limit. Pages are copied into the
+// file as the crawl takes them, so that a capture stopped early (its
+// context done) has little left to write.
+//
 // What a crawl may reach is bounded (netguard.go): only http and https, and
 // only public addresses unless the capture's own start URLs are loopback or
 // private ones (the user asked for them) or Options.Allow says so; the

@@ -87,6 +87,11 @@ type Frontier struct {
 	taken    int
 	have     map[string]string // keys not to fetch, with the reason
 	reported map[string]bool   // links reported as skipped, by URL
+	// maxLinks bounds the links taken from one page (0: DefaultMaxLinks);
+	// over are the URLs not queued for want of room (frontierRoom), said
+	// by Rest.
+	maxLinks int
+	over     []Skip
 }
 
 // NewFrontier queues the starts' URLs. maxPages <= 0 means no limit; c
@@ -164,7 +169,8 @@ func (f *Frontier) Revisit(u string, cmd int) {
 // Rest takes the URLs still queued when MaxPages were taken, and says
 // why they are not fetched.
 func (f *Frontier) Rest() []Skip {
-	var out []Skip
+	out := f.over
+	f.over = nil
 	for _, it := range f.queue {
 		out = append(out, skip(it.URL, SkipPageLimit, "the capture's page limit was reached (%d pages)", f.maxPages))
 	}
@@ -183,6 +189,10 @@ func (f *Frontier) Links(from Item, base string, hrefs []string) []Skip {
 	}
 	start := f.starts[from.Command]
 	var skips []Skip
+	if max := f.linkLimit(); len(hrefs) > max {
+		skips = append(skips, skip(base, SkipLinkLimit, "%d of the page's %d links not followed: a page's first %d are", len(hrefs)-max, len(hrefs), max))
+		hrefs = hrefs[:max]
+	}
 	for _, h := range hrefs {
 		r, err := url.Parse(strings.TrimSpace(h))
 		if err != nil {
@@ -238,6 +248,10 @@ func (f *Frontier) push(it Item) (Skip, bool) {
 	f.seen[it.Key] = true
 	if reason, ok := f.have[it.Key]; ok {
 		return skip(it.URL, SkipHeld, "%s", reason), false
+	}
+	if !f.room() {
+		f.over = append(f.over, f.overSkip(it.URL))
+		return Skip{}, false
 	}
 	f.queue = append(f.queue, it)
 	return Skip{}, true

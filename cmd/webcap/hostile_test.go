@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -56,7 +57,7 @@ func TestHostile(t *testing.T) {
 			t.Parallel()
 			r := runCase(t, c)
 			mu.Lock()
-			rows = append(rows, fmt.Sprintf("| %s | %s | %s | exit %d, %.2f s CPU, %d MB, %d B out |", c.Part, c.Name, strings.ReplaceAll(c.Before, "|", "/"), r.exit, r.cpu.Seconds(), r.rss>>20, r.out))
+			rows = append(rows, fmt.Sprintf("| %s | %s | %s | exit %d, %.2f s CPU, %d MB (tree %d MB), %d B out |", c.Part, c.Name, strings.ReplaceAll(c.Before, "|", "/"), r.exit, r.cpu.Seconds(), r.rss>>20, r.tree>>20, r.out))
 			mu.Unlock()
 		})
 	}
@@ -67,11 +68,18 @@ func TestHostile(t *testing.T) {
 }
 
 type caseResult struct {
-	exit int
-	cpu  time.Duration
-	rss  int64
-	out  int64
+	exit   int
+	cpu    time.Duration
+	rss    int64
+	tree   int64 // the process tree's peak (treeMemory)
+	killed bool  // past hostile.KillTree
+	out    int64
 }
+
+// beforeEnv names another webcap binary for TestHostile to run instead of
+// itself: WEBCAP_HOSTILE_BEFORE=/path/to/old/webcap measures a case's
+// Before with the suite's own servers and measurer.
+const beforeEnv = "WEBCAP_HOSTILE_BEFORE"
 
 func runCase(t *testing.T, c hostile.Case) caseResult {
 	dir := t.TempDir()
@@ -88,11 +96,15 @@ func runCase(t *testing.T, c hostile.Case) caseResult {
 	ctx, cancel := context.WithTimeout(context.Background(), hungAfter)
 	defer cancel()
 	figures := filepath.Join(t.TempDir(), "rusage")
+	prog := "webcap"
+	if p := os.Getenv(beforeEnv); p != "" {
+		prog = p // measuring what another binary does (a case's Before)
+	}
 	var wrap []string
 	if c.Wrap != nil {
 		wrap = c.Wrap(dir)
 	}
-	cmd := exec.CommandContext(ctx, "rusage", append(append(wrap, "webcap"), args...)...)
+	cmd := exec.CommandContext(ctx, "rusage", append(append(wrap, prog), args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), c.Env...), rusageEnv+"="+figures)
 	cmd.Stdin = strings.NewReader(c.Stdin)
@@ -101,7 +113,13 @@ func runCase(t *testing.T, c hostile.Case) caseResult {
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
+	var stop *stopTimer
+	var exited time.Time
+	if err = cmd.Start(); err == nil {
+		stop = signalWhen(t, c, dir, cmd.Process)
+		err = cmd.Wait()
+		exited = time.Now()
+	}
 	if ctx.Err() != nil {
 		t.Fatalf("webcap %s: still running after %v (hung), killed", strings.Join(args, " "), hungAfter)
 	}
@@ -112,7 +130,7 @@ func runCase(t *testing.T, c hostile.Case) caseResult {
 	r := caseResult{out: int64(stdout.Len() + stderr.Len())}
 	b, err := os.ReadFile(figures)
 	if err == nil {
-		_, err = fmt.Sscan(string(b), &r.exit, &r.cpu, &r.rss)
+		_, err = fmt.Sscan(string(b), &r.exit, &r.cpu, &r.rss, &r.tree, &r.killed)
 	}
 	if err != nil {
 		t.Fatalf("webcap %s: no figures from the measurer: %v (exit %v)", strings.Join(args, " "), err, cmd.ProcessState)
@@ -156,6 +174,13 @@ func runCase(t *testing.T, c hostile.Case) caseResult {
 	if r.rss > maxRSS {
 		t.Errorf("peak memory %d MB, more than %d MB", r.rss>>20, maxRSS>>20)
 	}
+	if r.killed {
+		t.Errorf("its process tree took more than %d MB: killed", hostile.KillTree>>20)
+	}
+	if c.MaxTree > 0 && r.tree > c.MaxTree {
+		t.Errorf("its process tree's peak memory %d MB, more than %d MB", r.tree>>20, c.MaxTree>>20)
+	}
+	stop.check(t, c, exited, show)
 	if c.MaxOutput > 0 && r.out > c.MaxOutput {
 		t.Errorf("wrote %d bytes of output, more than %d", r.out, c.MaxOutput)
 	}
@@ -179,7 +204,25 @@ func measured() int {
 	cmd := exec.Command(os.Args[1], os.Args[2:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	err := cmd.Run()
+	// A TERM or an INT sent to the measurer (a case's Signal) is the
+	// child's.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	err := cmd.Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "rusage:", err)
+		return 125
+	}
+	done := make(chan struct{})
+	go func() {
+		for s := range sigs {
+			cmd.Process.Signal(s)
+		}
+	}()
+	peak, killed := watchTree(cmd.Process.Pid, hostile.KillTree, done)
+	err = cmd.Wait()
+	close(done)
+	tree := <-peak
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
 		fmt.Fprintln(os.Stderr, "rusage:", err)
@@ -187,7 +230,7 @@ func measured() int {
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	cpu := ru.Utime.Nano() + ru.Stime.Nano()
-	figures := fmt.Sprintf("%d %d %d\n", cmd.ProcessState.ExitCode(), cpu, ru.Maxrss<<10) // Maxrss: kilobytes on Linux
+	figures := fmt.Sprintf("%d %d %d %d %t\n", cmd.ProcessState.ExitCode(), cpu, ru.Maxrss<<10, tree, *killed) // Maxrss: kilobytes on Linux
 	if err := os.WriteFile(os.Getenv(rusageEnv), []byte(figures), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "rusage:", err)
 		return 125

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/webcap/webcap/capture"
+	"github.com/webcap/webcap/internal/limits"
 )
 
 // What capture, append and refresh share: Chromium, the options of a
@@ -20,13 +21,15 @@ import (
 func (o *fetchFlags) browse(ctx context.Context, ios *IOStreams, cmd string, f func(context.Context, *capture.Browser) error) error {
 	ctx, cancel := context.WithTimeoutCause(ctx, o.Timeout, capture.ErrTimeLimit)
 	defer cancel()
+	ctx, stop := o.crawlMemory.watch(ctx)
+	defer stop()
 	exe, err := capture.FindChromium(o.Chromium)
 	if err != nil && o.Chromium != "" {
 		return &ioError{fmt.Errorf("%s: --chromium %w", cmd, err)}
 	} else if err != nil {
 		return &ioError{fmt.Errorf("%s: %w", cmd, err)}
 	}
-	b, err := capture.NewBrowser(ctx, exe, capture.BrowserOptions{NoSandbox: o.NoSandbox})
+	b, err := capture.NewBrowser(ctx, exe, capture.BrowserOptions{NoSandbox: o.NoSandbox, Memory: int64(o.BrowserMemory)})
 	if err != nil {
 		return &ioError{fmt.Errorf("%s: %w", cmd, err)}
 	}
@@ -57,6 +60,8 @@ func stopped(ios *IOStreams, name string, why error, kept string) error {
 	switch {
 	case why == nil:
 		return nil
+	case errors.Is(why, limits.ErrLimit):
+		return stoppedByLimit(ios, name, why, kept)
 	case errors.As(why, &in):
 		fmt.Fprintf(ios.ErrOut, "webcap: %s: %v: %s\n", name, in, kept)
 		return &interrupted{in.sig, true}

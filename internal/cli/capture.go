@@ -38,7 +38,13 @@ robots.txt (one not read whole in that time, or answered with a 5xx, or
 lost to a network error, forbids its whole origin, as RFC 9309 §2.3.1.4
 says; a 4xx allows everything; each page skipped says which), and
 --timeout the whole capture: when it is reached, what was captured is
-written and the rest reported; so is Ctrl-C, which then exits 130.
+written and the rest reported; so is Ctrl-C, which then exits 130, and
+--max-memory (webcap's own memory), which then exits 4. Memory is bounded
+throughout: a page's first 1,000 links are followed, no more; the pages
+being rendered hold at most 256 MiB of responses at once (a response that
+finds none left is left out, and said); and Chromium's processes may hold
+--browser-memory together (its scripts half of it): the page that takes
+more is skipped, saying so, and the crawl goes on.
 --post DATA submits DATA to each start URL by POST, as a form would
 (--submit: the start URLs are GET form submissions); the command records
 it, so refresh can submit it again. User information in URLs
@@ -240,6 +246,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 			return err
 		}
 	}
+	opts.sizeMemory(opts.File)
 	co, starts := opts.crawl(name)
 	co.Password = opts.get()
 	var plan *capture.AppendPlan

@@ -140,6 +140,7 @@ type fetchFlags struct {
 	NoSandbox    bool
 	WaitIdle     time.Duration
 	Bookmarks    string
+	crawlMemory  // --max-memory, --browser-memory (capmem.go)
 	progressFlags
 }
 
@@ -161,6 +162,7 @@ func (o *fetchFlags) add(cmd *cobra.Command, maxPages int) {
 	_ = cmd.RegisterFlagCompletionFunc("media", cobra.FixedCompletions([]string{"print", "screen"}, cobra.ShellCompDirectiveNoFileComp))
 	f.StringVar(&o.Bookmarks, "bookmarks", string(capture.BookmarksSites), "bookmarks: `sites` (an item per site, one per page under it, each opening its page and tagged with its Article) or none")
 	_ = cmd.RegisterFlagCompletionFunc("bookmarks", cobra.FixedCompletions([]string{"sites", "none"}, cobra.ShellCompDirectiveNoFileComp))
+	o.crawlMemory.add(cmd)
 	o.progressFlags.add(cmd)
 }
 
@@ -175,6 +177,9 @@ func (o *fetchFlags) check(cmd string) error {
 		return usagef("%s: --bookmarks %q: want sites or none", cmd, o.Bookmarks)
 	case o.WaitIdle <= 0 || o.WaitIdle > capture.DefaultIdleMax:
 		return usagef("%s: --wait-idle %v: give a time above 0 and up to %v", cmd, o.WaitIdle, capture.DefaultIdleMax)
+	}
+	if err := o.crawlMemory.check(cmd); err != nil {
+		return err
 	}
 	return o.progressFlags.check(cmd)
 }

@@ -38,7 +38,8 @@ func parseWith[T any](newCmd func(*IOStreams, func(context.Context, *T) error) *
 // fetchDefaults are the fetch flags' defaults, --max-pages aside.
 func fetchDefaults(maxPages int) fetchFlags {
 	return fetchFlags{Profile: canon.PDF, MaxPages: maxPages, MaxBytes: 100 << 20, Timeout: 5 * time.Minute,
-		PageTimeout: 30 * time.Second, Media: "print", WaitIdle: capture.DefaultIdleQuiet, Bookmarks: "sites", progressFlags: progressFlags{Progress: progressAuto}}
+		PageTimeout: 30 * time.Second, Media: "print", WaitIdle: capture.DefaultIdleQuiet, Bookmarks: "sites", progressFlags: progressFlags{Progress: progressAuto},
+		crawlMemory: crawlMemory{MaxMemory: defaultMaxMemory, BrowserMemory: capture.DefaultBrowserMemory}}
 }
 
 // readLimits are --timeout, --max-file-size and --max-memory's defaults.
@@ -118,11 +119,11 @@ func TestCommandFlags(t *testing.T) {
 		{"capture", parseWith(newCaptureCmd), []string{"--levels", "3", "--same-site", "--same-path", "--max-pages", "9", "--max-bytes", "2MiB",
 			"--timeout", "1m", "--page-timeout", "5s", "--jobs", "4", "--profile", "pdf2", "--chromium", "/bin/c", "--ignore-robots",
 			"--keep-credentials", "--post", "q=1", "--post-type", "text/plain", "--allow-private", "--media", "screen", "--wait-idle", "2s",
-			"--no-sandbox", "--json", "-v", "--force", "--quiet", "--bookmarks", "none", "http://a/", "http://b/", "-o", "out.pdf"},
+			"--no-sandbox", "--json", "-v", "--force", "--quiet", "--bookmarks", "none", "--max-memory", "512MiB", "--browser-memory", "1GiB", "http://a/", "http://b/", "-o", "out.pdf"},
 			&captureOptions{URLs: []string{"http://a/", "http://b/"}, outputFlags: outputFlags{Out: "out.pdf", Force: true},
 				fetchFlags: fetchFlags{Profile: canon.PDF2, Chromium: "/bin/c", MaxPages: 9, MaxBytes: 2 << 20, Timeout: time.Minute,
 					PageTimeout: 5 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: 2 * time.Second, Bookmarks: "none",
-					progressFlags: progressFlags{Progress: progressAuto, Quiet: true}},
+					progressFlags: progressFlags{Progress: progressAuto, Quiet: true}, crawlMemory: crawlMemory{MaxMemory: 512 << 20, maxMemoryGiven: true, BrowserMemory: 1 << 30}},
 				Levels: 3, SameSite: true, SamePath: true, Jobs: 4, KeepCredentials: true, JSON: true, Verbose: true, Post: "q=1", PostType: "text/plain"}},
 		{"capture submit", parseWith(newCaptureCmd), []string{"--submit", "http://a/?q=1", "-o", "out.pdf"},
 			func() *captureOptions {
@@ -145,7 +146,7 @@ func TestCommandFlags(t *testing.T) {
 			&refreshOptions{lim: limitFlags{MaxFileSize: pdfio.DefaultMaxFileSize}, File: "site.pdf", DryRun: true, TextOnly: true, JSON: true, Resubmit: true,
 				fetchFlags: fetchFlags{Profile: canon.RFC3986, Chromium: "c", MaxPages: 7, MaxBytes: 1 << 30, Timeout: 10 * time.Second,
 					PageTimeout: 3 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: time.Second, Bookmarks: "sites",
-					progressFlags: progressFlags{Progress: progressNone}}}},
+					progressFlags: progressFlags{Progress: progressNone}, crawlMemory: fetchDefaults(0).crawlMemory}}},
 		{"version", parseWith(newVersionCmd), []string{"--json"}, &versionOptions{JSON: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

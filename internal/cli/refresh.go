@@ -164,6 +164,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	}
 	// The file is read before Chromium starts: one that cannot be
 	// refreshed needs no browser.
+	opts.sizeMemory(opts.File)
 	co := opts.fetchFlags.options(opts.IO, "refresh")
 	co.AllowCertified, co.Password = opts.Force, opts.get()
 	plan, err := capture.PlanRefresh(file, opts.File, capture.RefreshOptions{TextOnly: opts.TextOnly, DryRun: opts.DryRun,

@@ -18,6 +18,7 @@ import (
 	"io"
 	"sort"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -38,6 +39,10 @@ const (
 const (
 	DefaultMaxCPU = 20 * time.Second
 	DefaultMaxRSS = 1 << 30
+	// KillTree is the process tree's memory past which a child is killed
+	// (a case measuring what webcap did before its fix is not allowed to
+	// take the machine down).
+	KillTree = 6_000_000_000
 )
 
 // Case is one hostile input and the verdict webcap must give on it.
@@ -71,6 +76,19 @@ type Case struct {
 	MaxCPU    time.Duration
 	MaxRSS    int64
 	MaxOutput int64
+	// MaxTree bounds the peak memory of the child's whole process tree
+	// (webcap and the Chromium it starts: each process's anonymous
+	// resident memory summed, sampled by the measurer as it runs; wait4's
+	// figure is one process's); 0: no bound. A tree past KillTree is
+	// killed, whatever its case.
+	MaxTree int64
+	// SignalWhen, when set, is a file of the case's directory that its
+	// Setup's server writes once the child is at work: the child is then
+	// sent Signal (0: SIGTERM), and must exit within StopWithin (0: 5 s)
+	// of it.
+	SignalWhen string
+	Signal     syscall.Signal
+	StopWithin time.Duration
 	// Slow cases run only in the gated slow step (WEBCAP_SLOW_TESTS=1);
 	// Browser cases need Chromium (WEBCAP_BROWSER_TESTS=1).
 	Slow, Browser bool
