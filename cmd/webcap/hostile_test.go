@@ -54,7 +54,12 @@ func TestHostile(t *testing.T) {
 					t.Skipf("needs %s, which is not installed: %v", prog, err)
 				}
 			}
-			t.Parallel()
+			// A case judged by how soon it stops after a signal (a
+			// wall-clock figure) runs alone: the parallel cases wait
+			// until every serial one has run.
+			if c.SignalWhen == "" {
+				t.Parallel()
+			}
 			r := runCase(t, c)
 			mu.Lock()
 			rows = append(rows, fmt.Sprintf("| %s | %s | %s | exit %d, %.2f s CPU, %d MB (tree %d MB), %d B out |", c.Part, c.Name, strings.ReplaceAll(c.Before, "|", "/"), r.exit, r.cpu.Seconds(), r.rss>>20, r.tree>>20, r.out))
