@@ -181,7 +181,7 @@ func (w *proc) read(out io.Reader) {
 func (w *proc) do(ctx context.Context, task []byte, cfg Config) ([]byte, error) {
 	w.tasks++
 	if _, err := w.in.Write(append(task, '\n')); err != nil {
-		return nil, w.crashed()
+		return nil, w.crashed(cfg.MaxMemory)
 	}
 	var timeout <-chan time.Time
 	if cfg.Timeout > 0 {
@@ -199,7 +199,7 @@ func (w *proc) do(ctx context.Context, task []byte, cfg Config) ([]byte, error) 
 		select {
 		case line, ok := <-w.lines:
 			if !ok {
-				return nil, w.crashed()
+				return nil, w.crashed(cfg.MaxMemory)
 			}
 			return line, nil
 		case <-timeout:
@@ -223,14 +223,19 @@ const restSize = 64 << 20
 
 // crashed is the error of a worker whose stdout ended: it waits for the
 // process and says how it ended.
-func (w *proc) crashed() error {
+func (w *proc) crashed(maxMemory int64) error {
 	_ = w.in.Close()
 	<-w.readDone
 	err := w.cmd.Wait()
 	last := w.stderr.lastLine()
 	all := w.stderr.String()
 	oom := strings.Contains(all, "out of memory") || strings.Contains(all, "cannot allocate memory") ||
-		strings.Contains(all, "pthread_create failed") // a thread's stack is data too
+		strings.Contains(all, "pthread_create failed") || // a thread's stack is data too
+		// A runtime refused memory may also die of a signal in whatever
+		// it was doing (a register dump, no word of memory, seen under
+		// load): a worker whose peak passed 7/8 of its limit, where its
+		// collector starts to strain (LimitMemory), died of it.
+		maxMemory > 0 && peakRSS(w.cmd.ProcessState) >= maxMemory/8*7
 	if err == nil {
 		err = errors.New("it gave no answer")
 	}

@@ -79,7 +79,8 @@ func do(t *testing.T, p *Pool, task string) (string, string, error) {
 // One worker does many tasks; a crash and running out of memory each cost
 // their own task, and the next task gets a new worker.
 func TestPoolFailuresCostOneTask(t *testing.T) {
-	p := testPool(t, Config{}, 1)
+	// MaxMemory is the workers' own limit (LimitMemory in TestMain).
+	p := testPool(t, Config{MaxMemory: 256 << 20}, 1)
 	_, pid1, err := do(t, p, "echo a")
 	if err != nil {
 		t.Fatal(err)

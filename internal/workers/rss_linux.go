@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -45,6 +46,18 @@ func dataSize() int64 {
 				return n << 10
 			}
 		}
+	}
+	return 0
+}
+
+// peakRSS is the peak resident set size in bytes of a process that has
+// exited (0 when unknown): wait4's rusage, whose ru_maxrss is in KiB.
+func peakRSS(ps *os.ProcessState) int64 {
+	if ps == nil {
+		return 0
+	}
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		return ru.Maxrss << 10
 	}
 	return 0
 }

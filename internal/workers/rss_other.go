@@ -2,7 +2,10 @@
 
 package workers
 
-import "time"
+import (
+	"os"
+	"time"
+)
 
 const canWatch = false
 
@@ -11,3 +14,5 @@ const watchEvery = time.Second
 func rss(int) int64 { return 0 }
 
 func dataSize() int64 { return 0 }
+
+func peakRSS(*os.ProcessState) int64 { return 0 }
