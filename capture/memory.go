@@ -15,13 +15,13 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/webcap/webcap/internal/proctree"
 )
 
 // DefaultInFlight is how many response bytes the pages being rendered
@@ -267,7 +267,7 @@ func (b *Browser) watchMemory(ctx context.Context) {
 				b.mem.stops.Add(1)
 				// Its memory is counted until it is gone: no other
 				// renderer is killed for it meanwhile.
-				for i := 0; i < 20 && alive(renderer); i++ {
+				for i := 0; i < 20 && proctree.Alive(renderer); i++ {
 					select {
 					case <-ctx.Done():
 						return
@@ -297,76 +297,15 @@ func (b *Browser) explainStop() func(err *error) {
 // process descending from it, summed, and the renderer among them that
 // holds the most (0: none).
 func treeMemory(pid int) (total int64, renderer int) {
-	children := map[int][]int{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		if p, err := strconv.Atoi(e.Name()); err == nil {
-			if pp, ok := parentOf(p); ok {
-				children[pp] = append(children[pp], p)
-			}
-		}
-	}
 	var most int64
-	todo := []int{pid}
-	for len(todo) > 0 {
-		p := todo[len(todo)-1]
-		todo = append(todo[:len(todo)-1], children[p]...)
-		m := rssAnon(p)
+	for _, p := range proctree.Tree(pid) {
+		m := proctree.RSSAnon(p)
 		total += m
 		if m > most && isRenderer(p) {
 			most, renderer = m, p
 		}
 	}
 	return total, renderer
-}
-
-// parentOf reads a process's parent from /proc/PID/stat (its fourth
-// field, after the command's name in parentheses, which may hold any
-// byte).
-func parentOf(pid int) (int, bool) {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return 0, false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
-		return 0, false
-	}
-	pp, err := strconv.Atoi(f[1])
-	return pp, err == nil
-}
-
-// rssAnon is a process's RssAnon in bytes (0 when it cannot be read).
-func rssAnon(pid int) int64 {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "RssAnon:"); ok {
-			if f := strings.Fields(v); len(f) > 0 { // "123456 kB"
-				if n, err := strconv.ParseInt(f[0], 10, 64); err == nil {
-					return n << 10
-				}
-			}
-		}
-	}
-	return 0
-}
-
-// alive reports whether a process still runs (a zombie, which holds no
-// memory, does not).
-func alive(pid int) bool {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	return i >= 0 && i+2 < len(b) && b[i+2] != 'Z' && b[i+2] != 'X'
 }
 
 // isRenderer reports whether a process is one of Chromium's renderers

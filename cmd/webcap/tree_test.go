@@ -1,17 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/webcap/webcap/internal/hostile"
+	"github.com/webcap/webcap/internal/proctree"
 )
 
 // The measurer's view of a child's whole process tree: wait4's peak is
@@ -21,76 +19,6 @@ import (
 
 // treeEvery is how often the measurer samples the tree's memory.
 const treeEvery = 100 * time.Millisecond
-
-// treeMemory returns the anonymous resident memory (RssAnon) of pid and
-// of every process descending from it, summed: memory each holds for
-// itself (shared libraries and files counted nowhere, so that no page is
-// counted twice). A process that ends while it is read counts for
-// nothing.
-func treeMemory(pid int) int64 {
-	var total int64
-	for _, p := range tree(pid) {
-		total += rssAnon(p)
-	}
-	return total
-}
-
-// tree returns pid and every process descending from it.
-func tree(pid int) []int {
-	children := map[int][]int{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		if p, err := strconv.Atoi(e.Name()); err == nil {
-			if pp, ok := parentOf(p); ok {
-				children[pp] = append(children[pp], p)
-			}
-		}
-	}
-	out := []int{pid}
-	for i := 0; i < len(out); i++ {
-		out = append(out, children[out[i]]...)
-	}
-	return out
-}
-
-// parentOf reads a process's parent from /proc/PID/stat (its fourth
-// field, after the command's name in parentheses, which may hold any
-// byte).
-func parentOf(pid int) (int, bool) {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return 0, false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
-		return 0, false
-	}
-	pp, err := strconv.Atoi(f[1])
-	return pp, err == nil
-}
-
-// rssAnon is a process's RssAnon, in bytes (0 when it cannot be read).
-func rssAnon(pid int) int64 {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "RssAnon:"); ok {
-			f := strings.Fields(v) // "123456 kB"
-			if len(f) > 0 {
-				if n, err := strconv.ParseInt(f[0], 10, 64); err == nil {
-					return n << 10
-				}
-			}
-		}
-	}
-	return 0
-}
 
 // watchTree samples pid's tree every treeEvery until done is closed, and
 // returns its peak (through peak, once done). A tree past killAbove is
@@ -110,7 +38,7 @@ func watchTree(pid int, killAbove int64, done <-chan struct{}) (peak <-chan int6
 				return
 			case <-t.C:
 			}
-			m := treeMemory(pid)
+			m := proctree.Memory(pid)
 			max = maxOf(max, m)
 			if m > killAbove && !*k {
 				*k = true
@@ -130,7 +58,7 @@ func maxOf(a, b int64) int64 {
 
 // killTree kills pid and every process descending from it.
 func killTree(pid int) {
-	for _, p := range tree(pid) {
+	for _, p := range proctree.Tree(pid) {
 		syscall.Kill(p, syscall.SIGKILL)
 	}
 }

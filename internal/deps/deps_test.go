@@ -25,6 +25,7 @@ var forbidden = map[string][]string{
 	mod + "/mirror":              {mod + "/pdfio", mod + "/audit", mod + "/record", mod + "/repair", mod + "/capture", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"},
 	mod + "/warc":                {mod + "/pdfio", mod + "/audit", mod + "/record", mod + "/repair", mod + "/capture", mod + "/mirror", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"}, // beside mirror: WARC files, canon and webcapture only
 	mod + "/internal/jsonstrict": {mod},                                                                                                                                                                               // a leaf: JSON checks only
+	mod + "/internal/proctree":   {mod},                                                                                                                                                                               // a leaf: /proc only
 	mod + "/internal/urlcorpus":  {mod + "/canon", mod + "/webcapture", mod + "/pdfio"},
 	mod + "/internal/workers":    {mod, "github.com"},                                                                                           // process plumbing only: what a task means is its caller's
 	mod + "/audit/export":        {mod + "/capture", mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"}, // formats of audit results: cli → export → audit
