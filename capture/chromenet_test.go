@@ -10,9 +10,10 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/webcap/webcap/internal/sockettest"
 )
 
 func TestRefusingProxy(t *testing.T) {
@@ -57,140 +58,6 @@ func TestRefusingProxyKeepsABoundedLog(t *testing.T) {
 	}
 }
 
-// socketRecorder listens on one port of both loopback addresses
-// (127.0.0.1 and [::1]), TCP and UDP, and records every connection it
-// accepts and every datagram it gets: it is the internal service a page
-// must not reach.
-type socketRecorder struct {
-	port string
-	mu   sync.Mutex
-	got  []string
-}
-
-func newSocketRecorder(t *testing.T) *socketRecorder {
-	t.Helper()
-	for range 20 {
-		lns, port, err := listenBoth()
-		if err != nil {
-			continue
-		}
-		s := &socketRecorder{port: port}
-		for _, l := range lns {
-			t.Cleanup(func() { l.Close() })
-			switch l := l.(type) {
-			case net.Listener:
-				go func() {
-					for {
-						c, err := l.Accept()
-						if err != nil {
-							return
-						}
-						s.note("TCP " + c.RemoteAddr().String())
-						c.Close()
-					}
-				}()
-			case net.PacketConn:
-				go func() {
-					buf := make([]byte, 1500)
-					for {
-						_, a, err := l.ReadFrom(buf)
-						if err != nil {
-							return
-						}
-						s.note("UDP " + a.String())
-					}
-				}()
-			}
-		}
-		return s
-	}
-	t.Skip("no port free on 127.0.0.1 and [::1], TCP and UDP")
-	return nil
-}
-
-// listenBoth listens on one port of 127.0.0.1 and [::1], TCP and UDP.
-func listenBoth() ([]io.Closer, string, error) {
-	l4, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		return nil, "", err
-	}
-	_, port, _ := net.SplitHostPort(l4.Addr().String())
-	out := []io.Closer{l4}
-	for _, l := range []struct{ network, addr string }{{"tcp6", "[::1]"}, {"udp4", "127.0.0.1"}, {"udp6", "[::1]"}} {
-		var c io.Closer
-		if strings.HasPrefix(l.network, "tcp") {
-			c, err = net.Listen(l.network, l.addr+":"+port)
-		} else {
-			c, err = net.ListenPacket(l.network, l.addr+":"+port)
-		}
-		if err != nil {
-			for _, c := range out {
-				c.Close()
-			}
-			return nil, "", err
-		}
-		out = append(out, c)
-	}
-	return out, port, nil
-}
-
-func (s *socketRecorder) note(what string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.got = append(s.got, what)
-}
-
-func (s *socketRecorder) connections() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.got...)
-}
-
-// socketPages are pages that make the browser reach port {B} in every way
-// a page can (issue 27): speculative connects, WebSockets, frames of other
-// sites, workers, navigations. {B} is the port.
-var socketPages = map[string]string{
-	"/p": `<!doctype html><title>Sockets</title>
-<link rel=preconnect href="http://127.0.0.1:{B}/">
-<link rel=preconnect href="https://127.0.0.1:{B}/">
-<link rel=dns-prefetch href="http://webcap-inner.example:{B}/">
-<link rel=prefetch href="http://127.0.0.1:{B}/prefetch">
-<link rel=prerender href="http://127.0.0.1:{B}/prerender">
-<link rel=modulepreload href="http://127.0.0.1:{B}/mod.js">
-<p>Outer page.</p>
-<iframe src="http://127.0.0.1:{B}/f1"></iframe>
-<iframe src="http://localhost:{B}/f2"></iframe>
-<iframe src="http://[::1]:{B}/f3"></iframe>
-<iframe src="/framed"></iframe>
-<video src="http://127.0.0.1:{B}/video.webm" autoplay muted></video>
-<object data="http://127.0.0.1:{B}/object.html"></object>
-<script>
-try { new WebSocket("ws://127.0.0.1:{B}/ws"); } catch (e) {}
-try { new WebSocket("wss://localhost:{B}/wss"); } catch (e) {}
-fetch("http://127.0.0.1:{B}/fetch").catch(() => {});
-try { const x = new XMLHttpRequest(); x.open("GET", "http://[::1]:{B}/xhr"); x.send(); } catch (e) {}
-try { navigator.sendBeacon("http://127.0.0.1:{B}/beacon", "x"); } catch (e) {}
-try { new Worker("/worker.js"); } catch (e) {}
-try { new SharedWorker("/shared.js"); } catch (e) {}
-try { window.open("http://127.0.0.1:{B}/popup"); } catch (e) {}
-try { new EventSource("http://127.0.0.1:{B}/events"); } catch (e) {}
-try { new WebTransport("https://127.0.0.1:{B}/wt"); } catch (e) {}
-for (const url of ["stun:127.0.0.1:{B}", "turn:127.0.0.1:{B}?transport=udp", "turn:[::1]:{B}?transport=tcp"]) {
-	try {
-		const pc = new RTCPeerConnection({iceServers: [{urls: url, username: "u", credential: "p"}]});
-		pc.createDataChannel("x");
-		pc.createOffer().then(o => pc.setLocalDescription(o)).catch(() => {});
-	} catch (e) {}
-}
-</script>`,
-	"/framed":    `<!doctype html><title>Framed</title><p>A frame.</p><img src="http://127.0.0.1:{B}/in-frame.gif">`,
-	"/worker.js": `fetch("http://127.0.0.1:{B}/worker").catch(() => {}); try { new WebSocket("ws://127.0.0.1:{B}/worker-ws"); } catch (e) {}`,
-	"/shared.js": `fetch("http://127.0.0.1:{B}/shared").catch(() => {});`,
-	"/meta":      `<!doctype html><title>Meta</title><meta http-equiv=refresh content="0; url=http://127.0.0.1:{B}/meta"><p>Meta refresh.</p>`,
-	"/script":    `<!doctype html><title>Script</title><p>Script navigation.</p><script>location = "http://localhost:{B}/script";</script>`,
-	"/form":      `<!doctype html><title>Form</title><form method=post action="http://127.0.0.1:{B}/form"><input name=a value=b></form><script>document.forms[0].submit();</script>`,
-}
-
 // onlyHost is a client that fetches from host (host:port) only, as the
 // guard of a capture limited to its site does.
 func onlyHost(host string) *http.Client {
@@ -211,23 +78,25 @@ func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { retur
 // went around interception was refused by the browser's proxy.
 func TestBrowserOwnSockets(t *testing.T) {
 	b := newBrowser(t)
-	inner := newSocketRecorder(t)
+	inner, err := sockettest.Listen()
+	if err != nil {
+		t.Skip(err)
+	}
+	defer inner.Close()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		page, ok := socketPages[r.URL.Path]
+		// The cloud metadata vector is the hostile suite's, in a network
+		// namespace: here it would reach the machine's network.
+		page, ct, ok := sockettest.Page(r.URL.Path, inner.Port(), "")
 		if !ok {
 			http.NotFound(w, r)
 			return
 		}
-		ct := "text/html; charset=utf-8"
-		if strings.HasSuffix(r.URL.Path, ".js") {
-			ct = "text/javascript"
-		}
 		w.Header().Set("Content-Type", ct)
-		io.WriteString(w, strings.ReplaceAll(page, "{B}", inner.port))
+		io.WriteString(w, page)
 	}))
 	defer srv.Close()
 	client := onlyHost(strings.TrimPrefix(srv.URL, "http://"))
-	for _, path := range []string{"/p", "/meta", "/script", "/form"} {
+	for _, path := range sockettest.Paths {
 		t.Run(strings.TrimPrefix(path, "/"), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
@@ -235,7 +104,7 @@ func TestBrowserOwnSockets(t *testing.T) {
 			if err != nil {
 				t.Logf("render: %v", err) // a navigation refused may fail the page: what matters is below
 			}
-			if got := inner.connections(); len(got) > 0 {
+			if got := inner.Got(); len(got) > 0 {
 				t.Errorf("the internal service got %d connections or datagrams: %q", len(got), got)
 			}
 		})
@@ -247,7 +116,7 @@ func TestBrowserOwnSockets(t *testing.T) {
 	kept, _ := b.RefusedRequests()
 	t.Logf("refused by the browser's proxy: %q", kept)
 	for _, r := range kept {
-		if strings.Contains(r, ":"+inner.port) && !strings.HasPrefix(r, "CONNECT ") && !strings.HasSuffix(r, "/shared") {
+		if strings.Contains(r, ":"+inner.Port()) && !strings.HasPrefix(r, "CONNECT ") && !strings.HasSuffix(r, "/shared") {
 			t.Errorf("went around interception: %s", r)
 		}
 	}

@@ -249,3 +249,103 @@ func pageOfImage(d *pdfio.Document, ref webcapture.Ref) int {
 	}
 	return 0
 }
+
+// Refresh of a capture whose URLs carry a user and password (issue 27:
+// seen once to time out as unreachable): with the credentials kept, every
+// page is checked, unchanged, through robots.txt (read without them: it
+// is the origin's, not a user's), the credentials going to their host
+// only; without them, the server's 401 makes the page unreachable, said
+// at once.
+func TestRefreshCredentials(t *testing.T) {
+	b := newBrowser(t)
+	var mu sync.Mutex
+	sent := map[string][]string{} // "own" path or "other" -> Authorization headers received
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		sent["other"] = append(sent["other"], r.Header.Get("Authorization"))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "image/gif")
+		w.Write(photo)
+	}))
+	defer other.Close()
+	otherURL := strings.Replace(other.URL, "127.0.0.1", "localhost", 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		sent[r.URL.Path] = append(sent[r.URL.Path], r.Header.Get("Authorization"))
+		mu.Unlock()
+		if r.URL.Path == "/robots.txt" {
+			w.Write([]byte("User-agent: *\nDisallow: /private\n"))
+			return
+		}
+		if user, pw, ok := r.BasicAuth(); !ok || user != "alice" || pw != "s3cret" {
+			w.Header().Set("WWW-Authenticate", `Basic realm="test"`)
+			http.Error(w, "who are you?", http.StatusUnauthorized)
+			return
+		}
+		switch r.URL.Path {
+		case "/logo.gif":
+			w.Header().Set("Content-Type", "image/gif")
+			w.Write(gif)
+		case "/b":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<title>B</title><p>Bee`))
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<title>Home</title><img src="/logo.gif"><img src="` + otherURL + `/img.gif"><a href="/b">b</a> <a href="/private">p</a>`))
+		}
+	}))
+	defer srv.Close()
+	u := strings.Replace(srv.URL, "http://", "http://alice:s3cret@", 1) + "/"
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	for _, tc := range []struct {
+		name   string
+		keep   bool
+		status string // of every page
+		reason string
+	}{
+		{"kept", true, StatusUnchanged, ""},
+		{"left out", false, StatusUnreachable, "401 Unauthorized"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Capture(ctx, b, []string{u}, testOptions(Options{Levels: 2, KeepCredentials: tc.keep}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			clear(sent)
+			mu.Unlock()
+			r, err := Refresh(ctx, b, res.PDF, "capture.pdf", RefreshOptions{Options: testOptions(Options{Allow: Loopback, PageTimeout: 60 * time.Second}), DryRun: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Changes) != 2 {
+				t.Errorf("changes %+v, want / and /b", r.Changes)
+			}
+			for _, c := range r.Changes {
+				if c.Status != tc.status || !strings.Contains(c.Reason, tc.reason) {
+					t.Errorf("%s: %s (%s), want %s (%s)", c.URL, c.Status, c.Reason, tc.status, tc.reason)
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for who, auth := range sent {
+				want := "Basic YWxpY2U6czNjcmV0" // the page's host, but for robots.txt
+				if who == "other" || who == "/robots.txt" || !tc.keep {
+					want = ""
+				}
+				for _, a := range auth {
+					if a != want {
+						t.Errorf("%s got Authorization %q, want %q", who, a, want)
+					}
+				}
+			}
+			if len(sent["/robots.txt"]) != 1 || len(sent["/private"]) != 0 {
+				t.Errorf("robots.txt read %d times, /private fetched %d times; want once and never", len(sent["/robots.txt"]), len(sent["/private"]))
+			}
+			if tc.keep && len(sent["other"]) == 0 {
+				t.Errorf("the other host's image was not fetched: %v", sent)
+			}
+		})
+	}
+}

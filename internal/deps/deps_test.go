@@ -26,6 +26,7 @@ var forbidden = map[string][]string{
 	mod + "/warc":                {mod + "/pdfio", mod + "/audit", mod + "/record", mod + "/repair", mod + "/capture", mod + "/mirror", mod + "/internal/cli", mod + "/cmd", "github.com/pdfcpu", "github.com/spf13"}, // beside mirror: WARC files, canon and webcapture only
 	mod + "/internal/jsonstrict": {mod},                                                                                                                                                                               // a leaf: JSON checks only
 	mod + "/internal/proctree":   {mod},                                                                                                                                                                               // a leaf: /proc only
+	mod + "/internal/sockettest": {mod},                                                                                                                                                                               // a leaf: the browser socket tests' pages and listener (capture's tests, internal/hostile)
 	mod + "/internal/urlcorpus":  {mod + "/canon", mod + "/webcapture", mod + "/pdfio"},
 	mod + "/internal/workers":    {mod, "github.com"},                                                                                           // process plumbing only: what a task means is its caller's
 	mod + "/audit/export":        {mod + "/capture", mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"}, // formats of audit results: cli → export → audit

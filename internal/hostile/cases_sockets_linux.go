@@ -3,7 +3,6 @@
 package hostile
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/webcap/webcap/internal/sockettest"
 )
 
 // The browser's own sockets (issue 27, item 2): a capture of a loopback
@@ -38,68 +39,15 @@ import (
 // read from Chromium's command line), or a UDP connect to an address
 // Chromium probes routes by (which sends nothing).
 
-// socketPages are the site's pages; {B} is the internal service's port.
-var socketPages = map[string]string{
-	"/p": `<!doctype html><title>Sockets</title>
-<link rel=preconnect href="http://127.0.0.1:{B}/">
-<link rel=preconnect href="https://127.0.0.1:{B}/">
-<link rel=dns-prefetch href="http://webcap-inner.example:{B}/">
-<link rel=prefetch href="http://127.0.0.1:{B}/prefetch">
-<link rel=prerender href="http://127.0.0.1:{B}/prerender">
-<link rel=modulepreload href="http://127.0.0.1:{B}/mod.js">
-{metadata}
-<p>Outer page.</p>
-<iframe src="http://127.0.0.1:{B}/f1"></iframe>
-<iframe src="http://localhost:{B}/f2"></iframe>
-<iframe src="http://[::1]:{B}/f3"></iframe>
-<iframe src="/framed"></iframe>
-<video src="http://127.0.0.1:{B}/video.webm" autoplay muted></video>
-<object data="http://127.0.0.1:{B}/object.html"></object>
-<script>
-try { new WebSocket("ws://127.0.0.1:{B}/ws"); } catch (e) {}
-try { new WebSocket("wss://localhost:{B}/wss"); } catch (e) {}
-fetch("http://127.0.0.1:{B}/fetch").catch(() => {});
-try { const x = new XMLHttpRequest(); x.open("GET", "http://[::1]:{B}/xhr"); x.send(); } catch (e) {}
-try { navigator.sendBeacon("http://127.0.0.1:{B}/beacon", "x"); } catch (e) {}
-try { new Worker("/worker.js"); } catch (e) {}
-try { new SharedWorker("/shared.js"); } catch (e) {}
-try { window.open("http://127.0.0.1:{B}/popup"); } catch (e) {}
-try { new EventSource("http://127.0.0.1:{B}/events"); } catch (e) {}
-try { new WebTransport("https://127.0.0.1:{B}/wt"); } catch (e) {}
-for (const url of ["stun:127.0.0.1:{B}", "turn:127.0.0.1:{B}?transport=udp", "turn:[::1]:{B}?transport=tcp"]) {
-	try {
-		const pc = new RTCPeerConnection({iceServers: [{urls: url, username: "u", credential: "p"}]});
-		pc.createDataChannel("x");
-		pc.createOffer().then(o => pc.setLocalDescription(o)).catch(() => {});
-	} catch (e) {}
-}
-</script>`,
-	"/framed":    `<!doctype html><title>Framed</title><p>A frame.</p><img src="http://127.0.0.1:{B}/in-frame.gif">`,
-	"/worker.js": `fetch("http://127.0.0.1:{B}/worker").catch(() => {}); try { new WebSocket("ws://127.0.0.1:{B}/worker-ws"); } catch (e) {}`,
-	"/shared.js": `fetch("http://127.0.0.1:{B}/shared").catch(() => {});`,
-	"/meta":      `<!doctype html><title>Meta</title><meta http-equiv=refresh content="0; url=http://127.0.0.1:{B}/meta"><p>Meta refresh.</p>`,
-	"/script":    `<!doctype html><title>Script</title><p>Script navigation.</p><script>location = "http://localhost:{B}/script";</script>`,
-	"/form":      `<!doctype html><title>Form</title><p>Form.</p><form method=post action="http://127.0.0.1:{B}/form"><input name=a value=b></form><script>document.forms[0].submit();</script>`,
-}
-
-// socketPaths are the start URLs' paths.
-var socketPaths = []string{"/p", "/meta", "/script", "/form"}
-
-// metadataVector is the metadata address's preconnect, only in a
-// network namespace.
-const metadataVector = `<link rel=preconnect href="http://169.254.169.254/">`
-
 // socketSite is the site and the internal service of a sockets case.
 type socketSite struct {
 	ns      *netns // nil: none could be made (not root), the metadata vector left out
 	site    *http.Server
 	siteURL string
-	inner   []io.Closer // TCP and UDP, on 127.0.0.1 and [::1]
-	port    string      // the internal service's
+	inner   *sockettest.Recorder // TCP and UDP, on 127.0.0.1 and [::1]
 
 	mu      sync.Mutex
-	hostile bool     // serve socketPages; before, plain pages (what refresh's PDF is made of)
-	got     []string // the internal service's connections
+	hostile bool // serve sockettest's pages; before, plain pages (what refresh's PDF is made of)
 }
 
 // publicSite is the site's address when it is public: an address of
@@ -140,130 +88,52 @@ func newSocketSite(public bool) (*socketSite, error) {
 
 // listen starts the internal service and the site, on host.
 func (s *socketSite) listen(host string) error {
-	for range 20 {
-		if s.inner, s.port = listenBoth(); s.inner != nil {
-			break
-		}
-	}
-	if s.inner == nil {
-		return fmt.Errorf("no port free on 127.0.0.1 and [::1], TCP and UDP")
-	}
-	for _, l := range s.inner {
-		switch l := l.(type) {
-		case net.Listener:
-			go s.record(l)
-		case net.PacketConn:
-			go s.recordUDP(l)
-		}
-	}
-	ln, err := net.Listen("tcp4", host+":0")
+	inner, err := sockettest.Listen()
 	if err != nil {
 		return err
 	}
+	ln, err := net.Listen("tcp4", host+":0")
+	if err != nil {
+		inner.Close()
+		return err
+	}
+	s.inner = inner
 	s.siteURL = "http://" + ln.Addr().String()
 	s.site = &http.Server{Handler: http.HandlerFunc(s.serve)}
 	go s.site.Serve(ln)
 	return nil
 }
 
-// record accepts every connection to the internal service and notes it
-// with the first line it sends (a TLS ClientHello is named as such).
-func (s *socketSite) record(l net.Listener) {
-	for {
-		c, err := l.Accept()
-		if err != nil {
-			return
-		}
-		go func() {
-			defer c.Close()
-			line, _ := bufio.NewReader(io.LimitReader(c, 512)).ReadString('\n')
-			if strings.HasPrefix(line, "\x16") {
-				line = "a TLS ClientHello"
-			}
-			s.mu.Lock()
-			s.got = append(s.got, fmt.Sprintf("%s: %q", c.RemoteAddr(), strings.TrimSpace(line)))
-			s.mu.Unlock()
-		}()
-	}
-}
-
-// recordUDP notes every datagram the internal service gets.
-func (s *socketSite) recordUDP(l net.PacketConn) {
-	buf := make([]byte, 1500)
-	for {
-		_, a, err := l.ReadFrom(buf)
-		if err != nil {
-			return
-		}
-		s.mu.Lock()
-		s.got = append(s.got, fmt.Sprintf("%s: a datagram", a))
-		s.mu.Unlock()
-	}
-}
-
-// listenBoth listens on one port of 127.0.0.1 and [::1], TCP and UDP;
-// nil if the port is taken somewhere.
-func listenBoth() ([]io.Closer, string) {
-	l4, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		return nil, ""
-	}
-	_, port, _ := net.SplitHostPort(l4.Addr().String())
-	out := []io.Closer{l4}
-	for _, l := range []struct{ network, addr string }{{"tcp6", "[::1]"}, {"udp4", "127.0.0.1"}, {"udp6", "[::1]"}} {
-		var c io.Closer
-		if strings.HasPrefix(l.network, "tcp") {
-			c, err = net.Listen(l.network, l.addr+":"+port)
-		} else {
-			c, err = net.ListenPacket(l.network, l.addr+":"+port)
-		}
-		if err != nil {
-			for _, c := range out {
-				c.Close()
-			}
-			return nil, ""
-		}
-		out = append(out, c)
-	}
-	return out, port
-}
-
 func (s *socketSite) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	hostile := s.hostile
 	s.mu.Unlock()
-	page, ok := socketPages[r.URL.Path]
+	metadata := ""
+	if s.ns != nil {
+		metadata = sockettest.MetadataVector
+	}
+	page, ct, ok := sockettest.Page(r.URL.Path, s.inner.Port(), metadata)
 	if !ok {
 		http.NotFound(w, r)
 		return
 	}
-	if !hostile && !strings.HasSuffix(r.URL.Path, ".js") {
+	if !hostile && !sockettest.Script(r.URL.Path) {
 		page = "<!doctype html><title>Plain</title><p>A plain page.</p>"
 	}
-	metadata := ""
-	if s.ns != nil {
-		metadata = metadataVector
-	}
-	ct := "text/html; charset=utf-8"
-	if strings.HasSuffix(r.URL.Path, ".js") {
-		ct = "text/javascript"
-	}
 	w.Header().Set("Content-Type", ct)
-	io.WriteString(w, strings.NewReplacer("{B}", s.port, "{metadata}", metadata).Replace(page))
+	io.WriteString(w, page)
 }
 
 func (s *socketSite) close() {
 	s.site.Close()
-	for _, l := range s.inner {
-		l.Close()
-	}
+	s.inner.Close()
 	s.ns.close()
 }
 
 // urls are the start URLs.
 func (s *socketSite) urls() []string {
 	var out []string
-	for _, p := range socketPaths {
+	for _, p := range sockettest.Paths {
 		out = append(out, s.siteURL+p)
 	}
 	return out
@@ -284,9 +154,7 @@ func (s *socketSite) wrap(dir string) []string {
 // strace saw no connect() but to the site, the browser's proxy and
 // Chromium's IPv6 probe.
 func (s *socketSite) untouched(dir string) error {
-	s.mu.Lock()
-	got := append([]string(nil), s.got...)
-	s.mu.Unlock()
+	got := s.inner.Got()
 	var errs []error
 	if len(got) > 0 {
 		errs = append(errs, fmt.Errorf("the internal service got %d connections or datagrams: %q", len(got), got))
