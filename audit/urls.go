@@ -251,6 +251,11 @@ func isAlpha(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 // user information).
 var specialScheme = map[string]bool{"http": true, "https": true, "ws": true, "wss": true, "ftp": true}
 
+// WithoutPasswords is text with the password of every URL in it left
+// out (WithoutPassword): for a message that may quote URLs, such as a
+// skip's reason ("redirects to http://u:p@h/, outside ...").
+func WithoutPasswords(text string) string { return withoutPasswords(text) }
+
 // withoutPasswords is text with the password of every URL in it left out
 // (WithoutPassword): a message's last safeguard, for URLs that reach it
 // inside a list or an error. In text, a URL also ends at a space or a

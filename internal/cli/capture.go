@@ -339,11 +339,11 @@ func (o *captureOptions) crawl(name string) (capture.Options, []capture.Start) {
 
 // captureJSON prints a capture's summary as JSON.
 func captureJSON(opts *captureOptions, res *capture.Result, sum audit.Summary) error {
-	out := captureSummary{Schema: schemaName(opts.name()), Input: opts.File, Output: opts.target(opts.File), Pages: []capturedPage{}, Skips: skipsOrNone(res.Skips), Links: res.Links,
+	out := captureSummary{Schema: schemaName(opts.name()), Input: opts.File, Output: opts.target(opts.File), Pages: []capturedPage{}, Skips: skipsOrNone(shownSkips(res.Skips)), Links: res.Links,
 		Bookmarks: res.Bookmarks, Notes: res.Notes, Errors: sum.Count(audit.Serious), Stopped: stopCause(res.Stopped)}
 	for i, s := range pageSets(res) {
 		rp := res.Pages[i]
-		out.Pages = append(out.Pages, capturedPage{URL: s.URL, Chains: rp.Chains, Title: rp.Title, Pages: s.Pages, ID: s.ID.String(), Missing: rp.Missing})
+		out.Pages = append(out.Pages, capturedPage{URL: shownURL(s.URL), Chains: shownChains(rp.Chains), Title: rp.Title, Pages: s.Pages, ID: s.ID.String(), Missing: shownSkips(rp.Missing)})
 	}
 	return jsonVerdict(opts.summary(opts.IO), out, out.Errors)
 }
@@ -357,7 +357,7 @@ func captureText(opts *captureOptions, res *capture.Result, d *pdfio.Document, s
 	writeSets(w, res.Build.Sets)
 	for _, pg := range res.Pages {
 		for _, m := range pg.Missing {
-			fmt.Fprintf(w, "left out  %s: %s (an auxiliary file of %s; its identifier does not cover it)\n", m.URL, m.Reason, pg.URL)
+			fmt.Fprintf(w, "left out  %s: %s (an auxiliary file of %s; its identifier does not cover it)\n", shownURL(m.URL), audit.WithoutPasswords(m.Reason), shownURL(pg.URL))
 		}
 	}
 	writeSkips(w, res.Skips, opts.Verbose)

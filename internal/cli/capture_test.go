@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/webcap/webcap/capture"
+	"github.com/webcap/webcap/record"
+	"github.com/webcap/webcap/webcapture"
 )
 
 func TestCaptureCommand(t *testing.T) {
@@ -217,6 +220,34 @@ func TestWriteSkips(t *testing.T) {
 	writeSkips(&w, skips, true)
 	if n := strings.Count(w.String(), "\n"); n != 41 {
 		t.Errorf("verbose: %d lines, want 41", n)
+	}
+}
+
+// A crawl's lines show no URL's password, whether or not the PDF keeps
+// it (--keep-credentials): not a set's key or alias, a skipped URL, a
+// reason quoting one, a note, nor a page's JSON.
+func TestCaptureLinesHidePasswords(t *testing.T) {
+	skips := []capture.Skip{
+		{URL: "http://u:s3cret@h/b", Reason: "level 2: the command follows 1", Kind: capture.SkipLevel},
+		{URL: "http://u:s3cret@h/r", Reason: "redirects to http://v:s3cret@other/, outside the command's scope", Kind: capture.SkipLevel},
+	}
+	var w strings.Builder
+	for _, verbose := range []bool{false, true} {
+		writeSkips(&w, skips, verbose)
+	}
+	writeSets(&w, []record.Set{{Kind: webcapture.PageSet, Key: "http://u:s3cret@h/", Aliases: []string{"http://u:s3cret@h/old"}}})
+	writeNotes(&w, []string{"http://u:s3cret@h/x: appended untagged"})
+	b, err := json.Marshal(capturedPage{URL: shownURL("http://u:s3cret@h/"), Chains: shownChains([][]string{{"http://u:s3cret@h/old"}}), Missing: shownSkips(skips)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{w.String(), string(b)} {
+		if strings.Contains(out, "s3cret") {
+			t.Errorf("a password is shown:\n%s", out)
+		}
+		if !strings.Contains(out, "http://u@h/") {
+			t.Errorf("the URLs are not shown without their password:\n%s", out)
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/capture"
 	"github.com/webcap/webcap/internal/htmlsafe"
 )
 
@@ -24,6 +25,33 @@ func displayInput(s string) string { return htmlsafe.Display(s) }
 func shownURL(u string) string {
 	u, _ = audit.WithoutPassword(u)
 	return u
+}
+
+// shownSkips are skips as webcap shows them: their URLs, and the URLs
+// their reasons quote, without a password (a crawl's URLs may carry one,
+// which only the PDF keeps, and only with --keep-credentials).
+func shownSkips(skips []capture.Skip) []capture.Skip {
+	out := make([]capture.Skip, len(skips))
+	for i, s := range skips {
+		s.URL, s.Reason = shownURL(s.URL), audit.WithoutPasswords(s.Reason)
+		out[i] = s
+	}
+	return out
+}
+
+// shownChains are redirect chains without their URLs' passwords.
+func shownChains(chains [][]string) [][]string {
+	if chains == nil {
+		return nil
+	}
+	out := make([][]string, len(chains))
+	for i, c := range chains {
+		out[i] = make([]string, len(c))
+		for j, u := range c {
+			out[i][j] = shownURL(u)
+		}
+	}
+	return out
 }
 
 // urlJSON is shownURL(u) for JSON.

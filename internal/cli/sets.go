@@ -15,7 +15,7 @@ import (
 func writeSets(w io.Writer, sets []record.Set) {
 	for _, s := range sets {
 		if s.Kind == webcapture.PageSet {
-			fmt.Fprintf(w, "page set  %-8s pages %-6s ID %s  %s", s.Ref, pageList(s.Pages), s.ID, s.Key)
+			fmt.Fprintf(w, "page set  %-8s pages %-6s ID %s  %s", s.Ref, pageList(s.Pages), s.ID, shownURL(s.Key))
 			if s.Aux > 0 {
 				fmt.Fprintf(w, " (+%s", plural(s.Aux, "auxiliary file"))
 				if s.Missing > 0 {
@@ -24,14 +24,14 @@ func writeSets(w io.Writer, sets []record.Set) {
 				fmt.Fprint(w, ")")
 			}
 		} else {
-			fmt.Fprintf(w, "image set %-8s images %-5d ID %s  %s (R %s)", s.Ref, len(s.Objects), s.ID, s.Key, strings.Trim(fmt.Sprint(s.RefCount), "[]"))
+			fmt.Fprintf(w, "image set %-8s images %-5d ID %s  %s (R %s)", s.Ref, len(s.Objects), s.ID, shownURL(s.Key), strings.Trim(fmt.Sprint(s.RefCount), "[]"))
 			if s.Shared {
 				fmt.Fprint(w, " joined the set with the same ID")
 			}
 		}
 		fmt.Fprintln(w)
 		for _, a := range s.Aliases {
-			fmt.Fprintf(w, "          also %s, which redirects to it\n", a)
+			fmt.Fprintf(w, "          also %s, which redirects to it\n", shownURL(a))
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/capture"
 )
 
@@ -17,6 +18,7 @@ const skipsShown = 3
 // came up (a 40-page crawl can skip thousands of links for one reason);
 // with verbose, a line per URL.
 func writeSkips(w io.Writer, skips []capture.Skip, verbose bool) {
+	skips = shownSkips(skips)
 	if verbose {
 		for _, s := range skips {
 			fmt.Fprintf(w, "skipped   %s: %s\n", s.URL, s.Reason)
@@ -54,6 +56,6 @@ func writeSkips(w io.Writer, skips []capture.Skip, verbose bool) {
 // each.
 func writeNotes(w io.Writer, notes []string) {
 	for _, n := range notes {
-		fmt.Fprintf(w, "note      %s\n", n)
+		fmt.Fprintf(w, "note      %s\n", audit.WithoutPasswords(n))
 	}
 }
