@@ -897,13 +897,17 @@ func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused, post *
 func ptr[T any](v T) *T { return &v }
 
 // get fetches u with client, following redirects (each to where client
-// may connect), within MaxBytes. Only a 200 answer is a body.
+// may connect), within MaxBytes, as the browser's agent (the page's own
+// request's User-Agent; "": Go's). Only a 200 answer is a body.
 // The final response is returned as well (for a WARC), nil when there
 // is none.
-func (b *Browser) get(ctx context.Context, client *http.Client, u string, h *hold, now func() time.Time) ([]byte, *Response, *FetchError) {
+func (b *Browser) get(ctx context.Context, client *http.Client, u, agent string, h *hold, now func() time.Time) ([]byte, *Response, *FetchError) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, nil, ClassifyFetch(u, err)
+	}
+	if agent != "" {
+		req.Header.Set("User-Agent", agent)
 	}
 	resp, err := client.Do(req)
 	if err != nil {

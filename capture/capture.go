@@ -697,9 +697,13 @@ func (cr *crawler) fetchMissing(ctx context.Context, p *Page) {
 	// What the browser was refused is not asked for again: its reason
 	// stands.
 	failed := map[string]*FetchError{}
+	agent := ""
 	for _, r := range p.Responses {
 		if r.Err != nil {
 			failed[r.URL] = r.Err
+		}
+		if r.MainDoc && agent == "" {
+			agent = r.Sent.Get("User-Agent")
 		}
 	}
 	h := cr.b.hold()
@@ -727,7 +731,7 @@ func (cr *crawler) fetchMissing(ctx context.Context, p *Page) {
 		if cr.opts.now != nil {
 			now = cr.opts.now
 		}
-		body, resp, fe := cr.b.get(ctx, cr.render.Client, a.URL, h, now)
+		body, resp, fe := cr.b.get(ctx, cr.render.Client, a.URL, agent, h, now)
 		if fe != nil {
 			p.Missing = append(p.Missing, Skip{URL: a.URL, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status})
 			continue

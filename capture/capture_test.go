@@ -791,3 +791,27 @@ func TestCaptureScopeHoles(t *testing.T) {
 		t.Errorf("%d links made internal, want 1 (to two.html, its user information left out)", res.Links)
 	}
 }
+
+// A file fetched again after the page (one its renderer did not load) goes
+// out as the browser's agent, as the page's own requests did, not as Go's.
+func TestGetAgent(t *testing.T) {
+	var got atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Store(r.UserAgent())
+		w.Write([]byte("GIF89a"))
+	}))
+	defer srv.Close()
+	b := &Browser{}
+	for _, agent := range []string{"Mozilla/5.0 HeadlessChrome/156", ""} {
+		if _, _, fe := b.get(context.Background(), srv.Client(), srv.URL+"/a.gif", agent, nil, time.Now); fe != nil {
+			t.Fatal(fe)
+		}
+		want := agent
+		if want == "" {
+			want = "Go-http-client/1.1"
+		}
+		if ua, _ := got.Load().(string); ua != want {
+			t.Errorf("agent %q: the server saw %q, want %q", agent, ua, want)
+		}
+	}
+}
