@@ -136,6 +136,8 @@ func (u *Update) parseStream(out []byte, off int64, num, gen int) (types.Object,
 	if u.ctx.DecodeAllStreams || u.ctx.EncKey != nil {
 		return nil, errors.New("streams are decoded or decrypted on reading")
 	}
+	u.ctx.Read.RS = bytes.NewReader(out)
+	u.ctx.Read.FileSize = int64(len(out))
 	o, err := pdfcpu.ParseObjectWithContext(context.Background(), u.ctx, off, num, gen)
 	if err != nil {
 		return nil, err

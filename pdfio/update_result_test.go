@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	pb "github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/internal/sharedtest"
 	"github.com/webcap/webcap/webcapture"
@@ -210,5 +211,56 @@ func TestContinueIsNewUpdate(t *testing.T) {
 	}
 	if continued == 0 {
 		t.Error("no update was continued without a parse")
+	}
+}
+
+// Pages a browser printed, merged into a new file (streams among their
+// objects), are continued from the merge's parse, not parsed again, and
+// the continued update reads the file as a parse of it does.
+func TestContinueMergedPages(t *testing.T) {
+	printed, err := os.ReadFile(filepath.Join("testdata", "chromium-text.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := NewFileUpdate(printed, "new.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, _, err := u.AppendPages(printed, "printed.pdf"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	streams := 0
+	for _, o := range u.objs.offs {
+		if _, ok := o.obj.(types.StreamDict); ok {
+			streams++
+		}
+	}
+	if streams == 0 {
+		t.Fatal("the merge wrote no stream")
+	}
+	out, err := u.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed := u.ctx
+	next, err := u.Continue(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.ctx != parsed {
+		t.Fatalf("the merge of %d streams was parsed again", streams)
+	}
+	got, err := next.Document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ReadBytes(out, "new.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the continued update's Document differs from ReadBytes:\n got %+v\nwant %+v", got, want)
 	}
 }
