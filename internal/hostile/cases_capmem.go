@@ -305,6 +305,23 @@ func init() {
 			Before:     "exit 143, 3.6 s after the TERM, 3.9 s CPU, 242 MB; on pages of 10,000 links shown (--page-timeout 2m, the TERM at the 4th page): 18.4 s after it, 14 s CPU, 681 MB",
 		},
 		Case{
+			// The same pages under --max-memory 256 MiB: the crawl stops
+			// at the ceiling, and what was captured is written, the write
+			// adding to the heap only the file's bytes and the structures.
+			Name:    "capture-3000-visible-links-max-memory",
+			Part:    Bounds,
+			Browser: true,
+			Slow:    true,
+			Setup:   serve(&manyLinks{n: 3000, shown: true}, "capture", "--max-memory", "256MiB", "--levels", "2", "--max-pages", "20", "-o", "out.pdf", "{url}/"),
+			Exit:    4,
+			Stderr:  []string{`^webcap: capture: stopped early: took more memory than --max-memory 256 MiB: the \d+ pages captured before are in out\.pdf$`},
+			Check:   pagesIn("out.pdf", 1, 200),
+			MaxRSS:  512 << 20,
+			MaxTree: 3 << 30,
+			MaxCPU:  60 * time.Second,
+			Before:  "exit 2 (/work/webcap-old has no --max-memory); main before the write's work (bc29a8b): exit 4, 9 pages captured, 25-30 s CPU, 507-527 MB",
+		},
+		Case{
 			// What a TERM leaves to write is the pages captured before
 			// it, here of 10,000 links shown each: the write parses
 			// nothing it wrote (pdfio's Update.Continue).
