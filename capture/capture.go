@@ -84,6 +84,8 @@ type Result struct {
 	// How the time went: rendering (the browser, fetching included),
 	// joining the printed pages, and building the structures.
 	Render, Merge, Structures time.Duration
+
+	u *pdfio.Update // wrote PDF, for Read
 }
 
 // ErrTimeLimit is the cause a capture's context is given when its time is
@@ -523,32 +525,91 @@ func capture(ctx context.Context, b *Browser, p *AppendPlan, starts []Start, opt
 		return nil, &NothingError{res.Skips, res.Stopped}
 	}
 	res.First = first
-	if mg.err != nil {
-		return nil, fmt.Errorf("capture: %w", mg.err)
+	if err := mg.write(res, manifest(b, starts, res.Pages, items, mg.printed, opts), sources, c, p == nil); err != nil {
+		return nil, err
 	}
+	return res, nil
+}
+
+// write ends a capture: the bookmarks, the Web Capture structures m
+// describes, and the internal links, into res.PDF. newFile says the
+// merger made the file (not an append).
+func (mg *merger) write(res *Result, m *record.Manifest, sources fetched, c *canon.Canonicalizer, newFile bool) error {
+	if mg.err != nil {
+		return fmt.Errorf("capture: %w", mg.err)
+	}
+	opts := mg.opts
 	t0 := time.Now()
-	u, printed, sets := mg.u, mg.printed, mg.sets
 	res.Notes = append(res.Notes, mg.notes...)
-	n, notes := addBookmarks(u, sets, opts.Bookmarks, p == nil)
+	n, notes := addBookmarks(mg.u, mg.sets, opts.Bookmarks, newFile)
 	res.Bookmarks, res.Notes = n, append(res.Notes, notes...)
-	input, err := u.Bytes()
+	input, err := mg.u.Bytes()
 	if err != nil {
-		return nil, fmt.Errorf("capture: %w", err)
+		return fmt.Errorf("capture: %w", err)
 	}
 	res.Merge = mg.took + time.Since(t0)
 	t0 = time.Now()
-	m := manifest(b, starts, res.Pages, items, printed, opts)
-	m.Input, m.InputData = name, input
-	br, err := record.Apply(m, record.Options{Profile: opts.Profile, Sources: sources, AllowCertified: opts.AllowCertified})
+	m.Input, m.InputData = mg.name, input
+	w, err := writeStructures(mg.u, m, record.Options{Profile: opts.Profile, Sources: sources, AllowCertified: opts.AllowCertified},
+		c, nil, mg.printed)
+	mg.u = nil // spent
 	if err != nil {
-		return nil, fmt.Errorf("capture: %w", err)
+		return fmt.Errorf("capture: %w", err)
 	}
-	res.PDF, res.Build = br.Output, br
-	if res.PDF, res.Links, err = internalLinks(br.Output, name, c, nil, printed, opts.AllowCertified); err != nil {
-		return nil, fmt.Errorf("capture: internal links: %w", err)
-	}
+	res.PDF, res.Build, res.Links, res.u = w.pdf, w.build, w.links, w.u
 	res.Structures = time.Since(t0)
-	return res, nil
+	return nil
+}
+
+// Read reads PDF, to be named name, as pdfio.ReadBytes would, from the
+// update that wrote it (pdfio's Update.Result) instead of a parse of its
+// bytes: once (a second call parses).
+func (r *Result) Read(name string) (*pdfio.Document, error) {
+	return readWritten(&r.u, r.PDF, name)
+}
+
+func readWritten(u **pdfio.Update, pdf []byte, name string) (*pdfio.Document, error) {
+	if *u == nil {
+		return pdfio.ReadBytes(pdf, name, pdfio.Options{})
+	}
+	w := *u
+	*u = nil
+	return w.Result(pdf, name)
+}
+
+// written is what writeStructures wrote.
+type written struct {
+	pdf   []byte
+	build *record.Result
+	links int           // links made internal
+	u     *pdfio.Update // the update that wrote pdf, for reading it back
+}
+
+// writeStructures adds the Web Capture structures m describes to
+// m.InputData, the file u wrote (record.Apply), then the internal links
+// (internalLinks), each step continuing the update before it
+// (pdfio.Update.Continue): nothing the capture wrote is parsed again. It
+// consumes u.
+func writeStructures(u *pdfio.Update, m *record.Manifest, ro record.Options, c *canon.Canonicalizer,
+	moved map[webcapture.Ref]webcapture.Ref, printed []printedPage) (*written, error) {
+	next, err := u.Continue(m.InputData)
+	if err != nil {
+		return nil, err
+	}
+	ro.Update, ro.ReadBack = next, true
+	br, err := record.Apply(m, ro)
+	if err != nil {
+		return nil, err
+	}
+	m.InputData = nil // (the update holds it while it is needed)
+	if next, err = br.Continue(pdfio.Options{AllowCertified: ro.AllowCertified}); err != nil {
+		return nil, err
+	}
+	w := &written{build: br, u: next}
+	if w.pdf, w.links, err = internalLinks(next, br.Output, c, moved, printed); err != nil {
+		return nil, fmt.Errorf("internal links: %w", err)
+	}
+	return w, nil
 }
 
 // certifiedRefused is the error of an update to a certified document that
@@ -770,14 +831,10 @@ func anchorName(frag string) string {
 // /PA. Every page's links are looked at, so a capture appended to a file
 // links both ways. Destinations on pages that moved (moved, as refresh
 // replaces pages) follow them. (The browser's own /Dests are not
-// copied with its pages: the tree replaces them.) It writes an
-// incremental update; when there is nothing to change it returns file as
-// it is.
-func internalLinks(file []byte, name string, c *canon.Canonicalizer, moved map[webcapture.Ref]webcapture.Ref, printed []printedPage, allowCertified bool) ([]byte, int, error) {
-	u, err := pdfio.NewUpdate(file, name, pdfio.Options{AllowCertified: allowCertified})
-	if err != nil {
-		return nil, 0, err
-	}
+// copied with its pages: the tree replaces them.) u is an update of
+// file; it writes an incremental update, and when there is nothing to
+// change it returns file as it is.
+func internalLinks(u *pdfio.Update, file []byte, c *canon.Canonicalizer, moved map[webcapture.Ref]webcapture.Ref, printed []printedPage) ([]byte, int, error) {
 	d, err := u.Document()
 	if err != nil {
 		return nil, 0, err

@@ -64,7 +64,10 @@
 // (BrowserMemoryError), and the crawl goes on. A page whose renderer
 // crashes ends at once, not at its time limit. Pages are copied into the
 // file as the crawl takes them, so that a capture stopped early (its
-// context done) has little left to write.
+// context done) has little left to write; what is left (the structures,
+// the internal links, the result read back) continues the update the
+// pages were copied with (pdfio's Update.Continue) and parses nothing it
+// wrote.
 //
 // What a crawl may reach is bounded (netguard.go): only http and https, and
 // only public addresses unless the capture's own start URLs are loopback or

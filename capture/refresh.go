@@ -91,6 +91,7 @@ type RefreshResult struct {
 	Bookmarks int
 	Notes     []string
 
+	u     *pdfio.Update    // wrote PDF, for Read
 	held  map[string]*held // the file's page sets, by canonical URL (for Report)
 	found map[string]found // the pages captured now, by canonical URL (for Report)
 }
@@ -375,6 +376,11 @@ func compare(key string, old, new []byte, by string) Change {
 
 func hexOf(b []byte) string { return webcapture.RawID(b).Hex() }
 
+// Read reads PDF as Result.Read does.
+func (r *RefreshResult) Read(name string) (*pdfio.Document, error) {
+	return readWritten(&r.u, r.PDF, name)
+}
+
 // refreshWrite makes the refreshed file (res.PDF): it puts the new pages
 // in place, then describes their sets for build.
 func refreshWrite(u *pdfio.Update, d *pdfio.Document, name string, res *RefreshResult, cr *crawled, was map[string]*held,
@@ -469,12 +475,11 @@ func refreshWrite(u *pdfio.Update, d *pdfio.Document, name string, res *RefreshR
 		return fmt.Errorf("refresh: %w", err)
 	}
 	m.Input, m.InputData = name, input
-	br, err := record.Apply(m, record.Options{Profile: o.Profile, Sources: cr.sources, AllowCertified: o.AllowCertified})
+	w, err := writeStructures(u, m, record.Options{Profile: o.Profile, Sources: cr.sources, AllowCertified: o.AllowCertified},
+		cr.c, moved, printed)
 	if err != nil {
 		return fmt.Errorf("refresh: %w", err)
 	}
-	if res.PDF, res.Links, err = internalLinks(br.Output, name, cr.c, moved, printed, o.AllowCertified); err != nil {
-		return fmt.Errorf("refresh: internal links: %w", err)
-	}
+	res.PDF, res.Links, res.u = w.pdf, w.links, w.u
 	return nil
 }

@@ -16,6 +16,9 @@
 //     ReplaceContentSet, SetSpiderInfo, SetNameTree, SetID, ...).
 //   - Copy pages: Update.AppendPages and ReplacePages copy a printed PDF's
 //     pages, and everything they use, into the file.
+//   - Chain updates: Update.Continue is an update of the file an update
+//     wrote, from its parse and objects (Update.Result reads that file the
+//     same way), so that a file built in steps is parsed once.
 //   - Merge: Merge joins printed PDFs into one file.
 //
 // WriteFile writes a result atomically (a temporary file beside it, synced,

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
+	"unique"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -496,7 +498,7 @@ func (c *pageCopier) copy(o types.Object, depth int) (types.Object, error) {
 				return nil, err
 			}
 			if keep {
-				d[k] = cp
+				d[own(k)] = cp
 			}
 		}
 		return d, nil
@@ -516,11 +518,24 @@ func (c *pageCopier) copy(o types.Object, depth int) (types.Object, error) {
 				continue // written from the bytes
 			}
 			var err error
-			if d[k], err = c.copy(e, depth+1); err != nil {
+			if d[own(k)], err = c.copy(e, depth+1); err != nil {
 				return nil, err
 			}
 		}
 		return types.StreamDict{Dict: d, Raw: v.Raw}, nil
+	case types.Name:
+		return types.Name(own(string(v))), nil
+	case types.StringLiteral:
+		return types.StringLiteral(strings.Clone(string(v))), nil
+	case types.HexLiteral:
+		return types.HexLiteral(strings.Clone(string(v))), nil
 	}
 	return o, nil
 }
+
+// own is s in memory of its own, shared by every copy of the same name:
+// pdfcpu parses an object's names and strings as parts of the text it
+// read the object from, and a copy that kept them would keep each of
+// those texts (a merged capture of 20 pages of 3,000 links held 480 MB of
+// them for 40 MB of PDF).
+func own(s string) string { return unique.Make(s).Value() }

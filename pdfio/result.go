@@ -32,43 +32,13 @@ import (
 // through /Prev, and any damage found sends Result to the parse). Result consumes the update:
 // it is not used after.
 func (u *Update) Result(out []byte, name string) (doc *Document, err error) {
-	base := len(u.orig)
-	if base > 0 && u.orig[base-1] != '\n' {
-		base++ // Bytes ends the original's last line
-	}
-	if len(u.objs.offs) > 0 && u.resultNeedsParse(out, base) {
-		return u.parse(out, name)
-	}
-	// out holds a copy of the original and of the buffer: let them go
-	// before the read.
-	u.orig, u.objs.buf = nil, bytes.Buffer{}
 	defer func() {
 		if p := recover(); p != nil {
 			doc, err = nil, internalError(name, p)
 		}
 	}()
-	if len(u.objs.offs) > 0 {
-		xt := u.ctx.XRefTable
-		for _, o := range u.objs.offs {
-			off, gen := int64(base+o.off), o.gen
-			obj, _, ok := asParsed(o.obj, 0)
-			if _, stream := obj.(types.StreamDict); stream {
-				obj, err = u.parseStream(out, off, o.num, gen)
-				ok = err == nil
-			}
-			if !ok {
-				return u.parse(out, name)
-			}
-			xt.Table[o.num] = &model.XRefTableEntry{Offset: &off, Generation: &gen, Object: obj}
-			u.dec.forget(o.num) // a stream decoded under this number is not this object's
-		}
-		size := u.objs.next
-		if u.ctx.Read.UsingXRefStreams {
-			size++ // the update's cross-reference stream
-		}
-		xt.Size = &size
-		xt.RootDict = nil // pdfcpu's cache of the catalog, which the update may have replaced
-		u.objs.offs = nil
+	if !u.absorb(out) {
+		return u.parse(out, name)
 	}
 	doc = newReader(u.ctx, u.dec, name, u.opts, out).read()
 	if len(doc.Damage) > 0 {
@@ -77,6 +47,85 @@ func (u *Update) Result(out []byte, name string) (doc *Document, err error) {
 		return u.parse(out, name)
 	}
 	return doc, nil
+}
+
+// absorb makes the parse NewUpdate did the parse of out, the file Bytes
+// returned: the objects the update wrote join the cross-reference table,
+// each at the offset it was written at. It reports false when out must be
+// parsed instead (Result's reasons); the update is spent either way.
+func (u *Update) absorb(out []byte) bool {
+	base := len(u.orig)
+	if base > 0 && u.orig[base-1] != '\n' {
+		base++ // Bytes ends the original's last line
+	}
+	if len(u.objs.offs) > 0 && u.resultNeedsParse(out, base) {
+		return false
+	}
+	// out holds a copy of the original and of the buffer: let them go
+	// before the read.
+	u.orig, u.objs.buf = nil, bytes.Buffer{}
+	if len(u.objs.offs) == 0 {
+		return true
+	}
+	xt := u.ctx.XRefTable
+	for _, o := range u.objs.offs {
+		off, gen := int64(base+o.off), o.gen
+		obj, _, ok := asParsed(o.obj, 0)
+		if _, stream := obj.(types.StreamDict); stream {
+			var err error
+			obj, err = u.parseStream(out, off, o.num, gen)
+			ok = err == nil
+		}
+		if !ok {
+			return false
+		}
+		xt.Table[o.num] = &model.XRefTableEntry{Offset: &off, Generation: &gen, Object: obj}
+		u.dec.forget(o.num) // a stream decoded under this number is not this object's
+	}
+	size := u.objs.next
+	if u.ctx.Read.UsingXRefStreams {
+		size++ // the update's cross-reference stream
+	}
+	xt.Size = &size
+	xt.RootDict = nil // pdfcpu's cache of the catalog, which the update may have replaced
+	u.objs.offs = nil
+	return true
+}
+
+// Continue returns an update of out, the file Bytes returned, as
+// NewUpdate(out) would, made from this update's parse and the objects it
+// wrote instead of a parse of out (as Result reads it): a capture that
+// merges its pages, then adds its structures, then its internal links,
+// parses nothing it wrote itself. Where Result would parse out, Continue
+// does. It consumes the update: u is not used after.
+func (u *Update) Continue(out []byte) (next *Update, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			next, err = nil, internalError(u.name, p)
+		}
+	}()
+	if len(u.objs.offs) == 0 && len(out) == len(u.orig) {
+		return u.restart(out, u.prev, u.objs.next), nil // nothing was written: out is the original
+	}
+	objs := u.objs.next
+	if u.ctx.Read.UsingXRefStreams {
+		objs++ // the update's cross-reference stream
+	}
+	if !u.absorb(out) {
+		return NewUpdate(out, u.name, u.opts)
+	}
+	prev, err := lastStartXRef(out)
+	if err != nil {
+		return nil, &Error{File: u.name, Op: "update", Err: err}
+	}
+	return u.restart(out, prev, objs), nil
+}
+
+// restart is a fresh update of out on u's parse, its last cross-reference
+// section at prev, its new objects numbered from next.
+func (u *Update) restart(out []byte, prev int64, next int) *Update {
+	return &Update{orig: out, name: u.name, opts: u.opts, ctx: u.ctx, dec: u.dec, prev: prev,
+		replaced: map[int]int{}, objs: objectWriter{next: next}}
 }
 
 // parseStream parses the stream object num that the update wrote at off in

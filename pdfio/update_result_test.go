@@ -1,12 +1,15 @@
 package pdfio
 
 import (
+	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
 
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	pb "github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/internal/sharedtest"
 	"github.com/webcap/webcap/webcapture"
@@ -120,5 +123,144 @@ func changeEverything(t *testing.T, u *Update, d *Document) {
 		if err := u.SetID(d.Pages[0].Ref, webcapture.RawID("0123456789abcdef")); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// An update continued from the one that wrote a file (Continue) writes
+// what an update of that file's parse (NewUpdate) writes, byte for byte,
+// and reads as it: twice over, as a capture chains its merge, its
+// structures and its links.
+func TestContinueIsNewUpdate(t *testing.T) {
+	files := map[string][]byte{
+		"plain":         plain(3, false),
+		"plain-objstm":  plain(3, true),
+		"broken-objstm": pb.BigBroken(300, true),
+	}
+	for _, name := range pb.Samples() {
+		b, err := pb.Sample(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = b
+	}
+	continued := 0
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		t.Run(name, func(t *testing.T) {
+			u, err := NewUpdate(files[name], name, Options{})
+			if err != nil {
+				t.Skip("cannot be updated:", err)
+			}
+			for step := range 3 {
+				d, err := u.Document()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if step == 2 {
+					want, err := ReadBytes(u.orig, name, Options{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !reflect.DeepEqual(d, want) {
+						t.Errorf("the continued update's Document differs from ReadBytes:\n got %+v\nwant %+v", d, want)
+					}
+					return
+				}
+				changeEverything(t, u, d)
+				out, err := u.Bytes()
+				if err != nil {
+					t.Skip("not updated:", err) // certified
+				}
+				fresh, err := NewUpdate(out, name, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				parsed := u.ctx
+				if u, err = u.Continue(out); err != nil {
+					t.Fatal(err)
+				}
+				if u.ctx == parsed {
+					continued++ // (not parsed again)
+				}
+				fd, err := fresh.Document()
+				if err != nil {
+					t.Fatal(err)
+				}
+				changeEverything(t, fresh, fd)
+				want, err := fresh.Bytes()
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The same changes, on the continued update.
+				cd, err := u.Document()
+				if err != nil {
+					t.Fatal(err)
+				}
+				changeEverything(t, u, cd)
+				got, err := u.Bytes()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("step %d: the continued update wrote %d bytes, NewUpdate %d, not the same", step, len(got), len(want))
+				}
+				if u, err = u.Continue(got); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	if continued == 0 {
+		t.Error("no update was continued without a parse")
+	}
+}
+
+// Pages a browser printed, merged into a new file (streams among their
+// objects), are continued from the merge's parse, not parsed again, and
+// the continued update reads the file as a parse of it does.
+func TestContinueMergedPages(t *testing.T) {
+	printed, err := os.ReadFile(filepath.Join("testdata", "chromium-text.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := NewFileUpdate(printed, "new.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, _, err := u.AppendPages(printed, "printed.pdf"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	streams := 0
+	for _, o := range u.objs.offs {
+		if _, ok := o.obj.(types.StreamDict); ok {
+			streams++
+		}
+	}
+	if streams == 0 {
+		t.Fatal("the merge wrote no stream")
+	}
+	out, err := u.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed := u.ctx
+	next, err := u.Continue(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.ctx != parsed {
+		t.Fatalf("the merge of %d streams was parsed again", streams)
+	}
+	got, err := next.Document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ReadBytes(out, "new.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the continued update's Document differs from ReadBytes:\n got %+v\nwant %+v", got, want)
 	}
 }

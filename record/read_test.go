@@ -1,12 +1,15 @@
 package record
 
 import (
+	"bytes"
 	"reflect"
 	"strconv"
 	"testing"
 
 	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // readBack reads res's output as the build command does (Options.ReadBack
@@ -86,3 +89,65 @@ func firstDiff(a, b reflect.Value, path string, depth int) string {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// Apply on an update handed over (Options.Update, as a capture hands the
+// one its pages were merged with) writes what Apply writes when it parses
+// the input itself, and the update Result.Continue makes of its output
+// continues to the same bytes a parse of the output would.
+func TestApplyOnUpdate(t *testing.T) {
+	const n = 30
+	dir := t.TempDir()
+	input := pdfbuild.BigPlain(n)
+	manifest := func() *Manifest {
+		m := &Manifest{name: "m.json", dir: dir, Input: "in.pdf", InputData: input}
+		for i := range n {
+			m.PageSets = append(m.PageSets, PageSet{Pages: strconv.Itoa(i + 1), URL: "http://www.example.com/p" + strconv.Itoa(i) + ".txt",
+				Data: []byte("page " + strconv.Itoa(i)), ContentType: "text/plain", Captured: "2026-11-21T10:30:00Z"})
+		}
+		return m
+	}
+	want, err := Apply(manifest(), Options{ReadBack: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := pdfio.NewUpdate(input, "in.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Apply(manifest(), Options{Update: u, ReadBack: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Output, want.Output) {
+		t.Fatalf("Apply on an update wrote %d bytes, Apply on the input %d: not the same", len(got.Output), len(want.Output))
+	}
+	readBack(t, want)
+	next, err := got.Continue(pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := pdfio.NewUpdate(got.Output, "in.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []*pdfio.Update{next, fresh} {
+		d, err := u.Document()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := u.SetID(d.Pages[0].Ref, webcapture.RawID("0123456789abcdef")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := next.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := fresh.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Errorf("the continued update wrote %d bytes, a parse's update %d: not the same", len(a), len(b))
+	}
+}

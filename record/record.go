@@ -48,6 +48,11 @@ type Options struct {
 	// before reading it (0: pdfio.DefaultMaxFileSize); a file that is not a
 	// regular file is refused without waiting on it (mirror.OpenIn).
 	MaxFileSize int64
+	// Update, when not nil, is the input already opened for an update
+	// (its bytes are Manifest.InputData): Apply adds to it instead of
+	// parsing the input, and consumes it. A capture hands over the update
+	// its pages were merged with (pdfio's Update.Continue).
+	Update *pdfio.Update
 }
 
 // A Result is the built file and what went into it.
@@ -73,6 +78,18 @@ func (r *Result) Read(name string) (*pdfio.Document, error) {
 	u := r.u
 	r.u = nil
 	return u.Result(r.Output, name)
+}
+
+// Continue returns an update of Output, as pdfio.NewUpdate(Output) would:
+// with Options.ReadBack, continued from the update Apply made (pdfio's
+// Update.Continue) instead of a second parse, once (then Read parses).
+func (r *Result) Continue(opts pdfio.Options) (*pdfio.Update, error) {
+	if r.u == nil {
+		return pdfio.NewUpdate(r.Output, r.Input, opts)
+	}
+	u := r.u
+	r.u = nil
+	return u.Continue(r.Output)
 }
 
 // A Set is one content set Apply wrote.
@@ -227,8 +244,10 @@ func (b *builder) run() (*Result, error) {
 			return nil, m.fail("input", "%w", err)
 		}
 	}
-	if b.u, err = pdfio.NewUpdate(orig, in, pdfio.Options{Password: b.opts.Password, AllowCertified: b.opts.AllowCertified, Context: b.opts.Context, MaxFileSize: b.opts.MaxFileSize}); err != nil {
-		return nil, err
+	if b.u = b.opts.Update; b.u == nil {
+		if b.u, err = pdfio.NewUpdate(orig, in, pdfio.Options{Password: b.opts.Password, AllowCertified: b.opts.AllowCertified, Context: b.opts.Context, MaxFileSize: b.opts.MaxFileSize}); err != nil {
+			return nil, err
+		}
 	}
 	if b.doc, err = b.u.Document(); err != nil {
 		return nil, err

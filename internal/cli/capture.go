@@ -282,7 +282,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if err != nil {
 		return err
 	}
-	d, err := opts.write(name, opts.IO, opts.File, res.PDF)
+	d, err := opts.writeRead(name, opts.IO, opts.File, res.PDF, res.Read)
 	if err != nil {
 		return err
 	}

@@ -143,10 +143,18 @@ func (o *outputFlags) summary(ios *IOStreams) io.Writer {
 
 // write writes a command's result (put) and reads it back.
 func (o *outputFlags) write(cmd string, ios *IOStreams, input string, data []byte) (*pdfio.Document, error) {
+	return o.writeRead(cmd, ios, input, data, func(name string) (*pdfio.Document, error) {
+		return pdfio.ReadBytes(data, name, pdfio.Options{})
+	})
+}
+
+// writeRead is write with the read back done by read (a library's result
+// that reads what it wrote without parsing it again).
+func (o *outputFlags) writeRead(cmd string, ios *IOStreams, input string, data []byte, read func(name string) (*pdfio.Document, error)) (*pdfio.Document, error) {
 	if err := o.put(cmd, ios, input, data); err != nil {
 		return nil, err
 	}
-	d, err := pdfio.ReadBytes(data, o.target(input), pdfio.Options{})
+	d, err := read(o.target(input))
 	return readBack(cmd, d, err)
 }
 

@@ -189,7 +189,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	var d *pdfio.Document
 	var sum audit.Summary
 	if written {
-		if d, err = opts.write("refresh", opts.IO, opts.File, res.PDF); err != nil {
+		if d, err = opts.writeRead("refresh", opts.IO, opts.File, res.PDF, res.Read); err != nil {
 			return err
 		}
 		if err := writeWARC("refresh", opts.WARC, opts.Force, res.Pages, res.PDF, warcInfo(opts.WARC, "refresh", opts.File, nil)); err != nil {

@@ -149,8 +149,13 @@ func serve(h http.Handler, args ...string) func(dir string) ([]string, func(), e
 // file "term" into the case's directory once its page numbered at is
 // served.
 func termAt(at int32, args ...string) func(dir string) ([]string, func(), error) {
+	return termAtLinks(1000, at, args...)
+}
+
+// termAtLinks is termAt with pages of n links.
+func termAtLinks(n int, at int32, args ...string) func(dir string) ([]string, func(), error) {
 	return func(dir string) ([]string, func(), error) {
-		h := &manyLinks{n: 1000, shown: true, at: at, signal: filepath.Join(dir, "term")}
+		h := &manyLinks{n: n, shown: true, at: at, signal: filepath.Join(dir, "term")}
 		return serve(h, args...)(dir)
 	}
 }
@@ -239,6 +244,26 @@ func init() {
 			Before:  "exit 0 after 34 s, 4.8 s CPU, 234 MB: every link taken, 199,981 URLs skipped and each kept (190,000 level skips, 9,981 page-limit ones); with the links shown Chromium prints such a page in 50 s: all skipped at --page-timeout",
 		},
 		Case{
+			// The links shown this time: Chromium prints each page as 3
+			// PDF pages holding 3,000 link annotations (and as many tagged
+			// links), and the write (the merge, the structures, the
+			// internal links, the read back) is what holds the memory: it
+			// parses nothing it wrote (pdfio's Update.Continue).
+			Name:    "capture-3000-visible-links",
+			Part:    Bounds,
+			Browser: true,
+			Slow:    true,
+			Setup:   serve(&manyLinks{n: 3000, shown: true}, "capture", "--levels", "2", "--max-pages", "20", "-o", "out.pdf", "{url}/"),
+			Exit:    0,
+			Stdout: []string{`^out\.pdf: 20 pages captured into \d+ PDF pages, 19 links made internal, 20001 URLs skipped$`,
+				`^out\.pdf: audits with no error$`},
+			Check:   pagesIn("out.pdf", 20, 200),
+			MaxRSS:  1 << 30,
+			MaxTree: 3 << 30,
+			MaxCPU:  60 * time.Second,
+			Before:  "exit 0 after 44 s, 24.3 s CPU, 1270 MB (its tree 1652 MB): the merged file parsed again for the structures, again for the links, and the output once more to audit it (BenchmarkWriteLinks: 21.7 s and 2.06 GB of 20 such pages' write alone)",
+		},
+		Case{
 			Name:    "capture-script-allocates",
 			Part:    Bounds,
 			Browser: true,
@@ -278,6 +303,41 @@ func init() {
 			MaxTree:    3 << 30,
 			MaxCPU:     60 * time.Second,
 			Before:     "exit 143, 3.6 s after the TERM, 3.9 s CPU, 242 MB; on pages of 10,000 links shown (--page-timeout 2m, the TERM at the 4th page): 18.4 s after it, 14 s CPU, 681 MB",
+		},
+		Case{
+			// The same pages under --max-memory 256 MiB: the crawl stops
+			// at the ceiling, and what was captured is written, the write
+			// adding to the heap only the file's bytes and the structures.
+			Name:    "capture-3000-visible-links-max-memory",
+			Part:    Bounds,
+			Browser: true,
+			Slow:    true,
+			Setup:   serve(&manyLinks{n: 3000, shown: true}, "capture", "--max-memory", "256MiB", "--levels", "2", "--max-pages", "20", "-o", "out.pdf", "{url}/"),
+			Exit:    4,
+			Stderr:  []string{`^webcap: capture: stopped early: took more memory than --max-memory 256 MiB: the \d+ pages captured before are in out\.pdf$`},
+			Check:   pagesIn("out.pdf", 1, 200),
+			MaxRSS:  512 << 20,
+			MaxTree: 3 << 30,
+			MaxCPU:  60 * time.Second,
+			Before:  "exit 2 (/work/webcap-old has no --max-memory); main before the write's work (bc29a8b): exit 4, 9 pages captured, 25-30 s CPU, 507-527 MB",
+		},
+		Case{
+			// What a TERM leaves to write is the pages captured before
+			// it, here of 10,000 links shown each: the write parses
+			// nothing it wrote (pdfio's Update.Continue).
+			Name:       "capture-term-10000-visible-links",
+			Part:       Bounds,
+			Browser:    true,
+			Slow:       true,
+			Setup:      termAtLinks(10000, 4, "capture", "--page-timeout", "2m", "--levels", "2", "--max-pages", "40", "-o", "out.pdf", "{url}/"),
+			SignalWhen: "term",
+			Exit:       143,
+			Stderr:     []string{`^webcap: capture: interrupted \(terminated\): the \d+ pages? captured before are in out\.pdf$`},
+			Check:      pagesIn("out.pdf", 1, 400),
+			MaxRSS:     1 << 30,
+			MaxTree:    3 << 30,
+			MaxCPU:     60 * time.Second,
+			Before:     "exit 143 7.8 s after the TERM, 12.4 s CPU, 626 MB (6.0 s after it with this session's capture memory work, before the write's)",
 		},
 	)
 }

@@ -1,0 +1,116 @@
+package capture
+
+import (
+	"compress/gzip"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/pdfio"
+)
+
+// linksPDF is Chromium's print of a page of 3,000 visible links
+// (http://127.0.0.1:1/p0 to p2999; 5 pages, tagged, 1.9 MB).
+func linksPDF(tb testing.TB) []byte {
+	tb.Helper()
+	f, err := os.Open(filepath.Join("testdata", "links3000.pdf.gz"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// writeLinks is a capture's write phase for n pages, each printed as pdf:
+// their merge as the crawl takes them, the structures, the internal links
+// (page i is http://127.0.0.1:1/p<i>, which every page links to), and the
+// read back of the output that the command audits.
+func writeLinks(tb testing.TB, pdf []byte, n int) (*Result, *pdfio.Document) {
+	opts := Options{}.withDefaults()
+	mg := &merger{name: "capture.pdf", opts: opts, page: 1}
+	res := &Result{}
+	var items []Item
+	starts := []Start{{URL: "http://127.0.0.1:1/p0", Levels: 2}}
+	sources := fetched{}
+	for i := range n {
+		u := fmt.Sprintf("http://127.0.0.1:1/p%d", i)
+		body := []byte("<a href=p1>p1</a>")
+		pg := &Page{Requested: u, URL: u, Title: "p", PDF: pdf, Document: &Response{URL: u, Method: "GET", Status: 200,
+			Header: http.Header{"Content-Type": {"text/html"}}, Body: body, Fetched: time.Unix(1e9, 0), MainDoc: true}}
+		sources.put(u, body)
+		mg.add(pg)
+		res.Pages = append(res.Pages, pg)
+		items = append(items, Item{URL: u, Level: 1 + min(i, 1)})
+	}
+	c, err := canon.New(opts.Profile)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b := &Browser{Version: "1.0"}
+	if err := mg.write(res, manifest(b, starts, res.Pages, items, mg.printed, opts), sources, c, true); err != nil {
+		tb.Fatal(err)
+	}
+	d, err := res.Read("capture.pdf")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return res, d
+}
+
+// BenchmarkWriteLinks is the write phase of 20 pages of 3,000 visible
+// links each (issue 27: 1.24 GB at its peak in a capture).
+func BenchmarkWriteLinks(b *testing.B) {
+	pdf := linksPDF(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		res, _ := writeLinks(b, pdf, 20)
+		b.SetBytes(int64(len(res.PDF)))
+	}
+}
+
+// A capture's write continues one update from the merge to the links
+// (pdfio.Update.Continue), and reads its output back from it: what it
+// reads is what a parse of the bytes reads, and the file is sound.
+func TestWriteLinks(t *testing.T) {
+	pdf := linksPDF(t)
+	res, d := writeLinks(t, pdf, 3)
+	if len(d.Pages) != 15 || len(d.Sets) != 3 {
+		t.Fatalf("%d pages, %d sets; want 15, 3", len(d.Pages), len(d.Sets))
+	}
+	// Each page links to every page captured: 3 links on each of the 3.
+	if res.Links != 9 {
+		t.Errorf("%d links made internal, want 9", res.Links)
+	}
+	want, err := pdfio.ReadBytes(res.PDF, "capture.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(d, want) {
+		t.Errorf("Result.Read differs from ReadBytes:\n got %+v\nwant %+v", d, want)
+	}
+	if _, err := exec.LookPath("qpdf"); err != nil {
+		t.Skip("qpdf not installed")
+	}
+	f := filepath.Join(t.TempDir(), "capture.pdf")
+	if err := os.WriteFile(f, res.PDF, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("qpdf", "--check", f).CombinedOutput(); err != nil {
+		t.Errorf("qpdf --check: %v\n%s", err, out)
+	}
+}
