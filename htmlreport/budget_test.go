@@ -63,8 +63,9 @@ func TestTimeKeeper(t *testing.T) {
 // TestTimeKeeperWaits: with its budget reserved by a drawing under way, a
 // file's next drawing waits for what that one gives back.
 func TestTimeKeeperWaits(t *testing.T) {
-	k := newTimeKeeper(&Renderer{Timeout: 10 * time.Second, FileTime: 10 * time.Second})
-	f := newBudget(10 * time.Second)
+	const s = time.Second // amounts of budget: nothing here waits for time to pass
+	k := newTimeKeeper(&Renderer{Timeout: 10 * s, FileTime: 10 * s})
+	f := newBudget(10 * s)
 	first, _ := k.take(f)
 	got := make(chan time.Duration)
 	go func() {
@@ -79,7 +80,8 @@ func TestTimeKeeperWaits(t *testing.T) {
 
 // TestUnbounded: a zero FileTime or RunTime is no bound.
 func TestUnbounded(t *testing.T) {
-	k := newTimeKeeper(&Renderer{Timeout: time.Second})
+	const s = time.Second // an amount of budget, not a wait
+	k := newTimeKeeper(&Renderer{Timeout: s})
 	f := newBudget(0)
 	for i := range 100 {
 		got, by := k.take(f)
