@@ -28,7 +28,9 @@ type HTTPResponse struct {
 }
 
 // ParseResponse parses a record's block as an HTTP response. A revisit
-// record's block may stop after the header: its Payload is then empty.
+// record's block may stop after the header: its Payload is then empty,
+// whatever the header says of the body (Transfer-Encoding: chunked, as
+// wget --warc-dedup writes, has no chunks to decode: headerOnly).
 // The header is at most lim.MaxHTTPHeader bytes (ErrHTTPHeader past it).
 func (r *Record) ParseResponse(lim Limits) (*HTTPResponse, error) {
 	lim = lim.orDefault()
@@ -41,7 +43,7 @@ func (r *Record) ParseResponse(lim Limits) (*HTTPResponse, error) {
 		return nil, err
 	}
 	out := &HTTPResponse{Status: status, Header: h, Body: r.Block[len(head):]}
-	if isChunked {
+	if isChunked && !headerOnly(r, len(out.Body) == 0) {
 		p, err := io.ReadAll(io.LimitReader(newChunked(out.Body), lim.MaxBlock+1))
 		if err != nil {
 			return nil, fmt.Errorf("HTTP response: chunked body: %w", err)
@@ -54,6 +56,16 @@ func (r *Record) ParseResponse(lim Limits) (*HTTPResponse, error) {
 		out.Payload = out.Body
 	}
 	return out, nil
+}
+
+// headerOnly reports whether rec is a revisit record whose block stops
+// after the HTTP header (empty: nothing follows it). Its header describes
+// the original's body (Content-Length, Transfer-Encoding), which the
+// revisit does not hold (ISO 28500 §6.7: the block of an
+// identical-payload-digest or server-not-modified revisit may be
+// truncated to the header), so no body is decoded from it.
+func headerOnly(rec *Record, empty bool) bool {
+	return empty && rec.Type() == TypeRevisit
 }
 
 // ErrHTTPHeader is wrapped by the error of an HTTP message whose header

@@ -241,6 +241,10 @@ func scan(rd *Reader, rec *Record, lim Limits, keep bool) (*scanned, error) {
 			if perr == nil {
 				body := io.TeeReader(br, pd)
 				var payload io.Reader = body
+				if isChunked && rec.Type() == TypeRevisit {
+					_, perr := br.Peek(1) // io.EOF: header only, nothing to dechunk
+					isChunked = !headerOnly(rec, perr == io.EOF)
+				}
 				if isChunked {
 					dechunked = newDigester(rec.Header.Get(FieldPayloadDigest))
 					payload = io.TeeReader(httputil.NewChunkedReader(body), dechunked)
