@@ -92,7 +92,10 @@
 // host only (the browser's rule) and are written into the PDF only with
 // Options.KeepCredentials: without it, they are left out of the recorded
 // URLs, and out of the page's links before it is printed (Chromium would
-// write them into the link annotations).
+// write them into the link annotations). A WARC (WriteWARC) has its own
+// rule, WARCInfo.KeepCredentials: without it, its URLs have no user
+// information and the Cookie, Authorization, Proxy-Authorization and
+// Set-Cookie fields of its HTTP messages are redacted.
 //
 // An auxiliary file that cannot or must not be fetched (another scheme, a
 // refused address, an error status) does not stop the crawl: the page's

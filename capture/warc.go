@@ -25,6 +25,52 @@ type WARCInfo struct {
 	Command string
 	Args    []string
 	Date    time.Time // the PDF's resource record's WARC-Date; now if zero
+	// KeepCredentials (--warc-keep-credentials) writes the credentials a
+	// request carried as they were: the values of the header fields in
+	// redactedHeaders, and the user information (user:password@) of
+	// every URL. Without it, each of those fields is written with its
+	// name and the value Redacted, the warcinfo record's
+	// webcap-redacted-headers field names them, and URLs are written
+	// without their user information.
+	KeepCredentials bool
+}
+
+// Redacted is the value a WARC request record gives a header field that
+// carried a credential (WARCInfo.KeepCredentials): the name stays, so a
+// reader sees that a cookie or a password was sent, not which.
+const Redacted = "(redacted)"
+
+// redactedHeaders are the header fields that carry credentials: a
+// session cookie (often HttpOnly, which no script of the page could
+// read), a password or token for the server or for a proxy in requests,
+// and in responses the Set-Cookie that gave the cookie its value (the
+// request's Cookie redacted alone would leave the session in the
+// response that set it).
+var redactedHeaders = [...]string{"Cookie", "Authorization", "Proxy-Authorization", "Set-Cookie"}
+
+// credentials is the writeFields filter of the fields redacted: those
+// of redactedHeaders, none if keep.
+func credentials(keep bool) func(name string) bool {
+	if keep {
+		return nil
+	}
+	return func(name string) bool {
+		for _, h := range redactedHeaders {
+			if name == h {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// url is u as the WARC writes it: without its user information unless
+// KeepCredentials.
+func (info WARCInfo) url(u string) string {
+	if info.KeepCredentials {
+		return u
+	}
+	return withoutUserinfo(u)
 }
 
 // WriteWARC writes the web archive of a capture's pages (Result.Pages,
@@ -44,9 +90,16 @@ type WARCInfo struct {
 // Transfer-Encoding (the body is written whole, not chunked), without the
 // Content-Encoding Go removed when it decoded a gzip body it asked for,
 // and with Content-Length the body's length. A request is its method,
-// target, Host, and the header fields webcap set (user information is
-// left out of every URL, and Authorization of every request) (Accept-Encoding: gzip
-// when Go asked for it), then its body.
+// target, Host, and the header fields sent (Accept-Encoding: gzip when
+// Go asked for it), then its body. Credentials are redacted unless
+// info.KeepCredentials: a request's Cookie, Authorization and
+// Proxy-Authorization, and a response's Set-Cookie, are written
+// "Name: (redacted)", one line per value, and user
+// information is left out of every URL (WARC-Target-URI, the warcinfo's
+// description, the resource record's URI), as the PDF leaves it out
+// without --keep-credentials. A record's block digest is
+// computed over the block as written, redacted; a response's payload (and
+// so its payload digest) is never changed.
 //
 // WARC/1.1 §5.11 describes WARC-Refers-To as naming a single record;
 // the resource record repeats it, one per response, as issue 16 asks (a
@@ -64,10 +117,15 @@ func WriteWARC(w io.Writer, gz bool, pages []*Page, pdf []byte, info WARCInfo) e
 		{Name: "format", Value: "WARC File Format 1.1"},
 		{Name: "conformsTo", Value: "http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"},
 	}
+	if !info.KeepCredentials {
+		// A free-form warcinfo field (WARC/1.1 §6.4 lists none for
+		// this; application/warc-fields allows any name).
+		fields = append(fields, warc.Field{Name: "webcap-redacted-headers", Value: strings.Join(redactedHeaders[:], ", ")})
+	}
 	if info.Command != "" {
 		line := []string{info.Command}
 		for _, a := range info.Args {
-			line = append(line, strings.Join(strings.Fields(withoutUserinfo(a)), "%20"))
+			line = append(line, strings.Join(strings.Fields(info.url(a)), "%20"))
 		}
 		fields = append(fields, warc.Field{Name: "description", Value: strings.Join(line, " ")})
 	}
@@ -82,7 +140,7 @@ func WriteWARC(w io.Writer, gz bool, pages []*Page, pdf []byte, info WARCInfo) e
 			if r == nil || r.Status == 0 {
 				continue // no response: nothing was received
 			}
-			rec, err := writeExchange(ww, r, byDigest)
+			rec, err := writeExchange(ww, r, byDigest, info)
 			if err != nil {
 				return fmt.Errorf("writing the WARC: %s: %w", r.URL, err)
 			}
@@ -94,7 +152,7 @@ func WriteWARC(w io.Writer, gz bool, pages []*Page, pdf []byte, info WARCInfo) e
 	}
 	var start string
 	if len(pages) > 0 {
-		start = withoutUserinfo(pages[0].Requested)
+		start = info.url(pages[0].Requested)
 	}
 	rec := warc.NewResource("urn:pdf:"+start, info.Date, "application/pdf", pdf)
 	for _, id := range refers {
@@ -109,9 +167,9 @@ func WriteWARC(w io.Writer, gz bool, pages []*Page, pdf []byte, info WARCInfo) e
 // writeExchange writes r's request and its response (or a revisit of a
 // payload in byDigest), and returns the record that holds r's payload: its
 // response, or the revisit's original.
-func writeExchange(ww *warc.Writer, r *Response, byDigest map[string]*warc.Record) (*warc.Record, error) {
-	uri := withoutUserinfo(r.URL) // a password is no part of an archive
-	head := responseHead(r)
+func writeExchange(ww *warc.Writer, r *Response, byDigest map[string]*warc.Record, info WARCInfo) (*warc.Record, error) {
+	uri := info.url(r.URL)
+	head := responseHead(r, info.KeepCredentials)
 	digest := warc.SHA256(r.Body)
 	var resp, holder *warc.Record
 	if orig := byDigest[digest]; orig != nil && len(r.Body) > 0 {
@@ -120,7 +178,7 @@ func writeExchange(ww *warc.Writer, r *Response, byDigest map[string]*warc.Recor
 		resp = warc.NewResponse(uri, r.Fetched, append(head, r.Body...))
 		holder = resp
 	}
-	req := warc.NewRequest(uri, r.Fetched, requestMessage(r)).ConcurrentTo(resp)
+	req := warc.NewRequest(uri, r.Fetched, requestMessage(r, info.KeepCredentials)).ConcurrentTo(resp)
 	if err := ww.Write(req); err != nil {
 		return nil, err
 	}
@@ -133,8 +191,9 @@ func writeExchange(ww *warc.Writer, r *Response, byDigest map[string]*warc.Recor
 	return holder, nil
 }
 
-// responseHead is r's status line and header, as WriteWARC says.
-func responseHead(r *Response) []byte {
+// responseHead is r's status line and header, as WriteWARC says: its
+// Set-Cookie redacted unless keep.
+func responseHead(r *Response, keep bool) []byte {
 	var b bytes.Buffer
 	proto, status := r.Proto, r.StatusLine
 	if proto == "" {
@@ -146,13 +205,14 @@ func responseHead(r *Response) []byte {
 	fmt.Fprintf(&b, "%s %s\r\n", proto, status)
 	writeFields(&b, r.Header, func(k string) bool {
 		return k == "Content-Length" || k == "Transfer-Encoding" || (r.Uncompressed && k == "Content-Encoding")
-	})
+	}, credentials(keep))
 	fmt.Fprintf(&b, "Content-Length: %d\r\n\r\n", len(r.Body))
 	return b.Bytes()
 }
 
-// requestMessage is r's request, as WriteWARC says.
-func requestMessage(r *Response) []byte {
+// requestMessage is r's request, as WriteWARC says: its credentials
+// redacted unless keep.
+func requestMessage(r *Response, keep bool) []byte {
 	var b bytes.Buffer
 	method, target, host := r.Method, r.URL, ""
 	if method == "" {
@@ -162,7 +222,7 @@ func requestMessage(r *Response) []byte {
 		target, host = u.RequestURI(), u.Host
 	}
 	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\n", method, target, host)
-	writeFields(&b, r.Sent, func(k string) bool { return k == "Host" || k == "Content-Length" || k == "Authorization" })
+	writeFields(&b, r.Sent, func(k string) bool { return k == "Host" || k == "Content-Length" }, credentials(keep))
 	if r.Uncompressed && r.Sent.Get("Accept-Encoding") == "" {
 		b.WriteString("Accept-Encoding: gzip\r\n")
 	}
@@ -174,19 +234,24 @@ func requestMessage(r *Response) []byte {
 	return b.Bytes()
 }
 
-// writeFields writes h's fields in sorted order, but those skip names; a
-// value with a line break (which Go's client would not send) is left out.
-func writeFields(b *bytes.Buffer, h http.Header, skip func(string) bool) {
+// writeFields writes h's fields in sorted order, but those skip names,
+// with the value Redacted for those hide names (nil: none); a value with
+// a line break (which Go's client would not send) is left out.
+func writeFields(b *bytes.Buffer, h http.Header, skip, hide func(string) bool) {
 	keys := make([]string, 0, len(h))
 	for k := range h {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if skip(http.CanonicalHeaderKey(k)) {
+		ck := http.CanonicalHeaderKey(k)
+		if skip(ck) {
 			continue
 		}
 		for _, v := range h[k] {
+			if hide != nil && hide(ck) {
+				v = Redacted
+			}
 			if !strings.ContainsAny(v, "\r\n") {
 				fmt.Fprintf(b, "%s: %s\r\n", k, v)
 			}

@@ -132,3 +132,68 @@ func TestWriteWARC(t *testing.T) {
 		t.Errorf("b.gif (a revisit) ID from the WARC = %v, want %v", got, want)
 	}
 }
+
+// TestWriteWARCCredentials: without KeepCredentials, a request's Cookie,
+// Authorization and Proxy-Authorization and a response's Set-Cookie are
+// written with the value Redacted (the name kept), URLs without their
+// user information, and the warcinfo names the fields; with it, all are
+// written as sent. Every record's digests verify over the block as
+// written.
+func TestWriteWARCCredentials(t *testing.T) {
+	at := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	const secret = "s3cr3t-session"
+	r := &Response{URL: "http://user:pw@example.com/", Method: "GET", Status: 200, Fetched: at, Proto: "HTTP/1.1", StatusLine: "200 OK",
+		Header: http.Header{"Content-Type": {"text/html"}, "Set-Cookie": {"sid=" + secret + "; HttpOnly"}},
+		Body:   []byte("<html>hi</html>"),
+		Sent: http.Header{"User-Agent": {"test"}, "Cookie": {"sid=" + secret, "b=" + secret}, "Authorization": {"Basic " + secret},
+			"Proxy-Authorization": {"Bearer " + secret}}}
+	pages := []*Page{{Requested: r.URL, URL: r.URL, Responses: []*Response{r}}}
+	const infoLine = "webcap-redacted-headers: Cookie, Authorization, Proxy-Authorization, Set-Cookie\r\n"
+	for _, tc := range []struct {
+		keep       bool
+		want, lose []string // in the records' blocks; not in the WARC
+	}{
+		{false, []string{infoLine, "Cookie: (redacted)\r\nCookie: (redacted)\r\n", "Authorization: (redacted)\r\n",
+			"Proxy-Authorization: (redacted)\r\n", "Set-Cookie: (redacted)\r\n", "User-Agent: test\r\n", "<html>hi</html>"},
+			[]string{secret, "pw@"}},
+		{true, []string{"Cookie: sid=" + secret + "\r\nCookie: b=" + secret + "\r\n", "Authorization: Basic " + secret + "\r\n",
+			"Proxy-Authorization: Bearer " + secret + "\r\n", "Set-Cookie: sid=" + secret + "; HttpOnly\r\n"},
+			[]string{"webcap-redacted-headers", Redacted}},
+	} {
+		var buf bytes.Buffer
+		if err := WriteWARC(&buf, false, pages, []byte("%PDF-1.7"), WARCInfo{Software: "webcap/test", Command: "webcap capture",
+			Args: []string{r.URL}, Date: at, KeepCredentials: tc.keep}); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range tc.lose {
+			if bytes.Contains(buf.Bytes(), []byte(s)) {
+				t.Errorf("keep %v: the WARC holds %q", tc.keep, s)
+			}
+		}
+		var blocks []byte
+		rd := warc.NewReader(bytes.NewReader(buf.Bytes()))
+		for {
+			rec, err := rd.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := rec.VerifyDigests(); err != nil {
+				t.Errorf("keep %v: %s: %v", tc.keep, rec.Type(), err)
+			}
+			if rec.Type() == warc.TypeRequest || rec.Type() == warc.TypeResponse {
+				if u := rec.TargetURI(); (u == r.URL) != tc.keep {
+					t.Errorf("keep %v: %s WARC-Target-URI %s", tc.keep, rec.Type(), u)
+				}
+			}
+			blocks = append(blocks, rec.Block...)
+		}
+		for _, s := range tc.want {
+			if !bytes.Contains(blocks, []byte(s)) {
+				t.Errorf("keep %v: no record holds %q", tc.keep, s)
+			}
+		}
+	}
+}

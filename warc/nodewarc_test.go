@@ -18,7 +18,9 @@ import (
 // TestNodeWARC: node-warc (npm), an independent reader, reads the WARC
 // files this package writes, gzip or not, record for record: type, target
 // URI, record ID, payload digest, WARC-Concurrent-To, WARC-Refers-To, and
-// the HTTP body or the block.
+// the HTTP body or the block. The warcinfo and the request are those of a
+// capture's WARC whose credentials were redacted (capture.WriteWARC):
+// "Cookie: (redacted)" lines, a webcap-redacted-headers field.
 func TestNodeWARC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: npm install node-warc is left out")
@@ -37,7 +39,8 @@ func TestNodeWARC(t *testing.T) {
 	for _, compress := range []bool{true, false} {
 		var buf bytes.Buffer
 		w := warc.NewWriter(&buf, compress)
-		info, err := w.WriteInfo("site.warc.gz", warc.Header{{Name: "software", Value: "webcap test"}})
+		info, err := w.WriteInfo("site.warc.gz", warc.Header{{Name: "software", Value: "webcap test"},
+			{Name: "webcap-redacted-headers", Value: "Cookie, Authorization, Proxy-Authorization, Set-Cookie"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +48,7 @@ func TestNodeWARC(t *testing.T) {
 		date := time.Date(2026, 11, 25, 18, 0, 0, 0, time.UTC)
 		resp := warc.NewResponse("http://a.example/", date, []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 28\r\n\r\n"+body))
 		resp.Header.Set(warc.FieldWarcinfoID, info)
-		req := warc.NewRequest("http://a.example/", date, []byte("GET / HTTP/1.1\r\nHost: a.example\r\n\r\n")).ConcurrentTo(resp)
+		req := warc.NewRequest("http://a.example/", date, []byte("GET / HTTP/1.1\r\nHost: a.example\r\nAuthorization: (redacted)\r\nCookie: (redacted)\r\nCookie: (redacted)\r\n\r\n")).ConcurrentTo(resp)
 		pdf := warc.NewResource("urn:pdf:http://a.example/", date, "application/pdf", []byte("%PDF-1.7\n%%EOF\n"))
 		want := []*warc.Record{req, resp, pdf}
 		for _, r := range want {

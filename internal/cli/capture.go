@@ -83,7 +83,13 @@ their site when it has one), never replacing it.
 record; uncompressed unless the name ends in .gz): every request and
 response fetched, a revisit for a repeated payload, and the PDF as a
 urn:pdf: resource record; each page set's identifier can be recomputed
-from it (webcap audit --sources OUT.warc.gz OUT.pdf).
+from it (webcap audit --sources OUT.warc.gz OUT.pdf). Credentials are
+redacted in it, so that sharing the archive shares no session: the
+requests' Cookie, Authorization and Proxy-Authorization and the
+responses' Set-Cookie are written "Cookie: (redacted)" (the warcinfo
+record's webcap-redacted-headers field names them), and URLs without
+their user:password@ (--keep-credentials is the PDF's); with
+--warc-keep-credentials, all are written as sent.
 
 Exit status: 0 when the capture audits with no error, 1 when no page could
 be captured or errors remain, 2 for a usage error, 3 when a file cannot be
@@ -125,6 +131,7 @@ type captureOptions struct {
 	Post            string
 	PostType        string
 	WARC            string // --warc: the web archive written beside the PDF
+	WARCKeepCreds   bool   // --warc-keep-credentials
 }
 
 // captureFlags are capture's and append's flags.
@@ -143,6 +150,7 @@ func captureFlags(cmd *cobra.Command, opts *captureOptions, inPlace bool) {
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON (every skipped URL included)")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "list every skipped URL, not a line per reason")
 	f.StringVar(&opts.WARC, "warc", "", "also write every request and response fetched, and the PDF, to the WARC `OUT.warc.gz` (uncompressed unless it ends in .gz)")
+	f.BoolVar(&opts.WARCKeepCreds, "warc-keep-credentials", false, warcKeepCredentialsUsage)
 	if inPlace { // append: it reads a PDF
 		opts.passwordFlags.add(cmd)
 		opts.lim.addMaxFileSize(cmd)
@@ -228,7 +236,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if err := opts.outputFlags.check(name, opts.IO, opts.File); err != nil {
 		return err
 	}
-	if err := checkWARCOut(name, opts.WARC, opts.Force); err != nil {
+	if err := checkWARCOut(name, opts.WARC, opts.Force, opts.WARCKeepCreds); err != nil {
 		return err
 	}
 	var file []byte
@@ -286,7 +294,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeWARC(name, opts.WARC, opts.Force, res.Pages, res.PDF, warcInfo(opts.WARC, name, opts.File, opts.URLs)); err != nil {
+	if err := writeWARC(name, opts.WARC, opts.Force, res.Pages, res.PDF, warcInfo(opts.WARC, name, opts.File, opts.URLs, opts.WARCKeepCreds)); err != nil {
 		return err
 	}
 	sum := summarize(d, opts.Profile)

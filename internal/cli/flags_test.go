@@ -209,6 +209,9 @@ func TestCommandFlagErrors(t *testing.T) {
 		{[]string{"refresh", "--profile", "x", "--dry-run", "a.pdf"}, `webcap: refresh: --profile "x": want pdf, pdf2 or rfc3986`},
 		{[]string{"refresh", "--wait-idle", "1m", "--dry-run", "a.pdf"}, "webcap: refresh: --wait-idle 1m0s: give a time above 0 and up to 10s"},
 		{[]string{"refresh", "--dry-run", "-o", "o.pdf", "a.pdf"}, "webcap: refresh: --dry-run writes nothing: drop -o and --in-place"},
+		{[]string{"capture", "--warc-keep-credentials", "http://a/", "-o", "o.pdf"}, "webcap: capture: --warc-keep-credentials is about the WARC: give --warc OUT.warc.gz"},
+		{[]string{"append", "--warc-keep-credentials", "a.pdf", "http://a/", "-o", "o.pdf"}, "webcap: append: --warc-keep-credentials is about the WARC: give --warc OUT.warc.gz"},
+		{[]string{"refresh", "--warc-keep-credentials", "a.pdf", "-o", "o.pdf"}, "webcap: refresh: --warc-keep-credentials is about the WARC: give --warc OUT.warc.gz"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			ios, _, stdout, stderr := Test()

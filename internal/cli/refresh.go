@@ -111,6 +111,7 @@ started, 130 when interrupted.`,
 	f.BoolVar(&opts.Resubmit, "resubmit", false, "replay the commands that submit forms, with the file's data (never by POST with --dry-run)")
 	f.StringVar(&opts.Report, "report", "", "also write what changed, with a word diff of each changed page's text, to `FILE.html` or FILE.json (the format is the extension's; with --dry-run too)")
 	f.StringVar(&opts.WARC, "warc", "", "also write every request and response fetched, and the refreshed PDF, to the WARC `OUT.warc.gz` (uncompressed unless it ends in .gz)")
+	f.BoolVar(&opts.WARCKeepCreds, "warc-keep-credentials", false, warcKeepCredentialsUsage)
 	opts.passwordFlags.add(cmd)
 	opts.lim.addMaxFileSize(cmd)
 	return cmd
@@ -122,13 +123,14 @@ type refreshOptions struct {
 	outputFlags
 	fetchFlags
 	passwordFlags
-	lim      limitFlags // --max-file-size (its --timeout is the fetch's)
-	DryRun   bool
-	TextOnly bool
-	JSON     bool
-	Resubmit bool
-	WARC     string // --warc: the web archive written beside the PDF
-	Report   string // --report: the change report, .html or .json
+	lim           limitFlags // --max-file-size (its --timeout is the fetch's)
+	DryRun        bool
+	TextOnly      bool
+	JSON          bool
+	Resubmit      bool
+	WARC          string // --warc: the web archive written beside the PDF
+	WARCKeepCreds bool   // --warc-keep-credentials
+	Report        string // --report: the change report, .html or .json
 }
 
 func runRefresh(ctx context.Context, opts *refreshOptions) error {
@@ -144,7 +146,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	if err := opts.outputFlags.check("refresh", opts.IO, opts.File); err != nil {
 		return err
 	}
-	if err := checkWARCOut("refresh", opts.WARC, opts.Force); err != nil {
+	if err := checkWARCOut("refresh", opts.WARC, opts.Force, opts.WARCKeepCreds); err != nil {
 		return err
 	}
 	if opts.Report != "" {
@@ -192,7 +194,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 		if d, err = opts.writeRead("refresh", opts.IO, opts.File, res.PDF, res.Read); err != nil {
 			return err
 		}
-		if err := writeWARC("refresh", opts.WARC, opts.Force, res.Pages, res.PDF, warcInfo(opts.WARC, "refresh", opts.File, nil)); err != nil {
+		if err := writeWARC("refresh", opts.WARC, opts.Force, res.Pages, res.PDF, warcInfo(opts.WARC, "refresh", opts.File, nil, opts.WARCKeepCreds)); err != nil {
 			return err
 		}
 		sum = summarize(d, opts.Profile)

@@ -14,9 +14,11 @@ import (
 
 // checkWARCOut checks --warc's file before any work starts, by the -o
 // rules (checkOutput); that it is neither an input nor the PDF written,
-// runFiles.check says.
-func checkWARCOut(cmd, path string, force bool) error {
+// runFiles.check says. --warc-keep-credentials (keep) needs --warc.
+func checkWARCOut(cmd, path string, force, keep bool) error {
 	switch {
+	case path == "" && keep:
+		return usagef("%s: --warc-keep-credentials is about the WARC: give --warc OUT.warc.gz", cmd)
 	case path == "":
 		return nil
 	case path == stdoutName:
@@ -24,6 +26,10 @@ func checkWARCOut(cmd, path string, force bool) error {
 	}
 	return checkOutput(cmd, "--warc", path, force)
 }
+
+// warcKeepCredentialsUsage is --warc-keep-credentials' help line, the
+// same for capture, append and refresh.
+const warcKeepCredentialsUsage = "write the requests' Cookie, Authorization and Proxy-Authorization, the responses' Set-Cookie and URLs' user:password@ to the --warc file as sent (default: redacted)"
 
 // writeWARC writes the WARC of pages and pdf to path (gzip members when it ends in
 // .gz), atomically, as the PDF is written.
@@ -44,12 +50,14 @@ func writeWARC(cmd, path string, force bool, pages []*capture.Page, pdf []byte, 
 // warcInfo is what the warcinfo record of the WARC written to path by
 // command cmd says: the software, and the command with its FILE (base
 // name) and start URLs (no flag values: --post data and passwords stay
-// out of the archive; WriteWARC leaves user information out of the URLs).
-func warcInfo(path, cmd, file string, urls []string) capture.WARCInfo {
+// out of the archive; WriteWARC leaves user information out of the URLs
+// and redacts the requests' credentials unless keep, which is
+// --warc-keep-credentials).
+func warcInfo(path, cmd, file string, urls []string, keep bool) capture.WARCInfo {
 	var args []string
 	if file != "" {
 		args = append(args, filepath.Base(file))
 	}
 	return capture.WARCInfo{Filename: filepath.Base(path), Software: "webcap/" + buildVersion().Version,
-		Command: "webcap " + cmd, Args: append(args, urls...)}
+		Command: "webcap " + cmd, Args: append(args, urls...), KeepCredentials: keep}
 }
