@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -368,7 +369,11 @@ func (b *Browser) Render(ctx context.Context, u string, opts RenderOptions) (*Pa
 	if opts.Client == nil {
 		opts.Client = NewClient(AddressPolicy{Allow: StartClasses(ctx, nil, []string{u})}, 30*time.Second)
 	}
-	return b.render(ctx, u, opts)
+	p, err := b.render(ctx, u, opts)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // A tab is a browser tab that renders one page after another: opening a
@@ -582,7 +587,9 @@ func (b *Browser) putTab(t *tab, abandoned bool) {
 	b.mu.Unlock()
 }
 
-func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (_ *Page, err error) {
+// render is Render, but a rendering that fails returns, with its error, a
+// page that holds only the answers received (Responses), for a WARC.
+func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out *Page, err error) {
 	t, err := b.takeTab()
 	if err != nil {
 		return nil, err
@@ -597,6 +604,13 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (_ *
 	t.mu.Lock()
 	t.cur = r
 	t.mu.Unlock()
+	defer func() {
+		if err != nil {
+			t.mu.Lock()
+			out = &Page{Requested: u, Responses: slices.Clone(p.Responses)}
+			t.mu.Unlock()
+		}
+	}()
 	stop := context.AfterFunc(ctx, rcancel)
 	defer func() {
 		stop()

@@ -285,16 +285,18 @@ func (cr *crawler) fetchPage(ctx context.Context, it Item) (*Page, error) {
 		ro.Post = &Post{s.Post, s.PostType}
 	}
 	ro.Navigate = func(ctx context.Context, u string, redirect bool) error { return cr.mayLead(ctx, it, u, redirect) }
+	// A rendering that failed still gives the answers it received (p
+	// holds only them): handle keeps them for a WARC.
 	p, err := cr.b.render(pctx, it.URL, ro)
 	switch {
 	case err == nil:
 		return p, nil
 	case ctx.Err() != nil:
-		return nil, ctx.Err()
+		return p, ctx.Err()
 	case pctx.Err() != nil:
-		return nil, pageTimeout(cr.opts.PageTimeout)
+		return p, pageTimeout(cr.opts.PageTimeout)
 	}
-	return nil, err
+	return p, err
 }
 
 // pageTimeout is a page that took longer than the page time limit.

@@ -17,8 +17,8 @@ import (
 // TestCaptureWARCComplete is issue 28's complete archive: a site with a
 // redirect chain (/old-news 301 → /news-archive 302 → /news, linked
 // after /news: its rendering joins the /news set captured before), a page
-// whose image is a 404, and an image two pages fetch (sent no-store),
-// robots.txt read. The server's every answer is a response or revisit
+// whose image is a 404, a link to a 404 page, and an image two pages
+// fetch (sent no-store), robots.txt read. The server's every answer is a response or revisit
 // record of capture --warc (node-warc reads them), and id --warc follows
 // the chain from /old-news to the /news set's identifier, MD5 computed
 // here from the bytes the server sent.
@@ -32,7 +32,7 @@ func TestCaptureWARCComplete(t *testing.T) {
 	logo := gifOf(t, 3, 2, color.RGBA{200, 0, 0, 255})
 	news := []byte(`<!DOCTYPE html><html><head><title>News</title></head><body><img src="/logo.gif"><p>News.</p></body></html>`)
 	sent := map[string][]byte{
-		"/index.html": []byte(`<!DOCTYPE html><html><head><title>Home</title></head><body><img src="/logo.gif"><img src="/gone.gif"><a href="/news">news</a> <a href="/old-news">old news</a></body></html>`),
+		"/index.html": []byte(`<!DOCTYPE html><html><head><title>Home</title></head><body><img src="/logo.gif"><img src="/gone.gif"><a href="/news">news</a> <a href="/old-news">old news</a> <a href="/missing">missing</a></body></html>`),
 		"/news":       news,
 		"/logo.gif":   logo,
 		"/robots.txt": []byte("User-agent: *\nDisallow: /private\n"),
@@ -99,7 +99,7 @@ func TestCaptureWARCComplete(t *testing.T) {
 	if strings.Join(paths, " ") != strings.Join(archived, " ") {
 		t.Errorf("the server answered %d requests:\n%s\nthe WARC holds %d responses and revisits: %s", len(served), strings.Join(served, "\n"), len(archived), strings.Join(archived, " "))
 	}
-	for _, want := range []string{"/robots.txt", "/old-news", "/news-archive", "/gone.gif"} {
+	for _, want := range []string{"/robots.txt", "/old-news", "/news-archive", "/gone.gif", "/missing"} {
 		if !strings.Contains(" "+strings.Join(archived, " ")+" ", " "+want+" ") {
 			t.Errorf("%s: not in the WARC", want)
 		}

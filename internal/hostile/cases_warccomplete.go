@@ -16,7 +16,7 @@ import (
 // A capture's WARC holds every answer the server sent (issue 28, item 1):
 // robots.txt, a redirect chain (/old-news 301 → /news-archive 302 →
 // /news) whose rendering joins the /news set captured before it, a 404
-// image, and an image fetched again. Before, only the renderings kept as
+// image, a link to a 404 page, and an image fetched again. Before, only the renderings kept as
 // pages were archived, and only the 200 answers of the files webcap
 // fetched itself: the chain, robots.txt and the 404 webcap fetched were
 // lost, and the archive could not back /old-news, a URLS key of the PDF.
@@ -25,7 +25,7 @@ import (
 // case's file "served" (one a line).
 func chainSite(dir string) http.Handler {
 	pages := map[string]string{
-		"/index.html": `<!doctype html><title>Home</title><img src="/logo.gif"><img src="/gone.gif"><a href="/news">news</a> <a href="/old-news">old news</a>`,
+		"/index.html": `<!doctype html><title>Home</title><img src="/logo.gif"><img src="/gone.gif"><a href="/news">news</a> <a href="/old-news">old news</a> <a href="/missing">missing</a>`,
 		"/news":       `<!doctype html><title>News</title><img src="/logo.gif"><p>News.</p>`,
 		"/logo.gif":   "GIF89a\x01\x00\x01\x00\x00\x00\x00;",
 		"/robots.txt": "User-agent: *\nDisallow: /private\n",
@@ -116,5 +116,5 @@ func init() {
 		MaxCPU:  60e9,
 		MaxRSS:  1 << 30,
 		MaxTree: 3 << 30,
-		Before:  "exit 0, 1.3 s CPU, 228 MB: the server answered 11 requests, the WARC held 5 responses and revisits (missing /robots.txt, /old-news, /news-archive, the 2nd /news, the 2nd /gone.gif, the 3rd /logo.gif)"})
+		Before:  "exit 0, 1.25 s CPU, 227 MB: the server answered 12 requests, the WARC held 5 responses and revisits (missing /robots.txt, /old-news, /news-archive, the 2nd /news, /missing (a 404 page), the 2nd /gone.gif, the 3rd /logo.gif)"})
 }
