@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -103,6 +104,38 @@ func TestCaptureWARCComplete(t *testing.T) {
 		if !strings.Contains(" "+strings.Join(archived, " ")+" ", " "+want+" ") {
 			t.Errorf("%s: not in the WARC", want)
 		}
+	}
+
+	// Every URL the PDF names for a set (its URLS keys: the set's URL
+	// and its redirect chains) has a response record.
+	var info struct {
+		ContentSets []struct {
+			Sources []struct {
+				URL    string     `json:"url"`
+				Chains [][]string `json:"chains"`
+			} `json:"sources"`
+		} `json:"contentSets"`
+	}
+	if code := runJSON(t, &info, "info", "--json", pdf); code != 0 {
+		t.Fatalf("info: exit %d", code)
+	}
+	keys := 0
+	for _, cs := range info.ContentSets {
+		for _, src := range cs.Sources {
+			urls := []string{src.URL}
+			for _, ch := range src.Chains {
+				urls = append(urls, ch...)
+			}
+			for _, u := range urls {
+				keys++
+				if !slices.Contains(archived, strings.TrimPrefix(u, base)) {
+					t.Errorf("%s: a URL of the PDF, no response record", u)
+				}
+			}
+		}
+	}
+	if keys < 5 { // index, news, old-news, news-archive, logo
+		t.Errorf("the PDF names %d URLs, want at least 5 (the chain included)", keys)
 	}
 
 	h := md5.New()
