@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -268,8 +269,13 @@ type Page struct {
 	Missing []Skip
 	// Aux are the auxiliary files webcap fetched itself, the browser
 	// having not loaded them (srcset candidates it did not choose, hidden
-	// frames): their final responses, for a WARC.
+	// frames): every answer, each redirect and the final one, for a WARC.
 	Aux []*Response
+	// Others are answers the crawl received before this page's, that
+	// belong to no captured page's rendering: robots.txt, a rendering
+	// that joined a page captured before (a redirect chain to it, a
+	// repeated fetch), or whose document was an error; for a WARC.
+	Others []*Response
 }
 
 // URLs returns every URL that leads to the page: its chains' URLs, each
@@ -363,7 +369,11 @@ func (b *Browser) Render(ctx context.Context, u string, opts RenderOptions) (*Pa
 	if opts.Client == nil {
 		opts.Client = NewClient(AddressPolicy{Allow: StartClasses(ctx, nil, []string{u})}, 30*time.Second)
 	}
-	return b.render(ctx, u, opts)
+	p, err := b.render(ctx, u, opts)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // A tab is a browser tab that renders one page after another: opening a
@@ -577,7 +587,9 @@ func (b *Browser) putTab(t *tab, abandoned bool) {
 	b.mu.Unlock()
 }
 
-func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (_ *Page, err error) {
+// render is Render, but a rendering that fails returns, with its error, a
+// page that holds only the answers received (Responses), for a WARC.
+func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out *Page, err error) {
 	t, err := b.takeTab()
 	if err != nil {
 		return nil, err
@@ -592,6 +604,13 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (_ *
 	t.mu.Lock()
 	t.cur = r
 	t.mu.Unlock()
+	defer func() {
+		if err != nil {
+			t.mu.Lock()
+			out = &Page{Requested: u, Responses: slices.Clone(p.Responses)}
+			t.mu.Unlock()
+		}
+	}()
 	stop := context.AfterFunc(ctx, rcancel)
 	defer func() {
 		stop()
@@ -897,34 +916,67 @@ func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused, post *
 func ptr[T any](v T) *T { return &v }
 
 // get fetches u with client, following redirects (each to where client
-// may connect), within MaxBytes, as the browser's agent (the page's own
-// request's User-Agent; "": Go's). Only a 200 answer is a body.
-// The final response is returned as well (for a WARC), nil when there
-// is none.
-func (b *Browser) get(ctx context.Context, client *http.Client, u, agent string, h *hold, now func() time.Time) ([]byte, *Response, *FetchError) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, nil, ClassifyFetch(u, err)
+// may connect, at most maxAuxHops, each hop checked by client's
+// CheckRedirect when it has one), within MaxBytes, as the browser's agent
+// (the page's own request's User-Agent; "": Go's). Only a 200 answer is a
+// body. Every answer received is returned as well, in order (for a WARC):
+// each redirect, then the final response, a 404 or 500 included.
+func (b *Browser) get(ctx context.Context, client *http.Client, u, agent string, h *hold, now func() time.Time) ([]byte, []*Response, *FetchError) {
+	c := *client
+	check := client.CheckRedirect
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	var got []*Response
+	var via []*http.Request
+	target := u
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+		if err != nil {
+			return nil, got, ClassifyFetch(target, err)
+		}
+		if agent != "" {
+			req.Header.Set("User-Agent", agent)
+		}
+		if len(via) > 0 {
+			if len(via) > maxAuxHops {
+				return nil, got, ClassifyFetch(u, fmt.Errorf("stopped after %d redirects", maxAuxHops))
+			}
+			if check != nil {
+				if err := check(req, via); err != nil {
+					return nil, got, ClassifyFetch(target, err)
+				}
+			}
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, got, ClassifyFetch(target, err)
+		}
+		body, fe := b.readBody(target, resp, h)
+		resp.Body.Close()
+		if fe != nil {
+			return nil, got, fe
+		}
+		r := &Response{URL: target, Method: http.MethodGet, Status: resp.StatusCode, Header: resp.Header, Body: body, Fetched: now().UTC()}
+		r.sent(req, nil, resp)
+		got = append(got, r)
+		loc := resp.Header.Get("Location")
+		if resp.StatusCode < 300 || resp.StatusCode >= 400 || loc == "" {
+			if resp.StatusCode != http.StatusOK {
+				return nil, got, StatusError(u, resp.StatusCode, http.StatusText(resp.StatusCode))
+			}
+			return body, got, nil
+		}
+		r.Redirect = true
+		next, err := req.URL.Parse(loc)
+		if err != nil {
+			return nil, got, ClassifyFetch(u, fmt.Errorf("redirect to %q: %w", loc, err))
+		}
+		via = append(via, req)
+		target = next.String()
 	}
-	if agent != "" {
-		req.Header.Set("User-Agent", agent)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, nil, ClassifyFetch(u, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, nil, StatusError(u, resp.StatusCode, http.StatusText(resp.StatusCode))
-	}
-	body, fe := b.readBody(u, resp, h)
-	if fe != nil {
-		return nil, nil, fe
-	}
-	r := &Response{URL: resp.Request.URL.String(), Method: http.MethodGet, Status: resp.StatusCode, Header: resp.Header, Body: body, Fetched: now().UTC()}
-	r.sent(resp.Request, nil, resp)
-	return body, r, nil
 }
+
+// maxAuxHops is how many redirects get follows, as Go's client does.
+const maxAuxHops = 10
 
 // sent records on r what went over the wire for req and resp.
 func (r *Response) sent(req *http.Request, body []byte, resp *http.Response) {

@@ -155,6 +155,9 @@ type crawler struct {
 	fetched int64
 	robots  *Robots
 	onPage  func(p *Page) // crawlSpec.onPage
+	// pending are answers of no captured page yet (robots.txt, renderings
+	// not kept), for the next page's Others.
+	pending []*Response
 }
 
 // crawl fetches and renders the starts' pages and the links they lead to,
@@ -210,6 +213,10 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, spec c
 		cr.res.Stopped = context.Cause(ctx)
 	}
 	cr.res.Skips = append(cr.res.Skips, f.Rest()...)
+	if cr.keepPending(); len(cr.pending) > 0 && len(cr.res.Pages) > 0 {
+		last := cr.res.Pages[len(cr.res.Pages)-1]
+		last.Others = append(last.Others, cr.pending...)
+	}
 	return &crawled{cr.res, cr.items, cr.sources, c}, nil
 }
 
@@ -278,16 +285,18 @@ func (cr *crawler) fetchPage(ctx context.Context, it Item) (*Page, error) {
 		ro.Post = &Post{s.Post, s.PostType}
 	}
 	ro.Navigate = func(ctx context.Context, u string, redirect bool) error { return cr.mayLead(ctx, it, u, redirect) }
+	// A rendering that failed still gives the answers it received (p
+	// holds only them): handle keeps them for a WARC.
 	p, err := cr.b.render(pctx, it.URL, ro)
 	switch {
 	case err == nil:
 		return p, nil
 	case ctx.Err() != nil:
-		return nil, ctx.Err()
+		return p, ctx.Err()
 	case pctx.Err() != nil:
-		return nil, pageTimeout(cr.opts.PageTimeout)
+		return p, pageTimeout(cr.opts.PageTimeout)
 	}
-	return nil, err
+	return p, err
 }
 
 // pageTimeout is a page that took longer than the page time limit.
@@ -300,6 +309,11 @@ func (d pageTimeout) Error() string {
 // handle takes one rendered page (or why it failed) into the result.
 func (cr *crawler) handle(ctx context.Context, it Item, p *Page, err error) {
 	res := cr.res
+	cr.keepPending()
+	if p != nil {
+		// Archived with the next page kept, unless p is that page.
+		cr.pending = append(cr.pending, p.Responses...)
+	}
 	if err == nil {
 		err = documentError(p)
 	}
@@ -343,6 +357,8 @@ func (cr *crawler) handle(ctx context.Context, it Item, p *Page, err error) {
 		}
 		cr.fetchMissing(ctx, p)
 	}
+	cr.pending = cr.pending[:len(cr.pending)-len(p.Responses)] // p's own, kept as its Responses
+	p.Others, cr.pending = cr.pending, nil
 	res.Pages = append(res.Pages, p)
 	cr.items = append(cr.items, it)
 	if cr.onPage != nil {
@@ -792,13 +808,13 @@ func (cr *crawler) fetchMissing(ctx context.Context, p *Page) {
 		if cr.opts.now != nil {
 			now = cr.opts.now
 		}
-		body, resp, fe := cr.b.get(ctx, cr.render.Client, a.URL, agent, h, now)
+		body, resps, fe := cr.b.get(ctx, cr.render.Client, a.URL, agent, h, now)
+		p.Aux = append(p.Aux, resps...) // every answer, for a WARC
 		if fe != nil {
 			p.Missing = append(p.Missing, Skip{URL: a.URL, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status})
 			continue
 		}
 		cr.sources.put(a.URL, body)
-		p.Aux = append(p.Aux, resp)
 		cr.fetched += int64(len(body))
 	}
 }
@@ -926,3 +942,9 @@ func internalLinks(u *pdfio.Update, file []byte, c *canon.Canonicalizer, moved m
 // EngineName is the conversion engine's name in a command's settings
 // (company:product:version:contentType, PDF 1.7 §10.9.6).
 func EngineName(b *Browser) string { return "webcap:chromium:" + b.Version + ":text/html" }
+
+// keepPending takes robots.txt's answers received so far among the
+// answers pending for a WARC.
+func (cr *crawler) keepPending() {
+	cr.pending = append(cr.pending, cr.robots.take()...)
+}

@@ -89,8 +89,9 @@ type Robots struct {
 	Agent   string        // the user agent named in the rules
 	Timeout time.Duration // bounds each robots.txt's fetch, its body's included; 0: 30 s
 
-	mu    sync.Mutex
-	hosts map[string]*robotsEntry
+	mu      sync.Mutex
+	hosts   map[string]*robotsEntry
+	answers []*Response // every answer received, for a WARC (take)
 }
 
 // robotsEntry is one origin's robots.txt: data and err once done is
@@ -224,11 +225,25 @@ func (r *Robots) fetch(ctx context.Context, origin string) (*robotstxt.RobotsDat
 	if r.Agent != "" {
 		req.Header.Set("User-Agent", r.Agent)
 	}
-	resp, err := client.Do(req)
+	c := *client
+	c.CheckRedirect = func(next *http.Request, via []*http.Request) error {
+		r.keep(next.Response) // its body not yet closed: Go's client checks first
+		if client.CheckRedirect != nil {
+			return client.CheckRedirect(next, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	resp, err := c.Do(req)
 	if err != nil {
 		return nil, unreachable(err)
 	}
 	defer resp.Body.Close()
+	if code := resp.StatusCode; code < 200 || code >= 300 {
+		r.keep(resp)
+	}
 	switch code := resp.StatusCode; {
 	case code >= 400 && code < 500:
 		return robotstxt.FromStatusAndBytes(code, nil) // allows everything
@@ -239,6 +254,7 @@ func (r *Robots) fetch(ctx context.Context, origin string) (*robotstxt.RobotsDat
 	if err != nil {
 		return nil, unreachable(fmt.Errorf("its body was cut short: %w", err))
 	}
+	r.keepBody(resp, body)
 	d, err := robotstxt.FromBytes(body)
 	if err != nil {
 		// Rules it cannot parse: as before RFC 9309's rule, no rule
@@ -246,4 +262,39 @@ func (r *Robots) fetch(ctx context.Context, origin string) (*robotstxt.RobotsDat
 		return robotstxt.FromStatusAndBytes(http.StatusNotFound, nil)
 	}
 	return d, nil
+}
+
+// robotsArchived bounds the body of a robots.txt answer kept for a WARC
+// (RFC 9309 §2.5's 500 KiB, which is all that is read of it).
+const robotsArchived = 500 << 10
+
+// keep records resp, an answer whose body is not read otherwise, reading
+// at most robotsArchived bytes of it.
+func (r *Robots) keep(resp *http.Response) {
+	if resp == nil {
+		return
+	}
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, robotsArchived))
+	r.keepBody(resp, body)
+}
+
+// keepBody records resp, with body, among the answers a WARC archives.
+func (r *Robots) keepBody(resp *http.Response, body []byte) {
+	a := &Response{URL: resp.Request.URL.String(), Method: http.MethodGet, Status: resp.StatusCode, Header: resp.Header,
+		Body: body, Fetched: time.Now().UTC()}
+	a.Redirect = resp.StatusCode >= 300 && resp.StatusCode < 400 && resp.Header.Get("Location") != ""
+	a.sent(resp.Request, nil, resp)
+	r.mu.Lock()
+	r.answers = append(r.answers, a)
+	r.mu.Unlock()
+}
+
+// take returns the answers received since the last take, in the order
+// received: every robots.txt fetch's, each redirect included, for a WARC.
+func (r *Robots) take() []*Response {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.answers
+	r.answers = nil
+	return out
 }

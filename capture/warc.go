@@ -76,8 +76,7 @@ func (info WARCInfo) url(u string) string {
 // WriteWARC writes the web archive of a capture's pages (Result.Pages,
 // RefreshResult.Pages) and of the PDF made from them to w, one gzip member
 // per record when gz: a warcinfo record; for every response webcap fetched
-// (the browser's, in the order they were fetched, then the auxiliary files
-// webcap fetched itself), its request and response records tied by
+// (pageExchanges: in the order they were fetched), its request and response records tied by
 // WARC-Concurrent-To, or a revisit record (identical-payload-digest) for a
 // payload written before; and the PDF as a resource record (urn:pdf: and
 // the first start URL, the ArchiveWeb.page convention) with a
@@ -107,9 +106,10 @@ func (info WARCInfo) url(u string) string {
 // reader that takes one field finds the first page's response). A request
 // that got no response (refused, failed) is not archived.
 //
-// Not archived: robots.txt, and the redirects an auxiliary file webcap
-// fetched itself (Page.Aux) went through (its final response is archived
-// under its final URL).
+// Every answer the capture received is archived (pageExchanges): each
+// redirect and error answer as a response, a repeated fetch as a revisit
+// when its payload was written before, robots.txt, and each hop of an
+// auxiliary file webcap fetched itself (Page.Aux).
 func WriteWARC(w io.Writer, gz bool, pages []*Page, pdf []byte, info WARCInfo) error {
 	ww := warc.NewWriter(w, gz)
 	fields := warc.Header{
@@ -136,7 +136,7 @@ func WriteWARC(w io.Writer, gz bool, pages []*Page, pdf []byte, info WARCInfo) e
 	var refers []string
 	seen := map[string]bool{}
 	for _, p := range pages {
-		for _, r := range append(append([]*Response(nil), p.Responses...), p.Aux...) {
+		for i, r := range pageExchanges(p) {
 			if r == nil || r.Status == 0 {
 				continue // no response: nothing was received
 			}
@@ -144,7 +144,7 @@ func WriteWARC(w io.Writer, gz bool, pages []*Page, pdf []byte, info WARCInfo) e
 			if err != nil {
 				return fmt.Errorf("writing the WARC: %s: %w", r.URL, err)
 			}
-			if id := rec.ID(); r.Usable() && !seen[id] {
+			if id := rec.ID(); r.Usable() && i >= len(p.Others) && !seen[id] {
 				seen[id] = true
 				refers = append(refers, id)
 			}
@@ -257,4 +257,16 @@ func writeFields(b *bytes.Buffer, h http.Header, skip, hide func(string) bool) {
 			}
 		}
 	}
+}
+
+// pageExchanges are the answers WriteWARC archives for p, in order: those
+// received before it that belong to no captured page (Page.Others:
+// robots.txt, renderings that joined a page captured before, or whose
+// document was an error), its rendering's, then those of its auxiliary
+// files webcap fetched itself, each redirect included.
+func pageExchanges(p *Page) []*Response {
+	out := make([]*Response, 0, len(p.Others)+len(p.Responses)+len(p.Aux))
+	out = append(out, p.Others...)
+	out = append(out, p.Responses...)
+	return append(out, p.Aux...)
 }
