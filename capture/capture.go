@@ -25,6 +25,13 @@ type Options struct {
 	MaxPages        int              // pages fetched at most; 0: 100
 	MaxBytes        int64            // bytes fetched at most (no page is started past it); 0: 100 MiB
 	MaxLinks        int              // links looked at per page, the first in document order; 0: DefaultMaxLinks
+	// Archive keeps every answer the crawl received, for a WARC
+	// (WriteWARC): robots.txt's, those of renderings not kept (a
+	// redirect to a page captured already, an error page) in
+	// Page.Others, and each hop and error of an auxiliary file in
+	// Page.Aux. Without it only what the captured pages are made of is
+	// kept, so a crawl does not hold answers nothing will write.
+	Archive bool
 	PageTimeout     time.Duration    // per page, fetching and rendering; 0: 30 s
 	Jobs            int              // pages rendered at once, in parallel tabs; 0: 2
 	Profile         *canon.Profile   // URLS keys; nil: PDF
@@ -310,7 +317,7 @@ func (d pageTimeout) Error() string {
 func (cr *crawler) handle(ctx context.Context, it Item, p *Page, err error) {
 	res := cr.res
 	cr.keepPending()
-	if p != nil {
+	if p != nil && cr.opts.Archive {
 		// Archived with the next page kept, unless p is that page.
 		cr.pending = append(cr.pending, p.Responses...)
 	}
@@ -357,7 +364,9 @@ func (cr *crawler) handle(ctx context.Context, it Item, p *Page, err error) {
 		}
 		cr.fetchMissing(ctx, p)
 	}
-	cr.pending = cr.pending[:len(cr.pending)-len(p.Responses)] // p's own, kept as its Responses
+	if cr.opts.Archive {
+		cr.pending = cr.pending[:len(cr.pending)-len(p.Responses)] // p's own, kept as its Responses
+	}
 	p.Others, cr.pending = cr.pending, nil
 	res.Pages = append(res.Pages, p)
 	cr.items = append(cr.items, it)
@@ -809,7 +818,11 @@ func (cr *crawler) fetchMissing(ctx context.Context, p *Page) {
 			now = cr.opts.now
 		}
 		body, resps, fe := cr.b.get(ctx, cr.render.Client, a.URL, agent, h, now)
-		p.Aux = append(p.Aux, resps...) // every answer, for a WARC
+		if cr.opts.Archive {
+			p.Aux = append(p.Aux, resps...) // every answer, for a WARC
+		} else if fe == nil {
+			p.Aux = append(p.Aux, resps[len(resps)-1]) // the file's own
+		}
 		if fe != nil {
 			p.Missing = append(p.Missing, Skip{URL: a.URL, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status})
 			continue
@@ -946,5 +959,7 @@ func EngineName(b *Browser) string { return "webcap:chromium:" + b.Version + ":t
 // keepPending takes robots.txt's answers received so far among the
 // answers pending for a WARC.
 func (cr *crawler) keepPending() {
-	cr.pending = append(cr.pending, cr.robots.take()...)
+	if took := cr.robots.take(); cr.opts.Archive {
+		cr.pending = append(cr.pending, took...)
+	}
 }

@@ -335,6 +335,7 @@ func (o *captureOptions) crawl(name string) (capture.Options, []capture.Start) {
 	co := o.fetchFlags.options(o.IO, name)
 	co.AllowCertified = o.Force
 	co.Levels, co.Flags, co.Jobs, co.KeepCredentials = o.Levels, flags, o.Jobs, o.KeepCredentials
+	co.Archive = o.WARC != "" // every answer, for the WARC
 	starts := make([]capture.Start, len(o.URLs))
 	for i, u := range o.URLs {
 		starts[i] = capture.Start{URL: u, Levels: o.Levels, Flags: flags}

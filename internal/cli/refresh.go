@@ -168,6 +168,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	// refreshed needs no browser.
 	opts.sizeMemory(opts.File)
 	co := opts.fetchFlags.options(opts.IO, "refresh")
+	co.Archive = opts.WARC != "" // every answer, for the WARC
 	co.AllowCertified, co.Password = opts.Force, opts.get()
 	plan, err := capture.PlanRefresh(file, opts.File, capture.RefreshOptions{TextOnly: opts.TextOnly, DryRun: opts.DryRun,
 		Resubmit: opts.Resubmit, Options: co})
