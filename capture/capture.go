@@ -20,24 +20,17 @@ import (
 
 // Options control a capture.
 type Options struct {
-	Levels   int              // levels of links followed (1: the start pages only); 0 means 1
-	Flags    webcapture.Flags // SameSite, SamePath
-	MaxPages int              // pages fetched at most; 0: 100
-	MaxBytes int64            // bytes fetched at most (no page is started past it); 0: 100 MiB
-	MaxLinks int              // links looked at per page, the first in document order; 0: DefaultMaxLinks
-	// Archive keeps every answer the crawl received, for a WARC
-	// (WriteWARC): robots.txt's, those of renderings not kept (a
-	// redirect to a page captured already, an error page) in
-	// Page.Others, and each hop and error of an auxiliary file in
-	// Page.Aux. Without it only what the captured pages are made of is
-	// kept, so a crawl does not hold answers nothing will write.
-	Archive         bool
-	PageTimeout     time.Duration  // per page, fetching and rendering; 0: 30 s
-	Jobs            int            // pages rendered at once, in parallel tabs; 0: 2
-	Profile         *canon.Profile // URLS keys; nil: PDF
-	IgnoreRobots    bool           // fetch what robots.txt forbids
-	Agent           string         // the user agent robots.txt rules are matched against; "": webcap
-	KeepCredentials bool           // write URLs with user information as they are
+	Levels          int              // levels of links followed (1: the start pages only); 0 means 1
+	Flags           webcapture.Flags // SameSite, SamePath
+	MaxPages        int              // pages fetched at most; 0: 100
+	MaxBytes        int64            // bytes fetched at most (no page is started past it); 0: 100 MiB
+	MaxLinks        int              // links looked at per page, the first in document order; 0: DefaultMaxLinks
+	PageTimeout     time.Duration    // per page, fetching and rendering; 0: 30 s
+	Jobs            int              // pages rendered at once, in parallel tabs; 0: 2
+	Profile         *canon.Profile   // URLS keys; nil: PDF
+	IgnoreRobots    bool             // fetch what robots.txt forbids
+	Agent           string           // the user agent robots.txt rules are matched against; "": webcap
+	KeepCredentials bool             // write URLs with user information as they are
 	// AllowCertified updates a certified file (Append, Refresh) although
 	// its DocMDP permissions forbid it; without it the update is refused
 	// (a *pdfio.CertifiedError) and nothing is fetched.
@@ -57,6 +50,13 @@ type Options struct {
 	// (RenderOptions).
 	Media              string
 	IdleQuiet, IdleMax time.Duration
+	// Archive keeps every answer the crawl received, for a WARC
+	// (WriteWARC): robots.txt's, those of renderings not kept (a
+	// redirect to a page captured already, an error page) in
+	// Page.Others, and each hop and error of an auxiliary file in
+	// Page.Aux. Without it only what the captured pages are made of is
+	// kept, so a crawl does not hold answers nothing will write.
+	Archive bool
 	// Progress, when set, is called after each page with the pages done,
 	// the pages queued and the bytes fetched so far.
 	Progress func(done, queued int, bytes int64, url string)
