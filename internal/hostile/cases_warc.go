@@ -42,31 +42,20 @@ func gzipRepeat(path, prefix string, fill byte, n int64, suffix string, crc bool
 		return err
 	}
 	defer f.Close()
-	block := func(b []byte, final bool) []byte {
-		var buf bytes.Buffer
-		w, _ := flate.NewWriter(&buf, flate.BestCompression)
-		w.Write(b)
-		if final {
-			w.Close()
-		} else {
-			w.Flush()
-		}
-		return buf.Bytes()
-	}
 	run := bytes.Repeat([]byte{fill}, chunk)
 	sum := crc32.ChecksumIEEE([]byte(prefix))
-	out := [][]byte{{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}, block([]byte(prefix), false)}
+	out := [][]byte{{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}, deflateBlock([]byte(prefix), false)}
 	for _, b := range out {
 		if _, err := f.Write(b); err != nil {
 			return err
 		}
 	}
-	whole := block(run, false)
+	whole := deflateBlock(run, false)
 	for left := n; left > 0; left -= chunk {
 		b := run
 		if left < chunk {
 			b = run[:left]
-			whole = block(b, false)
+			whole = deflateBlock(b, false)
 		}
 		if crc {
 			sum = crc32.Update(sum, crc32.IEEETable, b)
@@ -81,7 +70,7 @@ func gzipRepeat(path, prefix string, fill byte, n int64, suffix string, crc bool
 	}
 	trailer := binary.LittleEndian.AppendUint32(nil, sum)
 	trailer = binary.LittleEndian.AppendUint32(trailer, uint32(int64(len(prefix))+n+int64(len(suffix))))
-	if _, err := f.Write(append(block([]byte(suffix), true), trailer...)); err != nil {
+	if _, err := f.Write(append(deflateBlock([]byte(suffix), true), trailer...)); err != nil {
 		return err
 	}
 	return f.Close()
@@ -126,6 +115,21 @@ func sharedMember(path string, records int, crc bool) error {
 	}, "\r\n\r\n", crc)
 }
 
+// deflateBlock is b as deflate blocks that refer to nothing before them,
+// flushed to a byte boundary, or ending the stream when final: blocks
+// that may follow any others.
+func deflateBlock(b []byte, final bool) []byte {
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.BestCompression)
+	w.Write(b)
+	if final {
+		w.Close()
+	} else {
+		w.Flush()
+	}
+	return buf.Bytes()
+}
+
 // gzipRuns writes one gzip member of n parts, each a prefix and a run of
 // spaces of the length part gives, each followed by sep; its checksum is
 // 0 unless crc.
@@ -136,19 +140,8 @@ func gzipRuns(path string, n int, part func(i int) (string, int64), sep string, 
 		return err
 	}
 	defer f.Close()
-	block := func(b []byte, final bool) []byte {
-		var buf bytes.Buffer
-		w, _ := flate.NewWriter(&buf, flate.BestCompression)
-		w.Write(b)
-		if final {
-			w.Close()
-		} else {
-			w.Flush()
-		}
-		return buf.Bytes()
-	}
 	run := bytes.Repeat([]byte{' '}, chunk)
-	whole := block(run, false)
+	whole := deflateBlock(run, false)
 	var sum uint32
 	var size int64
 	write := func(b []byte) error { _, err := f.Write(b); return err }
@@ -161,14 +154,14 @@ func gzipRuns(path string, n int, part func(i int) (string, int64), sep string, 
 			prefix = sep + prefix
 		}
 		sum, size = crc32.Update(sum, crc32.IEEETable, []byte(prefix)), size+int64(len(prefix))
-		if err := write(block([]byte(prefix), false)); err != nil {
+		if err := write(deflateBlock([]byte(prefix), false)); err != nil {
 			return err
 		}
 		for left := m; left > 0; left -= chunk {
 			b, z := run, whole
 			if left < chunk {
 				b = run[:left]
-				z = block(b, false)
+				z = deflateBlock(b, false)
 			}
 			if crc {
 				sum = crc32.Update(sum, crc32.IEEETable, b)
@@ -185,7 +178,7 @@ func gzipRuns(path string, n int, part func(i int) (string, int64), sep string, 
 	}
 	trailer := binary.LittleEndian.AppendUint32(nil, sum)
 	trailer = binary.LittleEndian.AppendUint32(trailer, uint32(size))
-	if err := write(append(block([]byte(sep), true), trailer...)); err != nil {
+	if err := write(append(deflateBlock([]byte(sep), true), trailer...)); err != nil {
 		return err
 	}
 	return f.Close()
