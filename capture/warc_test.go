@@ -42,18 +42,7 @@ func TestWriteWARC(t *testing.T) {
 	var types []string
 	byID := map[string]*warc.Record{}
 	var recs []*warc.Record
-	rd := warc.NewReader(bytes.NewReader(buf.Bytes()))
-	for {
-		rec, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := rec.VerifyDigests(); err != nil {
-			t.Errorf("%s %s: %v", rec.Type(), rec.TargetURI(), err)
-		}
+	for _, rec := range warcRecords(t, buf.Bytes()) {
 		if rec.Type() != warc.TypeWarcinfo && !strings.HasPrefix(rec.Header.Get(warc.FieldBlockDigest), "sha256:") {
 			t.Errorf("%s: block digest %q", rec.Type(), rec.Header.Get(warc.FieldBlockDigest))
 		}
@@ -171,18 +160,7 @@ func TestWriteWARCCredentials(t *testing.T) {
 			}
 		}
 		var blocks []byte
-		rd := warc.NewReader(bytes.NewReader(buf.Bytes()))
-		for {
-			rec, err := rd.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := rec.VerifyDigests(); err != nil {
-				t.Errorf("keep %v: %s: %v", tc.keep, rec.Type(), err)
-			}
+		for _, rec := range warcRecords(t, buf.Bytes()) {
 			if rec.Type() == warc.TypeRequest || rec.Type() == warc.TypeResponse {
 				if u := rec.TargetURI(); (u == r.URL) != tc.keep {
 					t.Errorf("keep %v: %s WARC-Target-URI %s", tc.keep, rec.Type(), u)
@@ -195,5 +173,26 @@ func TestWriteWARCCredentials(t *testing.T) {
 				t.Errorf("keep %v: no record holds %q", tc.keep, s)
 			}
 		}
+	}
+}
+
+// warcRecords reads every record of a WARC webcap wrote, each of whose
+// digests must verify.
+func warcRecords(t *testing.T, b []byte) []*warc.Record {
+	t.Helper()
+	var recs []*warc.Record
+	rd := warc.NewReader(bytes.NewReader(b))
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			return recs
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.VerifyDigests(); err != nil {
+			t.Errorf("%s %s: %v", rec.Type(), rec.TargetURI(), err)
+		}
+		recs = append(recs, rec)
 	}
 }

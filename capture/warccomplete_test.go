@@ -57,18 +57,7 @@ func TestWriteWARCComplete(t *testing.T) {
 	}
 	var got []string
 	refers := 0
-	rd := warc.NewReader(bytes.NewReader(buf.Bytes()))
-	for {
-		rec, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := rec.VerifyDigests(); err != nil {
-			t.Errorf("%s %s: %v", rec.Type(), rec.TargetURI(), err)
-		}
+	for _, rec := range warcRecords(t, buf.Bytes()) {
 		switch rec.Type() {
 		case warc.TypeResponse, warc.TypeRevisit:
 			status := "?"
