@@ -32,11 +32,7 @@ func endlessImages(n int) http.Handler {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			fmt.Fprint(w, "<!doctype html><title>OK</title><p>A page without images.</p>")
 		case r.URL.Path == "/":
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			fmt.Fprint(w, "<!doctype html><title>Images</title><h1>Forty images</h1>")
-			for i := range n {
-				fmt.Fprintf(w, `<img src="/img/%d.png" width="10" height="10">`, i)
-			}
+			imagesPage(w, "Forty images", n)
 		case strings.HasPrefix(r.URL.Path, "/img/"):
 			w.Header().Set("Content-Type", "image/png")
 			if n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/img/"), ".png")); n%2 == 0 {
@@ -53,6 +49,16 @@ func endlessImages(n int) http.Handler {
 	})
 }
 
+// imagesPage writes a page headed heading of n small images,
+// /img/0.png to /img/(n-1).png.
+func imagesPage(w http.ResponseWriter, heading string, n int) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprintf(w, "<!doctype html><title>Images</title><h1>%s</h1>", heading)
+	for i := range n {
+		fmt.Fprintf(w, `<img src="/img/%d.png" width="10" height="10">`, i)
+	}
+}
+
 // largeImages serves a page of n images of size bytes each (whole
 // bodies, of a PNG's type: the browser is handed every one).
 func largeImages(n, size int) http.Handler {
@@ -60,11 +66,7 @@ func largeImages(n, size int) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/":
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			fmt.Fprint(w, "<!doctype html><title>Images</title><h1>Large images</h1>")
-			for i := range n {
-				fmt.Fprintf(w, `<img src="/img/%d.png" width="10" height="10">`, i)
-			}
+			imagesPage(w, "Large images", n)
 		case strings.HasPrefix(r.URL.Path, "/img/"):
 			w.Header().Set("Content-Type", "image/png")
 			w.Write(body)
