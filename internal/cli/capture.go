@@ -132,6 +132,7 @@ type captureOptions struct {
 	PostType        string
 	WARC            string // --warc: the web archive written beside the PDF
 	WARCKeepCreds   bool   // --warc-keep-credentials
+	embed           embedFlags
 }
 
 // captureFlags are capture's and append's flags.
@@ -151,6 +152,7 @@ func captureFlags(cmd *cobra.Command, opts *captureOptions, inPlace bool) {
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "list every skipped URL, not a line per reason")
 	f.StringVar(&opts.WARC, "warc", "", "also write every request and response fetched, and the PDF, to the WARC `OUT.warc.gz` (uncompressed unless it ends in .gz)")
 	f.BoolVar(&opts.WARCKeepCreds, "warc-keep-credentials", false, warcKeepCredentialsUsage)
+	opts.embed.add(cmd)
 	if inPlace { // append: it reads a PDF
 		opts.passwordFlags.add(cmd)
 		opts.lim.addMaxFileSize(cmd)
@@ -171,6 +173,9 @@ func checkCapture(name string, opts *captureOptions) error {
 		return usagef("%s: --post-type %q is not ASCII", name, opts.PostType)
 	}
 	if err := opts.fetchFlags.check(name); err != nil {
+		return err
+	}
+	if err := opts.embed.check(name, opts.WARC); err != nil {
 		return err
 	}
 	// A start URL that cannot be captured is a usage error found before
@@ -290,11 +295,10 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if err != nil {
 		return err
 	}
-	d, err := opts.writeRead(name, opts.IO, opts.File, res.PDF, res.Read)
+	d, err := opts.embed.writeRead(name, &opts.outputFlags, opts.IO, opts.File, res.PDF, res.Read, opts.WARC, func() error {
+		return writeWARC(name, opts.WARC, opts.Force, res.Pages, res.PDF, warcInfo(opts.WARC, name, opts.File, opts.URLs, opts.WARCKeepCreds))
+	})
 	if err != nil {
-		return err
-	}
-	if err := writeWARC(name, opts.WARC, opts.Force, res.Pages, res.PDF, warcInfo(opts.WARC, name, opts.File, opts.URLs, opts.WARCKeepCreds)); err != nil {
 		return err
 	}
 	sum := summarize(d, opts.Profile)
