@@ -1,0 +1,136 @@
+package audit
+
+import (
+	"crypto/md5"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/webcap/webcap/internal/limits"
+	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/warc"
+)
+
+// A file that carries its own web archive (webcap capture --warc
+// --embed-warc: an embedded file with /AFRelationship /Source and the
+// media type application/warc) is checked against it, with no
+// Options.Sources: every content set's /ID (and /WCSHA256) is recomputed
+// from the archive's records by the WC-SOURCE-* rules, and the archive's
+// digests are verified. Where the archive is the file's own declared
+// source, a set that disagrees with it is the file contradicting itself:
+// WC-SOURCE-MISMATCH and WC-SOURCE-DIGEST, warnings against sources given
+// from outside (which may have changed since), are the errors
+// WC-EMBED-MISMATCH and WC-EMBED-DIGEST; a set whose source the archive
+// lacks is WC-EMBED-MISSING. How many sets the archive verified is
+// WC-EMBED-VERIFIED. Every embedded file's /Params /Size and /CheckSum
+// are compared with its bytes (WC-EMBED-CHECKSUM).
+
+// maxEmbedded bounds the bytes an embedded file is read to (decoded: a
+// flate bomb stops there).
+const maxEmbedded = 1 << 30
+
+// embedRule is the rule of a finding against the embedded archive, for
+// the WC-SOURCE-* rule it stands for.
+var embedRule = map[string]string{
+	"WC-SOURCE-MISMATCH": "WC-EMBED-MISMATCH",
+	"WC-SOURCE-DIGEST":   "WC-EMBED-DIGEST",
+	"WC-SOURCE-MISSING":  "WC-EMBED-MISSING",
+}
+
+// embedded checks every embedded file's checksum and, with no
+// Options.Sources, makes the embedded web archive the sources.
+func (a *auditor) embedded() {
+	for _, f := range a.d.Attachments {
+		if a.stopped() {
+			return
+		}
+		a.checksum(f)
+	}
+	if a.opts.Sources != nil {
+		return
+	}
+	f := EmbeddedWARC(a.d)
+	if f == nil {
+		return
+	}
+	rc, err := f.Open(maxEmbedded)
+	if err != nil {
+		a.add("WC-EMBED-UNREADABLE", f.Stream, "", "the embedded WARC %s cannot be read: %v; no content set was checked against it", f.Name, err)
+		return
+	}
+	defer rc.Close()
+	src, err := warc.LoadReader(rc, "the embedded WARC "+f.Name, a.opts.Profile, warc.Limits{})
+	if err != nil {
+		a.add("WC-EMBED-UNREADABLE", f.Stream, "", "the embedded WARC %s cannot be read: %v; no content set was checked against it", f.Name, withoutPrefix(err, "the embedded WARC "+f.Name+": "))
+		return
+	}
+	a.opts.Sources, a.embed = src, f
+}
+
+// EmbeddedWARC returns the web archive d carries as its source: the first
+// embedded file with /AFRelationship /Source and the media type
+// application/warc; nil when none.
+func EmbeddedWARC(d *pdfio.Document) *pdfio.AttachedFile {
+	for _, f := range d.Attachments {
+		if f.Relationship == "Source" && strings.EqualFold(f.MediaType, pdfio.WARCMediaType) {
+			return f
+		}
+	}
+	return nil
+}
+
+// checksum compares an embedded file's /Params /Size and /CheckSum with
+// its bytes, read once (bounded: maxEmbedded).
+func (a *auditor) checksum(f *pdfio.AttachedFile) {
+	if f.Size < 0 && f.CheckSum == nil {
+		return // nothing declared
+	}
+	rc, err := f.Open(maxEmbedded)
+	if err != nil {
+		if errors.Is(err, limits.ErrLimit) {
+			a.add("WC-LIMIT", f.Stream, "", "the embedded file %s is not checked: %v", f.Name, err)
+		}
+		return // a filter not decoded here: the file is not checked
+	}
+	defer rc.Close()
+	h := md5.New()
+	n, err := io.Copy(h, rc)
+	switch {
+	case errors.Is(err, limits.ErrLimit):
+		a.add("WC-LIMIT", f.Stream, "/Params", "the embedded file %s decodes to more than %d bytes: its /Params are not checked", f.Name, int64(maxEmbedded))
+		return
+	case err != nil:
+		a.add("WC-EMBED-UNREADABLE", f.Stream, "", "the embedded file %s cannot be decoded: %v", f.Name, err)
+		return
+	}
+	if f.Size >= 0 && f.Size != n {
+		a.add("WC-EMBED-CHECKSUM", f.Stream, "/Params", "the embedded file %s: /Params /Size is %d, but its stream holds %d bytes", f.Name, f.Size, n)
+	}
+	if sum := h.Sum(nil); f.CheckSum != nil && string(f.CheckSum) != string(sum) {
+		a.add("WC-EMBED-CHECKSUM", f.Stream, "/Params", "the embedded file %s: /Params /CheckSum is <%X>, but its %d bytes have the MD5 <%X>", f.Name, f.CheckSum, n, sum)
+	}
+}
+
+// verified reports how many content sets the embedded archive verified
+// (WC-EMBED-VERIFIED): of checked sets with an /ID, ok found no warning
+// or error.
+func (a *auditor) verified(ok, checked int) {
+	if a.embed == nil {
+		return
+	}
+	a.add("WC-EMBED-VERIFIED", a.embed.Stream, "", "%d of %d content sets verified against the embedded WARC %s (%d records): their /ID (and /WCSHA256) recomputed from its responses alone", ok, checked, a.embed.Name, a.opts.Sources.(*warc.Source).Records)
+}
+
+// withoutPrefix is err's message without prefix.
+func withoutPrefix(err error, prefix string) string {
+	return strings.TrimPrefix(err.Error(), prefix)
+}
+
+// sourcesName is how a message names the sources: "the sources", or "the
+// embedded WARC NAME".
+func (a *auditor) sourcesName() string {
+	if a.embed != nil {
+		return "the embedded WARC " + a.embed.Name
+	}
+	return "the sources"
+}
