@@ -79,6 +79,7 @@ type auditor struct {
 	out        []Finding
 	imageByRef map[webcapture.Ref]*pdfio.Image // by image (see image)
 	embed      *pdfio.AttachedFile             // the embedded WARC the sources are (embedded.go); nil: none
+	embedName  string                          // \"the embedded WARC NAME\", or WARCs
 }
 
 // stopped reports whether Options.Context is done: the check stops.

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bufio"
 	"crypto/md5"
 	"errors"
 	"io"
@@ -38,7 +39,12 @@ var embedRule = map[string]string{
 }
 
 // embedded checks every embedded file's checksum and, with no
-// Options.Sources, makes the embedded web archive the sources.
+// Options.Sources, makes the embedded web archives the sources: each file
+// embedded with /AFRelationship /Source and the media type
+// application/warc, read as one archive in /AF order (append and refresh
+// --embed-warc add theirs after the capture's), so that a URL's last
+// response wins. Archives of both kinds (gzip members, and not) cannot be
+// read as one: then the last alone is read.
 func (a *auditor) embedded() {
 	for _, f := range a.d.Attachments {
 		if a.stopped() {
@@ -49,34 +55,53 @@ func (a *auditor) embedded() {
 	if a.opts.Sources != nil {
 		return
 	}
-	f := EmbeddedWARC(a.d)
-	if f == nil {
+	ws := EmbeddedWARCs(a.d)
+	if len(ws) == 0 {
 		return
 	}
-	rc, err := f.Open(maxEmbedded)
+	var rs []io.Reader
+	var names []string
+	gzipped := false
+	for i, f := range ws {
+		rc, err := f.Open(maxEmbedded)
+		if err != nil {
+			a.add("WC-EMBED-UNREADABLE", f.Stream, "", "the embedded WARC %s cannot be read: %v; no content set was checked against it", f.Name, err)
+			return
+		}
+		defer rc.Close()
+		br := bufio.NewReader(rc)
+		magic, _ := br.Peek(2)
+		gz := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
+		if i > 0 && gz != gzipped {
+			rs, names = nil, nil // (the last alone)
+		}
+		gzipped = gz
+		rs, names = append(rs, br), append(names, f.Name)
+	}
+	last := ws[len(ws)-1]
+	a.embedName = "the embedded WARC " + strings.Join(names, ", ")
+	if len(names) > 1 {
+		a.embedName = "the embedded WARCs " + strings.Join(names, ", ")
+	}
+	src, err := warc.LoadReader(io.MultiReader(rs...), a.embedName, a.opts.Profile, warc.Limits{})
 	if err != nil {
-		a.add("WC-EMBED-UNREADABLE", f.Stream, "", "the embedded WARC %s cannot be read: %v; no content set was checked against it", f.Name, err)
+		a.add("WC-EMBED-UNREADABLE", last.Stream, "", "%s cannot be read: %v; no content set was checked against it", a.embedName, withoutPrefix(err, a.embedName+": "))
 		return
 	}
-	defer rc.Close()
-	src, err := warc.LoadReader(rc, "the embedded WARC "+f.Name, a.opts.Profile, warc.Limits{})
-	if err != nil {
-		a.add("WC-EMBED-UNREADABLE", f.Stream, "", "the embedded WARC %s cannot be read: %v; no content set was checked against it", f.Name, withoutPrefix(err, "the embedded WARC "+f.Name+": "))
-		return
-	}
-	a.opts.Sources, a.embed = src, f
+	a.opts.Sources, a.embed = src, last
 }
 
-// EmbeddedWARC returns the web archive d carries as its source: the first
-// embedded file with /AFRelationship /Source and the media type
-// application/warc; nil when none.
-func EmbeddedWARC(d *pdfio.Document) *pdfio.AttachedFile {
+// EmbeddedWARCs returns the web archives d carries as its source: the
+// embedded files with /AFRelationship /Source and the media type
+// application/warc, in the order d.Attachments has them.
+func EmbeddedWARCs(d *pdfio.Document) []*pdfio.AttachedFile {
+	var out []*pdfio.AttachedFile
 	for _, f := range d.Attachments {
 		if f.Relationship == "Source" && strings.EqualFold(f.MediaType, pdfio.WARCMediaType) {
-			return f
+			out = append(out, f)
 		}
 	}
-	return nil
+	return out
 }
 
 // checksum compares an embedded file's /Params /Size and /CheckSum with
@@ -118,7 +143,7 @@ func (a *auditor) verified(ok, checked int) {
 	if a.embed == nil {
 		return
 	}
-	a.add("WC-EMBED-VERIFIED", a.embed.Stream, "", "%d of %d content sets verified against the embedded WARC %s (%d records): their /ID (and /WCSHA256) recomputed from its responses alone", ok, checked, a.embed.Name, a.opts.Sources.(*warc.Source).Records)
+	a.add("WC-EMBED-VERIFIED", a.embed.Stream, "", "%d of %d content sets verified against %s (%d records): their /ID (and /WCSHA256) recomputed from its responses alone", ok, checked, a.embedName, a.opts.Sources.(*warc.Source).Records)
 }
 
 // withoutPrefix is err's message without prefix.
@@ -130,7 +155,7 @@ func withoutPrefix(err error, prefix string) string {
 // embedded WARC NAME".
 func (a *auditor) sourcesName() string {
 	if a.embed != nil {
-		return "the embedded WARC " + a.embed.Name
+		return a.embedName
 	}
 	return "the sources"
 }
