@@ -20,6 +20,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -61,6 +62,7 @@ func Check(d *pdfio.Document, opts Options) []Finding {
 		a.opts.Profile = canon.PDF
 	}
 	a.canon, _ = canon.New(a.opts.Profile)
+	defer a.closeEmbedded()
 	for _, rules := range []func(){a.wellFormed, a.defects, a.certified, a.version, a.info, a.trees, a.sets,
 		a.members, a.pages, a.structure, a.images, a.aliasChains, a.urls, a.redirectDuplicates, a.embedded, a.sources} {
 		if a.stopped() {
@@ -80,6 +82,7 @@ type auditor struct {
 	imageByRef map[webcapture.Ref]*pdfio.Image // by image (see image)
 	embed      *pdfio.AttachedFile             // the embedded WARC the sources are (embedded.go); nil: none
 	embedName  string                          // \"the embedded WARC NAME\", or WARCs
+	temps      []*os.File                      // temporary files of the embedded WARCs (embedded.go)
 }
 
 // stopped reports whether Options.Context is done: the check stops.

@@ -1,10 +1,10 @@
 package audit
 
 import (
-	"bufio"
 	"crypto/md5"
 	"errors"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/webcap/webcap/internal/limits"
@@ -59,36 +59,113 @@ func (a *auditor) embedded() {
 	if len(ws) == 0 {
 		return
 	}
-	var rs []io.Reader
+	var parts []part
 	var names []string
 	gzipped := false
 	for i, f := range ws {
-		rc, err := f.Open(maxEmbedded)
+		p, err := a.section(f)
 		if err != nil {
 			a.add("WC-EMBED-UNREADABLE", f.Stream, "", "the embedded WARC %s cannot be read: %v; no content set was checked against it", f.Name, err)
 			return
 		}
-		defer rc.Close()
-		br := bufio.NewReader(rc)
-		magic, _ := br.Peek(2)
-		gz := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
+		var magic [2]byte
+		n, _ := p.ReadAt(magic[:], 0)
+		gz := n == 2 && magic[0] == 0x1f && magic[1] == 0x8b
 		if i > 0 && gz != gzipped {
-			rs, names = nil, nil // (the last alone)
+			parts, names = nil, nil // (the last alone)
 		}
 		gzipped = gz
-		rs, names = append(rs, br), append(names, f.Name)
+		parts, names = append(parts, p), append(names, f.Name)
 	}
 	last := ws[len(ws)-1]
 	a.embedName = "the embedded WARC " + strings.Join(names, ", ")
 	if len(names) > 1 {
 		a.embedName = "the embedded WARCs " + strings.Join(names, ", ")
 	}
-	src, err := warc.LoadReader(io.MultiReader(rs...), a.embedName, a.opts.Profile, warc.Limits{})
+	all := concat(parts)
+	src, err := warc.LoadReaderAt(all, all.size, a.embedName, warc.Options{Profile: a.opts.Profile, Context: a.opts.Context})
 	if err != nil {
 		a.add("WC-EMBED-UNREADABLE", last.Stream, "", "%s cannot be read: %v; no content set was checked against it", a.embedName, withoutPrefix(err, a.embedName+": "))
 		return
 	}
 	a.opts.Sources, a.embed = src, last
+}
+
+// section returns the bytes of an embedded file as a part of the
+// archive: its stream's bytes, or, for a filtered stream, its bytes
+// decoded (within maxEmbedded) into a temporary file, removed once the
+// check is done (closeEmbedded). The archive's records are read from
+// there when a set needs them: only where each is is held.
+func (a *auditor) section(f *pdfio.AttachedFile) (part, error) {
+	if ra, n, ok := f.Section(); ok {
+		return part{ra, n}, nil
+	}
+	rc, err := f.Open(maxEmbedded)
+	if err != nil {
+		return part{}, err
+	}
+	defer rc.Close()
+	tmp, err := os.CreateTemp("", "webcap-embedded-*.warc")
+	if err != nil {
+		return part{}, err
+	}
+	a.temps = append(a.temps, tmp)
+	n, err := io.Copy(tmp, rc)
+	if err != nil {
+		return part{}, err
+	}
+	return part{tmp, n}, nil
+}
+
+// closeEmbedded removes the temporary files section made.
+func (a *auditor) closeEmbedded() {
+	for _, f := range a.temps {
+		f.Close()
+		os.Remove(f.Name())
+	}
+}
+
+// A part is size bytes read with ReadAt.
+type part struct {
+	io.ReaderAt
+	size int64
+}
+
+// concatenation is parts one after another, as one io.ReaderAt.
+type concatenation struct {
+	parts []part
+	size  int64
+}
+
+func concat(parts []part) *concatenation {
+	c := &concatenation{parts: parts}
+	for _, p := range parts {
+		c.size += p.size
+	}
+	return c
+}
+
+func (c *concatenation) ReadAt(b []byte, off int64) (int, error) {
+	n := 0
+	for _, p := range c.parts {
+		if off >= p.size {
+			off -= p.size
+			continue
+		}
+		for n < len(b) && off < p.size {
+			want := b[n:min(len(b), n+int(p.size-off))]
+			k, err := p.ReadAt(want, off)
+			n, off = n+k, off+int64(k)
+			if err != nil && !(errors.Is(err, io.EOF) && k == len(want)) {
+				return n, err
+			}
+		}
+		if n == len(b) {
+			return n, nil
+		}
+		off = 0
+	}
+	return n, io.EOF
 }
 
 // EmbeddedWARCs returns the web archives d carries as its source: the

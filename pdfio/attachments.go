@@ -64,6 +64,16 @@ func (f *AttachedFile) Open(max int64) (io.ReadCloser, error) {
 	return nil, fmt.Errorf("the stream's filters %v (with /DecodeParms: %t) are not decoded here: only none, or /FlateDecode alone", f.Filters, f.params)
 }
 
+// Section returns the file's bytes as the file holds them, and their
+// length, when its stream has no filter (a view, no copy: what Open
+// reads); false when it has one.
+func (f *AttachedFile) Section() (io.ReaderAt, int64, bool) {
+	if f.Problem != "" || len(f.Filters) > 0 {
+		return nil, 0, false
+	}
+	return bytes.NewReader(f.raw), int64(len(f.raw)), true
+}
+
 // cappedReader fails once more than max bytes were read.
 type cappedReader struct {
 	r   io.Reader
