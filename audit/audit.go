@@ -83,6 +83,7 @@ type auditor struct {
 	embed      *pdfio.AttachedFile             // the embedded WARC the sources are (embedded.go); nil: none
 	embedName  string                          // \"the embedded WARC NAME\", or WARCs
 	temps      []*os.File                      // temporary files of the embedded WARCs (embedded.go)
+	tooLarge   map[*pdfio.AttachedFile]error   // embedded files that decode past maxEmbedded
 }
 
 // stopped reports whether Options.Context is done: the check stops.

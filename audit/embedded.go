@@ -100,6 +100,9 @@ func (a *auditor) section(f *pdfio.AttachedFile) (part, error) {
 	if ra, n, ok := f.Section(); ok {
 		return part{ra, n}, nil
 	}
+	if err := a.tooLarge[f]; err != nil {
+		return part{}, err
+	}
 	rc, err := f.Open(maxEmbedded)
 	if err != nil {
 		return part{}, err
@@ -200,6 +203,10 @@ func (a *auditor) checksum(f *pdfio.AttachedFile) {
 	switch {
 	case errors.Is(err, limits.ErrLimit):
 		a.add("WC-LIMIT", f.Stream, "/Params", "the embedded file %s decodes to more than %d bytes: its /Params are not checked", f.Name, int64(maxEmbedded))
+		if a.tooLarge == nil {
+			a.tooLarge = map[*pdfio.AttachedFile]error{}
+		}
+		a.tooLarge[f] = err // (not decoded again: section)
 		return
 	case err != nil:
 		a.add("WC-EMBED-UNREADABLE", f.Stream, "", "the embedded file %s cannot be decoded: %v", f.Name, err)
