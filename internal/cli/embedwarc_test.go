@@ -21,7 +21,7 @@ import (
 // its site directory) and returns the PDF, and a WARC (gzip members when
 // gz) of the site's files as the responses to their URLs: what capture
 // --warc would have written for it.
-func builtCapture(t *testing.T, dir string, gz bool) (pdf, archive []byte) {
+func builtCapture(t *testing.T, dir string, gz bool, changed map[string]string) (pdf, archive []byte) {
 	t.Helper()
 	out := filepath.Join(dir, "built.pdf")
 	ios, _, stdout, stderr := Test()
@@ -40,6 +40,9 @@ func builtCapture(t *testing.T, dir string, gz bool) (pdf, archive []byte) {
 		body, err := os.ReadFile(filepath.Join(site, name))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if c, ok := changed[name]; ok {
+			body = []byte(c)
 		}
 		url := "http://www.example.com/" + strings.TrimSuffix(name, "index.html")
 		ct := mime.TypeByExtension(filepath.Ext(name))
@@ -85,7 +88,7 @@ func audited(t *testing.T, file string) (int, string) {
 // every set's identifier from it and says so; to stdout too.
 func TestEmbedWARC(t *testing.T) {
 	dir := t.TempDir()
-	pdf, archive := builtCapture(t, dir, true)
+	pdf, archive := builtCapture(t, dir, true, nil)
 	warcPath, out := filepath.Join(dir, "site.warc.gz"), filepath.Join(dir, "site.pdf")
 	ios, _, _, _ := Test()
 	embedWARC(t, ios, pdf, archive, warcPath, out)
@@ -149,7 +152,7 @@ func TestEmbedWARC(t *testing.T) {
 // and the record whose digest does not.
 func TestEmbedWARCTampered(t *testing.T) {
 	dir := t.TempDir()
-	pdf, archive := builtCapture(t, dir, false)
+	pdf, archive := builtCapture(t, dir, false, nil)
 	warcPath, out := filepath.Join(dir, "site.warc"), filepath.Join(dir, "site.pdf")
 	ios, _, _, _ := Test()
 	embedWARC(t, ios, pdf, archive, warcPath, out)
@@ -204,5 +207,21 @@ func checkDetachFile(t *testing.T, path, name, want string) {
 	}
 	if out, err := exec.Command("cmp", x, want).CombinedOutput(); err != nil {
 		t.Errorf("cmp (pdfdetach -save) %s: %v\n%s", want, err, out)
+	}
+}
+
+// A capture whose WARC holds another payload than the one captured,
+// written with its digests (the archive is consistent): the PDF alone
+// shows it, the set's identifier disagreeing with the archive it carries.
+func TestEmbedWARCChangedPayload(t *testing.T) {
+	dir := t.TempDir()
+	pdf, archive := builtCapture(t, dir, true, map[string]string{"docs/notes.txt": "Notes, rewritten after the capture.\n"})
+	out := filepath.Join(dir, "site.pdf")
+	ios, _, _, _ := Test()
+	embedWARC(t, ios, pdf, archive, filepath.Join(dir, "site.warc.gz"), out)
+	code, report := audited(t, out)
+	want := regexp.MustCompile(`error WC-EMBED-MISMATCH object \d+ 0 R /ID: /ID is <[0-9A-F]{32}>, but http://www.example.com/docs/notes.txt now has the identifier <[0-9A-F]{32}> \(MD5 of its 36 bytes; WARC record <urn:uuid:[-0-9a-f]+> of the embedded WARC site.warc.gz`)
+	if code != 1 || !want.MatchString(report) || strings.Contains(report, "WC-EMBED-DIGEST") || strings.Contains(report, "WC-EMBED-CHECKSUM") {
+		t.Errorf("audit: exit %d, want 1 and one WC-EMBED-MISMATCH for notes.txt (no digest or checksum finding):\n%s", code, report)
 	}
 }
