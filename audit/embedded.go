@@ -171,6 +171,17 @@ func (c *concatenation) ReadAt(b []byte, off int64) (int, error) {
 	return n, io.EOF
 }
 
+// Embedded reports whether findings checked the file's sets against its
+// embedded web archive (a WC-EMBED-VERIFIED finding).
+func Embedded(findings []Finding) bool {
+	for _, f := range findings {
+		if f.Rule == "WC-EMBED-VERIFIED" {
+			return true
+		}
+	}
+	return false
+}
+
 // EmbeddedWARCs returns the web archives d carries as its source: the
 // embedded files with /AFRelationship /Source and the media type
 // application/warc, in the order d.Attachments has them.
