@@ -89,7 +89,10 @@ requests' Cookie, Authorization and Proxy-Authorization and the
 responses' Set-Cookie are written "Cookie: (redacted)" (the warcinfo
 record's webcap-redacted-headers field names them), and URLs without
 their user:password@ (--keep-credentials is the PDF's); with
---warc-keep-credentials, all are written as sent.
+--warc-keep-credentials, all are written as sent. With --embed-warc the
+WARC, once written, is put into the PDF as well (an associated file,
+/AFRelationship /Source): webcap audit OUT.pdf then recomputes every
+content set's identifier from it, with no --sources and no network.
 
 Exit status: 0 when the capture audits with no error, 1 when no page could
 be captured or errors remain, 2 for a usage error, 3 when a file cannot be
