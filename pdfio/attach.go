@@ -193,26 +193,45 @@ func (u *Update) listAttachment(name string, spec types.IndirectRef) error {
 		}
 	}
 	u.editCatalog("AF", append(af, spec))
-	entries, err := u.treeEntries("EmbeddedFiles")
-	if err != nil {
-		return err
+	if u.files == nil {
+		entries, err := u.treeEntries("EmbeddedFiles")
+		if err != nil {
+			return err
+		}
+		u.files = append([]treeEntry{}, entries...)
 	}
-	taken := make(map[string]bool, len(entries))
-	for _, e := range entries {
+	taken := make(map[string]bool, len(u.files))
+	for _, e := range u.files {
 		taken[e.Key] = true
 	}
 	key := name
 	for i := 2; taken[key]; i++ {
 		key = name + " (" + strconv.Itoa(i) + ")"
 	}
-	root, err := buildNameTree(append(entries, treeEntry{Key: key, Value: spec}), TreeShape{}, u.alloc)
-	if err != nil {
-		return err
-	}
-	u.names["EmbeddedFiles"] = root
+	u.files = append(u.files, treeEntry{Key: key, Value: spec})
 	if v := u.version(cat); v < 17 {
 		u.editCatalog("Version", types.Name("1.7"))
 	}
+	return nil
+}
+
+// flushAttachments builds the /EmbeddedFiles tree over the entries the
+// file had and those Attach added, once.
+func (u *Update) flushAttachments() error {
+	if u.files == nil {
+		return nil
+	}
+	root, err := buildNameTree(u.files, TreeShape{}, u.alloc)
+	if err != nil {
+		return err
+	}
+	if u.names == nil {
+		if err := u.loadNames(); err != nil {
+			return err
+		}
+	}
+	u.names["EmbeddedFiles"] = root
+	u.files = nil
 	return nil
 }
 

@@ -73,6 +73,10 @@ func TestAttach(t *testing.T) {
 			orig := capture(v, keys, 2)
 			out := attach(t, orig, memAttachment("site.warc.gz", data))
 			out2 := attach(t, out, memAttachment("site.warc.gz", data[:1000]))
+			two := read(t, attach(t, orig, memAttachment("a.warc", data[:10]), memAttachment("a.warc", data[:20])), Options{})
+			if len(two.Attachments) != 2 || two.Attachments[1].Key != "a.warc (2)" || two.Attachments[1].Size != 20 {
+				t.Errorf("two attachments in one update: %+v", two.Attachments)
+			}
 			d := read(t, out2, Options{})
 			noDefects(t, d)
 			if d.IDS == nil || len(d.IDS.Entries) != len(keys) || d.URLS == nil || len(d.URLS.Entries) != len(keys) {
@@ -229,4 +233,46 @@ func plainVersion(v string) []byte {
 	pagesRoot, _ := b.PageTree(1, nil)
 	b.Root = b.Add(pb.D("Type", pb.Name("Catalog"), "Pages", pagesRoot))
 	return b.Bytes()
+}
+
+// A file qpdf attached a file to keeps it when we attach another: both
+// are in /Names /EmbeddedFiles (qpdf's alone not in /AF), and pdfdetach
+// lists both.
+func TestAttachKeepsOthers(t *testing.T) {
+	qpdf, err := exec.LookPath("qpdf")
+	if err != nil {
+		t.Skip("qpdf is not installed")
+	}
+	dir := t.TempDir()
+	in, other, withOther := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "other.txt"), filepath.Join(dir, "other.pdf")
+	os.WriteFile(in, plain(1, false), 0o644)
+	os.WriteFile(other, []byte("another file"), 0o644)
+	if out, err := exec.Command(qpdf, in, "--add-attachment", other, "--key=other.txt", "--", withOther).CombinedOutput(); err != nil {
+		t.Fatalf("qpdf --add-attachment: %v\n%s", err, out)
+	}
+	orig, _ := os.ReadFile(withOther)
+	out := attach(t, orig, memAttachment("site.warc", []byte("WARC/1.1\r\n")))
+	d := read(t, out, Options{})
+	if len(d.Attachments) != 2 {
+		t.Fatalf("%d attachments, want 2: %+v", len(d.Attachments), d.Attachments)
+	}
+	got := map[string]bool{}
+	for _, a := range d.Attachments {
+		got[a.Key] = a.InAF
+	}
+	if inAF, ok := got["other.txt"]; !ok || inAF {
+		t.Errorf("qpdf's attachment: %v", got)
+	}
+	if inAF := got["site.warc"]; !inAF {
+		t.Errorf("ours: %v", got)
+	}
+	checkQPDF(t, out, 1)
+	if pdfdetach, err := exec.LookPath("pdfdetach"); err == nil {
+		p := filepath.Join(dir, "out.pdf")
+		os.WriteFile(p, out, 0o644)
+		list, _ := exec.Command(pdfdetach, "-list", p).CombinedOutput()
+		if !strings.Contains(string(list), "2 embedded files") {
+			t.Errorf("pdfdetach -list:\n%s", list)
+		}
+	}
 }

@@ -30,6 +30,7 @@ type Update struct {
 	replaced map[int]int // object number -> generation, for changed objects
 	names    types.Dict  // the catalog's /Names as SetNameTree changed it; nil if untouched
 	namesRef *types.IndirectRef
+	files    []treeEntry // the /EmbeddedFiles tree's entries, once Attach adds one (attach.go)
 
 	catalogEdits types.Dict // catalog entries to set
 	pages        *pageTree  // the page tree, once AppendPages or ReplacePages edit it
@@ -372,6 +373,9 @@ func (u *Update) flush() (same bool, err error) {
 		return false, err
 	}
 	if err := u.flushPages(); err != nil {
+		return false, err
+	}
+	if err := u.flushAttachments(); err != nil {
 		return false, err
 	}
 	if err := u.flushNames(); err != nil {
