@@ -149,6 +149,9 @@ func concat(parts []part) *concatenation {
 }
 
 func (c *concatenation) ReadAt(b []byte, off int64) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
 	n := 0
 	for _, p := range c.parts {
 		if off >= p.size {

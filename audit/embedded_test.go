@@ -154,3 +154,24 @@ func logoChanged(r *warc.Record) {
 	zw.Close()
 	*r = *warc.NewResponse(logo, time.Date(2026, 11, 25, 18, 0, 0, 0, time.UTC), fmt.Appendf(nil, "HTTP/1.1 200 OK\r\nContent-Type: image/gif\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n%s", gz.Len(), gz.Bytes()))
 }
+
+// The embedded WARCs read as one: every range of their concatenation,
+// across their boundaries too.
+func TestConcatenation(t *testing.T) {
+	parts := []string{"WARC/1.1\r\n", "", "ab", "cdefghij"}
+	var ps []part
+	for _, p := range parts {
+		ps = append(ps, part{strings.NewReader(p), int64(len(p))})
+	}
+	c, whole := concat(ps), strings.Join(parts, "")
+	for off := 0; off <= len(whole); off++ {
+		for n := 0; off+n <= len(whole)+2; n++ {
+			b := make([]byte, n)
+			k, err := c.ReadAt(b, int64(off))
+			want := whole[off:min(len(whole), off+n)]
+			if string(b[:k]) != want || (k < n) != (err != nil) {
+				t.Errorf("ReadAt(%d bytes, %d) = %q, %v; want %q", n, off, b[:k], err, want)
+			}
+		}
+	}
+}
