@@ -84,6 +84,7 @@ type auditor struct {
 	embedName  string                          // \"the embedded WARC NAME\", or WARCs
 	temps      []*os.File                      // temporary files of the embedded WARCs (embedded.go)
 	tooLarge   map[*pdfio.AttachedFile]error   // embedded files that decode past maxEmbedded
+	after      map[webcapture.Ref]bool         // the sets written after the (last) embedded WARC
 }
 
 // stopped reports whether Options.Context is done: the check stops.

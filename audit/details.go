@@ -101,11 +101,12 @@ records' digests are verified, by the WC-SOURCE-* rules; messages name the embed
 record. Against sources given from outside, which may have changed since the capture, a mismatch is
 a warning; against the archive the file declares as its own source, it is the file contradicting
 itself, so WC-SOURCE-MISMATCH becomes WC-EMBED-MISMATCH and WC-SOURCE-DIGEST becomes
-WC-EMBED-DIGEST, both errors, and a set whose source URLs have no response in the archive is
-WC-EMBED-MISSING, a warning. WC-EMBED-VERIFIED says how many content sets the archive verified ("N
-of M content sets verified against the embedded WARC W.warc.gz"). An archive that cannot be read (a
-filter other than none or /FlateDecode, not a WARC file, past the warc reader's limits) is
-WC-EMBED-UNREADABLE.`,
+WC-EMBED-DIGEST, both errors, and a set whose source URLs have no response in the archive, or that
+an update wrote after the archive was embedded (refresh or append without --embed-warc: its object
+comes after the archive's in the file), is WC-EMBED-MISSING, a warning. WC-EMBED-VERIFIED says how
+many content sets the archive verified ("N of M content sets verified against the embedded WARC
+W.warc.gz"). An archive that cannot be read (a filter other than none or /FlateDecode, not a WARC
+file, past the warc reader's limits) is WC-EMBED-UNREADABLE.`,
 	},
 	{
 		rules: []string{"WC-PDF-XREF", "WC-PDF-OFFSET", "WC-PDF-LENGTH", "WC-PDF-UNREADABLE", "WC-PDF-RECOVERED"},

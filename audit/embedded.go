@@ -10,6 +10,7 @@ import (
 	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/warc"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // A file that carries its own web archive (webcap capture --warc
@@ -89,6 +90,10 @@ func (a *auditor) embedded() {
 		return
 	}
 	a.opts.Sources, a.embed = src, last
+	a.after = map[webcapture.Ref]bool{}
+	for _, r := range last.SetsAfter {
+		a.after[r] = true
+	}
 }
 
 // section returns the bytes of an embedded file as a part of the

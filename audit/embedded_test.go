@@ -175,3 +175,39 @@ func TestConcatenation(t *testing.T) {
 		}
 	}
 }
+
+// A set an update wrote after the WARC was embedded (refresh without
+// --embed-warc) is not checked against the archive, which cannot vouch
+// for it: WC-EMBED-MISSING, not a mismatch.
+func TestEmbeddedWARCSetWrittenAfter(t *testing.T) {
+	s := embeddedSpec(nil, nil, nil)
+	attach := s.mangle
+	s.mangle = func(file []byte) []byte {
+		file = attach(file)
+		d, err := pdfio.ReadBytes(file, "test.pdf", pdfio.Options{})
+		if err != nil {
+			panic(err)
+		}
+		u, err := pdfio.NewUpdate(file, "test.pdf", pdfio.Options{})
+		if err != nil {
+			panic(err)
+		}
+		for _, cs := range d.Sets {
+			if cs.IsImageSet() {
+				if err := u.SetSourceTimes(cs.Ref, "D:20261201000000Z", ""); err != nil {
+					panic(err)
+				}
+			}
+		}
+		out, err := u.Bytes()
+		if err != nil {
+			panic(err)
+		}
+		return out
+	}
+	fs := audit(t, s)
+	if len(fs) != 2 || fs[0].Rule != "WC-EMBED-MISSING" || !strings.Contains(fs[0].Message, "written by an update after the embedded WARC site.warc was put in the file") ||
+		fs[1].Rule != "WC-EMBED-VERIFIED" || !strings.Contains(fs[1].Message, "1 of 2 content sets verified") {
+		t.Errorf("want WC-EMBED-MISSING for the image set, and 1 of 2 verified:%s", show(fs))
+	}
+}

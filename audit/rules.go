@@ -138,7 +138,7 @@ var Rules = []Rule{
 	{"WC-EMBED-UNREADABLE", Serious, "ISO 32000-2 §7.11.4, §14.13; ISO 28500:2017", "the embedded WARC (/AFRelationship /Source, application/warc) cannot be read: a filter not decoded here, a damaged stream, or no WARC file within the reader's limits"},
 	{"WC-EMBED-MISMATCH", Serious, "PDF 1.7 §10.9.2; ISO 32000-2 §14.13", "a content set's /ID differs from the identifier recomputed from the file's own embedded WARC: the file contradicts the archive it carries as its source"},
 	{"WC-EMBED-DIGEST", Serious, "ISO 28500:2017 §5.8, §5.9; ISO 32000-2 §14.13", "a record of the embedded WARC whose WARC-Block-Digest or WARC-Payload-Digest does not match its bytes"},
-	{"WC-EMBED-MISSING", Caution, "PDF 1.7 §10.9.2; ISO 32000-2 §14.13", "none of a content set's source URLs has a response in the embedded WARC: the archive does not vouch for that set"},
+	{"WC-EMBED-MISSING", Caution, "PDF 1.7 §10.9.2; ISO 32000-2 §14.13", "none of a content set's source URLs has a response in the embedded WARC, or an update after the WARC was embedded wrote the set: the archive does not vouch for it"},
 	{"WC-EMBED-VERIFIED", Notice, "PDF 1.7 §10.9.2; ISO 32000-2 §14.13", "how many content sets were verified against the embedded WARC alone (their /ID, and /WCSHA256, recomputed from its responses)"},
 	// With --sources: the identifiers recomputed from the captured data.
 	{"WC-SOURCE-MISMATCH", Caution, "PDF 1.7 §10.9.2", "a content set's /ID differs from the identifier of its source as it is now (changed since the capture, or a wrong ID)"},

@@ -30,6 +30,10 @@ func (a *auditor) sources() {
 			return
 		}
 		checked++
+		if a.after[cs.Ref] {
+			a.add("WC-SOURCE-MISSING", cs.Ref, "/SI", "the set was written by an update after %s was put in the file: the archive does not vouch for it", a.sourcesName())
+			continue
+		}
 		url, data, refused := a.fetch(src, cs)
 		if data == nil {
 			why := ""

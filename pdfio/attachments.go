@@ -31,6 +31,10 @@ type AttachedFile struct {
 	Filters      []string // the stream's /Filter names, in order
 	Length       int64    // the stream's bytes as the file holds them (encoded)
 	Problem      string   // why the stream cannot be read ("" when it can)
+	// SetsAfter are the content sets whose objects come after the
+	// stream's in the file (its object stream's, for an object in one): a
+	// later update wrote them, after the file was embedded.
+	SetsAfter []webcapture.Ref
 
 	raw    []byte
 	params bool // the stream's /DecodeParms are not empty
@@ -247,4 +251,34 @@ func (r *reader) eachTreeEntry(root types.Object, path string, f func(key string
 		}
 	}
 	walk(root, path, 1)
+}
+
+// setsAfter fills each attachment's SetsAfter, once every set is read.
+func (r *reader) setsAfter() {
+	for _, f := range r.doc.Attachments {
+		if f.Stream.IsZero() {
+			continue
+		}
+		at := r.objectOffset(f.Stream.Num)
+		for _, cs := range r.doc.Sets {
+			if !cs.Ref.IsZero() && r.objectOffset(cs.Ref.Num) > at {
+				f.SetsAfter = append(f.SetsAfter, cs.Ref)
+			}
+		}
+	}
+}
+
+// objectOffset is where object num is in the file: its own offset, or
+// its object stream's; -1 when not known.
+func (r *reader) objectOffset(num int) int64 {
+	e := r.entry(num)
+	if e == nil {
+		return -1
+	}
+	if e.Compressed && e.ObjectStream != nil {
+		if e = r.entry(*e.ObjectStream); e == nil {
+			return -1
+		}
+	}
+	return offsetOf(e)
 }

@@ -117,6 +117,7 @@ func (r *reader) read() *Document {
 	r.readTaggedBookmarks()
 	r.endDamage(&damage)
 	r.scanObjects()
+	r.setsAfter()
 	r.readUse()
 	r.doc.Certification = r.certification(cat)
 	r.certifiedAfter(r.doc.Certification)
