@@ -233,7 +233,7 @@ type Response struct {
 	Proto        string // "HTTP/1.1"
 	StatusLine   string // "200 OK"
 	Uncompressed bool
-	TLS          *tls.ConnectionState // the connection's TLS state (HTTPS); nil over plain HTTP
+	TLS          *tls.ConnectionState // the connection's TLS state as Go's client gave it (one per connection, its certificates shared); nil over plain HTTP
 }
 
 // Usable reports whether r is a whole 200 response, whose body can be

@@ -3,6 +3,7 @@ package capture
 import (
 	"crypto/sha256"
 	"crypto/tls"
+	"crypto/x509"
 	"encoding/hex"
 	"encoding/pem"
 	"fmt"
@@ -37,8 +38,9 @@ import (
 //
 // They are written once per origin (scheme, host, port) and TLS state:
 // the first answer received over a connection whose version, cipher suite,
-// ALPN, server name or certificates differ from those recorded before for
-// its origin gets them; the answers after it over the same state do not.
+// ALPN, server name or certificates recorded (and their number) differ
+// from those recorded before for its origin gets them; the answers after
+// it over the same state do not.
 // What they hold is bounded whatever the server presents (Go's client
 // accepts a certificate message of up to 256 KiB): at most
 // maxTLSCertificates certificates and maxTLSChainBytes bytes of DER are
@@ -52,18 +54,33 @@ const (
 // PEM block type of a certificate (RFC 7468 §5).
 const pemCertificate = "CERTIFICATE"
 
+// recordedCertificates are the certificates of cs that its records hold:
+// the first ones, at most maxTLSCertificates and maxTLSChainBytes of DER.
+func recordedCertificates(cs *tls.ConnectionState) []*x509.Certificate {
+	size := 0
+	for i, c := range cs.PeerCertificates {
+		if i == maxTLSCertificates || size+len(c.Raw) > maxTLSChainBytes {
+			return cs.PeerCertificates[:i]
+		}
+		size += len(c.Raw)
+	}
+	return cs.PeerCertificates
+}
+
 // tlsKey identifies the origin and TLS state of cs, for writing its
-// records once (tlsRecords).
+// records once (tlsRecords): its certificates are those recorded and how
+// many were presented (so that a key costs at most maxTLSChainBytes of
+// hashing, however many answers came over connections of a huge chain).
 func tlsKey(u string, cs *tls.ConnectionState) string {
 	origin := u
 	if p, err := url.Parse(u); err == nil {
 		origin = p.Scheme + "://" + p.Host
 	}
 	h := sha256.New()
-	for _, c := range cs.PeerCertificates {
+	for _, c := range recordedCertificates(cs) {
 		h.Write(c.Raw)
 	}
-	return fmt.Sprintf("%s %x %x %q %q %x", origin, cs.Version, cs.CipherSuite, cs.NegotiatedProtocol, cs.ServerName, h.Sum(nil))
+	return fmt.Sprintf("%s %x %x %q %q %d %x", origin, cs.Version, cs.CipherSuite, cs.NegotiatedProtocol, cs.ServerName, len(cs.PeerCertificates), h.Sum(nil))
 }
 
 // tlsRecords returns the metadata records of r's TLS state, concurrent to
@@ -93,23 +110,19 @@ func tlsRecords(r *Response, resp *warc.Record, seen map[string]bool, info WARCI
 		field("tls-resumed", "true")
 	}
 	field("tls-certificates", strconv.Itoa(len(cs.PeerCertificates)))
-	kept, size := 0, 0
-	for _, c := range cs.PeerCertificates {
-		if kept == maxTLSCertificates || size+len(c.Raw) > maxTLSChainBytes {
-			break
-		}
-		kept, size = kept+1, size+len(c.Raw)
+	kept := recordedCertificates(cs)
+	for _, c := range kept {
 		sum := sha256.Sum256(c.Raw)
 		field("tls-certificate-sha256", hex.EncodeToString(sum[:]))
 		pem.Encode(&chain, &pem.Block{Type: pemCertificate, Bytes: c.Raw}) // a strings.Builder does not fail
 	}
-	if n := len(cs.PeerCertificates) - kept; n > 0 {
+	if n := len(cs.PeerCertificates) - len(kept); n > 0 {
 		field("tls-certificates-omitted", fmt.Sprintf("%d (at most %d certificates, %d bytes of DER, are recorded)", n, maxTLSCertificates, maxTLSChainBytes))
 	}
 	uri := info.url(r.URL)
 	facts := warc.NewMetadata(uri, r.Fetched, "application/warc-fields", []byte(fields.String())).ConcurrentTo(resp)
 	out := []*warc.Record{facts}
-	if kept > 0 {
+	if len(kept) > 0 {
 		certs := warc.NewMetadata(uri, r.Fetched, "application/x-pem-file", []byte(chain.String())).ConcurrentTo(resp)
 		certs.Header = append(certs.Header, warc.Field{Name: warc.FieldRefersTo, Value: facts.ID()})
 		out = append(out, certs)
