@@ -112,7 +112,7 @@ func (info WARCInfo) url(u string) string {
 // auxiliary file webcap fetched itself (Page.Aux). An answer received over
 // TLS is followed by metadata records of its connection's TLS facts
 // (version, cipher suite, ALPN, server name, the server's certificates in
-// PEM), once per origin and TLS state: see tlsRecords's file.
+// PEM), once per origin and TLS state (warctls.go).
 func WriteWARC(w io.Writer, gz bool, pages []*Page, pdf []byte, info WARCInfo) error {
 	ww := warc.NewWriter(w, gz)
 	fields := warc.Header{
