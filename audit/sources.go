@@ -56,7 +56,7 @@ func (a *auditor) archiveDigests(src webcapture.AuxSource) {
 		obj, key, what := webcapture.Ref{}, "", "no content set's source"
 		if u, err := a.canon.String(p.TargetURI); err == nil {
 			for _, cs := range a.d.Sets {
-				if a.hasSource(cs, u) {
+				if a.hasSource(w, cs, u) {
 					obj, key, what = cs.Ref, "/SI", "this content set's source"
 					break
 				}
@@ -67,10 +67,10 @@ func (a *auditor) archiveDigests(src webcapture.AuxSource) {
 }
 
 // hasSource reports whether one of the set's source URLs is the canonical
-// URL u.
-func (a *auditor) hasSource(cs *pdfio.ContentSet, u string) bool {
+// URL u, or leads to it in src (follow).
+func (a *auditor) hasSource(src webcapture.AuxSource, cs *pdfio.ContentSet, u string) bool {
 	for _, s := range cs.SourceURLs() {
-		if k, err := a.canon.String(s); err == nil && k == u {
+		if k, err := a.canon.String(s); err == nil && (k == u || follow(src, k) == u) {
 			return true
 		}
 	}

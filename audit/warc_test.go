@@ -137,12 +137,20 @@ func TestSourcesWARCRedirect(t *testing.T) {
 	}{
 		{"same", src[home], ""},
 		{"changed", []byte(`<html><body><img src="logo.gif"><p>Changed</p></body></html>`), "WC-SOURCE-MISMATCH " + news},
+		// A record at the chain's end whose digest fails is the page
+		// set's source, not "no content set's source".
+		{"digest", nil, "WC-SOURCE-DIGEST this content set's source"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			w := warc.NewWriter(&buf, true)
+			page := ok(news, "text/html", tc.page)
+			if tc.page == nil {
+				page = ok(news, "text/html", src[home])
+				badPayloadDigest(page)
+			}
 			for _, r := range []*warc.Record{moved(home, "301 Moved Permanently", "/home"), moved("http://www.example.com/home", "302 Found", "news"),
-				ok(news, "text/html", tc.page), ok(logo, "image/gif", src[logo])} {
+				page, ok(logo, "image/gif", src[logo])} {
 				if err := w.Write(r); err != nil {
 					t.Fatal(err)
 				}
