@@ -117,7 +117,7 @@ func tlsRecords(r *Response, resp *warc.Record, seen map[string]bool, info WARCI
 		pem.Encode(&chain, &pem.Block{Type: pemCertificate, Bytes: c.Raw}) // a strings.Builder does not fail
 	}
 	if n := len(cs.PeerCertificates) - len(kept); n > 0 {
-		field("tls-certificates-omitted", fmt.Sprintf("%d (at most %d certificates, %d bytes of DER, are recorded)", n, maxTLSCertificates, maxTLSChainBytes))
+		field("tls-certificates-omitted", strconv.Itoa(n))
 	}
 	uri := info.url(r.URL)
 	facts := warc.NewMetadata(uri, r.Fetched, "application/warc-fields", []byte(fields.String())).ConcurrentTo(resp)

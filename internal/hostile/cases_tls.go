@@ -119,7 +119,7 @@ func tlsRecorded(name string) func(dir string) error {
 			return fmt.Errorf("%d TLS facts and %d PEM records, want one of each (one origin, one state)", len(facts), len(certs))
 		}
 		n := chainCopies(blk.Bytes)
-		for _, want := range []string{"tls-version: TLS 1.3\r\n", fmt.Sprintf("tls-certificates: %d\r\n", n), fmt.Sprintf("tls-certificates-omitted: %d (", n-10)} {
+		for _, want := range []string{"tls-version: TLS 1.3\r\n", fmt.Sprintf("tls-certificates: %d\r\n", n), fmt.Sprintf("tls-certificates-omitted: %d\r\n", n-10)} {
 			if !strings.Contains(string(facts[0].Block), want) {
 				return fmt.Errorf("the TLS facts %q do not say %q", facts[0].Block, want)
 			}
