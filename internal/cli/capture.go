@@ -81,7 +81,9 @@ their site when it has one), never replacing it.
 
 --warc OUT.warc.gz also writes a web archive (WARC/1.1, a gzip member per
 record; uncompressed unless the name ends in .gz): every request and
-response fetched, a revisit for a repeated payload, and the PDF as a
+response fetched, a revisit for a repeated payload, the TLS facts of
+each HTTPS origin (version, cipher suite, server name, ALPN, and the
+server's certificates in PEM) as metadata records, and the PDF as a
 urn:pdf: resource record; each page set's identifier can be recomputed
 from it (webcap audit --sources OUT.warc.gz OUT.pdf). Credentials are
 redacted in it, so that sharing the archive shares no session: the
