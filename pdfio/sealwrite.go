@@ -422,7 +422,7 @@ func (u *Update) fillSeal(f sealFile, start int64, sign SealSign, name string) e
 		return &Error{File: name, Op: "seal", Err: errors.New("the placeholder /Contents does not follow /ByteRange")}
 	}
 	a := after + int64(len(contents)) - 1 // the '<'
-	b := a + 2 + 2*int64(u.seal.size)    // after the '>'
+	b := a + 2 + 2*int64(u.seal.size)     // after the '>'
 	if b > size {
 		return &Error{File: name, Op: "seal", Err: errors.New("the placeholder /Contents is cut short")}
 	}
