@@ -365,6 +365,15 @@ func (u *Update) WriteSealed(w *Output, sign SealSign) error {
 	return u.fillSeal(w.tmp, start, sign, w.o.path)
 }
 
+// Size is the size of what w holds so far.
+func (w *Output) Size() (int64, error) {
+	fi, err := w.tmp.Stat()
+	if err != nil {
+		return 0, pathError(w.o.path, err)
+	}
+	return fi.Size(), nil
+}
+
 // SealedBytes is WriteSealed in memory: the updated file's bytes, the
 // seal filled in.
 func (u *Update) SealedBytes(sign SealSign) ([]byte, error) {

@@ -99,18 +99,30 @@ func Apply(ctx context.Context, in, out string, o Options) (*Result, error) {
 	if err != nil {
 		return nil, &pdfio.Error{File: in, Op: "read", Err: err}
 	}
+	return Write(ctx, file, in, out, o)
+}
+
+// Write is Apply on file, the input's bytes already read (named name in
+// errors).
+func Write(ctx context.Context, file []byte, name, out string, o Options) (*Result, error) {
+	if err := o.Check(); err != nil {
+		return nil, err
+	}
 	w, err := pdfio.CreateOutput(out, o.Write)
 	if err != nil {
 		return nil, err
 	}
 	defer w.Close()
-	res, err := newSealer(&o).run(ctx, file, in, func(u *pdfio.Update, sign pdfio.SealSign, last bool) ([]byte, error) {
+	res, err := newSealer(&o).run(ctx, file, name, func(u *pdfio.Update, sign pdfio.SealSign, last bool) ([]byte, error) {
 		if !last {
 			return u.SealedBytes(sign)
 		}
 		return nil, u.WriteSealed(w, sign)
 	})
 	if err != nil {
+		return nil, err
+	}
+	if res.Size, err = w.Size(); err != nil {
 		return nil, err
 	}
 	if err := w.Commit(); err != nil {
@@ -230,15 +242,15 @@ func (s *sealer) reserve(typ string) int {
 	if s.o.Reserve > 0 {
 		return s.o.Reserve
 	}
-	n := 12 << 10
+	n := 8 << 10
 	if typ == pdfio.SealSig {
-		n += 4 << 10
+		n = 4 << 10
 		n += len(s.o.Signer.Cert.Raw)
 		for _, c := range s.o.Signer.Chain {
 			n += len(c.Raw)
 		}
 		if s.o.TimestampURL != "" {
-			n += 12 << 10
+			n += 8 << 10
 		}
 	}
 	return n

@@ -248,6 +248,7 @@ func TestApply(t *testing.T) {
 		{"b-t", Options{Signer: e.signer(t), TimestampURL: e.pki.TSAURL()}, []string{"Sig"}, false},
 		{"b-lta", Options{Signer: e.signer(t), TimestampURL: e.pki.TSAURL(), LTV: true}, []string{"Sig", "DocTimeStamp"}, true},
 		{"p12-b-t", Options{Signer: p12, TimestampURL: e.pki.TSAURL()}, []string{"Sig"}, false},
+		{"reserve-too-small", Options{Signer: e.signer(t), TimestampURL: e.pki.TSAURL(), Reserve: 500}, []string{"Sig"}, false},
 		{"timestamp-ltv", Options{TimestampURL: e.pki.TSAURL(), LTV: true}, []string{"DocTimeStamp", "DocTimeStamp"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
