@@ -32,16 +32,6 @@ type sealFlags struct {
 	opts *seal.Options // after prepare, when a flag asks for a seal
 }
 
-// sealFlagsHelp is what the help of capture, append and refresh says of
-// the flags.
-const sealFlagsHelp = `--timestamp-url URL seals the result with an RFC 3161 document timestamp
-from that time-stamping authority; --sign-cert CERT.pem --sign-key KEY.pem
-(or --sign-p12 FILE.p12 with --sign-password-file) signs it (PAdES B-B;
-B-T with --timestamp-url); --ltv adds the chains' OCSP responses or CRLs
-and a last document timestamp (B-LTA). The seal is made before the file
-is written: a time-stamping authority, OCSP responder or CRL server that
-fails leaves no output (exit 3). See webcap seal --help.`
-
 func (s *sealFlags) add(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&s.TimestampURL, "timestamp-url", "", "seal with an RFC 3161 timestamp from the time-stamping authority at `URL` (with a signature: the signature's timestamp)")
@@ -52,7 +42,7 @@ func (s *sealFlags) add(cmd *cobra.Command) {
 	f.BoolVar(&s.LTV, "ltv", false, "add the chains' OCSP responses or CRLs (a /DSS), then a document timestamp (PAdES B-LTA; needs --timestamp-url)")
 	f.StringVar(&s.SignReason, "sign-reason", "", "the signature's /Reason `TEXT`")
 	f.StringVar(&s.SignName, "sign-name", "", "the signature's /Name `TEXT` (default: the certificate's common name)")
-	f.DurationVar(&s.SealTimeout, "timestamp-timeout", seal.DefaultTimeout, "bound each request to the time-stamping authority, an OCSP responder or a CRL server to `D`")
+	f.DurationVar(&s.SealTimeout, "timestamp-timeout", 0, "bound each request to the time-stamping authority, an OCSP responder or a CRL server to `D` (default "+seal.DefaultTimeout.String()+")")
 }
 
 // asked says whether a flag asks for a seal.
@@ -79,7 +69,7 @@ func (s *sealFlags) prepare(cmd string, ios *IOStreams, r *runFiles) error {
 		return usagef("%s: --sign-password-file is --sign-p12's password", cmd)
 	case s.LTV && s.TimestampURL == "":
 		return usagef("%s: --ltv needs --timestamp-url (its last document timestamp)", cmd)
-	case s.SealTimeout <= 0:
+	case s.SealTimeout < 0:
 		return usagef("%s: --timestamp-timeout %v: give a positive duration", cmd, s.SealTimeout)
 	}
 	if s.TimestampURL != "" {
