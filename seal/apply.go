@@ -207,8 +207,9 @@ func (s *sealer) run(ctx context.Context, file []byte, name string, write writeF
 // fit the room reserved is made once more with the room it needs.
 func (s *sealer) stage(ctx context.Context, file []byte, name string, f pdfio.SealField, dss *pdfio.DSS, write writeFunc, last bool) ([]byte, error) {
 	f.Size = s.reserve(f.Type)
+	popts := s.o.PDF
 	for try := 0; ; try++ {
-		u, err := pdfio.NewUpdate(file, name, s.o.PDF)
+		u, err := pdfio.NewUpdate(file, name, popts)
 		if err != nil {
 			return nil, err
 		}
@@ -223,8 +224,13 @@ func (s *sealer) stage(ctx context.Context, file []byte, name string, f pdfio.Se
 		done := Sealed{Type: f.Type, M: f.M}
 		b, err := write(u, s.signer(ctx, f, &done), last)
 		var se *pdfio.SealSizeError
-		if errors.As(err, &se) && try == 0 {
+		if errors.As(err, &se) && try < 2 {
 			f.Size = se.Need + 1024
+			continue
+		}
+		var ce *pdfio.CertifiedError
+		if errors.As(err, &ce) && !popts.AllowCertified && certifiedAllows(ce.Certification, f) {
+			popts.AllowCertified = true
 			continue
 		}
 		if err != nil {
@@ -233,6 +239,14 @@ func (s *sealer) stage(ctx context.Context, file []byte, name string, f pdfio.Se
 		s.res.Seals = append(s.res.Seals, done)
 		return b, nil
 	}
+}
+
+// certifiedAllows says whether a certified document's DocMDP permission
+// allows seal f: a document timestamp and its DSS always (ISO 32000-2
+// §12.8.2.2.2, Table 257: they are not changes to the document), a
+// signature with /P 2 or 3 (signing is allowed).
+func certifiedAllows(c *pdfio.Certification, f pdfio.SealField) bool {
+	return f.Type == pdfio.SealDocTimeStamp || c.Permission >= 2
 }
 
 // reserve is the room for a seal's /Contents: a TSA's token (its chain

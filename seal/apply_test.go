@@ -23,6 +23,7 @@ import (
 	"github.com/digitorus/timestamp"
 	"github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/internal/testpki"
+	"github.com/webcap/webcap/pdfio"
 )
 
 // env is a test's PKI, its files, and an input PDF.
@@ -410,4 +411,98 @@ func TestSameFile(t *testing.T) {
 
 func timestampRejection() ([]byte, error) {
 	return timestamp.CreateErrorResponse(timestamp.Rejection, timestamp.BadRequest)
+}
+
+// TestCertified: a certified document is sealed when its DocMDP
+// permission allows it: a document timestamp always, a signature with /P 2
+// or 3; a signature of a /P 1 document is refused, nothing written.
+func TestCertified(t *testing.T) {
+	e := newEnv(t)
+	for _, tc := range []struct {
+		name string
+		p    int
+		sign bool
+		ok   bool
+	}{
+		{"p1-timestamp", 1, false, true},
+		{"p1-signature", 1, true, false},
+		{"p2-signature", 2, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := Options{TimestampURL: e.pki.TSAURL()}
+			if tc.sign {
+				o.Signer = e.signer(t)
+			}
+			in := pdfbuild.Certified(tc.p)
+			sealed, _, err := Bytes(context.Background(), in, "certified.pdf", o)
+			var ce *pdfio.CertifiedError
+			switch {
+			case tc.ok && err != nil:
+				t.Fatal(err)
+			case !tc.ok && !errors.As(err, &ce):
+				t.Fatalf("Bytes = %v, want a CertifiedError", err)
+			case tc.ok && !bytes.HasPrefix(sealed, in):
+				t.Error("the input's bytes are not kept")
+			}
+		})
+	}
+}
+
+// TestLTV: the revocation data comes from OCSP, or from the CRL when the
+// responder fails; a revoked signer, or no revocation data to be had,
+// fails the seal, and nothing is written.
+func TestLTV(t *testing.T) {
+	e := newEnv(t)
+	down := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
+	for _, tc := range []struct {
+		name        string
+		ocsp, crl   http.Handler
+		revoke      bool
+		ocsps, crls int
+		want        string // the error; "" for none
+	}{
+		{"ocsp", nil, nil, false, 2, 0, ""},
+		{"crl-when-ocsp-down", down, nil, false, 0, 1, ""},
+		{"both-down", down, down, false, 0, 0, "CRL server at .*: HTTP status 503"},
+		{"revoked", nil, nil, true, 0, 0, `certificate "webcap test signer" was revoked .* \(OCSP`},
+		{"revoked-crl", down, nil, true, 0, 0, `certificate "webcap test signer" was revoked .* \(CRL`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := testpki.New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			f, err := p.WriteFiles(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := LoadPEM(f.Chain, f.Key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.SetHandler(testpki.OCSPPath, tc.ocsp)
+			p.SetHandler(testpki.CRLPath, tc.crl)
+			if tc.revoke {
+				p.Revoke(p.Signer.SerialNumber, time.Now().Add(-time.Hour))
+			}
+			out := filepath.Join(t.TempDir(), "out.pdf")
+			res, err := Apply(context.Background(), e.in, out, Options{Signer: s, TimestampURL: p.TSAURL(), LTV: true})
+			if tc.want != "" {
+				if err == nil || !regexp.MustCompile(tc.want).MatchString(err.Error()) {
+					t.Fatalf("Apply = %v, want %q", err, tc.want)
+				}
+				if _, serr := os.Stat(out); serr == nil {
+					t.Error("out.pdf written")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.DSS.OCSPs) != tc.ocsps || len(res.DSS.CRLs) != tc.crls {
+				t.Errorf("DSS: %d OCSP responses, %d CRLs; want %d, %d", len(res.DSS.OCSPs), len(res.DSS.CRLs), tc.ocsps, tc.crls)
+			}
+		})
+	}
 }

@@ -31,7 +31,8 @@ func (e *RevokedError) Error() string {
 type validation struct {
 	certs []*x509.Certificate
 	dss   pdfio.DSS
-	done  map[string]bool // certificates whose revocation data is in
+	done  map[string]bool                 // certificates whose revocation data is in
+	crls  map[string]*x509.RevocationList // CRLs fetched, by URL: each once
 }
 
 // add adds certificates (once each) to those the DSS lists.
@@ -133,17 +134,9 @@ func (v *validation) status(ctx context.Context, cl *client, c, iss *x509.Certif
 		return nil
 	}
 	for _, u := range httpURLs(c.CRLDistributionPoints) {
-		raw, err := cl.do(ctx, "CRL server", u, "", nil, maxCRLResponse)
+		crl, err := v.crl(ctx, cl, u, iss)
 		if err != nil {
 			last = err
-			continue
-		}
-		crl, err := x509.ParseRevocationList(raw)
-		if err == nil {
-			err = crl.CheckSignatureFrom(iss)
-		}
-		if err != nil {
-			last = &ServiceError{"CRL server", u, fmt.Errorf("the CRL cannot be used: %w", err)}
 			continue
 		}
 		for _, e := range crl.RevokedCertificateEntries {
@@ -151,10 +144,33 @@ func (v *validation) status(ctx context.Context, cl *client, c, iss *x509.Certif
 				return &RevokedError{c.Subject.CommonName, e.RevocationTime, "CRL " + u}
 			}
 		}
-		v.dss.CRLs = append(v.dss.CRLs, raw)
 		return nil
 	}
 	return last // nil when the certificate names no responder and no CRL
+}
+
+// crl is the CRL at u, issued by iss, fetched once and added to the DSS.
+func (v *validation) crl(ctx context.Context, cl *client, u string, iss *x509.Certificate) (*x509.RevocationList, error) {
+	if crl, ok := v.crls[u]; ok && crl.CheckSignatureFrom(iss) == nil {
+		return crl, nil
+	}
+	raw, err := cl.do(ctx, "CRL server", u, "", nil, maxCRLResponse)
+	if err != nil {
+		return nil, err
+	}
+	crl, err := x509.ParseRevocationList(raw)
+	if err == nil {
+		err = crl.CheckSignatureFrom(iss)
+	}
+	if err != nil {
+		return nil, &ServiceError{"CRL server", u, fmt.Errorf("the CRL cannot be used: %w", err)}
+	}
+	if v.crls == nil {
+		v.crls = map[string]*x509.RevocationList{}
+	}
+	v.crls[u] = crl
+	v.dss.CRLs = append(v.dss.CRLs, raw)
+	return crl, nil
 }
 
 func fetchOCSP(ctx context.Context, cl *client, u string, c, iss *x509.Certificate) (*ocsp.Response, []byte, error) {
