@@ -78,9 +78,9 @@ type PKI struct {
 	server *httptest.Server
 
 	mu      sync.Mutex
-	revoked map[string]time.Time // serial (decimal) → revocation time
+	revoked map[string]time.Time    // serial (decimal) → revocation time
 	handler map[string]http.Handler // SetHandler's replacements, by path
-	counts  map[string]int       // path → requests served
+	counts  map[string]int          // path → requests served
 }
 
 // New makes the CA and its certificates and starts the server on
