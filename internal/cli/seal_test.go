@@ -88,6 +88,13 @@ func TestSeal(t *testing.T) {
 	if code := Main(context.Background(), []string{"seal", "in.pdf", "-o", "./in.pdf", "--force", "--timestamp-url", tsa}, ios); code != exitUsage || !strings.Contains(stderr.String(), "is an input of this run") {
 		t.Errorf("seal in.pdf -o ./in.pdf: exit %d, %s", code, stderr)
 	}
+	// --sign-password-file -: the password on stdin.
+	ios, in, _, stderr := Test()
+	in.WriteString(testpki.Password + "\n")
+	os.Remove("out.pdf")
+	if code := Main(context.Background(), []string{"seal", "in.pdf", "-o", "out.pdf", "--sign-p12", f.P12, "--sign-password-file", "-"}, ios); code != exitOK {
+		t.Errorf("seal --sign-password-file -: exit %d, %s", code, stderr)
+	}
 	// -o -: the sealed PDF on stdout, what was done on stderr.
 	ios, _, stdout, stderr := Test()
 	if code := Main(context.Background(), []string{"seal", "in.pdf", "-o", "-", "--timestamp-url", tsa}, ios); code != exitOK || !bytes.HasPrefix(stdout.Bytes(), capture) || !strings.Contains(stderr.String(), "document timestamp") {
