@@ -70,10 +70,6 @@ type sealState struct {
 	size   int
 }
 
-// byteRangeWidth is the width of each number of the placeholder /ByteRange
-// (enough for a file of 9,999,999,999 bytes).
-const byteRangeWidth = 10
-
 // AddSeal adds a signature or document timestamp field f with placeholder
 // /ByteRange and /Contents: a signature dictionary, a field with its
 // widget merged into it (/Rect [0 0 0 0], /F 132: hidden and locked) on
@@ -347,22 +343,35 @@ func (u *Update) WriteSealed(w *Output, sign SealSign) error {
 	if u.seal == nil {
 		return errors.New("pdfio: WriteSealed: no seal added (AddSeal)")
 	}
+	if err := w.tmp.Truncate(0); err != nil {
+		return pathError(w.o.path, err)
+	}
+	if _, err := w.tmp.Seek(0, io.SeekStart); err != nil {
+		return pathError(w.o.path, err)
+	}
+	if err := u.writeAll(w.tmp, w.o.path); err != nil {
+		return err
+	}
+	return u.fillSeal(w.tmp, int64(len(u.orig)), sign, w.o.path)
+}
+
+// writeAll writes the updated file to f: streamed by the update's WriteTo
+// when it has one (the update's bytes not held whole), else from Bytes.
+func (u *Update) writeAll(f *os.File, name string) error {
+	if wt, ok := any(u).(io.WriterTo); ok {
+		if _, err := wt.WriteTo(f); err != nil {
+			return pathError(name, err)
+		}
+		return nil
+	}
 	data, err := u.Bytes()
 	if err != nil {
 		return err
 	}
-	if err := w.tmp.Truncate(0); err != nil {
-		return pathError(w.o.path, err)
+	if _, err := f.Write(data); err != nil {
+		return pathError(name, err)
 	}
-	if _, err := w.tmp.WriteAt(data, 0); err != nil {
-		return pathError(w.o.path, err)
-	}
-	if _, err := w.tmp.Seek(int64(len(data)), io.SeekStart); err != nil {
-		return pathError(w.o.path, err)
-	}
-	start := int64(len(u.orig))
-	data = nil
-	return u.fillSeal(w.tmp, start, sign, w.o.path)
+	return nil
 }
 
 // Size is the size of what w holds so far.
