@@ -359,10 +359,8 @@ func (u *Update) WriteSealed(w *Output, sign SealSign) error {
 // when it has one (the update's bytes not held whole), else from Bytes.
 func (u *Update) writeAll(f *os.File, name string) error {
 	if wt, ok := any(u).(io.WriterTo); ok {
-		if _, err := wt.WriteTo(f); err != nil {
-			return pathError(name, err)
-		}
-		return nil
+		_, err := wt.WriteTo(f) // its errors say what failed, as Bytes' do
+		return err
 	}
 	data, err := u.Bytes()
 	if err != nil {
