@@ -278,8 +278,8 @@ func (u *Update) setCatalogEntry(key string, d types.Dict, ref *types.IndirectRe
 
 // AddDSS adds d's certificates, OCSP responses and CRLs to the catalog's
 // /DSS (made when the file has none), each a stream in its array (/Certs,
-// /OCSPs, /CRLs); what the store holds is kept, and an item given twice
-// is written once.
+// /OCSPs, /CRLs); what the store holds is kept, and an item it holds
+// already, or given twice, is written once.
 func (u *Update) AddDSS(d DSS) error {
 	cat, err := u.dictAt(u.root())
 	if err != nil || cat == nil {
@@ -300,7 +300,7 @@ func (u *Update) AddDSS(d DSS) error {
 		if err != nil {
 			return fmt.Errorf("pdfio: AddDSS: /DSS /%s: %w", k.key, err)
 		}
-		seen := map[string]bool{}
+		seen := u.streamsIn(arr)
 		for _, b := range k.items {
 			if seen[string(b)] {
 				continue
@@ -315,6 +315,29 @@ func (u *Update) AddDSS(d DSS) error {
 	}
 	u.setCatalogEntry("DSS", dss, dssRef)
 	return nil
+}
+
+// maxDSSCompared bounds the entries of a DSS array whose bytes AddDSS
+// compares with what it adds (a hostile store may hold any number).
+const maxDSSCompared = 4096
+
+// streamsIn is the set of the decoded bytes of the streams arr refers to
+// (its first maxDSSCompared; what does not decode is left out).
+func (u *Update) streamsIn(arr types.Array) map[string]bool {
+	seen := map[string]bool{}
+	for i, e := range arr {
+		r, ok := e.(types.IndirectRef)
+		if !ok || i >= maxDSSCompared {
+			continue
+		}
+		o, err := u.lookup(r)
+		if sd, ok := o.(types.StreamDict); err == nil && ok {
+			if b, err := u.dec.stream(r.ObjectNumber.Value(), &sd); err == nil {
+				seen[string(b)] = true
+			}
+		}
+	}
+	return seen
 }
 
 // PDFDate is t as a PDF date string (PDF 1.7 §3.8.3), in UTC:

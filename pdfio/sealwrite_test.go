@@ -114,6 +114,20 @@ func TestAddSeal(t *testing.T) {
 					t.Errorf("no %q in the file", want)
 				}
 			}
+			// The store extended: what it holds is not written again.
+			u, err := NewUpdate(file, tc.name, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := u.AddDSS(DSS{Certs: [][]byte{[]byte("cert"), []byte("cert2")}}); err != nil {
+				t.Fatal(err)
+			}
+			if file, err = u.Bytes(); err != nil {
+				t.Fatal(err)
+			}
+			if n := bytes.Count(file, []byte("stream\ncert2\nendstream")); n != 1 {
+				t.Errorf("the new certificate is written %d times, want 1", n)
+			}
 			if n := bytes.Count(file, []byte("stream\ncert\nendstream")); n != 1 {
 				t.Errorf("the certificate is written %d times, want 1", n)
 			}
