@@ -174,11 +174,17 @@ func byteRangePlaceholder() ([]byte, types.Array, error) {
 	return b.Bytes(), br, nil
 }
 
+// maxNamedFields bounds the fields whose names fieldName reads.
+const maxNamedFields = 1 << 16
+
 // fieldName is a field name no top-level field has: Signature1, ... or
 // Timestamp1, ...
 func (u *Update) fieldName(fields types.Array, typ string) string {
 	taken := map[string]bool{}
-	for _, e := range fields {
+	for i, e := range fields {
+		if i >= maxNamedFields {
+			break // (the names of the fields past them are not read)
+		}
 		if d, _ := u.dictAt(e); d != nil {
 			if s, ok := rawString(d["T"]); ok {
 				taken[s] = true
@@ -190,6 +196,9 @@ func (u *Update) fieldName(fields types.Array, typ string) string {
 		base = "Timestamp"
 	}
 	for i := 1; ; i++ {
+		if len(fields) > maxNamedFields && i == 1 {
+			i = len(fields) + 1 // a number no field read has, past their count
+		}
 		if n := base + strconv.Itoa(i); !taken[n] {
 			return n
 		}
