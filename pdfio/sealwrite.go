@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -150,6 +151,13 @@ func (u *Update) AddSeal(f SealField) error {
 	form["Fields"] = append(fields, fieldRef)
 	form["SigFlags"] = types.Integer(3) // SignaturesExist | AppendOnly
 	u.setCatalogEntry("AcroForm", form, formRef)
+	level := 2
+	if f.Type == SealDocTimeStamp {
+		level = 5
+	}
+	if err := u.esic(level); err != nil {
+		return fmt.Errorf("pdfio: AddSeal: %w", err)
+	}
 	u.seal = &sealState{marker: marker, size: f.Size}
 	return nil
 }
@@ -323,6 +331,48 @@ func (u *Update) AddDSS(d DSS) error {
 		dss["Type"] = types.Name("DSS")
 	}
 	u.setCatalogEntry("DSS", dss, dssRef)
+	if err := u.esic(5); err != nil {
+		return fmt.Errorf("pdfio: AddDSS: %w", err)
+	}
+	return nil
+}
+
+// esic declares the extensions a seal uses in the catalog (ISO 32000-2's
+// features in a PDF 1.7 file, as Adobe's ETSI supplement says): /Extensions
+// /ESIC << /BaseVersion /1.7 /ExtensionLevel level >> (2: a CAdES
+// signature; 5: a DSS or a document timestamp), the level never lowered
+// and the other extensions kept; and /Version /1.7 when the file says an
+// older one. The file stays below PDF 2.0 (pdfcpu refuses some 1.7
+// constructs, /AF among them, at 2.0).
+func (u *Update) esic(level int) error {
+	cat, err := u.dictAt(u.root())
+	if err != nil || cat == nil {
+		return errors.New("the catalog is not a dictionary")
+	}
+	ext, extRef, err := u.editable(cat["Extensions"])
+	if e, ok := u.catalogEdits["Extensions"].(types.Dict); ok {
+		ext, extRef, err = e, nil, nil // set by an earlier call in this update
+	}
+	if err != nil {
+		return fmt.Errorf("/Extensions: %w", err)
+	}
+	if have, _ := u.dictAt(ext["ESIC"]); have != nil {
+		if n, ok := have["ExtensionLevel"].(types.Integer); ok && int(n) >= level {
+			return nil
+		}
+	}
+	ext["ESIC"] = types.Dict{"BaseVersion": types.Name("1.7"), "ExtensionLevel": types.Integer(level)}
+	if extRef != nil {
+		u.replace(*extRef, ext)
+	} else {
+		if u.catalogEdits == nil {
+			u.catalogEdits = types.Dict{}
+		}
+		u.catalogEdits["Extensions"] = ext
+	}
+	if v := u.ctx.RootVersion; (v == nil || *v < model.V17) && u.ctx.HeaderVersion != nil && *u.ctx.HeaderVersion < model.V17 {
+		u.catalogEdits["Version"] = types.Name("1.7")
+	}
 	return nil
 }
 
