@@ -78,7 +78,7 @@ func (a *auditor) archiveDigests(src webcapture.AuxSource) {
 		obj, key, what := webcapture.Ref{}, "", "no content set's source"
 		if u, err := a.canon.String(p.TargetURI); err == nil {
 			for _, cs := range a.d.Sets {
-				if a.hasSource(cs, u) {
+				if a.hasSource(w, cs, u) {
 					obj, key, what = cs.Ref, "/SI", "this content set's source"
 					break
 				}
@@ -89,10 +89,10 @@ func (a *auditor) archiveDigests(src webcapture.AuxSource) {
 }
 
 // hasSource reports whether one of the set's source URLs is the canonical
-// URL u.
-func (a *auditor) hasSource(cs *pdfio.ContentSet, u string) bool {
+// URL u, or leads to it in src (follow).
+func (a *auditor) hasSource(src webcapture.AuxSource, cs *pdfio.ContentSet, u string) bool {
 	for _, s := range cs.SourceURLs() {
-		if k, err := a.canon.String(s); err == nil && k == u {
+		if k, err := a.canon.String(s); err == nil && (k == u || follow(src, k) == u) {
 			return true
 		}
 	}
@@ -162,9 +162,9 @@ func (a *auditor) sha256s(cs *pdfio.ContentSet, url string, data []byte, src web
 }
 
 // fetch returns the data of the first of the set's source URLs that the
-// sources hold, by canonical URL; nil data when none, with the first
-// refusal (webcapture.ErrRefused: a file outside the sources' directory)
-// if any.
+// sources hold, by canonical URL (the end of its redirect chain in a WARC
+// file: follow); nil data when none, with the first refusal
+// (webcapture.ErrRefused: a file outside the sources' directory) if any.
 func (a *auditor) fetch(src webcapture.AuxSource, cs *pdfio.ContentSet) (string, []byte, error) {
 	var refused error
 	for _, u := range cs.SourceURLs() {
@@ -172,6 +172,7 @@ func (a *auditor) fetch(src webcapture.AuxSource, cs *pdfio.ContentSet) (string,
 		if err != nil {
 			continue
 		}
+		key = follow(src, key)
 		data, err := a.open(src, key)
 		if data != nil {
 			return key, data, nil
@@ -183,10 +184,26 @@ func (a *auditor) fetch(src webcapture.AuxSource, cs *pdfio.ContentSet) (string,
 	return "", nil, refused
 }
 
-// read returns the data the sources hold at the canonical URL key, or nil.
+// read returns the data the sources hold at the canonical URL key (at
+// the end of its redirect chain: follow), or nil.
 func (a *auditor) read(src webcapture.AuxSource, key string) []byte {
-	data, _ := a.open(src, key)
+	data, _ := a.open(src, follow(src, key))
 	return data
+}
+
+// follow returns where the canonical URL key leads in the sources: in a
+// WARC file, the last URL of the redirect chain the archive holds for it
+// (warc.Source.Chain: /old-news, answered 301 to /news, leads to /news,
+// whose 200 response a set captured from /old-news was made from, as id
+// --warc reads it); key itself in other sources, or when the archive
+// answered it with no redirect.
+func follow(src webcapture.AuxSource, key string) string {
+	w, ok := src.(*warc.Source)
+	if !ok {
+		return key
+	}
+	chain := w.Chain(key)
+	return chain[len(chain)-1]
 }
 
 // open is read with the reason the data is not there.

@@ -112,3 +112,65 @@ func TestSourcesWARCDigestElsewhere(t *testing.T) {
 		t.Errorf("want one WC-SOURCE-DIGEST on the file for other.gif:%s", show(fs))
 	}
 }
+
+// A set whose source URL the archive answered with a redirect is checked
+// against the 200 response at the end of the chain (issue 28), as id
+// --warc looks it up: here the page's URL (a plain /AU, no alias) got a
+// 301 to /home, then a 302 to /news; the page's relative image resolves
+// against /news. With the chain's end changed, the mismatch names /news.
+func TestSourcesWARCRedirect(t *testing.T) {
+	const news = "http://www.example.com/news"
+	s := sourcesSpec(webcapture.AuxRaw)
+	src := s.sources.(webcapture.MapSource)
+	s = withSHA256(s, src[logo])
+	date := time.Date(2026, 11, 25, 18, 0, 0, 0, time.UTC)
+	moved := func(from, status, to string) *warc.Record {
+		return warc.NewResponse(from, date, []byte("HTTP/1.1 "+status+"\r\nLocation: "+to+"\r\nContent-Length: 0\r\n\r\n"))
+	}
+	ok := func(u, ct string, body []byte) *warc.Record {
+		return warc.NewResponse(u, date, fmt.Appendf(nil, "HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s", ct, len(body), body))
+	}
+	for _, tc := range []struct {
+		name string
+		page []byte
+		want string // the one finding's rule and what it names; "" none
+	}{
+		{"same", src[home], ""},
+		{"changed", []byte(`<html><body><img src="logo.gif"><p>Changed</p></body></html>`), "WC-SOURCE-MISMATCH " + news},
+		// A record at the chain's end whose digest fails is the page
+		// set's source, not "no content set's source".
+		{"digest", nil, "WC-SOURCE-DIGEST this content set's source"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			w := warc.NewWriter(&buf, true)
+			page := ok(news, "text/html", tc.page)
+			if tc.page == nil {
+				page = ok(news, "text/html", src[home])
+				badPayloadDigest(page)
+			}
+			for _, r := range []*warc.Record{moved(home, "301 Moved Permanently", "/home"), moved("http://www.example.com/home", "302 Found", "news"),
+				page, ok(logo, "image/gif", src[logo])} {
+				if err := w.Write(r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ws, err := warc.LoadReader(&buf, "site.warc.gz", nil, warc.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.sources = ws
+			fs := audit(t, s)
+			if tc.want == "" {
+				if len(fs) != 0 {
+					t.Errorf("findings against a WARC whose redirect chain leads to the page's bytes:%s", show(fs))
+				}
+				return
+			}
+			rule, url, _ := strings.Cut(tc.want, " ")
+			if len(fs) != 1 || fs[0].Rule != rule || !strings.Contains(fs[0].Message, url) {
+				t.Errorf("want one %s naming %s:%s", rule, url, show(fs))
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package capture
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -232,6 +233,7 @@ type Response struct {
 	Proto        string // "HTTP/1.1"
 	StatusLine   string // "200 OK"
 	Uncompressed bool
+	TLS          *tls.ConnectionState // the connection's TLS state as Go's client gave it (one per connection, its certificates shared); nil over plain HTTP
 }
 
 // Usable reports whether r is a whole 200 response, whose body can be
@@ -981,7 +983,7 @@ const maxAuxHops = 10
 // sent records on r what went over the wire for req and resp.
 func (r *Response) sent(req *http.Request, body []byte, resp *http.Response) {
 	r.Sent, r.SentBody = req.Header.Clone(), body
-	r.Proto, r.StatusLine, r.Uncompressed = resp.Proto, resp.Status, resp.Uncompressed
+	r.Proto, r.StatusLine, r.Uncompressed, r.TLS = resp.Proto, resp.Status, resp.Uncompressed, resp.TLS
 	if r.Proto == "" {
 		r.Proto = "HTTP/1.1"
 	}

@@ -97,6 +97,17 @@
 // information and the Cookie, Authorization, Proxy-Authorization and
 // Set-Cookie fields of its HTTP messages are redacted.
 //
+// A WARC also records the TLS facts of each HTTPS origin: after the first
+// answer received over a connection whose TLS state is new for its origin
+// (version, cipher suite, ALPN, server name, certificates), two metadata
+// records with WARC-Concurrent-To that answer's response: its facts as
+// application/warc-fields ("tls-version: TLS 1.3", tls-cipher-suite,
+// tls-server-name, tls-alpn, tls-certificates, one tls-certificate-sha256
+// per certificate), and the server's certificates as application/x-pem-file
+// (a PEM block cannot be a warc-fields value), WARC-Refers-To the facts.
+// At most 10 certificates and 64 KiB of them are recorded, whatever the
+// server presents; tls-certificates-omitted counts the others (warctls.go).
+//
 // An auxiliary file that cannot or must not be fetched (another scheme, a
 // refused address, an error status) does not stop the crawl: the page's
 // identifier covers the files fetched (see package webcapture, "Digital

@@ -109,7 +109,10 @@ func (info WARCInfo) url(u string) string {
 // Every answer the capture received is archived (pageExchanges): each
 // redirect and error answer as a response, a repeated fetch as a revisit
 // when its payload was written before, robots.txt, and each hop of an
-// auxiliary file webcap fetched itself (Page.Aux).
+// auxiliary file webcap fetched itself (Page.Aux). An answer received over
+// TLS is followed by metadata records of its connection's TLS facts
+// (version, cipher suite, ALPN, server name, the server's certificates in
+// PEM), once per origin and TLS state (warctls.go).
 func WriteWARC(w io.Writer, gz bool, pages []*Page, pdf []byte, info WARCInfo) error {
 	ww := warc.NewWriter(w, gz)
 	fields := warc.Header{
@@ -133,6 +136,7 @@ func WriteWARC(w io.Writer, gz bool, pages []*Page, pdf []byte, info WARCInfo) e
 		return fmt.Errorf("writing the WARC: %w", err)
 	}
 	byDigest := map[string]*warc.Record{} // payload digest → the first response holding it
+	tlsSeen := map[string]bool{}          // origin and TLS state recorded (tlsRecords)
 	var refers []string
 	seen := map[string]bool{}
 	for _, p := range pages {
@@ -140,7 +144,7 @@ func WriteWARC(w io.Writer, gz bool, pages []*Page, pdf []byte, info WARCInfo) e
 			if r == nil || r.Status == 0 {
 				continue // no response: nothing was received
 			}
-			rec, err := writeExchange(ww, r, byDigest, info)
+			rec, err := writeExchange(ww, r, byDigest, tlsSeen, info)
 			if err != nil {
 				return fmt.Errorf("writing the WARC: %s: %w", r.URL, err)
 			}
@@ -165,9 +169,10 @@ func WriteWARC(w io.Writer, gz bool, pages []*Page, pdf []byte, info WARCInfo) e
 }
 
 // writeExchange writes r's request and its response (or a revisit of a
-// payload in byDigest), and returns the record that holds r's payload: its
-// response, or the revisit's original.
-func writeExchange(ww *warc.Writer, r *Response, byDigest map[string]*warc.Record, info WARCInfo) (*warc.Record, error) {
+// payload in byDigest), then the TLS facts of its connection unless
+// tlsSeen has them (tlsRecords), and returns the record that holds r's
+// payload: its response, or the revisit's original.
+func writeExchange(ww *warc.Writer, r *Response, byDigest map[string]*warc.Record, tlsSeen map[string]bool, info WARCInfo) (*warc.Record, error) {
 	uri := info.url(r.URL)
 	head := responseHead(r, info.KeepCredentials)
 	digest := warc.SHA256(r.Body)
@@ -184,6 +189,11 @@ func writeExchange(ww *warc.Writer, r *Response, byDigest map[string]*warc.Recor
 	}
 	if err := ww.Write(resp); err != nil {
 		return nil, err
+	}
+	for _, rec := range tlsRecords(r, resp, tlsSeen, info) {
+		if err := ww.Write(rec); err != nil {
+			return nil, err
+		}
 	}
 	if holder == resp && len(r.Body) > 0 {
 		byDigest[digest] = resp

@@ -27,6 +27,13 @@ func NewResource(uri string, date time.Time, contentType string, data []byte) *R
 	return newRecord(TypeResource, uri, date, contentType, data)
 }
 
+// NewMetadata returns a metadata record (WARC/1.1 §6.6): what a crawler
+// knows about another record, such as the TLS facts of a response's
+// connection, tied to it by ConcurrentTo or WARC-Refers-To.
+func NewMetadata(uri string, date time.Time, contentType string, data []byte) *Record {
+	return newRecord(TypeMetadata, uri, date, contentType, data)
+}
+
 // NewRevisit returns a revisit record of profile identical-payload-digest
 // (WARC/1.1 §6.7.2): a response whose payload equals that of the record
 // orig (written, so that its payload digest is known), so only the HTTP

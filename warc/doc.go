@@ -78,7 +78,7 @@
 // what a record lacks: WARC-Record-ID (urn:uuid, random), WARC-Date,
 // Content-Length, WARC-Block-Digest and, for HTTP messages, a
 // WARC-Payload-Digest, as sha256: in lower-case hex. NewRequest,
-// NewResponse, NewResource and NewRevisit (identical-payload-digest) make
-// the records a crawler writes, each with its record ID already, and
+// NewResponse, NewResource, NewRevisit (identical-payload-digest) and
+// NewMetadata make the records a crawler writes, each with its record ID already, and
 // ConcurrentTo ties a request to its response; WriteInfo writes warcinfo.
 package warc

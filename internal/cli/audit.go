@@ -35,7 +35,8 @@ Web Capture structures added after its certification are a warning. With
 --sources (a wget mirror directory, a WARC file .warc or .warc.gz, or a
 JSON manifest of URL: file), each content set's identifier is also
 recomputed from its source data; from a WARC file, the last 200 response
-archived for a URL, content coding removed. A mirror's or manifest's
+archived for a URL, content coding removed, at the end of the URL's
+redirect chain when the archive answered it with a redirect. A mirror's or manifest's
 files are read inside its directory only: a symbolic link, a path or a
 file: URL that leads outside it is refused and said in the set's
 WC-SOURCE-MISSING or WC-SOURCE-INCOMPLETE note, unless --allow-outside.

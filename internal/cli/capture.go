@@ -81,7 +81,9 @@ their site when it has one), never replacing it.
 
 --warc OUT.warc.gz also writes a web archive (WARC/1.1, a gzip member per
 record; uncompressed unless the name ends in .gz): every request and
-response fetched, a revisit for a repeated payload, and the PDF as a
+response fetched, a revisit for a repeated payload, the TLS facts of
+each HTTPS origin (version, cipher suite, server name, ALPN, and the
+server's certificates in PEM) as metadata records, and the PDF as a
 urn:pdf: resource record; each page set's identifier can be recomputed
 from it (webcap audit --sources OUT.warc.gz OUT.pdf). Credentials are
 redacted in it, so that sharing the archive shares no session: the
@@ -133,9 +135,10 @@ type captureOptions struct {
 	Submit          bool
 	Post            string
 	PostType        string
-	WARC            string // --warc: the web archive written beside the PDF
-	WARCKeepCreds   bool   // --warc-keep-credentials
-	embed           embedFlags
+	WARC            string     // --warc: the web archive written beside the PDF
+	WARCKeepCreds   bool       // --warc-keep-credentials
+	sealFlags                  // --timestamp-url, --sign-*, --ltv (sealflags.go)
+	embed           embedFlags // --embed-warc (embedflags.go)
 }
 
 // captureFlags are capture's and append's flags.
@@ -155,6 +158,7 @@ func captureFlags(cmd *cobra.Command, opts *captureOptions, inPlace bool) {
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "list every skipped URL, not a line per reason")
 	f.StringVar(&opts.WARC, "warc", "", "also write every request and response fetched, and the PDF, to the WARC `OUT.warc.gz` (uncompressed unless it ends in .gz)")
 	f.BoolVar(&opts.WARCKeepCreds, "warc-keep-credentials", false, warcKeepCredentialsUsage)
+	opts.sealFlags.add(cmd)
 	opts.embed.add(cmd)
 	if inPlace { // append: it reads a PDF
 		opts.passwordFlags.add(cmd)
@@ -238,6 +242,9 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	r.input("--password-file", opts.PasswordFile, opts.IO)
 	r.output("-o", opts.Out)
 	r.output("--warc", opts.WARC)
+	if err := opts.sealFlags.prepare(name, opts.IO, r); err != nil {
+		return err
+	}
 	if err := r.check(name); err != nil {
 		return err
 	}
@@ -298,8 +305,8 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if err != nil {
 		return err
 	}
-	d, err := opts.embed.writeRead(name, &opts.outputFlags, opts.IO, opts.File, res.PDF, res.Read, opts.WARC, func() error {
-		return writeWARC(name, opts.WARC, opts.Force, res.Pages, res.PDF, warcInfo(opts.WARC, name, opts.File, opts.URLs, opts.WARCKeepCreds))
+	d, err := opts.embed.writeRead(ctx, name, &opts.outputFlags, &opts.sealFlags, opts.IO, opts.File, res.PDF, res.Read, opts.WARC, func(pdf []byte) error {
+		return writeWARC(name, opts.WARC, opts.Force, res.Pages, pdf, warcInfo(opts.WARC, name, opts.File, opts.URLs, opts.WARCKeepCreds))
 	})
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -39,38 +40,58 @@ func (e *embedFlags) check(cmd, warc string) error {
 	return nil
 }
 
-// writeRead writes the command's PDF (pdf, read back by read) and its WARC
-// (writeWARC, to warc): without --embed-warc the PDF then the WARC, as
-// before; with it the WARC first, then the PDF with the WARC embedded,
-// streamed to -o. The document returned is read's: the Web Capture
-// structures, which the embedding does not change.
-func (e *embedFlags) writeRead(cmd string, o *outputFlags, ios *IOStreams, input string, pdf []byte,
-	read func(name string) (*pdfio.Document, error), warc string, writeWARC func() error) (*pdfio.Document, error) {
+// writeRead writes the command's PDF (pdf, read back by read), sealed as
+// s asks (sealflags.go), and its WARC (writeWARC, to warc, given the PDF
+// it archives). Without --embed-warc: the PDF sealed, written, then the
+// WARC of the sealed PDF, as before. With it, the seal must cover the
+// WARC, so the WARC comes first, of the PDF as it was made, then the
+// update that embeds it, then the seals: written streamed when there is
+// no seal (the WARC's bytes read from its file as they are written), in
+// memory when there is (seal.Bytes seals bytes). The document returned
+// is read's: the Web Capture structures, which the embedding does not
+// change.
+func (e *embedFlags) writeRead(ctx context.Context, cmd string, o *outputFlags, s *sealFlags, ios *IOStreams, input string, pdf []byte,
+	read func(name string) (*pdfio.Document, error), warc string, writeWARC func(pdf []byte) error) (*pdfio.Document, error) {
+	target := o.target(input)
 	if !e.EmbedWARC {
+		read, err := s.seal(ctx, cmd, target, &pdf, read)
+		if err != nil {
+			return nil, err
+		}
 		d, err := o.writeRead(cmd, ios, input, pdf, read)
 		if err != nil {
 			return nil, err
 		}
-		return d, writeWARC()
+		return d, writeWARC(pdf)
 	}
-	if err := writeWARC(); err != nil {
+	if err := writeWARC(pdf); err != nil {
 		return nil, err
 	}
 	a, err := pdfio.WARCAttachment(warc)
 	if err != nil {
 		return nil, &ioError{fmt.Errorf("%s: --embed-warc: %w", cmd, err)}
 	}
-	u, err := pdfio.NewUpdate(pdf, o.target(input), pdfio.Options{AllowCertified: o.Force})
+	u, err := pdfio.NewUpdate(pdf, target, pdfio.Options{AllowCertified: o.Force})
 	if err == nil {
 		err = u.Attach(a)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: --embed-warc: %w", cmd, err)
 	}
+	if s.opts != nil {
+		embedded, err := u.Bytes()
+		if err != nil {
+			return nil, &ioError{fmt.Errorf("%s: --embed-warc: %w", cmd, err)}
+		}
+		if read, err = s.seal(ctx, cmd, target, &embedded, read); err != nil {
+			return nil, err
+		}
+		return o.writeRead(cmd, ios, input, embedded, read)
+	}
 	if err := o.stream(cmd, ios, input, u.WriteTo); err != nil {
 		return nil, err
 	}
-	d, err := read(o.target(input))
+	d, err := read(target)
 	return readBack(cmd, d, err)
 }
 

@@ -61,7 +61,7 @@ func embedWARC(t *testing.T, ios *IOStreams, pdf []byte, archive []byte, warcPat
 	e := &embedFlags{EmbedWARC: true}
 	o := &outputFlags{Out: out}
 	read := func(name string) (*pdfio.Document, error) { return pdfio.ReadBytes(pdf, name, pdfio.Options{}) }
-	d, err := e.writeRead("capture", o, ios, "", pdf, read, warcPath, func() error {
+	d, err := e.writeRead(context.Background(), "capture", o, &sealFlags{}, ios, "", pdf, read, warcPath, func([]byte) error {
 		if err := os.WriteFile(warcPath, archive, 0o644); err != nil {
 			return err
 		}

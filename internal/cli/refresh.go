@@ -118,6 +118,7 @@ started, 130 when interrupted.`,
 	opts.embed.add(cmd)
 	opts.passwordFlags.add(cmd)
 	opts.lim.addMaxFileSize(cmd)
+	opts.sealFlags.add(cmd)
 	return cmd
 }
 
@@ -136,6 +137,7 @@ type refreshOptions struct {
 	WARCKeepCreds bool   // --warc-keep-credentials
 	embed         embedFlags
 	Report        string // --report: the change report, .html or .json
+	sealFlags            // --timestamp-url, --sign-*, --ltv (sealflags.go)
 }
 
 func runRefresh(ctx context.Context, opts *refreshOptions) error {
@@ -145,6 +147,9 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	r.output("-o", opts.Out)
 	r.output("--warc", opts.WARC)
 	r.output("--report", opts.Report)
+	if err := opts.sealFlags.prepare("refresh", opts.IO, r); err != nil {
+		return err
+	}
 	if err := r.check("refresh"); err != nil {
 		return err
 	}
@@ -197,8 +202,8 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	var d *pdfio.Document
 	var sum audit.Summary
 	if written {
-		if d, err = opts.embed.writeRead("refresh", &opts.outputFlags, opts.IO, opts.File, res.PDF, res.Read, opts.WARC, func() error {
-			return writeWARC("refresh", opts.WARC, opts.Force, res.Pages, res.PDF, warcInfo(opts.WARC, "refresh", opts.File, nil, opts.WARCKeepCreds))
+		if d, err = opts.embed.writeRead(ctx, "refresh", &opts.outputFlags, &opts.sealFlags, opts.IO, opts.File, res.PDF, res.Read, opts.WARC, func(pdf []byte) error {
+			return writeWARC("refresh", opts.WARC, opts.Force, res.Pages, pdf, warcInfo(opts.WARC, "refresh", opts.File, nil, opts.WARCKeepCreds))
 		}); err != nil {
 			return err
 		}
