@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webcap/webcap/internal/testpki"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/warc"
 )
@@ -58,10 +59,16 @@ func builtCapture(t *testing.T, dir string, gz bool, changed map[string]string) 
 // for "-"), as capture --warc W --embed-warc writes its result.
 func embedWARC(t *testing.T, ios *IOStreams, pdf []byte, archive []byte, warcPath, out string) *pdfio.Document {
 	t.Helper()
+	return embedSealed(t, ios, &sealFlags{}, pdf, archive, warcPath, out)
+}
+
+// embedSealed is embedWARC sealed as s says.
+func embedSealed(t *testing.T, ios *IOStreams, s *sealFlags, pdf []byte, archive []byte, warcPath, out string) *pdfio.Document {
+	t.Helper()
 	e := &embedFlags{EmbedWARC: true}
 	o := &outputFlags{Out: out}
 	read := func(name string) (*pdfio.Document, error) { return pdfio.ReadBytes(pdf, name, pdfio.Options{}) }
-	d, err := e.writeRead(context.Background(), "capture", o, &sealFlags{}, ios, "", pdf, read, warcPath, func([]byte) error {
+	d, err := e.writeRead(context.Background(), "capture", o, s, ios, "", pdf, read, warcPath, func([]byte) error {
 		if err := os.WriteFile(warcPath, archive, 0o644); err != nil {
 			return err
 		}
@@ -223,5 +230,45 @@ func TestEmbedWARCChangedPayload(t *testing.T) {
 	want := regexp.MustCompile(`error WC-EMBED-MISMATCH object \d+ 0 R /ID: /ID is <[0-9A-F]{32}>, but http://www.example.com/docs/notes.txt now has the identifier <[0-9A-F]{32}> \(MD5 of its 36 bytes; WARC record <urn:uuid:[-0-9a-f]+> of the embedded WARC site.warc.gz`)
 	if code != 1 || !want.MatchString(report) || strings.Contains(report, "WC-EMBED-DIGEST") || strings.Contains(report, "WC-EMBED-CHECKSUM") {
 		t.Errorf("audit: exit %d, want 1 and one WC-EMBED-MISMATCH for notes.txt (no digest or checksum finding):\n%s", code, report)
+	}
+}
+
+// --embed-warc with a signature and a timestamp (the test PKI, on
+// loopback): the WARC is embedded before the seal, which covers it
+// (pdfsig: the signature is valid and covers the whole file); pdfdetach
+// still saves the --warc file's bytes, and audit verifies every set.
+func TestEmbedWARCSealed(t *testing.T) {
+	p, err := testpki.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	dir := t.TempDir()
+	f, err := p.WriteFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &sealFlags{SignCert: f.Chain, SignKey: f.Key, TimestampURL: p.TSAURL()}
+	ios, _, _, _ := Test()
+	if err := s.prepare("capture", ios, nil); err != nil {
+		t.Fatal(err)
+	}
+	pdf, archive := builtCapture(t, dir, true, nil)
+	warcPath, out := filepath.Join(dir, "site.warc.gz"), filepath.Join(dir, "site.pdf")
+	embedSealed(t, ios, s, pdf, archive, warcPath, out)
+	file, _ := os.ReadFile(out)
+	if i, j := bytes.Index(file, []byte("/Type /EmbeddedFile")), bytes.LastIndex(file, []byte("/ByteRange")); i < 0 || j < i {
+		t.Errorf("the embedded file (at %d) is not before the signature (at %d)", i, j)
+	}
+	checkDetachFile(t, out, "site.warc.gz", warcPath)
+	checkQPDFFile(t, out)
+	if code, report := audited(t, out); code != 0 || !strings.Contains(report, "3 of 3 content sets verified against the embedded WARC site.warc.gz") {
+		t.Errorf("audit: exit %d\n%s", code, report)
+	}
+	if pdfsig, err := exec.LookPath("pdfsig"); err == nil {
+		got, _ := exec.Command(pdfsig, out).CombinedOutput()
+		if !strings.Contains(string(got), "Signature Validation: Signature is Valid.") || !strings.Contains(string(got), "Total document signed") {
+			t.Errorf("pdfsig: want a valid signature over the whole file:\n%s", got)
+		}
 	}
 }
