@@ -9,13 +9,16 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/webcap/webcap/internal/testpki"
 )
 
 // TestBrowserEmbedWARC is issue 28's items 2 and 3 through the commands, on
 // the 80-page site: capture --warc --embed-warc writes a PDF that carries
 // its WARC (pdfdetach saves the bytes of the --warc file, node-warc reads
 // them, qpdf finds the file sound), and audit with no --sources verifies
-// every content set against it; append --embed-warc adds its own WARC, and
+// every content set against it, and the signature and timestamps
+// (--sign-cert, --timestamp-url, --ltv, on the test PKI) cover it; append --embed-warc adds its own WARC, and
 // the sets of both are verified; with WEBCAP_SLOW_TESTS=1 refresh too. The
 // size the WARC adds is logged.
 func TestBrowserEmbedWARC(t *testing.T) {
@@ -24,12 +27,28 @@ func TestBrowserEmbedWARC(t *testing.T) {
 	base := s.srv.URL
 	dir := t.TempDir()
 	file, archive := filepath.Join(dir, "site.pdf"), filepath.Join(dir, "site.warc.gz")
+	p, err := testpki.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	pki, err := p.WriteFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ios, _, stdout, stderr := Test()
 	if code := Main(context.Background(), []string{"capture", "--levels", "3", "--max-pages", "200", "--wait-idle", "100ms",
-		"--warc", archive, "--embed-warc", base + "/site/index.html", "-o", file}, ios); code != 0 {
+		"--warc", archive, "--embed-warc", "--sign-cert", pki.Chain, "--sign-key", pki.Key, "--timestamp-url", p.TSAURL(), "--ltv",
+		base + "/site/index.html", "-o", file}, ios); code != 0 {
 		t.Fatalf("capture --embed-warc: exit %d\n%s%s", code, stdout, stderr)
 	}
 	pdf, _ := os.ReadFile(file)
+	if pdfsig, err := exec.LookPath("pdfsig"); err == nil {
+		got, _ := exec.Command(pdfsig, file).CombinedOutput()
+		if n := strings.Count(string(got), "Signature Validation: Signature is Valid."); n != 1 {
+			t.Errorf("pdfsig: %d valid signatures, want the signature (its document timestamps openssl checks):\n%s", n, got)
+		}
+	}
 	warcBytes, _ := os.ReadFile(archive)
 	checkQPDFFile(t, file)
 	checkDetachFile(t, file, "site.warc.gz", archive)
@@ -44,7 +63,7 @@ func TestBrowserEmbedWARC(t *testing.T) {
 			if last.Type != "resource" || len(before) == 0 || !strings.HasPrefix(string(pdf), string(before)) {
 				t.Errorf("the WARC's last record (%s, %d bytes) is not the PDF before the WARC was embedded", last.Type, len(before))
 			} else {
-				t.Logf("size: PDF without the WARC %d bytes, WARC %d bytes, PDF with it %d bytes (+%d, %.1f%%)",
+				t.Logf("size: PDF without the WARC %d bytes, WARC %d bytes, PDF with it, sealed, %d bytes (+%d, %.1f%%)",
 					len(before), len(warcBytes), len(pdf), len(pdf)-len(before), 100*float64(len(pdf)-len(before))/float64(len(before)))
 			}
 		}
