@@ -51,13 +51,13 @@ func TestBrowserEmbedWARC(t *testing.T) {
 	}
 	warcBytes, _ := os.ReadFile(archive)
 	checkQPDFFile(t, file)
-	checkDetachFile(t, file, "site.warc.gz", archive)
+	extracted := checkDetachFile(t, file, "site.warc.gz", archive)
 
 	// The WARC's last record is the PDF before the WARC was put in it: a
 	// prefix of the file, whose size is the capture's without --embed-warc.
-	if node, err := exec.LookPath("node"); err == nil {
+	if node, err := exec.LookPath("node"); err == nil && extracted != "" {
 		if npm, err := exec.LookPath("npm"); err == nil {
-			recs := nodeWARC(t, node, npm, archive)
+			recs := nodeWARC(t, node, npm, extracted) // the WARC as pdfdetach saved it from the PDF
 			last := recs[len(recs)-1]
 			before := last.content()
 			if last.Type != "resource" || len(before) == 0 || !strings.HasPrefix(string(pdf), string(before)) {

@@ -197,12 +197,13 @@ func checkQPDFFile(t *testing.T, path string) {
 }
 
 // checkDetachFile lists path's embedded files with pdfdetach and saves
-// the first: its bytes are those of the file want.
-func checkDetachFile(t *testing.T, path, name, want string) {
+// the first: its bytes are those of the file want. It returns the file
+// saved ("" without pdfdetach).
+func checkDetachFile(t *testing.T, path, name, want string) string {
 	t.Helper()
 	pdfdetach, err := exec.LookPath("pdfdetach")
 	if err != nil {
-		return
+		return ""
 	}
 	out, err := exec.Command(pdfdetach, "-list", path).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "1: "+name) {
@@ -215,6 +216,7 @@ func checkDetachFile(t *testing.T, path, name, want string) {
 	if out, err := exec.Command("cmp", x, want).CombinedOutput(); err != nil {
 		t.Errorf("cmp (pdfdetach -save) %s: %v\n%s", want, err, out)
 	}
+	return x
 }
 
 // A capture whose WARC holds another payload than the one captured,
