@@ -47,10 +47,15 @@ var embedRule = map[string]string{
 // response wins. Archives of both kinds (gzip members, and not) cannot be
 // read as one: then the last alone is read.
 func (a *auditor) embedded() {
+	checked := map[webcapture.Ref]bool{} // streams: many file specifications may share one
 	for _, f := range a.d.Attachments {
 		if a.stopped() {
 			return
 		}
+		if !f.Stream.IsZero() && checked[f.Stream] {
+			continue
+		}
+		checked[f.Stream] = true
 		a.checksum(f)
 	}
 	if a.opts.Sources != nil {
@@ -63,8 +68,9 @@ func (a *auditor) embedded() {
 	var parts []part
 	var names []string
 	gzipped := false
+	var total int64 // what the parts hold, within maxEmbedded
 	for i, f := range ws {
-		p, err := a.section(f)
+		p, err := a.section(f, maxEmbedded-total)
 		if err != nil {
 			a.add("WC-EMBED-UNREADABLE", f.Stream, "", "the embedded WARC %s cannot be read: %v; no content set was checked against it", f.Name, err)
 			return
@@ -77,6 +83,7 @@ func (a *auditor) embedded() {
 		}
 		gzipped = gz
 		parts, names = append(parts, p), append(names, f.Name)
+		total += p.size
 	}
 	last := ws[len(ws)-1]
 	a.embedName = "the embedded WARC " + strings.Join(names, ", ")
@@ -98,17 +105,17 @@ func (a *auditor) embedded() {
 
 // section returns the bytes of an embedded file as a part of the
 // archive: its stream's bytes, or, for a filtered stream, its bytes
-// decoded (within maxEmbedded) into a temporary file, removed once the
+// decoded (within max: what the parts before left of maxEmbedded) into a temporary file, removed once the
 // check is done (closeEmbedded). The archive's records are read from
 // there when a set needs them: only where each is is held.
-func (a *auditor) section(f *pdfio.AttachedFile) (part, error) {
+func (a *auditor) section(f *pdfio.AttachedFile, max int64) (part, error) {
 	if ra, n, ok := f.Section(); ok {
 		return part{ra, n}, nil
 	}
 	if err := a.tooLarge[f]; err != nil {
 		return part{}, err
 	}
-	rc, err := f.Open(maxEmbedded)
+	rc, err := f.Open(max)
 	if err != nil {
 		return part{}, err
 	}
@@ -192,13 +199,23 @@ func Embedded(findings []Finding) bool {
 
 // EmbeddedWARCs returns the web archives d carries as its source: the
 // embedded files with /AFRelationship /Source and the media type
-// application/warc, in the order d.Attachments has them.
+// application/warc, in the order d.Attachments has them, each stream
+// once. Read as one archive they hold at most maxEmbedded bytes: when
+// they hold more, the last alone is returned.
 func EmbeddedWARCs(d *pdfio.Document) []*pdfio.AttachedFile {
 	var out []*pdfio.AttachedFile
+	seen := map[webcapture.Ref]bool{}
+	var size int64
 	for _, f := range d.Attachments {
-		if f.Relationship == "Source" && strings.EqualFold(f.MediaType, pdfio.WARCMediaType) {
-			out = append(out, f)
+		if f.Relationship != "Source" || !strings.EqualFold(f.MediaType, pdfio.WARCMediaType) || (!f.Stream.IsZero() && seen[f.Stream]) {
+			continue
 		}
+		seen[f.Stream] = true
+		out = append(out, f)
+		size += f.Length
+	}
+	if size > maxEmbedded && len(out) > 1 {
+		out = out[len(out)-1:]
 	}
 	return out
 }

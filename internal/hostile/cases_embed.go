@@ -2,8 +2,10 @@ package hostile
 
 import (
 	"crypto/md5"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/webcap/webcap/internal/pdfbuild"
@@ -28,6 +30,23 @@ func embeddedPDF(data []byte, extra ...any) []byte {
 		"AFRelationship", pdfbuild.Name("Source"), "EF", pdfbuild.D("F", ef, "UF", ef)))
 	names := b.Add(pdfbuild.D("EmbeddedFiles", pdfbuild.D("Names", pdfbuild.Array{pdfbuild.Lit("site.warc"), fs})))
 	b.Root = b.Add(pdfbuild.D("Type", pdfbuild.Name("Catalog"), "Pages", pages, "Names", names, "AF", pdfbuild.Array{fs}))
+	return b.Bytes()
+}
+
+// sharedStreamPDF is a one-page PDF whose /AF lists n file
+// specifications, all of one embedded WARC stream (data).
+func sharedStreamPDF(data []byte, n int) []byte {
+	b := pdfbuild.New()
+	pages, _ := b.PageTree(1, nil)
+	sum := md5.Sum(data)
+	ef := b.Add(&pdfbuild.Stream{Dict: pdfbuild.D("Type", pdfbuild.Name("EmbeddedFile"), "Subtype", pdfbuild.Name("application/warc"),
+		"Params", pdfbuild.D("Size", len(data), "CheckSum", pdfbuild.Hex(string(sum[:])))), Data: data})
+	af := make(pdfbuild.Array, n)
+	for i := range af {
+		af[i] = b.Add(pdfbuild.D("Type", pdfbuild.Name("Filespec"), "F", pdfbuild.Lit(fmt.Sprintf("site%d.warc", i)),
+			"AFRelationship", pdfbuild.Name("Source"), "EF", pdfbuild.D("F", ef)))
+	}
+	b.Root = b.Add(pdfbuild.D("Type", pdfbuild.Name("Catalog"), "Pages", pages, "AF", af))
 	return b.Bytes()
 }
 
@@ -102,6 +121,17 @@ func init() {
 			Stdout: []string{`^in\.pdf: info WC-EMBED-VERIFIED object 4 0 R: 0 of 0 content sets verified against the embedded WARC site\.warc \(4 records\)`},
 			MaxCPU: 15 * time.Second, MaxRSS: 256 << 20,
 			Before: "exit 0, 0.01 s CPU, 22 MB: the embedded WARC (4 records of 240 MiB in one gzip member, 1 MB) not read, no set checked against it",
+		},
+		Case{
+			Name: "embed-shared-stream",
+			Part: Bounds,
+			Setup: embeddedSetup(func(string) ([]byte, error) {
+				return sharedStreamPDF([]byte(warcRecord("http://a.example/", strings.Repeat("a", 1<<20))), 10000), nil
+			}),
+			Exit:   0,
+			Stdout: []string{`^in\.pdf: info WC-EMBED-VERIFIED object \d+ 0 R: 0 of 0 content sets verified against the embedded WARC site0\.warc \(1 records\)`},
+			MaxCPU: 5 * time.Second, MaxRSS: 256 << 20,
+			Before: "exit 0, 0.13 s CPU, 57 MB: the embedded file, listed 10,000 times, not looked at (read once per listing, it would be 10 GiB hashed and scanned)",
 		},
 		Case{
 			Name: "embed-warc-is-input",
