@@ -105,9 +105,10 @@ func (a *auditor) embedded() {
 
 // section returns the bytes of an embedded file as a part of the
 // archive: its stream's bytes, or, for a filtered stream, its bytes
-// decoded (within max: what the parts before left of maxEmbedded) into a temporary file, removed once the
-// check is done (closeEmbedded). The archive's records are read from
-// there when a set needs them: only where each is is held.
+// decoded (within max: what the parts before left of maxEmbedded) into a
+// temporary file, removed once the check is done (closeEmbedded). The
+// archive's records are read from there when a set needs them: only
+// where each is is held.
 func (a *auditor) section(f *pdfio.AttachedFile, max int64) (part, error) {
 	if ra, n, ok := f.Section(); ok {
 		return part{ra, n}, nil
