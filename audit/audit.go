@@ -20,6 +20,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -61,8 +62,9 @@ func Check(d *pdfio.Document, opts Options) []Finding {
 		a.opts.Profile = canon.PDF
 	}
 	a.canon, _ = canon.New(a.opts.Profile)
+	defer a.closeEmbedded()
 	for _, rules := range []func(){a.wellFormed, a.defects, a.certified, a.version, a.info, a.trees, a.sets,
-		a.members, a.pages, a.structure, a.images, a.aliasChains, a.urls, a.redirectDuplicates, a.sources} {
+		a.members, a.pages, a.structure, a.images, a.aliasChains, a.urls, a.redirectDuplicates, a.embedded, a.sources} {
 		if a.stopped() {
 			break
 		}
@@ -78,6 +80,11 @@ type auditor struct {
 	canon      *canon.Canonicalizer
 	out        []Finding
 	imageByRef map[webcapture.Ref]*pdfio.Image // by image (see image)
+	embed      *pdfio.AttachedFile             // the embedded WARC the sources are (embedded.go); nil: none
+	embedName  string                          // \"the embedded WARC NAME\", or WARCs
+	temps      []*os.File                      // temporary files of the embedded WARCs (embedded.go)
+	tooLarge   map[*pdfio.AttachedFile]error   // embedded files that decode past maxEmbedded
+	after      map[webcapture.Ref]bool         // the sets written after the (last) embedded WARC
 }
 
 // stopped reports whether Options.Context is done: the check stops.
@@ -86,6 +93,9 @@ func (a *auditor) stopped() bool {
 }
 
 func (a *auditor) add(rule string, obj webcapture.Ref, key string, format string, args ...any) {
+	if to, ok := embedRule[rule]; ok && a.embed != nil {
+		rule = to // against the file's own archive (embedded.go)
+	}
 	r, ok := ruleByID[rule]
 	if !ok {
 		panic("audit: unknown rule " + rule) // a programming error, caught by the tests

@@ -15,6 +15,7 @@ import (
 
 	pb "github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/warc"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -421,6 +422,12 @@ func TestEachRule(t *testing.T) {
 		{"WC-SOURCE-FORM", sourcesSpec(webcapture.AuxHexUpper), nil},
 		{"WC-SOURCE-SHA256", withSHA256(sourcesSpec(webcapture.AuxRaw), []byte("GIF89a another logo")), nil},
 		{"WC-SOURCE-DIGEST", func() spec { s, _ := warcSpec(badPayloadDigest); return s }(), nil},
+		{"WC-EMBED-CHECKSUM", embeddedSpec(nil, nil, paramsSize), nil},
+		{"WC-EMBED-UNREADABLE", embeddedSpec(nil, nil, func(file []byte, at int) { copy(file[at:], "not a WARC") }), []string{"WC-EMBED-CHECKSUM"}},
+		{"WC-EMBED-MISMATCH", embeddedSpec(logoChanged, nil, nil), nil},
+		{"WC-EMBED-DIGEST", embeddedSpec(badPayloadDigest, nil, nil), nil},
+		{"WC-EMBED-MISSING", embeddedSpec(func(r *warc.Record) { r.Header.Set(warc.FieldTargetURI, "http://elsewhere.example/logo.gif") }, nil, nil), nil},
+		{"WC-EMBED-VERIFIED", embeddedSpec(nil, nil, nil), nil},
 	}
 	tested := map[string]bool{}
 	for _, c := range cases {

@@ -89,6 +89,26 @@ file: URL leads outside it is refused (unless --allow-outside), and WC-SOURCE-MI
 WC-SOURCE-INCOMPLETE says so, naming the path and where it leads.`,
 	},
 	{
+		rules: []string{"WC-EMBED-CHECKSUM", "WC-EMBED-UNREADABLE", "WC-EMBED-MISMATCH", "WC-EMBED-DIGEST", "WC-EMBED-MISSING", "WC-EMBED-VERIFIED"},
+		text: `The WC-EMBED-* rules check a file that carries its own web archive (webcap capture --warc W.warc.gz
+--embed-warc: an embedded file with /AFRelationship /Source and the media type application/warc,
+listed in the catalog's /AF and /Names /EmbeddedFiles). Every embedded file's /Params /Size and
+/CheckSum (the MD5 of its bytes) are compared with what its stream holds, read once within 1 GiB (a
+flate bomb stops there, WC-LIMIT): a difference is WC-EMBED-CHECKSUM, which is how one byte changed
+inside the archive shows. Without --sources, the embedded WARC is the sources: every content set's
+identifier (and /WCSHA256) is recomputed from its responses alone, no network needed, and its
+records' digests are verified, by the WC-SOURCE-* rules; messages name the embedded WARC and the
+record. Against sources given from outside, which may have changed since the capture, a mismatch is
+a warning; against the archive the file declares as its own source, it is the file contradicting
+itself, so WC-SOURCE-MISMATCH becomes WC-EMBED-MISMATCH and WC-SOURCE-DIGEST becomes
+WC-EMBED-DIGEST, both errors, and a set whose source URLs have no response in the archive, or that
+an update wrote after the archive was embedded (refresh or append without --embed-warc: its object
+comes after the archive's in the file), is WC-EMBED-MISSING, a warning. WC-EMBED-VERIFIED says how
+many content sets the archive verified ("N of M content sets verified against the embedded WARC
+W.warc.gz"). An archive that cannot be read (a filter other than none or /FlateDecode, not a WARC
+file, past the warc reader's limits) is WC-EMBED-UNREADABLE.`,
+	},
+	{
 		rules: []string{"WC-PDF-XREF", "WC-PDF-OFFSET", "WC-PDF-LENGTH", "WC-PDF-UNREADABLE", "WC-PDF-RECOVERED"},
 		text: `WC-PDF-* say a file is not well-formed, in JHOVE's sense: pdfcpu, which reads the file, repairs
 what it can without a word (a cross-reference table rebuilt by scanning for N G obj, an object

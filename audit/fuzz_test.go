@@ -17,6 +17,7 @@ func FuzzAudit(f *testing.F) {
 	}
 	f.Add(build(spec{leaf: 1}))
 	f.Add(build(spec{xrefStream: true}))
+	f.Add(build(embeddedSpec(nil, nil, nil))) // a file that carries its WARC
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := pdfio.ReadBytes(data, "fuzz.pdf", pdfio.Options{Timeout: 5 * time.Second, MaxTreeNodes: 10000})
 		if err != nil {

@@ -133,6 +133,13 @@ var Rules = []Rule{
 	{"WC-ARTICLE-SETS", Caution, "PDF 1.7 §10.9.5; ISO 32000-1 §14.10.6", "an Article of class SpdrArt with marked content on pages of two or more page sets (Web Capture makes one Article per page set)"},
 	{"WC-STRUCTPARENTS-SHARED", Serious, "PDF 1.7 §10.6.4, Table 3.27; ISO 32000-1 §14.7.4.4, Table 30", "two pages with one /StructParents key: the marked content of one is mapped to the other's structure elements"},
 	{"WC-PARENTTREE-KEY", Serious, "PDF 1.7 §10.6.4, Table 10.9; ISO 32000-1 §14.7.4.4, Table 322", "a /ParentTree that does not resolve: a page's /StructParents key it does not hold, or an entry that is not an array of elements or an element"},
+	// The embedded web archive (capture --embed-warc): the file checked against its own source.
+	{"WC-EMBED-CHECKSUM", Serious, "ISO 32000-2 §7.11.4, Table 45 (Params /Size, /CheckSum)", "an embedded file whose /Params /Size or /CheckSum (MD5) does not match the bytes its stream holds"},
+	{"WC-EMBED-UNREADABLE", Serious, "ISO 32000-2 §7.11.4, §14.13; ISO 28500:2017", "the embedded WARC (/AFRelationship /Source, application/warc) cannot be read: a filter not decoded here, a damaged stream, or no WARC file within the reader's limits"},
+	{"WC-EMBED-MISMATCH", Serious, "PDF 1.7 §10.9.2; ISO 32000-2 §14.13", "a content set's /ID differs from the identifier recomputed from the file's own embedded WARC: the file contradicts the archive it carries as its source"},
+	{"WC-EMBED-DIGEST", Serious, "ISO 28500:2017 §5.8, §5.9; ISO 32000-2 §14.13", "a record of the embedded WARC whose WARC-Block-Digest or WARC-Payload-Digest does not match its bytes"},
+	{"WC-EMBED-MISSING", Caution, "PDF 1.7 §10.9.2; ISO 32000-2 §14.13", "none of a content set's source URLs has a response in the embedded WARC, or an update after the WARC was embedded wrote the set: the archive does not vouch for it"},
+	{"WC-EMBED-VERIFIED", Notice, "PDF 1.7 §10.9.2; ISO 32000-2 §14.13", "how many content sets were verified against the embedded WARC alone (their /ID, and /WCSHA256, recomputed from its responses)"},
 	// With --sources: the identifiers recomputed from the captured data.
 	{"WC-SOURCE-MISMATCH", Caution, "PDF 1.7 §10.9.2", "a content set's /ID differs from the identifier of its source as it is now (changed since the capture, or a wrong ID)"},
 	{"WC-SOURCE-MISSING", Notice, "PDF 1.7 §10.9.2", "none of a content set's source URLs is among the sources given"},

@@ -21,6 +21,7 @@ func (a *auditor) sources() {
 	if src == nil {
 		return
 	}
+	ok, checked := 0, 0
 	for _, cs := range a.d.Sets {
 		if cs.ID == nil {
 			continue
@@ -28,20 +29,41 @@ func (a *auditor) sources() {
 		if a.stopped() { // each set reads its source files
 			return
 		}
+		checked++
+		if a.after[cs.Ref] {
+			a.add("WC-SOURCE-MISSING", cs.Ref, "/SI", "the set was written by an update after %s was put in the file: the archive does not vouch for it", a.sourcesName())
+			continue
+		}
 		url, data, refused := a.fetch(src, cs)
 		if data == nil {
 			why := ""
 			if refused != nil {
 				why = ": " + refused.Error()
 			}
-			a.add("WC-SOURCE-MISSING", cs.Ref, "/SI", "none of the set's source URLs (%s) is among the sources%s", strings.Join(cs.SourceURLs(), ", "), why)
+			a.add("WC-SOURCE-MISSING", cs.Ref, "/SI", "none of the set's source URLs (%s) is among %s%s", strings.Join(cs.SourceURLs(), ", "), a.sourcesName(), why)
 			continue
 		}
+		before := len(a.out)
 		if a.compare(cs, url, data, src) {
 			a.sha256s(cs, url, data, src)
 		}
+		if !a.warned(before) {
+			ok++
+		}
 	}
 	a.archiveDigests(src)
+	a.verified(ok, checked)
+}
+
+// warned reports whether a warning or an error was found since the
+// first findings.
+func (a *auditor) warned(first int) bool {
+	for _, f := range a.out[first:] {
+		if f.Severity >= Caution {
+			return true
+		}
+	}
+	return false
 }
 
 // archiveDigests reports the records of a WARC file given as sources whose
@@ -62,7 +84,7 @@ func (a *auditor) archiveDigests(src webcapture.AuxSource) {
 				}
 			}
 		}
-		a.add("WC-SOURCE-DIGEST", obj, key, "the sources' %s record %s for %s (%s) does not match its bytes: %v", p.Type, p.RecordID, p.TargetURI, what, p.Err)
+		a.add("WC-SOURCE-DIGEST", obj, key, "%s: the %s record %s for %s (%s) does not match its bytes: %v", a.sourcesName(), p.Type, p.RecordID, p.TargetURI, what, p.Err)
 	}
 }
 
@@ -79,7 +101,7 @@ func (a *auditor) hasSource(src webcapture.AuxSource, cs *pdfio.ContentSet, u st
 
 // where names the WARC record that holds the canonical URL key's bytes,
 // when the sources are a WARC file: "" otherwise.
-func where(src webcapture.AuxSource, key string) string {
+func (a *auditor) where(src webcapture.AuxSource, key string) string {
 	w, ok := src.(*warc.Source)
 	if !ok {
 		return ""
@@ -91,6 +113,9 @@ func where(src webcapture.AuxSource, key string) string {
 	var parts []string
 	if r.ID != "" {
 		parts = append(parts, "WARC record "+r.ID)
+		if a.embed != nil {
+			parts[len(parts)-1] += " of " + a.sourcesName()
+		}
 	}
 	if r.PayloadDigest != "" {
 		parts = append(parts, "WARC-Payload-Digest "+r.PayloadDigest)
@@ -131,7 +156,7 @@ func (a *auditor) sha256s(cs *pdfio.ContentSet, url string, data []byte, src web
 			if obj.IsZero() {
 				obj = cs.Ref
 			}
-			a.add("WC-SOURCE-SHA256", obj, "/WCSHA256", "SI[%d] /WCSHA256 is %x, but the %d bytes of %s have the SHA-256 %x%s", i, []byte(*si.SHA256), len(b), key, got, where(src, key))
+			a.add("WC-SOURCE-SHA256", obj, "/WCSHA256", "SI[%d] /WCSHA256 is %x, but the %d bytes of %s have the SHA-256 %x%s", i, []byte(*si.SHA256), len(b), key, got, a.where(src, key))
 		}
 	}
 }
@@ -220,7 +245,7 @@ func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src web
 		if s.Page == nil {
 			// An image, a PDF, another file: the MD5 of the bytes.
 			if string(s.ID[:]) != want {
-				a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the identifier <%s> (MD5 of its %d bytes%s)", cs.ID.Hex(), url, s.ID, len(data), where(src, url))
+				a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the identifier <%s> (MD5 of its %d bytes%s)", cs.ID.Hex(), url, s.ID, len(data), a.where(src, url))
 				return false
 			}
 			return true
@@ -256,6 +281,6 @@ func (a *auditor) compare(cs *pdfio.ContentSet, url string, data []byte, src web
 		a.add("WC-SOURCE-INCOMPLETE", cs.Ref, "/ID", "the identifier of %s cannot be recomputed: %d of %d auxiliary files are missing%s", url, n, len(incomplete.Aux), refused)
 		return true
 	}
-	a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the page-set identifier <%s> (with any form of its auxiliary identifiers%s)", cs.ID.Hex(), url, first, where(src, url))
+	a.add("WC-SOURCE-MISMATCH", cs.Ref, "/ID", "/ID is <%s>, but %s now has the page-set identifier <%s> (with any form of its auxiliary identifiers%s)", cs.ID.Hex(), url, first, a.where(src, url))
 	return false
 }

@@ -72,7 +72,8 @@ func Describe(d *pdfio.Document, findings []audit.Finding, sources bool) *Captur
 	}
 	verdict := map[string]string{} // by object: the source rule's word
 	for _, f := range findings {
-		word := map[string]string{"WC-SOURCE-MISMATCH": "mismatch", "WC-SOURCE-MISSING": "missing", "WC-SOURCE-INCOMPLETE": "incomplete"}[f.Rule]
+		word := map[string]string{"WC-SOURCE-MISMATCH": "mismatch", "WC-SOURCE-MISSING": "missing", "WC-SOURCE-INCOMPLETE": "incomplete",
+			"WC-EMBED-MISMATCH": "mismatch", "WC-EMBED-MISSING": "missing"}[f.Rule]
 		if word != "" && !f.Object.IsZero() {
 			verdict[f.Object.String()] = word
 		}

@@ -1,5 +1,5 @@
 // Package pdfio reads and writes the Web Capture structures of PDF files
-// (PDF Reference 1.7 §10.9; ISO 32000-1 §14.10). It does four things:
+// (PDF Reference 1.7 §10.9; ISO 32000-1 §14.10). It does these things:
 //
 //   - Read: Open, Read and ReadBytes read a file byte-exactly into the
 //     webcapture model (a Document: SpiderInfo and its commands, the IDS and
@@ -20,6 +20,12 @@
 //     wrote, from its parse and objects (Update.Result reads that file the
 //     same way), so that a file built in steps is parsed once.
 //   - Merge: Merge joins printed PDFs into one file.
+//   - Embed files: Update.Attach adds a document-level associated file
+//     (ISO 32000-2 §7.11.4, §14.13: an unfiltered /EmbeddedFile stream
+//     with /Params, a file specification with /AFRelationship, listed in
+//     the catalog's /AF and /Names /EmbeddedFiles; attach.go), its bytes
+//     streamed from disk by Update.WriteTo; Document.Attachments reads the
+//     embedded files back, AttachedFile.Open their bytes within a cap.
 //
 // WriteFile writes a result atomically (a temporary file beside it, synced,
 // renamed over it, the directory synced; a symbolic link stays a link, the

@@ -20,6 +20,9 @@ type Document struct {
 	Images    []*Image         // every image XObject, by object number
 	Outline   []*OutlineItem   // the catalog's /Outlines items (outline.go); nil without /Outlines, empty when it has none
 	Articles  []*Article       // the structure tree's SpdrArt Articles, in tree order (structure.go)
+	// Attachments are the embedded files the catalog's /AF or /Names
+	// /EmbeddedFiles lists (attachments.go), /AF's first.
+	Attachments []*AttachedFile
 	// ParentTree is the structure tree's /ParentTree (structure.go); nil
 	// without a structure tree or without a /ParentTree.
 	ParentTree *ParentTree

@@ -125,6 +125,7 @@ type objectWriter struct {
 	next int
 	buf  bytes.Buffer
 	offs []objOffset
+	data []attachedData // the attachments' bytes, read when written (attach.go)
 	err  error
 }
 

@@ -91,9 +91,11 @@ func (r *reader) read() *Document {
 	if si, ok := cat["SpiderInfo"]; ok {
 		r.doc.Info = r.info(si, "SpiderInfo")
 	}
+	var namesDict types.Dict
 	if n, ok := cat["Names"]; ok {
 		names, _, _ := r.resolve(n, "Names")
 		if d, ok := names.(types.Dict); ok {
+			namesDict = d
 			if o, ok := d["IDS"]; ok {
 				r.doc.IDS = r.walkTree("IDS", o)
 			}
@@ -104,6 +106,7 @@ func (r *reader) read() *Document {
 			r.defect(webcapture.Ref{}, "Names", WrongType, "the catalog's /Names is %s, want a dictionary", typeName(names))
 		}
 	}
+	r.readAttachments(cat, namesDict)
 	pages()
 	if o, ok := cat["Outlines"]; ok && o != nil {
 		r.doc.Outline = r.readOutline(o)
@@ -114,6 +117,7 @@ func (r *reader) read() *Document {
 	r.readTaggedBookmarks()
 	r.endDamage(&damage)
 	r.scanObjects()
+	r.setsAfter()
 	r.readUse()
 	r.doc.Certification = r.certification(cat)
 	r.certifiedAfter(r.doc.Certification)

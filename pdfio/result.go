@@ -61,6 +61,9 @@ func (u *Update) absorb(out []byte) bool {
 	if len(u.objs.offs) > 0 && u.resultNeedsParse(out, base) {
 		return false
 	}
+	if len(u.objs.data) > 0 {
+		return false // an attachment's stream: its data is not in the buffer
+	}
 	// out holds a copy of the original and of the buffer: let them go
 	// before the read.
 	u.orig, u.objs.buf = nil, bytes.Buffer{}

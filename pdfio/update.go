@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 
@@ -29,6 +30,7 @@ type Update struct {
 	replaced map[int]int // object number -> generation, for changed objects
 	names    types.Dict  // the catalog's /Names as SetNameTree changed it; nil if untouched
 	namesRef *types.IndirectRef
+	files    []treeEntry // the /EmbeddedFiles tree's entries, once Attach adds one (attach.go)
 
 	catalogEdits types.Dict // catalog entries to set
 	pages        *pageTree  // the page tree, once AppendPages or ReplacePages edit it
@@ -322,43 +324,95 @@ func (u *Update) replace(ref types.IndirectRef, o types.Object) {
 }
 
 // Bytes returns the updated file: the original bytes, then the update.
+// It is WriteTo into memory; a file with nothing changed is the original
+// itself.
 func (u *Update) Bytes() ([]byte, error) {
+	same, err := u.flush()
+	if err != nil {
+		return nil, err
+	}
+	if same {
+		return u.orig, nil
+	}
+	var out bytes.Buffer
+	out.Grow(len(u.orig) + u.objs.buf.Len() + int(u.objs.shift(u.objs.buf.Len())) + 64*len(u.objs.offs) + 256)
+	if _, err := u.write(&out); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// WriteTo writes the updated file to w: the original bytes, the objects
+// (each attachment's bytes read from its Open as they are written), the
+// cross-reference section. Its memory is the update's objects and a
+// buffer, however large the attachments: a file streams to disk
+// (CreateOutput). A file with nothing changed is the original as it is.
+// On an error what was written is no file: discard it.
+func (u *Update) WriteTo(w io.Writer) (int64, error) {
+	same, err := u.flush()
+	if err != nil {
+		return 0, err
+	}
+	if same {
+		n, err := w.Write(u.orig)
+		return int64(n), err
+	}
+	return u.write(w)
+}
+
+// flush writes what the update's edits left pending (the outline, the
+// structure tree, the page tree, /Names and the catalog) and reports
+// whether nothing changed.
+func (u *Update) flush() (same bool, err error) {
 	if u.unwritable != nil {
-		return nil, u.unwritable
+		return false, u.unwritable
 	}
 	if err := u.flushOutline(); err != nil {
-		return nil, err
+		return false, err
 	}
 	if err := u.flushTags(); err != nil {
-		return nil, err
+		return false, err
 	}
 	if err := u.flushPages(); err != nil {
-		return nil, err
+		return false, err
+	}
+	if err := u.flushAttachments(); err != nil {
+		return false, err
 	}
 	if err := u.flushNames(); err != nil {
-		return nil, err
+		return false, err
 	}
 	u.names = nil
 	if u.objs.err != nil {
-		return nil, u.objs.err
+		return false, u.objs.err
 	}
 	if len(u.objs.offs) == 0 {
-		return u.orig, nil // nothing changed: no update (an empty section would be invalid)
+		return true, nil // nothing changed: no update (an empty section would be invalid)
 	}
 	if c := u.certification(); c != nil && !u.opts.AllowCertified {
-		return nil, &Error{File: u.name, Op: "update", Err: &CertifiedError{c}}
+		return false, &Error{File: u.name, Op: "update", Err: &CertifiedError{c}}
 	}
-	var out bytes.Buffer
-	out.Grow(len(u.orig) + u.objs.buf.Len() + 64*len(u.objs.offs) + 256)
+	return false, nil
+}
+
+// write writes the original, the objects and the cross-reference section
+// to w.
+func (u *Update) write(w io.Writer) (int64, error) {
+	out := &countWriter{w: w}
 	out.Write(u.orig)
 	if len(u.orig) > 0 && u.orig[len(u.orig)-1] != '\n' {
-		out.WriteByte('\n')
+		out.Write([]byte{'\n'})
 	}
-	base := out.Len()
-	out.Write(u.objs.buf.Bytes())
+	base := out.n
+	if out.err != nil {
+		return out.n, out.err
+	}
+	if err := u.objs.writeObjects(out, u.name); err != nil {
+		return out.n, err
+	}
 	entries := make([]xrefEntry, 0, len(u.objs.offs)+1)
 	for _, o := range u.objs.offs {
-		entries = append(entries, xrefEntry{o.num, u.replaced[o.num], base + o.off})
+		entries = append(entries, xrefEntry{o.num, u.replaced[o.num], base + int64(o.off) + u.objs.shift(o.off)})
 	}
 	trailer := types.Dict{"Root": u.root(), "Prev": types.Integer(u.prev)}
 	if u.ctx.XRefTable.Info != nil {
@@ -367,31 +421,36 @@ func (u *Update) Bytes() ([]byte, error) {
 	if u.ctx.XRefTable.ID != nil {
 		trailer["ID"] = u.ctx.XRefTable.ID
 	}
+	var tail bytes.Buffer
+	xref := out.n
 	if u.ctx.Read.UsingXRefStreams {
 		self := u.objs.next
 		trailer["Size"] = types.Integer(self + 1)
-		entries = append(entries, xrefEntry{self, 0, out.Len()}) // the stream itself
-		u.writeXRefStream(&out, trailer, sorted(entries))
-		return out.Bytes(), nil
-	}
-	trailer["Size"] = types.Integer(u.objs.next)
-	xref := out.Len()
-	out.WriteString("xref\n")
-	for _, run := range runs(sorted(entries)) {
-		fmt.Fprintf(&out, "%d %d\n", run[0].num, len(run))
-		for _, e := range run {
-			fmt.Fprintf(&out, "%010d %05d n \n", e.off, e.gen)
+		entries = append(entries, xrefEntry{self, 0, xref}) // the stream itself
+		u.writeXRefStream(&tail, xref, trailer, sorted(entries))
+	} else {
+		trailer["Size"] = types.Integer(u.objs.next)
+		tail.WriteString("xref\n")
+		for _, run := range runs(sorted(entries)) {
+			fmt.Fprintf(&tail, "%d %d\n", run[0].num, len(run))
+			for _, e := range run {
+				fmt.Fprintf(&tail, "%010d %05d n \n", e.off, e.gen)
+			}
 		}
+		tail.WriteString("trailer\n")
+		if err := appendDict(&tail, trailer); err != nil {
+			return out.n, err
+		}
+		fmt.Fprintf(&tail, "\nstartxref\n%d\n%%%%EOF\n", xref)
 	}
-	out.WriteString("trailer\n")
-	if err := appendDict(&out, trailer); err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(&out, "\nstartxref\n%d\n%%%%EOF\n", xref)
-	return out.Bytes(), nil
+	out.Write(tail.Bytes())
+	return out.n, out.err
 }
 
-type xrefEntry struct{ num, gen, off int }
+type xrefEntry struct {
+	num, gen int
+	off      int64
+}
 
 func sorted(es []xrefEntry) []xrefEntry {
 	sort.Slice(es, func(i, j int) bool { return es[i].num < es[j].num })
@@ -412,20 +471,29 @@ func runs(es []xrefEntry) [][]xrefEntry {
 	return out
 }
 
-func (u *Update) writeXRefStream(out *bytes.Buffer, trailer types.Dict, es []xrefEntry) {
-	start := out.Len()
+// writeXRefStream writes the update's cross-reference stream, which
+// starts at offset start of the file: offsets in 4 bytes, or 8 when the
+// file reaches 4 GiB (attachments).
+func (u *Update) writeXRefStream(out *bytes.Buffer, start int64, trailer types.Dict, es []xrefEntry) {
+	width := 4
+	for _, e := range es {
+		if e.off >= 1<<32 {
+			width = 8
+		}
+	}
 	var data bytes.Buffer
 	index := types.Array{}
 	for _, run := range runs(es) {
 		index = append(index, types.Integer(run[0].num), types.Integer(len(run)))
 		for _, e := range run {
-			off := e.off
 			data.WriteByte(1)
-			data.Write([]byte{byte(off >> 24), byte(off >> 16), byte(off >> 8), byte(off)})
+			for i := width - 1; i >= 0; i-- {
+				data.WriteByte(byte(e.off >> (8 * i)))
+			}
 			data.Write([]byte{byte(e.gen >> 8), byte(e.gen)})
 		}
 	}
-	d := types.Dict{"Type": types.Name("XRef"), "W": types.Array{types.Integer(1), types.Integer(4), types.Integer(2)}, "Index": index}
+	d := types.Dict{"Type": types.Name("XRef"), "W": types.Array{types.Integer(1), types.Integer(width), types.Integer(2)}, "Index": index}
 	for k, v := range trailer {
 		d[k] = v
 	}

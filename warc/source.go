@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -37,8 +36,10 @@ type Source struct {
 	// parse, a digest that does not match, a revisit whose original is
 	// missing. The records and the other responses are served all the same.
 	Problems []string
-	Records  int       // records read
-	digests  []Problem // the records whose digests do not verify (DigestProblems)
+	Records  int         // records read
+	digests  []Problem   // the records whose digests do not verify (DigestProblems)
+	ra       io.ReaderAt // the file, when LoadReaderAt read it (path is then its name)
+	size     int64
 }
 
 // Load reads the WARC file at path (gzip or not) into a Source, with URLs
@@ -76,6 +77,22 @@ func LoadFile(path string, o Options) (*Source, error) {
 		r = ctxReader{o.Context, f}
 	}
 	return load(r, path, path, o.Profile, o.Limits)
+}
+
+// LoadReaderAt is LoadFile for the size bytes of ra (a WARC embedded in
+// a PDF, held in memory): only where each response is is kept, and it is
+// read from ra again when opened. name names it in messages.
+func LoadReaderAt(ra io.ReaderAt, size int64, name string, o Options) (*Source, error) {
+	var r io.Reader = io.NewSectionReader(ra, 0, size)
+	if o.Context != nil {
+		r = ctxReader{o.Context, r}
+	}
+	s, err := load(r, name, name, o.Profile, o.Limits)
+	if err != nil {
+		return nil, err
+	}
+	s.ra, s.size = ra, size
+	return s, nil
 }
 
 // LoadReader reads a WARC file from r, keeping every content in memory;
@@ -341,6 +358,13 @@ func (s *Source) Open(u string) (io.ReadCloser, error) {
 
 // reread opens the content of e's response record again in the file.
 func (s *Source) reread(e entry) (io.ReadCloser, error) {
+	if s.ra != nil {
+		r, err := s.openContent(io.NewSectionReader(s.ra, 0, s.size), e)
+		if err != nil {
+			return nil, err
+		}
+		return io.NopCloser(r), nil
+	}
 	f, _, err := limits.Open(s.path, 0, "")
 	if err != nil {
 		return nil, err
@@ -356,7 +380,7 @@ func (s *Source) reread(e entry) (io.ReadCloser, error) {
 	}{r, f}, nil
 }
 
-func (s *Source) openContent(f *os.File, e entry) (io.Reader, error) {
+func (s *Source) openContent(f io.ReadSeeker, e entry) (io.Reader, error) {
 	if _, err := f.Seek(e.at.offset, io.SeekStart); err != nil {
 		return nil, err
 	}

@@ -69,7 +69,7 @@ func auditFile(ctx context.Context, path string, opts *auditOptions) fileJSON {
 		r.Findings = append(r.Findings, fj)
 	}
 	if opts.Sets {
-		r.Capture = htmlreport.Describe(d, findings, opts.Sources != "")
+		r.Capture = htmlreport.Describe(d, findings, opts.Sources != "" || audit.Embedded(findings))
 	}
 	return r
 }

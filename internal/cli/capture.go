@@ -91,7 +91,10 @@ requests' Cookie, Authorization and Proxy-Authorization and the
 responses' Set-Cookie are written "Cookie: (redacted)" (the warcinfo
 record's webcap-redacted-headers field names them), and URLs without
 their user:password@ (--keep-credentials is the PDF's); with
---warc-keep-credentials, all are written as sent.
+--warc-keep-credentials, all are written as sent. With --embed-warc the
+WARC, once written, is put into the PDF as well (an associated file,
+/AFRelationship /Source): webcap audit OUT.pdf then recomputes every
+content set's identifier from it, with no --sources and no network.
 
 Exit status: 0 when the capture audits with no error, 1 when no page could
 be captured or errors remain, 2 for a usage error, 3 when a file cannot be
@@ -132,9 +135,10 @@ type captureOptions struct {
 	Submit          bool
 	Post            string
 	PostType        string
-	WARC            string // --warc: the web archive written beside the PDF
-	WARCKeepCreds   bool   // --warc-keep-credentials
-	sealFlags              // --timestamp-url, --sign-*, --ltv (sealflags.go)
+	WARC            string     // --warc: the web archive written beside the PDF
+	WARCKeepCreds   bool       // --warc-keep-credentials
+	sealFlags                  // --timestamp-url, --sign-*, --ltv (sealflags.go)
+	embed           embedFlags // --embed-warc (embedflags.go)
 }
 
 // captureFlags are capture's and append's flags.
@@ -155,6 +159,7 @@ func captureFlags(cmd *cobra.Command, opts *captureOptions, inPlace bool) {
 	f.StringVar(&opts.WARC, "warc", "", "also write every request and response fetched, and the PDF, to the WARC `OUT.warc.gz` (uncompressed unless it ends in .gz)")
 	f.BoolVar(&opts.WARCKeepCreds, "warc-keep-credentials", false, warcKeepCredentialsUsage)
 	opts.sealFlags.add(cmd)
+	opts.embed.add(cmd)
 	if inPlace { // append: it reads a PDF
 		opts.passwordFlags.add(cmd)
 		opts.lim.addMaxFileSize(cmd)
@@ -175,6 +180,9 @@ func checkCapture(name string, opts *captureOptions) error {
 		return usagef("%s: --post-type %q is not ASCII", name, opts.PostType)
 	}
 	if err := opts.fetchFlags.check(name); err != nil {
+		return err
+	}
+	if err := opts.embed.check(name, opts.WARC); err != nil {
 		return err
 	}
 	// A start URL that cannot be captured is a usage error found before
@@ -297,15 +305,10 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if err != nil {
 		return err
 	}
-	read, err := opts.sealFlags.seal(ctx, name, opts.target(opts.File), &res.PDF, res.Read)
+	d, err := opts.embed.writeRead(ctx, name, &opts.outputFlags, &opts.sealFlags, opts.IO, opts.File, res.PDF, res.Read, opts.WARC, func(pdf []byte) error {
+		return writeWARC(name, opts.WARC, opts.Force, res.Pages, pdf, warcInfo(opts.WARC, name, opts.File, opts.URLs, opts.WARCKeepCreds))
+	})
 	if err != nil {
-		return err
-	}
-	d, err := opts.writeRead(name, opts.IO, opts.File, res.PDF, read)
-	if err != nil {
-		return err
-	}
-	if err := writeWARC(name, opts.WARC, opts.Force, res.Pages, res.PDF, warcInfo(opts.WARC, name, opts.File, opts.URLs, opts.WARCKeepCreds)); err != nil {
 		return err
 	}
 	sum := summarize(d, opts.Profile)

@@ -99,6 +99,9 @@ started, 130 when interrupted.`,
 			if err := opts.outputFlags.flags("refresh", true, !opts.DryRun); err != nil {
 				return err
 			}
+			if err := opts.embed.check("refresh", opts.WARC); err != nil {
+				return err
+			}
 			return opts.fetchFlags.check("refresh")
 		}),
 	}
@@ -112,6 +115,7 @@ started, 130 when interrupted.`,
 	f.StringVar(&opts.Report, "report", "", "also write what changed, with a word diff of each changed page's text, to `FILE.html` or FILE.json (the format is the extension's; with --dry-run too)")
 	f.StringVar(&opts.WARC, "warc", "", "also write every request and response fetched, and the refreshed PDF, to the WARC `OUT.warc.gz` (uncompressed unless it ends in .gz)")
 	f.BoolVar(&opts.WARCKeepCreds, "warc-keep-credentials", false, warcKeepCredentialsUsage)
+	opts.embed.add(cmd)
 	opts.passwordFlags.add(cmd)
 	opts.lim.addMaxFileSize(cmd)
 	opts.sealFlags.add(cmd)
@@ -131,6 +135,7 @@ type refreshOptions struct {
 	Resubmit      bool
 	WARC          string // --warc: the web archive written beside the PDF
 	WARCKeepCreds bool   // --warc-keep-credentials
+	embed         embedFlags
 	Report        string // --report: the change report, .html or .json
 	sealFlags            // --timestamp-url, --sign-*, --ltv (sealflags.go)
 }
@@ -197,14 +202,9 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	var d *pdfio.Document
 	var sum audit.Summary
 	if written {
-		read, err := opts.sealFlags.seal(ctx, "refresh", opts.target(opts.File), &res.PDF, res.Read)
-		if err != nil {
-			return err
-		}
-		if d, err = opts.writeRead("refresh", opts.IO, opts.File, res.PDF, read); err != nil {
-			return err
-		}
-		if err := writeWARC("refresh", opts.WARC, opts.Force, res.Pages, res.PDF, warcInfo(opts.WARC, "refresh", opts.File, nil, opts.WARCKeepCreds)); err != nil {
+		if d, err = opts.embed.writeRead(ctx, "refresh", &opts.outputFlags, &opts.sealFlags, opts.IO, opts.File, res.PDF, res.Read, opts.WARC, func(pdf []byte) error {
+			return writeWARC("refresh", opts.WARC, opts.Force, res.Pages, pdf, warcInfo(opts.WARC, "refresh", opts.File, nil, opts.WARCKeepCreds))
+		}); err != nil {
 			return err
 		}
 		sum = summarize(d, opts.Profile)

@@ -91,6 +91,8 @@ type infoReport struct {
 	// The pages' /PZ and the link annotations' /PA, in page order.
 	PageZoom     []pageZoomJSON    `json:"pageZoom"`
 	PriorActions []priorActionJSON `json:"priorActions"`
+	// The files the catalog's /AF and /Names /EmbeddedFiles list (infoembed.go).
+	EmbeddedFiles []embeddedFileJSON `json:"embeddedFiles"`
 }
 
 type pageZoomJSON struct {

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/webcap/webcap/internal/testpki"
+)
+
+// TestBrowserEmbedWARC is issue 28's items 2 and 3 through the commands, on
+// the 80-page site: capture --warc --embed-warc writes a PDF that carries
+// its WARC (pdfdetach saves the bytes of the --warc file, node-warc reads
+// them, qpdf finds the file sound), and audit with no --sources verifies
+// every content set against it, and the signature and timestamps
+// (--sign-cert, --timestamp-url, --ltv, on the test PKI) cover it; append --embed-warc adds its own WARC, and
+// the sets of both are verified; with WEBCAP_SLOW_TESTS=1 refresh too. The
+// size the WARC adds is logged.
+func TestBrowserEmbedWARC(t *testing.T) {
+	browserSuite(t)
+	s := newCaptureSite(t)
+	base := s.srv.URL
+	dir := t.TempDir()
+	file, archive := filepath.Join(dir, "site.pdf"), filepath.Join(dir, "site.warc.gz")
+	p, err := testpki.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	pki, err := p.WriteFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ios, _, stdout, stderr := Test()
+	if code := Main(context.Background(), []string{"capture", "--levels", "3", "--max-pages", "200", "--wait-idle", "100ms",
+		"--warc", archive, "--embed-warc", "--sign-cert", pki.Chain, "--sign-key", pki.Key, "--timestamp-url", p.TSAURL(), "--ltv",
+		base + "/site/index.html", "-o", file}, ios); code != 0 {
+		t.Fatalf("capture --embed-warc: exit %d\n%s%s", code, stdout, stderr)
+	}
+	pdf, _ := os.ReadFile(file)
+	if pdfsig, err := exec.LookPath("pdfsig"); err == nil {
+		got, _ := exec.Command(pdfsig, file).CombinedOutput()
+		if n := strings.Count(string(got), "Signature Validation: Signature is Valid."); n != 1 {
+			t.Errorf("pdfsig: %d valid signatures, want the signature (its document timestamps openssl checks):\n%s", n, got)
+		}
+	}
+	warcBytes, _ := os.ReadFile(archive)
+	checkQPDFFile(t, file)
+	extracted := checkDetachFile(t, file, "site.warc.gz", archive)
+
+	// The WARC's last record is the PDF before the WARC was put in it: a
+	// prefix of the file, whose size is the capture's without --embed-warc.
+	if node, err := exec.LookPath("node"); err == nil && extracted != "" {
+		if npm, err := exec.LookPath("npm"); err == nil {
+			recs := nodeWARC(t, node, npm, extracted) // the WARC as pdfdetach saved it from the PDF
+			last := recs[len(recs)-1]
+			before := last.content()
+			if last.Type != "resource" || len(before) == 0 || !strings.HasPrefix(string(pdf), string(before)) {
+				t.Errorf("the WARC's last record (%s, %d bytes) is not the PDF before the WARC was embedded", last.Type, len(before))
+			} else {
+				t.Logf("size: PDF without the WARC %d bytes, WARC %d bytes, PDF with it, sealed, %d bytes (+%d, %.1f%%)",
+					len(before), len(warcBytes), len(pdf), len(pdf)-len(before), 100*float64(len(pdf)-len(before))/float64(len(before)))
+			}
+		}
+	}
+	verified := regexp.MustCompile(`info WC-EMBED-VERIFIED object \d+ 0 R: (\d+) of (\d+) content sets verified against the embedded WARCs? ([^(]*) \(`)
+	audit := func(name, want string) {
+		t.Helper()
+		code, report := audited(t, name)
+		m := verified.FindStringSubmatch(report)
+		if code != 0 || m == nil || m[1] != m[2] || m[3] != want || m[1] == "0" {
+			t.Errorf("audit %s: exit %d, want 0 and every set verified against %s:\n%s", filepath.Base(name), code, want, report)
+			return
+		}
+		n, _ := strconv.Atoi(m[1])
+		t.Logf("audit %s: %d of %d content sets verified against %s", filepath.Base(name), n, n, want)
+	}
+	audit(file, "site.warc.gz")
+
+	appended, appWARC := filepath.Join(dir, "app.pdf"), filepath.Join(dir, "app.warc.gz")
+	s.mu.Lock()
+	s.files["/site/extra.html"] = []byte(`<!DOCTYPE html><html><head><title>Extra</title></head><body><p>Appended.</p></body></html>`)
+	s.mu.Unlock()
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"append", "--wait-idle", "100ms", "--warc", appWARC, "--embed-warc", file, base + "/site/extra.html", "-o", appended}, ios); code != 0 {
+		t.Fatalf("append --embed-warc: exit %d\n%s%s", code, stdout, stderr)
+	}
+	audit(appended, "site.warc.gz, app.warc.gz")
+
+	if os.Getenv("WEBCAP_SLOW_TESTS") != "1" {
+		return
+	}
+	refreshed, refWARC := filepath.Join(dir, "refreshed.pdf"), filepath.Join(dir, "refreshed.warc.gz")
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"refresh", "--allow-private", "--wait-idle", "100ms", "--warc", refWARC, "--embed-warc", file, "-o", refreshed}, ios); code != 0 {
+		t.Fatalf("refresh --embed-warc: exit %d\n%s%s", code, stdout, stderr)
+	}
+	audit(refreshed, "site.warc.gz, refreshed.warc.gz")
+}
