@@ -63,6 +63,10 @@ func (r *reader) read() *Document {
 	r.checkSections(&damage)
 	r.objectNumbers() // sorted before checkObjects may run alongside
 	r.recoverMisplaced()
+	r.readRevisions()
+	if cat, err := r.xt.Catalog(); err == nil && cat != nil {
+		r.readSeals(cat) // before the bytes are let go: /Contents is found in them
+	}
 	if !r.parallel {
 		r.checkObjects(&damage)
 		// The bytes are checked: let go of them (the file's size, live
@@ -116,6 +120,7 @@ func (r *reader) read() *Document {
 	r.scanObjects()
 	r.readUse()
 	r.doc.Certification = r.certification(cat)
+	r.readDSS(cat)
 	r.certifiedAfter(r.doc.Certification)
 	return r.doc
 }
