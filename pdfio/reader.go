@@ -34,6 +34,8 @@ type reader struct {
 	// each once parsed): without any, the reader only reads what pdfcpu
 	// built.
 	parallel bool
+	// pageContents are the pages' content streams (contentsOf).
+	pageContents map[webcapture.Ref]int
 }
 
 func newReader(ctx *model.Context, dec *decoder, name string, opts Options, b []byte) *reader {
@@ -121,6 +123,7 @@ func (r *reader) read() *Document {
 	r.readUse()
 	r.doc.Certification = r.certification(cat)
 	r.readDSS(cat)
+	r.readRoles(cat)
 	r.certifiedAfter(r.doc.Certification)
 	return r.doc
 }

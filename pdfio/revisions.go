@@ -3,6 +3,7 @@ package pdfio
 import (
 	"bytes"
 	"slices"
+	"strconv"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"github.com/webcap/webcap/webcapture"
@@ -22,6 +23,12 @@ type Revision struct {
 	// is where its stream is), by number: what it added or changed and
 	// no later revision changed again.
 	Objects []webcapture.Ref
+	// Roles says what each of Objects is, for a revision after the first
+	// (parallel to Objects; nil for the first): "page 3", "content stream
+	// of page 3", "content set", "image", "signature", "signature field",
+	// "DSS", "catalog", "AcroForm", "info", "metadata", "page tree",
+	// "annotation", "cross-reference stream", "object stream", "object".
+	Roles []string
 }
 
 // readRevisions lists the revisions: the cross-reference sections of the
@@ -67,6 +74,9 @@ func (r *reader) readRevisions() {
 		}
 		ref := webcapture.Ref{Num: num, Gen: genOf(e)}
 		off := r.offset(ref)
+		if off < 0 && e.ObjectStream != nil { // pdfcpu loaded it from its object stream
+			off = r.offset(webcapture.Ref{Num: *e.ObjectStream})
+		}
 		if off < 0 {
 			continue
 		}
@@ -91,7 +101,8 @@ func (r *reader) readRevisions() {
 type DocumentDSS struct {
 	Ref                webcapture.Ref // the /DSS dictionary; zero if direct
 	Certs, OCSPs, CRLs [][]byte
-	Unreadable         int // streams listed that could not be decoded
+	Objects            []webcapture.Ref // every object reached under /DSS (its arrays, streams, /VRI)
+	Unreadable         int              // streams listed that could not be decoded
 }
 
 // maxDSSEntries bounds each of the /DSS arrays read.
@@ -105,6 +116,7 @@ func (r *reader) readDSS(cat types.Dict) {
 		return
 	}
 	dss := &DocumentDSS{Ref: ref}
+	r.dssObjects(d, dss, 0, map[webcapture.Ref]bool{})
 	for _, k := range []struct {
 		key string
 		to  *[][]byte
@@ -129,4 +141,190 @@ func (r *reader) readDSS(cat types.Dict) {
 		}
 	}
 	r.doc.DSS = dss
+}
+
+// maxRoleObjects bounds the objects of the later revisions whose role is
+// read.
+const maxRoleObjects = 1 << 16
+
+// readRoles says what each object of the revisions after the first is
+// (Revision.Roles), once the pages, sets, seals and /DSS are read.
+func (r *reader) readRoles(cat types.Dict) {
+	if len(r.doc.Revisions) < 2 {
+		return
+	}
+	known := map[webcapture.Ref]string{}
+	if r.xt.Root != nil {
+		known[refOf(*r.xt.Root)] = "catalog"
+	}
+	if r.xt.Info != nil {
+		known[refOf(*r.xt.Info)] = "info"
+	}
+	for _, key := range []string{"AcroForm", "Pages", "Metadata"} {
+		if ir, ok := cat[key].(types.IndirectRef); ok {
+			known[refOf(ir)] = map[string]string{"AcroForm": "AcroForm", "Pages": "page tree", "Metadata": "metadata"}[key]
+		}
+	}
+	for _, s := range r.doc.Seals {
+		known[s.Ref] = "signature"
+	}
+	if r.doc.DSS != nil {
+		known[r.doc.DSS.Ref] = "DSS"
+		for _, o := range r.doc.DSS.Objects {
+			known[o] = "DSS"
+		}
+	}
+	for _, cs := range r.doc.Sets {
+		known[cs.Ref] = "content set"
+	}
+	for _, im := range r.doc.Images {
+		known[im.Ref] = "image"
+	}
+	for _, p := range r.doc.Pages {
+		known[p.Ref] = "page " + strconv.Itoa(p.Number)
+	}
+	n := 0
+	for i := 1; i < len(r.doc.Revisions); i++ {
+		rv := &r.doc.Revisions[i]
+		rv.Roles = make([]string, len(rv.Objects))
+		for j, ref := range rv.Objects {
+			if role, ok := known[ref]; ok {
+				rv.Roles[j] = role
+				continue
+			}
+			rv.Roles[j] = "object"
+			if n++; n > maxRoleObjects {
+				continue
+			}
+			r.checkStop()
+			rv.Roles[j] = r.role(ref)
+		}
+	}
+}
+
+// contentsOf maps each page's content streams to the page's number, read
+// once when a later revision holds an object the other roles do not name.
+func (r *reader) contentsOf() map[webcapture.Ref]int {
+	if r.pageContents != nil {
+		return r.pageContents
+	}
+	r.pageContents = map[webcapture.Ref]int{}
+	for _, p := range r.doc.Pages {
+		o, _, _ := r.resolve(types.IndirectRef{ObjectNumber: types.Integer(p.Ref.Num), GenerationNumber: types.Integer(p.Ref.Gen)}, "Pages")
+		d, ok := o.(types.Dict)
+		if !ok {
+			continue
+		}
+		switch c := d["Contents"].(type) {
+		case types.IndirectRef:
+			r.pageContents[refOf(c)] = p.Number
+			if a, _, _ := r.resolve(c, "Contents"); a != nil {
+				if arr, ok := a.(types.Array); ok {
+					for _, e := range arr {
+						if ir, ok := e.(types.IndirectRef); ok {
+							r.pageContents[refOf(ir)] = p.Number
+						}
+					}
+				}
+			}
+		case types.Array:
+			for _, e := range c {
+				if ir, ok := e.(types.IndirectRef); ok {
+					r.pageContents[refOf(ir)] = p.Number
+				}
+			}
+		}
+	}
+	return r.pageContents
+}
+
+// role says what an object the other roles do not name is, by its /Type
+// and the keys that tell.
+func (r *reader) role(ref webcapture.Ref) string {
+	if p, ok := r.contentsOf()[ref]; ok {
+		return "content stream of page " + strconv.Itoa(p)
+	}
+	e := r.entry(ref.Num)
+	if e == nil {
+		return "object"
+	}
+	switch e.Object.(type) {
+	case types.XRefStreamDict:
+		return "cross-reference stream"
+	case types.ObjectStreamDict:
+		return "object stream"
+	}
+	o, _, _ := r.resolve(types.IndirectRef{ObjectNumber: types.Integer(ref.Num), GenerationNumber: types.Integer(ref.Gen)}, "")
+	var d types.Dict
+	switch v := o.(type) {
+	case types.Dict:
+		d = v
+	case types.StreamDict:
+		d = v.Dict
+	default:
+		return "object"
+	}
+	typ, _ := d["Type"].(types.Name)
+	sub, _ := d["Subtype"].(types.Name)
+	ft, _ := d["FT"].(types.Name)
+	switch {
+	case typ == "XRef":
+		return "cross-reference stream"
+	case typ == "ObjStm":
+		return "object stream"
+	case typ == "Sig" || typ == "DocTimeStamp":
+		return "signature"
+	case ft == "Sig":
+		return "signature field"
+	case typ == "VRI":
+		return "DSS"
+	case typ == "Metadata":
+		return "metadata"
+	case typ == "Pages":
+		return "page tree"
+	case ft != "" || d["Kids"] != nil && d["T"] != nil:
+		return "form field"
+	case typ == "Annot" || sub == "Widget" || sub == "Link":
+		return "annotation"
+	case sub == "Form":
+		return "form XObject"
+	case sub == "Image":
+		return "image"
+	}
+	return "object"
+}
+
+// dssObjects lists the objects reached under /DSS (its arrays, /VRI and
+// its dictionaries, the streams), within bounds.
+func (r *reader) dssObjects(o types.Object, dss *DocumentDSS, depth int, seen map[webcapture.Ref]bool) {
+	if depth > 8 || len(seen) > 4*maxDSSEntries {
+		return
+	}
+	var kids []types.Object
+	switch v := o.(type) {
+	case types.Dict:
+		for _, e := range v {
+			kids = append(kids, e)
+		}
+	case types.Array:
+		kids = v
+	}
+	for _, k := range kids {
+		ir, ok := k.(types.IndirectRef)
+		if !ok {
+			r.dssObjects(k, dss, depth+1, seen)
+			continue
+		}
+		ref := refOf(ir)
+		if seen[ref] {
+			continue
+		}
+		seen[ref] = true
+		dss.Objects = append(dss.Objects, ref)
+		if v, _, _ := r.resolve(ir, "DSS"); v != nil {
+			if _, isStream := v.(types.StreamDict); !isStream {
+				r.dssObjects(v, dss, depth+1, seen)
+			}
+		}
+	}
 }
