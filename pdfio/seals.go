@@ -21,7 +21,7 @@ type Seal struct {
 	Filter    string         // /Filter
 	SubFilter string         // /SubFilter
 	ByteRange []int64        // /ByteRange; nil when absent or not an array of integers
-	Contents  []byte         // /Contents, decoded; nil when absent, unreadable or larger than MaxSealContents
+	Contents  []byte         // /Contents, decoded; nil when absent, unreadable or larger than MaxReadSealContents
 	// ContentsAt and ContentsLen are where /Contents is written in the
 	// file, as found in the dictionary's own bytes (not from /ByteRange):
 	// the hex string's offset and length, its angle brackets included;
@@ -40,10 +40,10 @@ type Seal struct {
 	Problems []string
 }
 
-// MaxSealContents bounds the /Contents a seal's dictionary may hold: a
+// MaxReadSealContents bounds the /Contents a seal's dictionary may hold: a
 // CMS signature with its chain and revocation data takes tens of
 // kilobytes; one of 16 MiB is no signature a verifier reads.
-const MaxSealContents = 16 << 20
+const MaxReadSealContents = 16 << 20
 
 // maxFieldDepth and maxFields bound the walk of /AcroForm /Fields.
 const (
@@ -203,8 +203,8 @@ func (r *reader) sealContents(s *Seal, d types.Dict) {
 		at, n := contentsSpan(r.b, off)
 		if at >= 0 {
 			s.ContentsAt, s.ContentsLen = at, n
-			if n-2 > 2*MaxSealContents {
-				s.Problems = append(s.Problems, fmt.Sprintf("its /Contents is %d bytes of hex, more than a signature holds (%d)", n, 2*MaxSealContents))
+			if n-2 > 2*MaxReadSealContents {
+				s.Problems = append(s.Problems, fmt.Sprintf("its /Contents is %d bytes of hex, more than a signature holds (%d)", n, 2*MaxReadSealContents))
 				return
 			}
 			s.Contents = []byte(decodeHex(string(r.b[at+1 : at+n-1])))
@@ -217,12 +217,12 @@ func (r *reader) sealContents(s *Seal, d types.Dict) {
 		s.Problems = append(s.Problems, "it has no /Contents")
 		return
 	case types.HexLiteral:
-		if len(c) > 2*MaxSealContents {
+		if len(c) > 2*MaxReadSealContents {
 			s.Problems = append(s.Problems, fmt.Sprintf("its /Contents is %d bytes of hex, more than a signature holds", len(c)))
 			return
 		}
 	}
-	if b, ok := rawString(v); ok && len(b) <= MaxSealContents {
+	if b, ok := rawString(v); ok && len(b) <= MaxReadSealContents {
 		s.Contents = []byte(b)
 	}
 	if r.compressed(s.Ref) {
