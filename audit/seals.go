@@ -166,7 +166,7 @@ func (a *auditor) changed(rev int, allowed func(role string) bool) (what []strin
 			}
 			what = append(what, fmt.Sprintf("%s (%s)", ref, role))
 			switch {
-			case strings.HasPrefix(role, "page "):
+			case strings.HasPrefix(role, "page ") && role != "page tree":
 				pages = append(pages, strings.TrimPrefix(role, "page "))
 			case strings.HasPrefix(role, "content stream of page "):
 				pages = append(pages, strings.TrimPrefix(role, "content stream of page "))

@@ -138,7 +138,7 @@ func verifyOne(v *Verdict, f io.ReaderAt, size int64, d *pdfio.Document, extra [
 	for _, p := range s.Problems {
 		v.problem(CheckFormat, "%s", p)
 	}
-	if !checkRange(v, size, d.Revisions) || len(s.Contents) == 0 {
+	if !checkRange(v, f, size, d.Revisions) || len(s.Contents) == 0 {
 		if len(s.Contents) == 0 && len(s.Problems) == 0 {
 			v.problem(CheckFormat, "its /Contents is empty: nothing is signed")
 		}
@@ -170,7 +170,7 @@ func verifyOne(v *Verdict, f io.ReaderAt, size int64, d *pdfio.Document, extra [
 // seal's /Contents hex string, angle brackets included, and b+c the end
 // of a revision (the end of line after %%EOF included or not). It
 // reports whether the covered bytes can be read at all.
-func checkRange(v *Verdict, size int64, revs []pdfio.Revision) bool {
+func checkRange(v *Verdict, f io.ReaderAt, size int64, revs []pdfio.Revision) bool {
 	s, br := v.Seal, v.Seal.ByteRange
 	if len(br) != 4 {
 		v.problem(CheckRange, "its /ByteRange has %d numbers, want 4 ([0 a b c])", len(br))
@@ -198,7 +198,7 @@ func checkRange(v *Verdict, size int64, revs []pdfio.Revision) bool {
 	}
 	end := br[2] + br[3]
 	for i, r := range revs {
-		if end == r.End || end < r.End && end >= r.End-2 && eolOnly(r.End-end) {
+		if end == r.End || end < r.End && end >= r.End-2 && eolOnly(f, end, r.End) {
 			v.Revision = i
 		}
 	}
@@ -208,10 +208,16 @@ func checkRange(v *Verdict, size int64, revs []pdfio.Revision) bool {
 	return true
 }
 
-// eolOnly: what lies between a range's end and its revision's end may be
-// the end-of-line marker after %%EOF (one or two bytes); pdfio's Revision.End
-// counts it.
-func eolOnly(n int64) bool { return n >= 1 && n <= 2 }
+// eolOnly reports whether the bytes from to end are the end-of-line
+// marker after %%EOF, which pdfio's Revision.End counts and a range may
+// leave out.
+func eolOnly(f io.ReaderAt, from, end int64) bool {
+	b := make([]byte, end-from)
+	if _, err := f.ReadAt(b, from); err != nil {
+		return false
+	}
+	return len(bytes.Trim(b, "\r\n")) == 0
+}
 
 // covered reads the bytes the /ByteRange covers.
 func covered(f io.ReaderAt, br []int64) ([]byte, error) {
