@@ -72,6 +72,9 @@ func (r *reader) readRevisions() {
 		if e == nil || e.Free {
 			continue
 		}
+		if _, ok := e.Object.(types.XRefStreamDict); ok {
+			continue // bookkeeping, which an update's Result does not list either
+		}
 		ref := webcapture.Ref{Num: num, Gen: genOf(e)}
 		off := r.offset(ref)
 		if off < 0 && e.ObjectStream != nil { // pdfcpu loaded it from its object stream
@@ -117,6 +120,7 @@ func (r *reader) readDSS(cat types.Dict) {
 	}
 	dss := &DocumentDSS{Ref: ref}
 	r.dssObjects(d, dss, 0, map[webcapture.Ref]bool{})
+	slices.SortFunc(dss.Objects, func(x, y webcapture.Ref) int { return x.Num - y.Num }) // (read from dictionaries: in no order)
 	for _, k := range []struct {
 		key string
 		to  *[][]byte
