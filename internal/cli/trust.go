@@ -41,7 +41,7 @@ func (t *trustFlags) load() (*x509.CertPool, error) {
 		for _, name := range t.Trust {
 			b, err := os.ReadFile(name)
 			if err != nil {
-				t.err = fmt.Errorf("--trust: %w", err)
+				t.err = &ioError{fmt.Errorf("--trust: %w", err)}
 				return
 			}
 			n := 0
