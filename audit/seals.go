@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/seal"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -13,40 +12,20 @@ import (
 // seals checks each signature and document timestamp (package seal
 // verifies it: WC-SEAL-FORMAT, -RANGE, -DIGEST, -UNTRUSTED, -VERIFIED),
 // then what the file says about time and what was added after it
-// (WC-SEAL-TIME, -AFTER, -DOCMDP). Without Options.File no seal is
-// verified, but what was added after the last one is still named.
+// (WC-SEAL-TIME, -AFTER, -DOCMDP). Without Options.File nothing is said
+// of the seals (a writer auditing what it wrote after a certified input,
+// --force, has WC-CERTIFIED-AFTER).
 func (a *auditor) seals() {
-	if len(a.d.Seals) == 0 {
+	if len(a.d.Seals) == 0 || a.opts.File == nil {
 		return
 	}
-	var verdicts []*seal.Verdict
-	if a.opts.File != nil {
-		verdicts = seal.Verify(a.opts.File, a.opts.FileSize, a.d, seal.VerifyOptions{Trust: a.opts.Trust})
-	} else {
-		for _, s := range a.d.Seals {
-			verdicts = append(verdicts, &seal.Verdict{Seal: s, Revision: a.revisionOf(s)})
-		}
-	}
+	verdicts := seal.Verify(a.opts.File, a.opts.FileSize, a.d, seal.VerifyOptions{Trust: a.opts.Trust})
 	for _, v := range verdicts {
 		a.verdict(v)
 	}
 	a.sealTimes(verdicts)
 	a.sealAfter(verdicts)
 	a.docMDP(verdicts)
-}
-
-// revisionOf is the revision whose end a seal's /ByteRange reaches, -1.
-func (a *auditor) revisionOf(s *pdfio.Seal) int {
-	if len(s.ByteRange) != 4 {
-		return -1
-	}
-	end := s.ByteRange[2] + s.ByteRange[3]
-	for i, r := range a.d.Revisions {
-		if end <= r.End && end >= r.End-2 {
-			return i
-		}
-	}
-	return -1
 }
 
 var checkRule = map[seal.Check]string{
@@ -70,9 +49,6 @@ func sealName(v *seal.Verdict) string {
 
 // verdict reports one seal's problems, or that it verifies.
 func (a *auditor) verdict(v *seal.Verdict) {
-	if a.opts.File == nil {
-		return
-	}
 	for _, p := range v.Problems {
 		a.add(checkRule[p.Check], v.Seal.Ref, "/Contents", "%s: %s", sealName(v), p.Message)
 	}

@@ -191,9 +191,6 @@ from them.`,
 			if err := opts.inputFlags.check("audit"); err != nil {
 				return err
 			}
-			if _, err := opts.trustFlags.load(); err != nil {
-				return err
-			}
 			return opts.progressFlags.check("audit")
 		}),
 	}
@@ -329,6 +326,9 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	opts.Files = files // none: nothing to audit, no error
 	opts.sizeMemory(opts.Files)
 	if err := opts.resolve("audit", opts.IO); err != nil {
+		return err
+	}
+	if _, err := opts.trustFlags.load(); err != nil { // before any file, once
 		return err
 	}
 	if opts.Sources != "" {
