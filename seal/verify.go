@@ -238,6 +238,10 @@ var oidSignatureTimestamp = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 9, 16, 2
 // verifyCMS verifies a CMS signature: detached over the covered bytes,
 // or (adbe.pkcs7.sha1) over their SHA-1 held as the content.
 func verifyCMS(v *Verdict, content []byte, extra []*x509.Certificate, opts VerifyOptions) {
+	if derTooDeep(v.Seal.Contents, maxDERDepth) {
+		v.problem(CheckFormat, "its /Contents is no CMS signature that can be read: nested deeper than %d, or a length past its end", maxDERDepth)
+		return
+	}
 	p7, err := pkcs7.Parse(v.Seal.Contents)
 	if err != nil {
 		v.problem(CheckFormat, "its /Contents is no CMS signature that can be read: %v", err)
@@ -345,6 +349,10 @@ func verifyDocTimestamp(v *Verdict, content []byte, extra []*x509.Certificate, o
 // says whether the chain reached the anchors, and v.Signer is the TSA for a
 // document timestamp.
 func verifyToken(v *Verdict, token []byte, what string, pool []*x509.Certificate, opts VerifyOptions) (*timestamp.Timestamp, bool) {
+	if derTooDeep(token, maxDERDepth) {
+		v.problem(CheckFormat, "its %s is no time-stamp token that can be read: nested deeper than %d, or a length past its end", what, maxDERDepth)
+		return nil, false
+	}
 	p7, err := pkcs7.Parse(token)
 	if err != nil {
 		v.problem(CheckFormat, "its %s is no time-stamp token that can be read: %v", what, err)
@@ -499,4 +507,74 @@ func lenientKey(der []byte) (subject string, pub any, err error) {
 	}
 	pub, err = x509.ParsePKIXPublicKey(c.TBS.PublicKey.FullBytes)
 	return subject, pub, err
+}
+
+// maxDERDepth bounds the nesting of a CMS signature or token read: a real
+// one nests about twenty deep (a certificate's extensions inside the
+// SignedData); the parsers recurse once a level, and 200,000 levels of
+// indefinite length took 150 MB.
+const maxDERDepth = 100
+
+// derTooDeep reports whether b's BER/DER encoding nests more than max
+// deep, or cannot be walked at all (a length past its container); in one
+// pass, without recursion.
+func derTooDeep(b []byte, max int) bool {
+	var ends []int // each open constructed value's end; -1: indefinite length
+	for pos := 0; pos < len(b); {
+		for len(ends) > 0 && ends[len(ends)-1] >= 0 && pos >= ends[len(ends)-1] {
+			ends = ends[:len(ends)-1]
+		}
+		if len(ends) > 0 && ends[len(ends)-1] < 0 && pos+1 < len(b) && b[pos] == 0 && b[pos+1] == 0 {
+			ends = ends[:len(ends)-1]
+			pos += 2
+			continue
+		}
+		tag := b[pos]
+		pos++
+		if tag&0x1f == 0x1f {
+			for pos < len(b) && b[pos]&0x80 != 0 {
+				pos++
+			}
+			pos++
+		}
+		if pos >= len(b) {
+			return false
+		}
+		l := int(b[pos])
+		pos++
+		indefinite := false
+		switch {
+		case l == 0x80:
+			indefinite = true
+		case l > 0x80:
+			n := l & 0x7f
+			if n > 4 || pos+n > len(b) {
+				return true
+			}
+			l = 0
+			for _, c := range b[pos : pos+n] {
+				l = l<<8 | int(c)
+			}
+			pos += n
+		}
+		if tag&0x20 == 0 { // primitive
+			if indefinite || l > len(b)-pos {
+				return true
+			}
+			pos += l
+			continue
+		}
+		if len(ends) >= max {
+			return true
+		}
+		if indefinite {
+			ends = append(ends, -1)
+		} else {
+			if l > len(b)-pos {
+				return true
+			}
+			ends = append(ends, pos+l)
+		}
+	}
+	return false
 }

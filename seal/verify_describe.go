@@ -40,7 +40,7 @@ func Describe(s *pdfio.Seal) (sum Summary) {
 			}
 		}
 	}()
-	if len(s.Contents) == 0 {
+	if len(s.Contents) == 0 || derTooDeep(s.Contents, maxDERDepth) {
 		return sum
 	}
 	switch s.SubFilter {
