@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -69,10 +70,6 @@ type sealState struct {
 	marker []byte // the placeholder /ByteRange, digits drawn at random: unique in the file
 	size   int
 }
-
-// byteRangeWidth is the width of each number of the placeholder /ByteRange
-// (enough for a file of 9,999,999,999 bytes).
-const byteRangeWidth = 10
 
 // AddSeal adds a signature or document timestamp field f with placeholder
 // /ByteRange and /Contents: a signature dictionary, a field with its
@@ -154,6 +151,13 @@ func (u *Update) AddSeal(f SealField) error {
 	form["Fields"] = append(fields, fieldRef)
 	form["SigFlags"] = types.Integer(3) // SignaturesExist | AppendOnly
 	u.setCatalogEntry("AcroForm", form, formRef)
+	level := 2
+	if f.Type == SealDocTimeStamp {
+		level = 5
+	}
+	if err := u.esic(level); err != nil {
+		return fmt.Errorf("pdfio: AddSeal: %w", err)
+	}
 	u.seal = &sealState{marker: marker, size: f.Size}
 	return nil
 }
@@ -178,11 +182,17 @@ func byteRangePlaceholder() ([]byte, types.Array, error) {
 	return b.Bytes(), br, nil
 }
 
+// maxNamedFields bounds the fields whose names fieldName reads.
+const maxNamedFields = 1 << 16
+
 // fieldName is a field name no top-level field has: Signature1, ... or
 // Timestamp1, ...
 func (u *Update) fieldName(fields types.Array, typ string) string {
 	taken := map[string]bool{}
-	for _, e := range fields {
+	for i, e := range fields {
+		if i >= maxNamedFields {
+			break // (the names of the fields past them are not read)
+		}
 		if d, _ := u.dictAt(e); d != nil {
 			if s, ok := rawString(d["T"]); ok {
 				taken[s] = true
@@ -194,6 +204,9 @@ func (u *Update) fieldName(fields types.Array, typ string) string {
 		base = "Timestamp"
 	}
 	for i := 1; ; i++ {
+		if len(fields) > maxNamedFields && i == 1 {
+			i = len(fields) + 1 // a number no field read has, past their count
+		}
 		if n := base + strconv.Itoa(i); !taken[n] {
 			return n
 		}
@@ -282,8 +295,8 @@ func (u *Update) setCatalogEntry(key string, d types.Dict, ref *types.IndirectRe
 
 // AddDSS adds d's certificates, OCSP responses and CRLs to the catalog's
 // /DSS (made when the file has none), each a stream in its array (/Certs,
-// /OCSPs, /CRLs); what the store holds is kept, and an item given twice
-// is written once.
+// /OCSPs, /CRLs); what the store holds is kept, and an item it holds
+// already, or given twice, is written once.
 func (u *Update) AddDSS(d DSS) error {
 	cat, err := u.dictAt(u.root())
 	if err != nil || cat == nil {
@@ -304,7 +317,7 @@ func (u *Update) AddDSS(d DSS) error {
 		if err != nil {
 			return fmt.Errorf("pdfio: AddDSS: /DSS /%s: %w", k.key, err)
 		}
-		seen := map[string]bool{}
+		seen := u.streamsIn(arr)
 		for _, b := range k.items {
 			if seen[string(b)] {
 				continue
@@ -318,7 +331,72 @@ func (u *Update) AddDSS(d DSS) error {
 		dss["Type"] = types.Name("DSS")
 	}
 	u.setCatalogEntry("DSS", dss, dssRef)
+	if err := u.esic(5); err != nil {
+		return fmt.Errorf("pdfio: AddDSS: %w", err)
+	}
 	return nil
+}
+
+// esic declares the extensions a seal uses in the catalog (ISO 32000-2's
+// features in a PDF 1.7 file, as Adobe's ETSI supplement says): /Extensions
+// /ESIC << /BaseVersion /1.7 /ExtensionLevel level >> (2: a CAdES
+// signature; 5: a DSS or a document timestamp), the level never lowered
+// and the other extensions kept; and /Version /1.7 when the file says an
+// older one. The file stays below PDF 2.0 (pdfcpu refuses some 1.7
+// constructs, /AF among them, at 2.0).
+func (u *Update) esic(level int) error {
+	cat, err := u.dictAt(u.root())
+	if err != nil || cat == nil {
+		return errors.New("the catalog is not a dictionary")
+	}
+	ext, extRef, err := u.editable(cat["Extensions"])
+	if e, ok := u.catalogEdits["Extensions"].(types.Dict); ok {
+		ext, extRef, err = e, nil, nil // set by an earlier call in this update
+	}
+	if err != nil {
+		return fmt.Errorf("/Extensions: %w", err)
+	}
+	if have, _ := u.dictAt(ext["ESIC"]); have != nil {
+		if n, ok := have["ExtensionLevel"].(types.Integer); ok && int(n) >= level {
+			return nil
+		}
+	}
+	ext["ESIC"] = types.Dict{"BaseVersion": types.Name("1.7"), "ExtensionLevel": types.Integer(level)}
+	if extRef != nil {
+		u.replace(*extRef, ext)
+	} else {
+		if u.catalogEdits == nil {
+			u.catalogEdits = types.Dict{}
+		}
+		u.catalogEdits["Extensions"] = ext
+	}
+	if v := u.ctx.RootVersion; (v == nil || *v < model.V17) && u.ctx.HeaderVersion != nil && *u.ctx.HeaderVersion < model.V17 {
+		u.catalogEdits["Version"] = types.Name("1.7")
+	}
+	return nil
+}
+
+// maxDSSCompared bounds the entries of a DSS array whose bytes AddDSS
+// compares with what it adds (a hostile store may hold any number).
+const maxDSSCompared = 4096
+
+// streamsIn is the set of the decoded bytes of the streams arr refers to
+// (its first maxDSSCompared; what does not decode is left out).
+func (u *Update) streamsIn(arr types.Array) map[string]bool {
+	seen := map[string]bool{}
+	for i, e := range arr {
+		r, ok := e.(types.IndirectRef)
+		if !ok || i >= maxDSSCompared {
+			continue
+		}
+		o, err := u.lookup(r)
+		if sd, ok := o.(types.StreamDict); err == nil && ok {
+			if b, err := u.dec.stream(r.ObjectNumber.Value(), &sd); err == nil {
+				seen[string(b)] = true
+			}
+		}
+	}
+	return seen
 }
 
 // PDFDate is t as a PDF date string (PDF 1.7 §3.8.3), in UTC:
@@ -347,22 +425,42 @@ func (u *Update) WriteSealed(w *Output, sign SealSign) error {
 	if u.seal == nil {
 		return errors.New("pdfio: WriteSealed: no seal added (AddSeal)")
 	}
+	if err := w.tmp.Truncate(0); err != nil {
+		return pathError(w.o.path, err)
+	}
+	if _, err := w.tmp.Seek(0, io.SeekStart); err != nil {
+		return pathError(w.o.path, err)
+	}
+	if err := u.writeAll(w.tmp, w.o.path); err != nil {
+		return err
+	}
+	return u.fillSeal(w.tmp, int64(len(u.orig)), sign, w.o.path)
+}
+
+// writeAll writes the updated file to f: streamed by the update's WriteTo
+// when it has one (the update's bytes not held whole), else from Bytes.
+func (u *Update) writeAll(f *os.File, name string) error {
+	if wt, ok := any(u).(io.WriterTo); ok {
+		_, err := wt.WriteTo(f) // its errors say what failed, as Bytes' do
+		return err
+	}
 	data, err := u.Bytes()
 	if err != nil {
 		return err
 	}
-	if err := w.tmp.Truncate(0); err != nil {
-		return pathError(w.o.path, err)
+	if _, err := f.Write(data); err != nil {
+		return pathError(name, err)
 	}
-	if _, err := w.tmp.WriteAt(data, 0); err != nil {
-		return pathError(w.o.path, err)
+	return nil
+}
+
+// Size is the size of what w holds so far.
+func (w *Output) Size() (int64, error) {
+	fi, err := w.tmp.Stat()
+	if err != nil {
+		return 0, pathError(w.o.path, err)
 	}
-	if _, err := w.tmp.Seek(int64(len(data)), io.SeekStart); err != nil {
-		return pathError(w.o.path, err)
-	}
-	start := int64(len(u.orig))
-	data = nil
-	return u.fillSeal(w.tmp, start, sign, w.o.path)
+	return fi.Size(), nil
 }
 
 // SealedBytes is WriteSealed in memory: the updated file's bytes, the

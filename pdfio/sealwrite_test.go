@@ -109,10 +109,27 @@ func TestAddSeal(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = doc
-			for _, want := range []string{"/FT /Sig", "/T (Signature1)", "/T (Timestamp1)", "/SigFlags 3", "/Type /DocTimeStamp", "/SubFilter /ETSI.RFC3161", "/SubFilter /ETSI.CAdES.detached", "/M (D:20261128160000+00'00')", "/F 132", "/Type /DSS"} {
+			for _, want := range []string{"/FT /Sig", "/T (Signature1)", "/T (Timestamp1)", "/SigFlags 3", "/Type /DocTimeStamp", "/SubFilter /ETSI.RFC3161", "/SubFilter /ETSI.CAdES.detached", "/M (D:20261128160000+00'00')", "/F 132", "/Type /DSS", "/ESIC <</BaseVersion /1.7/ExtensionLevel 5>>"} {
 				if !bytes.Contains(file, []byte(want)) {
 					t.Errorf("no %q in the file", want)
 				}
+			}
+			// The store extended: what it holds is not written again.
+			u, err := NewUpdate(file, tc.name, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := u.AddDSS(DSS{Certs: [][]byte{[]byte("cert"), []byte("cert2")}}); err != nil {
+				t.Fatal(err)
+			}
+			if file, err = u.Bytes(); err != nil {
+				t.Fatal(err)
+			}
+			if n := bytes.Count(file, []byte("stream\ncert2\nendstream")); n != 1 {
+				t.Errorf("the new certificate is written %d times, want 1", n)
+			}
+			if !bytes.Contains(file, []byte("/Version /1.7")) {
+				t.Error("no /Version /1.7 in the catalog of a PDF 1.6 file with /ESIC")
 			}
 			if n := bytes.Count(file, []byte("stream\ncert\nendstream")); n != 1 {
 				t.Errorf("the certificate is written %d times, want 1", n)

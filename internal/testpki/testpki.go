@@ -78,15 +78,15 @@ type PKI struct {
 	server *httptest.Server
 
 	mu      sync.Mutex
-	revoked map[string]time.Time // serial (decimal) → revocation time
-	tsa     http.Handler         // SetTSA's replacement, or nil
-	counts  map[string]int       // path → requests served
+	revoked map[string]time.Time    // serial (decimal) → revocation time
+	handler map[string]http.Handler // SetHandler's replacements, by path
+	counts  map[string]int          // path → requests served
 }
 
 // New makes the CA and its certificates and starts the server on
 // 127.0.0.1 (an ephemeral port). Close stops it.
 func New() (*PKI, error) {
-	p := &PKI{revoked: map[string]time.Time{}, counts: map[string]int{}}
+	p := &PKI{revoked: map[string]time.Time{}, counts: map[string]int{}, handler: map[string]http.Handler{}}
 	var err error
 	for _, k := range []struct {
 		name string
@@ -137,10 +137,19 @@ func (p *PKI) Requests(path string) int {
 // SetTSA replaces the time-stamping authority's handler (nil: the real
 // one, TSAHandler): a test's TSA that answers garbage, another imprint, or
 // never ends. The replacement may call p.TSAHandler() to answer for real.
-func (p *PKI) SetTSA(h http.Handler) {
+func (p *PKI) SetTSA(h http.Handler) { p.SetHandler(TSAPath, h) }
+
+// SetHandler replaces the handler of path (TSAPath, OCSPPath, CRLPath,
+// CAPath; nil: the real one): an OCSP responder that is down, a CRL that
+// is not one.
+func (p *PKI) SetHandler(path string, h http.Handler) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.tsa = h
+	if h == nil {
+		delete(p.handler, path)
+		return
+	}
+	p.handler[path] = h
 }
 
 // Revoke marks the certificate with serial revoked (at), for OCSP and the CRL.
@@ -160,14 +169,15 @@ func (p *PKI) Pool() *x509.CertPool {
 func (p *PKI) serve(w http.ResponseWriter, r *http.Request) {
 	p.mu.Lock()
 	p.counts[r.URL.Path]++
-	tsa := p.tsa
+	h := p.handler[r.URL.Path]
 	p.mu.Unlock()
+	if h != nil {
+		h.ServeHTTP(w, r)
+		return
+	}
 	switch r.URL.Path {
 	case TSAPath:
-		if tsa == nil {
-			tsa = p.TSAHandler()
-		}
-		tsa.ServeHTTP(w, r)
+		p.TSAHandler().ServeHTTP(w, r)
 	case OCSPPath:
 		p.OCSPHandler().ServeHTTP(w, r)
 	case CRLPath:
