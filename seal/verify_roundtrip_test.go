@@ -1,0 +1,74 @@
+package seal
+
+import (
+	"context"
+	"testing"
+
+	"github.com/webcap/webcap/internal/pdfbuild"
+)
+
+// What Apply writes verifies: a PAdES B-LTA seal (a signature with its
+// signature timestamp, a /DSS, a document timestamp) and that seal
+// renewed twice by a document timestamp each time; every seal verifies
+// against the test CA, covers the revision it ends, and openssl agrees.
+func TestVerifyRoundTrip(t *testing.T) {
+	p, files := newPKI(t)
+	signer, err := LoadPEM(files.Signer, files.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	lta, _, err := Bytes(ctx, pdfbuild.Web(false), "in.pdf", Options{Signer: signer, TimestampURL: p.TSAURL(), LTV: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	renewed := lta
+	for range 2 {
+		if renewed, _, err = Bytes(ctx, renewed, "in.pdf", Options{TimestampURL: p.TSAURL(), LTV: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		file  []byte
+		seals int
+	}{
+		{"B-LTA", lta, 2},
+		{"renewed twice", renewed, 6}, // each renewal: a timestamp, the DSS, a timestamp over it,
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, vs := verify(t, tc.file, p)
+			if len(vs) != tc.seals {
+				t.Fatalf("%d seals, want %d", len(vs), tc.seals)
+			}
+			if d.DSS == nil || len(d.DSS.Certs) == 0 {
+				t.Errorf("no /DSS certificates read: %+v", d.DSS)
+			}
+			for i, v := range vs {
+				if !v.Verified() || !v.Trusted {
+					t.Errorf("%s %q: verified %v, trusted %v: %v", v.Kind, v.Seal.Field, v.Verified(), v.Trusted, v.Problems)
+				}
+				if !v.Timestamped {
+					t.Errorf("%s %q: its time is %s's, not a token's", v.Kind, v.Seal.Field, v.TimeFrom)
+				}
+				if ok, out := opensslVerifies(t, tc.file, v.Seal, v.Seal.ByteRange, files); !ok {
+					t.Errorf("%s %q: openssl does not verify it:\n%s", v.Kind, v.Seal.Field, out)
+				}
+				if i > 0 && v.Revision <= vs[i-1].Revision {
+					t.Errorf("seal %d covers revision %d, the one before it %d", i, v.Revision, vs[i-1].Revision)
+				}
+			}
+			if last := vs[len(vs)-1]; last.Kind != KindTimestamp || last.Revision != len(d.Revisions)-1 {
+				t.Errorf("the last seal is a %s covering revision %d of %d, want a document timestamp covering the last", last.Kind, last.Revision, len(d.Revisions))
+			}
+			// A byte of the first revision changed: every seal breaks.
+			bad := flipStream(tc.file)
+			_, vs = verify(t, bad, p)
+			for _, v := range vs {
+				if v.Verified() {
+					t.Errorf("%s %q verifies with a covered byte changed", v.Kind, v.Seal.Field)
+				}
+			}
+		})
+	}
+}
