@@ -3,6 +3,7 @@ package seal
 import (
 	"bytes"
 	"crypto"
+	"crypto/sha1"
 	"crypto/sha256"
 	"io"
 	"os"
@@ -310,5 +311,46 @@ func TestVerifyRealWorld(t *testing.T) {
 	}
 	if len(files) > 0 && n == 0 {
 		t.Error("no seal in the real files")
+	}
+}
+
+// adbe.pkcs7.sha1 (ISO 32000-1 §12.8.3.3.1): the signature's content is
+// the SHA-1 of the covered bytes; it verifies, and not once a covered
+// byte changed.
+func TestVerifyPKCS7SHA1(t *testing.T) {
+	p, _ := newPKI(t)
+	u, err := pdfio.NewUpdate(pdfbuild.Web(false), "in.pdf", pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := u.AddSeal(pdfio.SealField{Type: pdfio.SealSig, SubFilter: "adbe.pkcs7.sha1", Size: 8192}); err != nil {
+		t.Fatal(err)
+	}
+	signed, err := u.SealedBytes(func(covered io.Reader) ([]byte, error) {
+		h := sha1.New()
+		if _, err := io.Copy(h, covered); err != nil {
+			return nil, err
+		}
+		sd, err := pkcs7.NewSignedData(h.Sum(nil))
+		if err != nil {
+			return nil, err
+		}
+		if err := sd.AddSigner(p.Signer, p.SignerKey, pkcs7.SignerInfoConfig{}); err != nil {
+			return nil, err
+		}
+		return sd.Finish()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		file []byte
+		want bool
+	}{{"signed", signed, true}, {"a stream byte changed", flipStream(signed), false}} {
+		_, vs := verify(t, tc.file, p)
+		if len(vs) != 1 || vs[0].Verified() != tc.want || vs[0].Seal.SubFilter != "adbe.pkcs7.sha1" {
+			t.Errorf("%s: verdicts %+v, want one that verifies: %v", tc.name, vs[0], tc.want)
+		}
 	}
 }
