@@ -98,14 +98,15 @@ func (r *reader) readRevisions() {
 	}
 }
 
-// A DocumentDSS is the catalog's /DSS (ISO 32000-2 §12.8.4.3, Table 261):
-// the validation data added for long-term validation, each stream's
-// decoded bytes: DER certificates, OCSP responses and CRLs.
+// A DocumentDSS is the catalog's /DSS as read (ISO 32000-2 §12.8.4.3,
+// Table 261): the validation data added for long-term validation, each
+// stream's decoded bytes (DSS, what AddDSS writes: DER certificates, OCSP
+// responses and CRLs), and where it is.
 type DocumentDSS struct {
-	Ref                webcapture.Ref // the /DSS dictionary; zero if direct
-	Certs, OCSPs, CRLs [][]byte
-	Objects            []webcapture.Ref // every object reached under /DSS (its arrays, streams, /VRI)
-	Unreadable         int              // streams listed that could not be decoded
+	DSS
+	Ref        webcapture.Ref   // the /DSS dictionary; zero if direct
+	Objects    []webcapture.Ref // every object reached under /DSS (its arrays, streams, /VRI)
+	Unreadable int              // streams listed that could not be decoded
 }
 
 // maxDSSEntries bounds each of the /DSS arrays read.
