@@ -153,9 +153,11 @@ func (r *reader) readDSS(cat types.Dict) {
 const maxRoleObjects = 1 << 16
 
 // readRoles says what each object of the revisions after the first is
-// (Revision.Roles), once the pages, sets, seals and /DSS are read.
+// (Revision.Roles), once the pages, sets, seals and /DSS are read: only in
+// a file with a seal, what the roles are for (a capture appended to many
+// times has many objects in its later revisions).
 func (r *reader) readRoles(cat types.Dict) {
-	if len(r.doc.Revisions) < 2 {
+	if len(r.doc.Revisions) < 2 || len(r.doc.Seals) == 0 {
 		return
 	}
 	known := map[webcapture.Ref]string{}
