@@ -67,7 +67,11 @@ func (r *reader) readRevisions() {
 	if len(r.doc.Revisions) == 0 {
 		return
 	}
-	for _, num := range r.objectNumbers() {
+	nums := r.objectNumbers()
+	in := make([]int32, len(nums)) // each object's revision, -1 for none
+	counts := make([]int, len(r.doc.Revisions))
+	for k, num := range nums {
+		in[k] = -1
 		e := r.entry(num)
 		if e == nil || e.Free {
 			continue
@@ -75,10 +79,11 @@ func (r *reader) readRevisions() {
 		if _, ok := e.Object.(types.XRefStreamDict); ok {
 			continue // bookkeeping, which an update's Result does not list either
 		}
-		ref := webcapture.Ref{Num: num, Gen: genOf(e)}
-		off := r.offset(ref)
-		if off < 0 && e.ObjectStream != nil { // pdfcpu loaded it from its object stream
-			off = r.offset(webcapture.Ref{Num: *e.ObjectStream})
+		off := offsetOf(e)
+		if off < 0 && e.ObjectStream != nil { // in an object stream: where the stream is
+			if se := r.entry(*e.ObjectStream); se != nil {
+				off = offsetOf(se)
+			}
 		}
 		if off < 0 {
 			continue
@@ -93,7 +98,16 @@ func (r *reader) readRevisions() {
 			return 0
 		})
 		if i < len(r.doc.Revisions) {
-			r.doc.Revisions[i].Objects = append(r.doc.Revisions[i].Objects, ref)
+			in[k] = int32(i)
+			counts[i]++
+		}
+	}
+	for i, n := range counts {
+		r.doc.Revisions[i].Objects = make([]webcapture.Ref, 0, n)
+	}
+	for k, num := range nums {
+		if i := in[k]; i >= 0 {
+			r.doc.Revisions[i].Objects = append(r.doc.Revisions[i].Objects, webcapture.Ref{Num: num, Gen: genOf(r.entry(num))})
 		}
 	}
 }
