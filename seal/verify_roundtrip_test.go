@@ -2,7 +2,13 @@ package seal
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
+
+	"github.com/digitorus/pkcs7"
+	"github.com/webcap/webcap/internal/testpki"
 
 	"github.com/webcap/webcap/internal/pdfbuild"
 )
@@ -54,6 +60,9 @@ func TestVerifyRoundTrip(t *testing.T) {
 				if ok, out := opensslVerifies(t, tc.file, v.Seal, v.Seal.ByteRange, files); !ok {
 					t.Errorf("%s %q: openssl does not verify it:\n%s", v.Kind, v.Seal.Field, out)
 				}
+				if v.Kind == KindSignature {
+					signatureTimestampAgrees(t, v.Seal.Contents, files)
+				}
 				if i > 0 && v.Revision <= vs[i-1].Revision {
 					t.Errorf("seal %d covers revision %d, the one before it %d", i, v.Revision, vs[i-1].Revision)
 				}
@@ -70,5 +79,38 @@ func TestVerifyRoundTrip(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// signatureTimestampAgrees checks the signature timestamp of the CMS
+// signature sig with openssl: ts -verify over the signature value.
+func signatureTimestampAgrees(t *testing.T, sig []byte, f testpki.Files) {
+	t.Helper()
+	p7, err := pkcs7.Parse(sig)
+	if err != nil || len(p7.Signers) != 1 {
+		t.Fatalf("the signature does not parse: %v", err)
+	}
+	si := p7.Signers[0]
+	found := false
+	for _, a := range si.UnauthenticatedAttributes {
+		if !a.Type.Equal(oidSignatureTimestamp) {
+			continue
+		}
+		found = true
+		dir := t.TempDir()
+		value, token := filepath.Join(dir, "value.bin"), filepath.Join(dir, "token.der")
+		if err := os.WriteFile(value, si.EncryptedDigest, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(token, a.Value.Bytes, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command("openssl", "ts", "-verify", "-data", value, "-in", token, "-token_in", "-CAfile", f.CA, "-untrusted", f.TSA).CombinedOutput()
+		if err != nil {
+			t.Errorf("openssl ts -verify of the signature timestamp: %v\n%s", err, out)
+		}
+	}
+	if !found {
+		t.Error("the signature has no signature timestamp")
 	}
 }
