@@ -8,9 +8,8 @@ import (
 	"testing"
 
 	"github.com/digitorus/pkcs7"
-	"github.com/webcap/webcap/internal/testpki"
-
 	"github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/internal/testpki"
 )
 
 // What Apply writes verifies: a PAdES B-LTA seal (a signature with its
