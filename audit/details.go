@@ -153,10 +153,11 @@ beyond what adding a DSS, a document timestamp or a signature writes (ISO 32000-
 the objects with what each is (a page, a page's content stream, a content set), the pages and
 the content sets; that is how a shadow attack or a silent edit shows. WC-SEAL-DOCMDP checks a
 certification's /P against the updates after it; WC-SEAL-TIME a seal's time against the /TS of
-the sets it covers and against later seals. Each seal that verifies is one WC-SEAL-VERIFIED
-(kind, signer, time, trusted or not): webcap info lists them too. The oracle: openssl cms
--verify -binary -inform DER -content <ByteRange bytes> and pdfsig agree with the verdict on the
-tamper tests (seal/verify_test.go).`,
+the sets it covers and against later seals (a claimed time, from the writer's clock, may be up
+to 10 minutes ahead; two tokens' times are compared as they are). Each seal that verifies is
+one WC-SEAL-VERIFIED (kind, signer, time, trusted or not): webcap info lists them too. The
+oracle: openssl cms -verify -binary -inform DER -content <ByteRange bytes> and pdfsig agree
+with the verdict on the tamper tests (seal/verify_test.go).`,
 	}, {
 		rules: []string{"WC-SE-ARTICLE", "WC-ARTICLE-SETS", "WC-STRUCTPARENTS-SHARED", "WC-PARENTTREE-KEY", "WC-OUTLINE-ENTRY", "WC-STRUCT-ENTRY"},
 		text: `WC-SE-ARTICLE, WC-ARTICLE-SETS, WC-STRUCTPARENTS-SHARED and WC-PARENTTREE-KEY check the tags

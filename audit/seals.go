@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/webcap/webcap/seal"
 	"github.com/webcap/webcap/webcapture"
@@ -78,6 +79,12 @@ func (a *auditor) coveredEnd(v *seal.Verdict) int64 {
 	return 0
 }
 
+// clockSkew is how far a claimed time (a set's /TS, a signature's /M or
+// signing-time, from the writer's own clock) may be ahead of a time it is
+// compared with: a capture's clock a few seconds fast of its TSA's is no
+// finding. Two tokens' times are compared as they are.
+const clockSkew = 10 * time.Minute
+
 // sealTimes: a seal's time must not be before the /TS of a content set it
 // covers, nor after the time of a seal that covers it (WC-SEAL-TIME).
 func (a *auditor) sealTimes(vs []*seal.Verdict) {
@@ -89,7 +96,7 @@ func (a *auditor) sealTimes(vs []*seal.Verdict) {
 			if cs.Created == nil || !cs.Created.Valid || a.revisionHolding(cs.Ref) > v.Revision {
 				continue
 			}
-			if cs.Created.Time.After(v.Time) {
+			if cs.Created.Time.After(v.Time.Add(clockSkew)) {
 				a.add("WC-SEAL-TIME", v.Seal.Ref, "/TS", "%s is dated %s (%s), before the content set %s it covers was created (/TS %s)",
 					sealName(v), v.Time.UTC().Format("2006-01-02T15:04:05Z"), v.TimeFrom, cs.Ref, cs.Created)
 			}
@@ -98,7 +105,11 @@ func (a *auditor) sealTimes(vs []*seal.Verdict) {
 			if w == v || w.Time.IsZero() || w.Revision <= v.Revision {
 				continue
 			}
-			if v.Time.After(w.Time) {
+			skew := clockSkew
+			if v.Timestamped && w.Timestamped {
+				skew = 0
+			}
+			if v.Time.After(w.Time.Add(skew)) {
 				a.add("WC-SEAL-TIME", v.Seal.Ref, "", "%s is dated %s (%s), after %s (%s, %s), which was added later and covers it",
 					sealName(v), v.Time.UTC().Format("2006-01-02T15:04:05Z"), v.TimeFrom, sealName(w), w.Time.UTC().Format("2006-01-02T15:04:05Z"), w.TimeFrom)
 			}

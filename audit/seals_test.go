@@ -154,6 +154,7 @@ func TestSealTamper(t *testing.T) {
 		{"a byte of a stream changed", flipCovered(signed(base)), []string{"WC-SEAL-DIGEST"}},
 		{"a page appended after the seal", appendPage(signed(base)), []string{"WC-SEAL-AFTER"}},
 		{"the range ten bytes short", shortRange(signed(base)), []string{"WC-SEAL-RANGE", "WC-SEAL-DIGEST"}},
+		{"a later timestamp dated before the signature", sealed(signed(base), pdfio.SealDocTimeStamp, tokenAt(time.Now().Add(-time.Hour))), []string{"WC-SEAL-TIME"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := pdfio.ReadBytes(tc.file, "test.pdf", pdfio.Options{})
