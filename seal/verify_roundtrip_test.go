@@ -1,10 +1,15 @@
 package seal
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/digitorus/pkcs7"
@@ -111,5 +116,57 @@ func signatureTimestampAgrees(t *testing.T, sig []byte, f testpki.Files) {
 	}
 	if !found {
 		t.Error("the signature has no signature timestamp")
+	}
+}
+
+// A signature timestamp whose imprint was changed (one byte, written back
+// in the signature's /Contents): the token's own signature no longer
+// verifies, and neither does openssl ts -verify.
+func TestVerifySignatureTimestampTampered(t *testing.T) {
+	p, files := newPKI(t)
+	signer, err := LoadPEM(files.Signer, files.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bt, _, err := Bytes(context.Background(), pdfbuild.Web(false), "in.pdf", Options{Signer: signer, TimestampURL: p.TSAURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, vs := verify(t, bt, p)
+	if len(vs) != 1 || !vs[0].Verified() || vs[0].TimeFrom != "signature timestamp" {
+		t.Fatalf("the B-T signature: %+v", vs)
+	}
+	s := d.Seals[0]
+	p7, err := pkcs7.Parse(s.Contents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imprint := sha256.Sum256(p7.Signers[0].EncryptedDigest)
+	i := bytes.Index(s.Contents, imprint[:])
+	if i < 0 {
+		t.Fatal("no imprint in the signature")
+	}
+	changed := bytes.Clone(s.Contents)
+	changed[i] ^= 1
+	bad := bytes.Clone(bt)
+	copy(bad[s.ContentsAt+1:], strings.ToUpper(hex.EncodeToString(changed)))
+	_, vs = verify(t, bad, p)
+	if vs[0].Verified() {
+		t.Fatal("a changed signature timestamp verifies")
+	}
+	if !strings.Contains(fmt.Sprint(vs[0].Problems), "signature timestamp") || vs[0].Problems[0].Check != CheckDigest {
+		t.Errorf("problems %v, want the signature timestamp's, a digest problem", vs[0].Problems)
+	}
+	dir := t.TempDir()
+	value, token := filepath.Join(dir, "value.bin"), filepath.Join(dir, "token.der")
+	p7, _ = pkcs7.Parse(changed)
+	for _, a := range p7.Signers[0].UnauthenticatedAttributes {
+		if a.Type.Equal(oidSignatureTimestamp) {
+			os.WriteFile(token, a.Value.Bytes, 0o600)
+		}
+	}
+	os.WriteFile(value, p7.Signers[0].EncryptedDigest, 0o600)
+	if out, err := exec.Command("openssl", "ts", "-verify", "-data", value, "-in", token, "-token_in", "-CAfile", files.CA, "-untrusted", files.TSA).CombinedOutput(); err == nil {
+		t.Errorf("openssl ts -verify accepts the changed token:\n%s", out)
 	}
 }
