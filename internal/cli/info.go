@@ -155,6 +155,7 @@ func writeInfo(w io.Writer, d *pdfio.Document, verbose bool) error {
 	}
 	writePriorActions(p, d)
 	writeEmbeddedFiles(p, d)
+	writeSeals(p, d)
 	if len(d.Defects) > 0 {
 		p.f("\ndefects:\n")
 		limit := newRuleLimit(verbose)

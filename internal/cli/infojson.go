@@ -129,6 +129,9 @@ func writeInfoJSON(w io.Writer, d *pdfio.Document) error {
 	if b, err = appendEmbeddedFilesJSON(b, d); err != nil {
 		return err
 	}
+	if b, err = appendSealsJSON(b, d); err != nil {
+		return err
+	}
 	b = append(b, "}\n"...)
 	if _, err = bw.Write(b); err != nil || buffered {
 		return err // (the caller's buffer is the caller's to flush)
@@ -165,6 +168,7 @@ func newInfoReportHead(d *pdfio.Document) *infoReport {
 	rep.Counts = counts(d)
 	rep.PageZoom, rep.PriorActions = newZoomJSON(d), newPriorActionsJSON(d)
 	rep.EmbeddedFiles = newEmbeddedFilesJSON(d)
+	rep.Seals = newSealsJSON(d)
 	return rep
 }
 

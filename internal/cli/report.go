@@ -93,6 +93,8 @@ type infoReport struct {
 	PriorActions []priorActionJSON `json:"priorActions"`
 	// The files the catalog's /AF and /Names /EmbeddedFiles list (infoembed.go).
 	EmbeddedFiles []embeddedFileJSON `json:"embeddedFiles"`
+	// The signatures and document timestamps, as they claim (infoseals.go).
+	Seals []sealJSON `json:"seals,omitempty"`
 }
 
 type pageZoomJSON struct {
