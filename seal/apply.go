@@ -44,7 +44,15 @@ type Options struct {
 	// written (Replace: an existing file may be replaced).
 	PDF   pdfio.Options
 	Write pdfio.WriteOptions
+	// Attach are files to embed first (webcap seal --embed-warc: the WARC
+	// the capture was made from), as associated files, by an update of
+	// their own that the seals after it cover. Alone, they are the only
+	// change (streamed into the output).
+	Attach []pdfio.Attachment
 }
+
+// seals says whether the options ask for a signature or a timestamp.
+func (o *Options) seals() bool { return o.Signer != nil || o.TimestampURL != "" }
 
 // ErrNothing: the options ask for no seal.
 var ErrNothing = errors.New("nothing to seal with: give a time-stamping authority (--timestamp-url) or a signer (--sign-cert and --sign-key, or --sign-p12)")
@@ -52,7 +60,7 @@ var ErrNothing = errors.New("nothing to seal with: give a time-stamping authorit
 // Check says whether the options ask for something that can be done.
 func (o *Options) Check() error {
 	switch {
-	case o.Signer == nil && o.TimestampURL == "":
+	case !o.seals() && len(o.Attach) == 0:
 		return ErrNothing
 	case o.LTV && o.TimestampURL == "":
 		return errors.New("LTV (--ltv) needs a time-stamping authority (--timestamp-url) for its document timestamp")
@@ -65,9 +73,10 @@ func (o *Options) Check() error {
 // A Result says what was added, a Seal per signature or timestamp, in the
 // order of the file's revisions.
 type Result struct {
-	Seals []Sealed
-	DSS   *pdfio.DSS // what the /DSS added holds (LTV), or nil
-	Size  int64      // the sealed file's size
+	Attached []string // the names of the files embedded (Options.Attach)
+	Seals    []Sealed
+	DSS      *pdfio.DSS // what the /DSS added holds (LTV), or nil
+	Size     int64      // the sealed file's size
 }
 
 // Sealed is one seal added.
@@ -113,6 +122,20 @@ func Write(ctx context.Context, file []byte, name, out string, o Options) (*Resu
 		return nil, err
 	}
 	defer w.Close()
+	if !o.seals() { // files to embed, nothing to seal: streamed
+		u, err := attached(file, name, &o)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := u.WriteTo(w); err != nil {
+			return nil, err
+		}
+		res := &Result{Attached: attachedNames(o.Attach)}
+		if res.Size, err = w.Size(); err != nil {
+			return nil, err
+		}
+		return res, w.Commit()
+	}
 	res, err := newSealer(&o).run(ctx, file, name, func(u *pdfio.Update, sign pdfio.SealSign, last bool) ([]byte, error) {
 		if !last {
 			return u.SealedBytes(sign)
@@ -136,6 +159,17 @@ func Write(ctx context.Context, file []byte, name, out string, o Options) (*Resu
 func Bytes(ctx context.Context, file []byte, name string, o Options) ([]byte, *Result, error) {
 	if err := o.Check(); err != nil {
 		return nil, nil, err
+	}
+	if !o.seals() {
+		u, err := attached(file, name, &o)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, err := u.Bytes()
+		if err != nil {
+			return nil, nil, err
+		}
+		return b, &Result{Attached: attachedNames(o.Attach), Size: int64(len(b))}, nil
 	}
 	var sealed []byte
 	res, err := newSealer(&o).run(ctx, file, name, func(u *pdfio.Update, sign pdfio.SealSign, last bool) ([]byte, error) {
@@ -170,6 +204,16 @@ type writeFunc func(u *pdfio.Update, sign pdfio.SealSign, last bool) ([]byte, er
 // timestamp), then with LTV the DSS and a document timestamp.
 func (s *sealer) run(ctx context.Context, file []byte, name string, write writeFunc) (*Result, error) {
 	o := s.o
+	if len(o.Attach) > 0 { // the files embedded first, in a revision the seals cover
+		u, err := attached(file, name, o)
+		if err != nil {
+			return nil, err
+		}
+		if file, err = u.Bytes(); err != nil {
+			return nil, err
+		}
+		s.res.Attached = attachedNames(o.Attach)
+	}
 	if o.Signer != nil {
 		s.val.add(o.Signer.Cert)
 		s.val.add(o.Signer.Chain...)
@@ -326,4 +370,26 @@ func subject(c *x509.Certificate) string {
 		return c.Subject.CommonName
 	}
 	return c.Subject.String()
+}
+
+// attached is the update of file that embeds o.Attach.
+func attached(file []byte, name string, o *Options) (*pdfio.Update, error) {
+	u, err := pdfio.NewUpdate(file, name, o.PDF)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range o.Attach {
+		if err := u.Attach(a); err != nil {
+			return nil, err
+		}
+	}
+	return u, nil
+}
+
+func attachedNames(as []pdfio.Attachment) []string {
+	names := make([]string, len(as))
+	for i, a := range as {
+		names[i] = a.Name
+	}
+	return names
 }

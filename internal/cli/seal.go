@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/seal"
+	"github.com/webcap/webcap/warc"
 )
 
 func newSealCmd(ios *IOStreams, runF func(context.Context, *sealOptions) error) *cobra.Command {
@@ -64,21 +65,23 @@ too damaged to update, or larger than --max-file-size.`,
 		Args: cobra.ExactArgs(1),
 		RunE: runner(opts, runF, runSeal, func(args []string) error {
 			opts.File = args[0]
-			if !opts.sealFlags.asked() {
-				return usagef("seal: say how to seal: --timestamp-url, --sign-cert and --sign-key, or --sign-p12")
+			if !opts.sealFlags.asked() && opts.EmbedWARC == "" {
+				return usagef("seal: say how to seal: --timestamp-url, --sign-cert and --sign-key, --sign-p12, or --embed-warc")
 			}
 			return opts.outputFlags.flags("seal", false, true)
 		}),
 	}
 	opts.outputFlags.add(cmd, "write the sealed file to `OUT.pdf`", false)
 	opts.sealFlags.add(cmd)
+	cmd.Flags().StringVar(&opts.EmbedWARC, "embed-warc", "", "first put `W.warc.gz` (the WARC the capture was made from) into the file as an associated file (/AFRelationship /Source), by an update the seals cover: webcap audit then recomputes every content set's identifier from it, offline")
 	opts.lim.addMaxFileSize(cmd)
 	return cmd
 }
 
 type sealOptions struct {
-	IO   *IOStreams
-	File string
+	IO        *IOStreams
+	File      string
+	EmbedWARC string // --embed-warc
 	outputFlags
 	sealFlags
 	lim limitFlags // --max-file-size
@@ -87,6 +90,9 @@ type sealOptions struct {
 func runSeal(ctx context.Context, opts *sealOptions) error {
 	r := &runFiles{inPlace: opts.File}
 	r.input("", opts.File, opts.IO)
+	if opts.EmbedWARC != "" {
+		r.input("--embed-warc", opts.EmbedWARC, opts.IO)
+	}
 	if err := opts.sealFlags.prepare("seal", opts.IO, r); err != nil {
 		return err
 	}
@@ -101,7 +107,22 @@ func runSeal(ctx context.Context, opts *sealOptions) error {
 	if err != nil {
 		return err
 	}
-	o := *opts.sealFlags.opts
+	var o seal.Options
+	if opts.sealFlags.opts != nil {
+		o = *opts.sealFlags.opts
+	}
+	if opts.EmbedWARC != "" {
+		// A WARC, read whole within its limits, before it goes in: audit
+		// would read it so.
+		if _, err := warc.LoadFile(opts.EmbedWARC, warc.Options{Context: ctx}); err != nil {
+			return fmt.Errorf("seal: --embed-warc: %w", err)
+		}
+		a, err := pdfio.WARCAttachment(opts.EmbedWARC)
+		if err != nil {
+			return &ioError{fmt.Errorf("seal: --embed-warc: %w", err)}
+		}
+		o.Attach = []pdfio.Attachment{a}
+	}
 	o.PDF = opts.lim.pdfOptions(ctx)
 	o.PDF.Context = nil // the requests have their own bounds
 	o.Write = pdfio.WriteOptions{Replace: opts.Force}
@@ -127,6 +148,9 @@ func runSeal(ctx context.Context, opts *sealOptions) error {
 // writeSealed says what was sealed: a line per seal, the DSS, the sizes.
 func writeSealed(w io.Writer, out string, res *seal.Result, orig int64, took time.Duration) {
 	name := displayOutput(out)
+	for _, a := range res.Attached {
+		fmt.Fprintf(w, "%s: embedded %s (associated file, /AFRelationship /Source)\n", name, a)
+	}
 	for _, s := range res.Seals {
 		switch s.Type {
 		case pdfio.SealSig:
