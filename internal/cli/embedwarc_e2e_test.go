@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,7 +11,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/internal/sealoracle"
 	"github.com/webcap/webcap/internal/testpki"
+	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/warc"
 )
 
 // TestBrowserEmbedWARC is issue 28's items 2 and 3 through the commands, on
@@ -81,15 +86,18 @@ func TestBrowserEmbedWARC(t *testing.T) {
 		t.Logf("audit %s: %d of %d content sets verified against %s", filepath.Base(name), n, n, want)
 	}
 	audit(file, "site.warc.gz")
+	evidenceChecks(t, file, archive, pki)
 
 	appended, appWARC := filepath.Join(dir, "app.pdf"), filepath.Join(dir, "app.warc.gz")
 	s.mu.Lock()
 	s.files["/site/extra.html"] = []byte(`<!DOCTYPE html><html><head><title>Extra</title></head><body><p>Appended.</p></body></html>`)
 	s.mu.Unlock()
 	ios, _, stdout, stderr = Test()
-	if code := Main(context.Background(), []string{"append", "--wait-idle", "100ms", "--warc", appWARC, "--embed-warc", file, base + "/site/extra.html", "-o", appended}, ios); code != 0 {
+	if code := Main(context.Background(), []string{"append", "--wait-idle", "100ms", "--warc", appWARC, "--embed-warc", "--timestamp-url", p.TSAURL(), file, base + "/site/extra.html", "-o", appended}, ios); code != 0 {
 		t.Fatalf("append --embed-warc: exit %d\n%s%s", code, stdout, stderr)
 	}
+	// (sealed again: what append adds is covered by a new document
+	// timestamp, or the audit names it, WC-SEAL-AFTER)
 	audit(appended, "site.warc.gz, app.warc.gz")
 
 	if os.Getenv("WEBCAP_SLOW_TESTS") != "1" {
@@ -97,8 +105,90 @@ func TestBrowserEmbedWARC(t *testing.T) {
 	}
 	refreshed, refWARC := filepath.Join(dir, "refreshed.pdf"), filepath.Join(dir, "refreshed.warc.gz")
 	ios, _, stdout, stderr = Test()
-	if code := Main(context.Background(), []string{"refresh", "--allow-private", "--wait-idle", "100ms", "--warc", refWARC, "--embed-warc", file, "-o", refreshed}, ios); code != 0 {
+	if code := Main(context.Background(), []string{"refresh", "--allow-private", "--wait-idle", "100ms", "--warc", refWARC, "--embed-warc", "--timestamp-url", p.TSAURL(), file, "-o", refreshed}, ios); code != 0 {
 		t.Fatalf("refresh --embed-warc: exit %d\n%s%s", code, stdout, stderr)
 	}
 	audit(refreshed, "site.warc.gz, refreshed.warc.gz")
+}
+
+// evidenceChecks is the rest of issue 28's "done when" on a capture made
+// with --warc W --embed-warc --sign-cert --sign-key --timestamp-url --ltv:
+// openssl verifies every seal over its range (cms -verify for the
+// signature, ts -verify for its signature timestamp over the signature
+// value and for the document timestamp), audit --trust CA.pem verifies
+// both seals against the test CA, and every URLS key of the PDF has a
+// response record in the WARC.
+func evidenceChecks(t *testing.T, file, archive string, pki testpki.Files) {
+	t.Helper()
+	pdf, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := pdfio.ReadBytes(pdf, file, pdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, s := range d.Seals {
+		kinds = append(kinds, s.Type)
+		if !verifies(t, pdf, s, s.ByteRange, pki) {
+			t.Errorf("openssl does not verify the %s seal %q over its /ByteRange", s.Type, s.Field)
+		}
+		if s.Type != pdfio.SealSig {
+			continue
+		}
+		token, value, err := sealoracle.SignatureTimestamp(s.Contents)
+		if err != nil || token == nil {
+			t.Errorf("the signature has no signature timestamp (PAdES B-T): %v", err)
+			continue
+		}
+		if v, err := sealoracle.Token(value, token, pki.CA, pki.TSA); err != nil || !v.OK {
+			t.Errorf("openssl ts -verify of the signature timestamp over the signature value: %v\n%s", err, v.Out)
+		}
+	}
+	if strings.Join(kinds, " ") != "Sig DocTimeStamp" {
+		t.Errorf("seals %q, want a signature then a document timestamp (PAdES B-LTA)", kinds)
+	}
+	ios, _, stdout, stderr := Test()
+	code := Main(context.Background(), []string{"audit", "--in-process", "--trust", pki.CA, file}, ios)
+	report := stdout.String() + stderr.String()
+	if code != 0 || strings.Count(report, "WC-SEAL-VERIFIED") != 2 || strings.Count(report, "; trusted") != 2 || strings.Contains(report, "WC-SEAL-UNTRUSTED") {
+		t.Errorf("audit --trust: exit %d, want 0 and both seals verified and trusted:\n%s", code, report)
+	}
+
+	// Every URLS key has a response record (its target URI, canonical).
+	c, err := canon.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	responses := map[string]bool{}
+	r := warc.NewReader(f)
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Type() == "response" {
+			if u, err := c.String(rec.TargetURI()); err == nil {
+				responses[u] = true
+			}
+		}
+	}
+	if d.URLS == nil || len(d.URLS.Entries) == 0 {
+		t.Fatal("the capture has no URLS tree")
+	}
+	for _, e := range d.URLS.Entries {
+		if !responses[e.Key] {
+			t.Errorf("URLS key %s: no response record in the WARC", e.Key)
+		}
+	}
+	t.Logf("%d seals verified by openssl; %d URLS keys, each with a response record", len(d.Seals), len(d.URLS.Entries))
 }
