@@ -204,4 +204,3 @@ func verifies(t *testing.T, file []byte, s *pdfio.Seal, ranges []int64, f testpk
 	}
 	return v.OK
 }
-
