@@ -311,6 +311,7 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if err != nil {
 		return err
 	}
+	opts.sealFlags.unsealedUpdate(opts.IO, name, opts.File, opts.target(opts.File), d)
 	sum := summarize(d, opts.Profile)
 	if opts.JSON {
 		err = captureJSON(opts, res, sum)

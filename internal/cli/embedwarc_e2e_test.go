@@ -100,6 +100,18 @@ func TestBrowserEmbedWARC(t *testing.T) {
 	// timestamp, or the audit names it, WC-SEAL-AFTER)
 	audit(appended, "site.warc.gz, app.warc.gz")
 
+	// Not sealed again: append says the update is covered by no seal, and
+	// audit names what it added.
+	unsealed := filepath.Join(dir, "unsealed.pdf")
+	ios, _, stdout, stderr = Test()
+	if code := Main(context.Background(), []string{"append", "--wait-idle", "100ms", file, base + "/site/extra.html", "-o", unsealed}, ios); code != 0 ||
+		!strings.Contains(stderr.String(), "is sealed (2 seals), and what this update added is covered by no seal") {
+		t.Errorf("append of a sealed file, not sealed again: exit %d, want 0 and a warning\n%s%s", code, stdout, stderr)
+	}
+	if code, report := audited(t, unsealed); code != 1 || !strings.Contains(report, "error WC-SEAL-AFTER") {
+		t.Errorf("audit of a sealed file appended to: exit %d, want 1 with WC-SEAL-AFTER\n%s", code, report)
+	}
+
 	if os.Getenv("WEBCAP_SLOW_TESTS") != "1" {
 		return
 	}

@@ -207,6 +207,7 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 		}); err != nil {
 			return err
 		}
+		opts.sealFlags.unsealedUpdate(opts.IO, "refresh", opts.File, opts.target(opts.File), d)
 		sum = summarize(d, opts.Profile)
 	}
 	if opts.Report != "" {

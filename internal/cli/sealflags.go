@@ -143,3 +143,15 @@ func (s *sealFlags) seal(ctx context.Context, cmd, name string, pdf *[]byte, rea
 	*pdf = sealed
 	return func(name string) (*pdfio.Document, error) { return pdfio.ReadBytes(sealed, name, pdfio.Options{}) }, nil
 }
+
+// unsealedUpdate says when append or refresh (cmd) updated a sealed file
+// without sealing it again: d, the result, has seals, and what the update
+// added is covered by none of them, so webcap audit names it (WC-SEAL-AFTER,
+// an error: it is how a silent edit shows).
+func (s *sealFlags) unsealedUpdate(ios *IOStreams, cmd, input, out string, d *pdfio.Document) {
+	if s.asked() || input == "" || d == nil || len(d.Seals) == 0 {
+		return
+	}
+	fmt.Fprintf(ios.ErrOut, "webcap: %s: %s is sealed (%s), and what this update added is covered by no seal: webcap audit names it (WC-SEAL-AFTER); seal the result again (--timestamp-url, --sign-cert and --sign-key, or webcap seal %s --timestamp-url URL -o SEALED.pdf)\n",
+		cmd, displayInput(input), plural(len(d.Seals), "seal"), displayOutput(out))
+}
