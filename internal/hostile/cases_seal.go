@@ -198,3 +198,27 @@ func init() {
 		},
 	)
 }
+
+// webcap seal --embed-warc reads the WARC it is given as audit reads one
+// (the same limits: an HTTP header to 1 MiB), before anything is written:
+// a 382 KB .warc.gz of one 250 MiB header is refused, exit 4, and the
+// PDF is neither changed nor written. Before: no seal command.
+func init() {
+	Register(Case{
+		Name:  "seal-embed-warc-header-bomb",
+		Part:  Bounds,
+		Setup: warcSetup(map[string]func(string) error{"h.warc.gz": headerBomb}, nil, "seal", "cap.pdf", "--embed-warc", "h.warc.gz", "-o", "out.pdf"),
+		Exit:  4,
+		Stderr: []string{`^webcap: seal: --embed-warc: h\.warc\.gz: record 1 at byte 0: not a valid WARC file: ` +
+			`HTTP header over the size limit: more than 1048576 bytes$`},
+		Check: All(noOutput, func(dir string) error {
+			b, err := pdfbuild.Sample("capture")
+			if err != nil {
+				return err
+			}
+			return Unchanged("cap.pdf", b)(dir)
+		}),
+		MaxCPU: cpuQuick, MaxRSS: rssQuick,
+		Before: sealBefore,
+	})
+}
