@@ -45,5 +45,8 @@
 //   - A chain's revocation data is an OCSP response when the certificate
 //     names a responder that answers, else its CRL; a revoked certificate
 //     is an error (RevokedError), and no seal is made with it.
+//   - Options.Attach (webcap seal --embed-warc) embeds files first, by an
+//     update of their own that the seals after it cover; alone, it is
+//     the only change, streamed into the output.
 //   - Verification of seals (the auditor's) is in verify*.go.
 package seal
