@@ -446,7 +446,7 @@ func TestEachRule(t *testing.T) {
 		}}, nil},
 		{"WC-SEAL-AFTER", spec{mangle: func(b []byte) []byte { return appendPage(signed(b)) }}, nil},
 		{"WC-SEAL-TIME", spec{mangle: func(b []byte) []byte {
-			return sealed(b, pdfio.SealDocTimeStamp, tokenAt(time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)))
+			return sealed(b, pdfio.SealDocTimeStamp, testPKI().TokenSign(time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)))
 		}}, nil},
 		{"WC-SEAL-DOCMDP", spec{catalog: certify(1, 1<<30), mangle: func(b []byte) []byte { return appendPage(withLength(b)) }},
 			[]string{"WC-SEAL-AFTER", "WC-SEAL-FORMAT", "WC-SEAL-RANGE", "WC-CERTIFIED-AFTER"}},

@@ -2,9 +2,7 @@ package seal
 
 import (
 	"bytes"
-	"crypto"
 	"crypto/sha1"
-	"crypto/sha256"
 	"io"
 	"os"
 	"os/exec"
@@ -14,7 +12,6 @@ import (
 	"time"
 
 	"github.com/digitorus/pkcs7"
-	"github.com/digitorus/timestamp"
 	"github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/internal/sharedtest"
 	"github.com/webcap/webcap/internal/testpki"
@@ -38,43 +35,6 @@ func newPKI(t *testing.T) (*testpki.PKI, testpki.Files) {
 		t.Fatal(err)
 	}
 	return p, files
-}
-
-func cmsSigner(p *testpki.PKI) pdfio.SealSign {
-	return func(covered io.Reader) ([]byte, error) {
-		data, err := io.ReadAll(covered)
-		if err != nil {
-			return nil, err
-		}
-		sd, err := pkcs7.NewSignedData(data)
-		if err != nil {
-			return nil, err
-		}
-		sd.SetDigestAlgorithm(pkcs7.OIDDigestAlgorithmSHA256)
-		if err := sd.AddSignerChain(p.Signer, p.SignerKey, nil, pkcs7.SignerInfoConfig{}); err != nil {
-			return nil, err
-		}
-		sd.Detach()
-		return sd.Finish()
-	}
-}
-
-func tsaSigner(p *testpki.PKI) pdfio.SealSign {
-	return func(covered io.Reader) ([]byte, error) {
-		h := sha256.New()
-		if _, err := io.Copy(h, covered); err != nil {
-			return nil, err
-		}
-		resp, err := p.Token(crypto.SHA256, h.Sum(nil), nil, true, time.Now())
-		if err != nil {
-			return nil, err
-		}
-		ts, err := timestamp.ParseResponse(resp)
-		if err != nil {
-			return nil, err
-		}
-		return ts.RawToken, nil
-	}
 }
 
 func addSeal(t *testing.T, b []byte, typ string, sign pdfio.SealSign) []byte {
@@ -161,8 +121,8 @@ func TestVerifyAgreesWithOpenSSL(t *testing.T) {
 	}
 	p, files := newPKI(t)
 	base := pdfbuild.Web(false)
-	signed := addSeal(t, base, pdfio.SealSig, cmsSigner(p))
-	stamped := addSeal(t, signed, pdfio.SealDocTimeStamp, tsaSigner(p))
+	signed := addSeal(t, base, pdfio.SealSig, p.CMSSign)
+	stamped := addSeal(t, signed, pdfio.SealDocTimeStamp, p.TokenSign(time.Now()))
 	for _, tc := range []struct {
 		name     string
 		file     []byte
@@ -214,7 +174,7 @@ func TestVerifyAgreesWithPdfsig(t *testing.T) {
 		t.Skip("no pdfsig")
 	}
 	p, _ := newPKI(t)
-	signed := addSeal(t, pdfbuild.Web(false), pdfio.SealSig, cmsSigner(p))
+	signed := addSeal(t, pdfbuild.Web(false), pdfio.SealSig, p.CMSSign)
 	for _, tc := range []struct {
 		name  string
 		file  []byte
@@ -243,7 +203,7 @@ func TestVerifyAgreesWithPdfsig(t *testing.T) {
 // overlapping.
 func TestVerifyMalformed(t *testing.T) {
 	p, _ := newPKI(t)
-	signed := addSeal(t, pdfbuild.Web(false), pdfio.SealSig, cmsSigner(p))
+	signed := addSeal(t, pdfbuild.Web(false), pdfio.SealSig, p.CMSSign)
 	deep := bytes.Repeat([]byte{0x30, 0x80}, 100000)
 	for _, tc := range []struct {
 		name     string
