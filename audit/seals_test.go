@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/internal/pdfcheck"
 	"github.com/webcap/webcap/internal/testpki"
 	"github.com/webcap/webcap/pdfio"
 )
@@ -53,14 +54,7 @@ func signed(b []byte) []byte { return sealed(b, pdfio.SealSig, testPKI().CMSSign
 
 // appendPage adds, as an update, a page copied from another file.
 func appendPage(b []byte) []byte {
-	u, err := pdfio.NewUpdate(b, "test.pdf", pdfio.Options{AllowCertified: true})
-	if err != nil {
-		panic(err)
-	}
-	if _, _, err := u.AppendPages(pdfbuild.Web(false), "other.pdf"); err != nil {
-		panic(err)
-	}
-	out, err := u.Bytes()
+	out, err := pdfcheck.AppendPage(b)
 	if err != nil {
 		panic(err)
 	}
