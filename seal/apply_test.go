@@ -36,16 +36,8 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Close)
+	p, f := newPKI(t)
 	dir := t.TempDir()
-	f, err := p.WriteFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	in := filepath.Join(dir, "in.pdf")
 	capture, err := pdfbuild.Sample("capture")
 	if err != nil {
@@ -468,15 +460,7 @@ func TestLTV(t *testing.T) {
 		{"revoked-crl", down, nil, true, 0, 0, `certificate "webcap test signer" was revoked .* \(CRL`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := testpki.New()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
-			f, err := p.WriteFiles(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, f := newPKI(t)
 			s, err := LoadPEM(f.Chain, f.Key)
 			if err != nil {
 				t.Fatal(err)

@@ -24,7 +24,9 @@ import (
 // one with a page appended after the seal, Verify's verdict is theirs,
 // and where the seal still verifies it does not cover what was added.
 
-func newPKI(t *testing.T) (*testpki.PKI, testpki.Files) {
+// newPKI starts the test CA, TSA, OCSP and CRL on loopback (closed when
+// the test ends) and writes its certificates and key into a directory.
+func newPKI(t testing.TB) (*testpki.PKI, testpki.Files) {
 	t.Helper()
 	p, err := testpki.New()
 	if err != nil {

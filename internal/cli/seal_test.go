@@ -17,17 +17,9 @@ import (
 // TestSeal runs webcap seal against the test PKI on loopback: each case's
 // exit status, what it says, and whether it wrote the output.
 func TestSeal(t *testing.T) {
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
 	dir := t.TempDir()
 	t.Chdir(dir)
-	f, err := p.WriteFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, f := testPKI(t, dir)
 	capture, err := pdfbuild.Sample("capture")
 	if err != nil {
 		t.Fatal(err)
@@ -113,4 +105,20 @@ func pdfsigValid(t *testing.T, file string, sig bool) {
 	if !strings.Contains(string(out), "Signature Validation: Signature is Valid") {
 		t.Errorf("pdfsig %s:\n%s", file, out)
 	}
+}
+
+// testPKI starts the test CA, TSA, OCSP and CRL on loopback (closed when
+// the test ends) and writes its certificates and key into dir.
+func testPKI(t testing.TB, dir string) (*testpki.PKI, testpki.Files) {
+	t.Helper()
+	p, err := testpki.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	f, err := p.WriteFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, f
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	pb "github.com/webcap/webcap/internal/pdfbuild"
-	"github.com/webcap/webcap/internal/testpki"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/seal"
 )
@@ -20,16 +19,8 @@ import (
 // it (the workers, which get --trust, are run by the hostile cases:
 // internal/hostile/cases_sealaudit.go).
 func TestAuditSeals(t *testing.T) {
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
 	dir := t.TempDir()
-	files, err := p.WriteFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, files := testPKI(t, dir)
 	u, err := pdfio.NewUpdate(pb.Web(false), "in.pdf", pdfio.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -35,16 +35,8 @@ func TestSealTamper(t *testing.T) {
 	if err != nil {
 		t.Skip("qpdf is not installed (apt-get install qpdf): it finds the page's content stream")
 	}
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
 	dir := t.TempDir()
-	f, err := p.WriteFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, f := testPKI(t, dir)
 	pdf, archive := builtCapture(t, dir, true, nil)
 	in, warcPath, sealed := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "site.warc.gz"), filepath.Join(dir, "sealed.pdf")
 	os.WriteFile(in, pdf, 0o644)
