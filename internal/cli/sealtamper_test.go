@@ -171,13 +171,7 @@ func verifies(t *testing.T, file []byte, s *pdfio.Seal, ranges []int64, f testpk
 	if data == nil {
 		return false
 	}
-	var v sealoracle.Verdict
-	var err error
-	if s.SubFilter == "ETSI.RFC3161" {
-		v, err = sealoracle.Token(data, s.Contents, f.CA, f.TSA)
-	} else {
-		v, err = sealoracle.CMS(data, s.Contents, f.CA)
-	}
+	v, err := sealoracle.Seal(data, s.Contents, s.SubFilter, f.CA, f.TSA)
 	if errors.Is(err, sealoracle.ErrNoTool) {
 		t.Skip("openssl is not installed")
 	}
