@@ -36,7 +36,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	p, f := newPKI(t)
+	p, f := testpki.Start(t, "")
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.pdf")
 	capture, err := pdfbuild.Sample("capture")
@@ -426,7 +426,7 @@ func TestLTV(t *testing.T) {
 		{"revoked-crl", down, nil, true, 0, 0, `certificate "webcap test signer" was revoked .* \(CRL`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, f := newPKI(t)
+			p, f := testpki.Start(t, "")
 			s, err := LoadPEM(f.Chain, f.Key)
 			if err != nil {
 				t.Fatal(err)

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/internal/testpki"
 )
 
 // TestTokenChecks: a token is used only when it answers the request made:
 // every cut of a valid answer, and every answer for another digest, nonce
 // or without its certificate, is refused, never a panic.
 func TestTokenChecks(t *testing.T) {
-	p, _ := newPKI(t)
+	p, _ := testpki.Start(t, "")
 	digest := sha256.Sum256([]byte("document"))
 	other := sha256.Sum256([]byte("another"))
 	nonce := big.NewInt(7)
@@ -72,7 +73,7 @@ func TestTokenChecks(t *testing.T) {
 // BenchmarkSeal seals a capture with a signature, its timestamp and LTV
 // (B-LTA) against the loopback PKI: the cost of a seal besides the TSA's.
 func BenchmarkSeal(b *testing.B) {
-	p, f := newPKI(b)
+	p, f := testpki.Start(b, "")
 	s, err := LoadPEM(f.Chain, f.Key)
 	if err != nil {
 		b.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/digitorus/pkcs7"
 	"github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/internal/pdfcheck"
 	"github.com/webcap/webcap/internal/sealoracle"
 	"github.com/webcap/webcap/internal/testpki"
 )
@@ -20,7 +21,7 @@ import (
 // renewed twice by a document timestamp each time; every seal verifies
 // against the test CA, covers the revision it ends, and openssl agrees.
 func TestVerifyRoundTrip(t *testing.T) {
-	p, files := newPKI(t)
+	p, files := testpki.Start(t, "")
 	signer, err := LoadPEM(files.Signer, files.Key)
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +74,7 @@ func TestVerifyRoundTrip(t *testing.T) {
 				t.Errorf("the last seal is a %s covering revision %d of %d, want a document timestamp covering the last", last.Kind, last.Revision, len(d.Revisions))
 			}
 			// A byte of the first revision changed: every seal breaks.
-			bad := flipStream(tc.file)
+			bad := pdfcheck.FlipStream(tc.file)
 			_, vs = verify(t, bad, p)
 			for _, v := range vs {
 				if v.Verified() {
@@ -104,7 +105,7 @@ func signatureTimestampAgrees(t *testing.T, sig []byte, f testpki.Files) {
 // in the signature's /Contents): the token's own signature no longer
 // verifies, and neither does openssl ts -verify.
 func TestVerifySignatureTimestampTampered(t *testing.T) {
-	p, files := newPKI(t)
+	p, files := testpki.Start(t, "")
 	signer, err := LoadPEM(files.Signer, files.Key)
 	if err != nil {
 		t.Fatal(err)

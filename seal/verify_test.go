@@ -24,22 +24,6 @@ import (
 // one with a page appended after the seal, Verify's verdict is theirs,
 // and where the seal still verifies it does not cover what was added.
 
-// newPKI starts the test CA, TSA, OCSP and CRL on loopback (closed when
-// the test ends) and writes its certificates and key into a directory.
-func newPKI(t testing.TB) (*testpki.PKI, testpki.Files) {
-	t.Helper()
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Close)
-	files, err := p.WriteFiles(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p, files
-}
-
 func addSeal(t *testing.T, b []byte, typ string, sign pdfio.SealSign) []byte {
 	t.Helper()
 	u, err := pdfio.NewUpdate(b, "in.pdf", pdfio.Options{})
@@ -53,15 +37,6 @@ func addSeal(t *testing.T, b []byte, typ string, sign pdfio.SealSign) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
-}
-
-// flipStream changes the first byte of the first stream's data (covered
-// by every seal).
-func flipStream(b []byte) []byte {
-	out := bytes.Clone(b)
-	i := bytes.Index(out, []byte("stream\n"))
-	out[i+len("stream\n")] ^= 0x01
 	return out
 }
 
@@ -91,7 +66,7 @@ func TestVerifyAgreesWithOpenSSL(t *testing.T) {
 	if _, err := exec.LookPath("openssl"); err != nil {
 		t.Skip("no openssl")
 	}
-	p, files := newPKI(t)
+	p, files := testpki.Start(t, "")
 	base := pdfbuild.Web(false)
 	signed := addSeal(t, base, pdfio.SealSig, p.CMSSign)
 	stamped := addSeal(t, signed, pdfio.SealDocTimeStamp, p.TokenSign(time.Now()))
@@ -107,8 +82,8 @@ func TestVerifyAgreesWithOpenSSL(t *testing.T) {
 	}{
 		{"signed", signed, true, false},
 		{"signed and timestamped", stamped, true, false},
-		{"a stream byte changed", flipStream(signed), false, false},
-		{"a stream byte changed under two seals", flipStream(stamped), false, false},
+		{"a stream byte changed", pdfcheck.FlipStream(signed), false, false},
+		{"a stream byte changed under two seals", pdfcheck.FlipStream(stamped), false, false},
 		{"a page appended after the seal", appended, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -149,7 +124,7 @@ func TestVerifyAgreesWithPdfsig(t *testing.T) {
 	if _, err := exec.LookPath("pdfsig"); err != nil {
 		t.Skip("no pdfsig")
 	}
-	p, _ := newPKI(t)
+	p, _ := testpki.Start(t, "")
 	signed := addSeal(t, pdfbuild.Web(false), pdfio.SealSig, p.CMSSign)
 	for _, tc := range []struct {
 		name  string
@@ -157,7 +132,7 @@ func TestVerifyAgreesWithPdfsig(t *testing.T) {
 		valid bool
 	}{
 		{"signed", signed, true},
-		{"a stream byte changed", flipStream(signed), false},
+		{"a stream byte changed", pdfcheck.FlipStream(signed), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "f.pdf")
@@ -181,7 +156,7 @@ func TestVerifyAgreesWithPdfsig(t *testing.T) {
 // deeper than a parser goes, a range past the end of the file, negative,
 // overlapping.
 func TestVerifyMalformed(t *testing.T) {
-	p, _ := newPKI(t)
+	p, _ := testpki.Start(t, "")
 	signed := addSeal(t, pdfbuild.Web(false), pdfio.SealSig, p.CMSSign)
 	deep := bytes.Repeat([]byte{0x30, 0x80}, 100000)
 	for _, tc := range []struct {
@@ -257,7 +232,7 @@ func TestVerifyRealWorld(t *testing.T) {
 // the SHA-1 of the covered bytes; it verifies, and not once a covered
 // byte changed.
 func TestVerifyPKCS7SHA1(t *testing.T) {
-	p, _ := newPKI(t)
+	p, _ := testpki.Start(t, "")
 	u, err := pdfio.NewUpdate(pdfbuild.Web(false), "in.pdf", pdfio.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -286,7 +261,7 @@ func TestVerifyPKCS7SHA1(t *testing.T) {
 		name string
 		file []byte
 		want bool
-	}{{"signed", signed, true}, {"a stream byte changed", flipStream(signed), false}} {
+	}{{"signed", signed, true}, {"a stream byte changed", pdfcheck.FlipStream(signed), false}} {
 		_, vs := verify(t, tc.file, p)
 		if len(vs) != 1 || vs[0].Verified() != tc.want || vs[0].Seal.SubFilter != "adbe.pkcs7.sha1" {
 			t.Errorf("%s: verdicts %+v, want one that verifies: %v", tc.name, vs[0], tc.want)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webcap/webcap/internal/testpki"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/warc"
 )
@@ -240,7 +241,7 @@ func TestEmbedWARCChangedPayload(t *testing.T) {
 // still saves the --warc file's bytes, and audit verifies every set.
 func TestEmbedWARCSealed(t *testing.T) {
 	dir := t.TempDir()
-	p, f := testPKI(t, dir)
+	p, f := testpki.Start(t, dir)
 	s := &sealFlags{SignCert: f.Chain, SignKey: f.Key, TimestampURL: p.TSAURL()}
 	ios, _, _, _ := Test()
 	if err := s.prepare("capture", ios, nil); err != nil {

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/webcap/webcap/internal/testpki"
 )
 
 // TestCaptureSealed: capture, append and refresh with the sealing flags
@@ -20,7 +22,7 @@ import (
 func TestCaptureSealed(t *testing.T) {
 	browserSuite(t)
 	dir := t.TempDir()
-	p, f := testPKI(t, dir)
+	p, f := testpki.Start(t, dir)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<!DOCTYPE html><title>Page %s</title><p>Page %s.</p><a href="/b">b</a>`, r.URL.Path, r.URL.Path)

@@ -19,7 +19,7 @@ import (
 func TestSeal(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	p, f := testPKI(t, dir)
+	p, f := testpki.Start(t, dir)
 	capture, err := pdfbuild.Sample("capture")
 	if err != nil {
 		t.Fatal(err)
@@ -105,20 +105,4 @@ func pdfsigValid(t *testing.T, file string, sig bool) {
 	if !strings.Contains(string(out), "Signature Validation: Signature is Valid") {
 		t.Errorf("pdfsig %s:\n%s", file, out)
 	}
-}
-
-// testPKI starts the test CA, TSA, OCSP and CRL on loopback (closed when
-// the test ends) and writes its certificates and key into dir.
-func testPKI(t testing.TB, dir string) (*testpki.PKI, testpki.Files) {
-	t.Helper()
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Close)
-	f, err := p.WriteFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p, f
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	pb "github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/internal/testpki"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/seal"
 )
@@ -20,7 +21,7 @@ import (
 // internal/hostile/cases_sealaudit.go).
 func TestAuditSeals(t *testing.T) {
 	dir := t.TempDir()
-	p, files := testPKI(t, dir)
+	p, files := testpki.Start(t, dir)
 	u, err := pdfio.NewUpdate(pb.Web(false), "in.pdf", pdfio.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/webcap/webcap/internal/testpki"
 )
 
 // webcap seal --embed-warc on a capture made without it (issue 28 item 6):
@@ -19,7 +21,7 @@ import (
 // the only change.
 func TestSealEmbedWARC(t *testing.T) {
 	dir := t.TempDir()
-	p, f := testPKI(t, dir)
+	p, f := testpki.Start(t, dir)
 	pdf, archive := builtCapture(t, dir, true, nil)
 	in, warcPath := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "site.warc.gz")
 	if err := os.WriteFile(in, pdf, 0o644); err != nil {

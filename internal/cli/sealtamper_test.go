@@ -36,7 +36,7 @@ func TestSealTamper(t *testing.T) {
 		t.Skip("qpdf is not installed (apt-get install qpdf): it finds the page's content stream")
 	}
 	dir := t.TempDir()
-	p, f := testPKI(t, dir)
+	p, f := testpki.Start(t, dir)
 	pdf, archive := builtCapture(t, dir, true, nil)
 	in, warcPath, sealed := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "site.warc.gz"), filepath.Join(dir, "sealed.pdf")
 	os.WriteFile(in, pdf, 0o644)

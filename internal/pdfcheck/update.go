@@ -1,6 +1,8 @@
 package pdfcheck
 
 import (
+	"bytes"
+
 	"github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/pdfio"
 )
@@ -17,4 +19,13 @@ func AppendPage(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	return u.Bytes()
+}
+
+// FlipStream changes one bit of the first byte of the first stream's data
+// in a copy of b: a byte every seal covers.
+func FlipStream(b []byte) []byte {
+	out := bytes.Clone(b)
+	i := bytes.Index(out, []byte("stream\n"))
+	out[i+len("stream\n")] ^= 0x01
+	return out
 }

@@ -14,15 +14,7 @@ import (
 // verifies as a signature and not as a token, a token as a token and not
 // as a signature, and neither over other bytes.
 func TestSeal(t *testing.T) {
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Close)
-	f, err := p.WriteFiles(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, f := testpki.Start(t, "")
 	data := []byte("the covered bytes")
 	sig, err := p.CMSSign(bytes.NewReader(data))
 	if err != nil {

@@ -47,6 +47,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/digitorus/pkcs7"
@@ -112,6 +113,25 @@ func New() (*PKI, error) {
 	}
 	p.server.Start()
 	return p, nil
+}
+
+// Start is New for a test: the PKI is closed when tb ends, and its files
+// are written into dir ("": a directory of tb's own); a failure fails tb.
+func Start(tb testing.TB, dir string) (*PKI, Files) {
+	tb.Helper()
+	p, err := New()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(p.Close)
+	if dir == "" {
+		dir = tb.TempDir()
+	}
+	f, err := p.WriteFiles(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p, f
 }
 
 // Close stops the server.
