@@ -16,6 +16,7 @@ import (
 	"time"
 
 	pb "github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/internal/pdfcheck"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/warc"
 	"github.com/webcap/webcap/webcapture"
@@ -439,14 +440,14 @@ func TestEachRule(t *testing.T) {
 		{"WC-EMBED-VERIFIED", embeddedSpec(nil, nil, nil), nil},
 		{"WC-SEAL-VERIFIED", spec{mangle: signed, trust: true}, nil},
 		{"WC-SEAL-UNTRUSTED", spec{mangle: signed}, nil},
-		{"WC-SEAL-DIGEST", spec{mangle: func(b []byte) []byte { return flipCovered(signed(b)) }}, nil},
+		{"WC-SEAL-DIGEST", spec{mangle: func(b []byte) []byte { return pdfcheck.FlipStream(signed(b)) }}, nil},
 		{"WC-SEAL-RANGE", spec{mangle: func(b []byte) []byte { return shortRange(signed(b)) }}, []string{"WC-SEAL-DIGEST"}},
 		{"WC-SEAL-FORMAT", spec{mangle: func(b []byte) []byte {
 			return sealed(b, pdfio.SealSig, func(io.Reader) ([]byte, error) { return []byte{0x30, 0x03, 0x02, 0x01, 0x00}, nil })
 		}}, nil},
 		{"WC-SEAL-AFTER", spec{mangle: func(b []byte) []byte { return appendPage(signed(b)) }}, nil},
 		{"WC-SEAL-TIME", spec{mangle: func(b []byte) []byte {
-			return sealed(b, pdfio.SealDocTimeStamp, tokenAt(time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)))
+			return sealed(b, pdfio.SealDocTimeStamp, testPKI().TokenSign(time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)))
 		}}, nil},
 		{"WC-SEAL-DOCMDP", spec{catalog: certify(1, 1<<30), mangle: func(b []byte) []byte { return appendPage(withLength(b)) }},
 			[]string{"WC-SEAL-AFTER", "WC-SEAL-FORMAT", "WC-SEAL-RANGE", "WC-CERTIFIED-AFTER"}},

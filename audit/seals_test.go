@@ -2,19 +2,15 @@ package audit
 
 import (
 	"bytes"
-	"crypto"
-	"crypto/sha256"
 	"fmt"
-	"io"
 	"regexp"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/digitorus/pkcs7"
-	"github.com/digitorus/timestamp"
 	"github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/internal/pdfcheck"
 	"github.com/webcap/webcap/internal/testpki"
 	"github.com/webcap/webcap/pdfio"
 )
@@ -38,46 +34,6 @@ func testPKI() *testpki.PKI {
 	return pki
 }
 
-// cmsSign signs the covered bytes: a detached CMS signature by the test
-// signer.
-func cmsSign(covered io.Reader) ([]byte, error) {
-	data, err := io.ReadAll(covered)
-	if err != nil {
-		return nil, err
-	}
-	p := testPKI()
-	sd, err := pkcs7.NewSignedData(data)
-	if err != nil {
-		return nil, err
-	}
-	sd.SetDigestAlgorithm(pkcs7.OIDDigestAlgorithmSHA256)
-	if err := sd.AddSignerChain(p.Signer, p.SignerKey, nil, pkcs7.SignerInfoConfig{}); err != nil {
-		return nil, err
-	}
-	sd.Detach()
-	return sd.Finish()
-}
-
-// tokenAt returns a document timestamp's signer: a token dated at over
-// the SHA-256 of the covered bytes.
-func tokenAt(at time.Time) pdfio.SealSign {
-	return func(covered io.Reader) ([]byte, error) {
-		h := sha256.New()
-		if _, err := io.Copy(h, covered); err != nil {
-			return nil, err
-		}
-		resp, err := testPKI().Token(crypto.SHA256, h.Sum(nil), nil, true, at)
-		if err != nil {
-			return nil, err
-		}
-		ts, err := timestamp.ParseResponse(resp)
-		if err != nil {
-			return nil, err
-		}
-		return ts.RawToken, nil
-	}
-}
-
 // sealed adds a seal of type typ to b, its /Contents made by sign.
 func sealed(b []byte, typ string, sign pdfio.SealSign) []byte {
 	u, err := pdfio.NewUpdate(b, "test.pdf", pdfio.Options{})
@@ -94,18 +50,11 @@ func sealed(b []byte, typ string, sign pdfio.SealSign) []byte {
 	return out
 }
 
-func signed(b []byte) []byte { return sealed(b, pdfio.SealSig, cmsSign) }
+func signed(b []byte) []byte { return sealed(b, pdfio.SealSig, testPKI().CMSSign) }
 
 // appendPage adds, as an update, a page copied from another file.
 func appendPage(b []byte) []byte {
-	u, err := pdfio.NewUpdate(b, "test.pdf", pdfio.Options{AllowCertified: true})
-	if err != nil {
-		panic(err)
-	}
-	if _, _, err := u.AppendPages(pdfbuild.Web(false), "other.pdf"); err != nil {
-		panic(err)
-	}
-	out, err := u.Bytes()
+	out, err := pdfcheck.AppendPage(b)
 	if err != nil {
 		panic(err)
 	}
@@ -126,15 +75,6 @@ func shortRange(b []byte) []byte {
 	return out
 }
 
-// flipCovered changes one byte inside the first signed range: the first
-// byte of the first stream's data.
-func flipCovered(b []byte) []byte {
-	out := bytes.Clone(b)
-	i := bytes.Index(out, []byte("stream\n"))
-	out[i+len("stream\n")] ^= 0x01
-	return out
-}
-
 // withLength writes the file's length where certify's placeholder
 // 1073741824 is (ten digits: the offsets stay).
 func withLength(b []byte) []byte {
@@ -149,12 +89,12 @@ func TestSealTamper(t *testing.T) {
 		want []string // the errors, exactly
 	}{
 		{"signed", signed(base), nil},
-		{"timestamped", sealed(base, pdfio.SealDocTimeStamp, tokenAt(time.Now())), nil},
-		{"signed then timestamped", sealed(signed(base), pdfio.SealDocTimeStamp, tokenAt(time.Now())), nil},
-		{"a byte of a stream changed", flipCovered(signed(base)), []string{"WC-SEAL-DIGEST"}},
+		{"timestamped", sealed(base, pdfio.SealDocTimeStamp, testPKI().TokenSign(time.Now())), nil},
+		{"signed then timestamped", sealed(signed(base), pdfio.SealDocTimeStamp, testPKI().TokenSign(time.Now())), nil},
+		{"a byte of a stream changed", pdfcheck.FlipStream(signed(base)), []string{"WC-SEAL-DIGEST"}},
 		{"a page appended after the seal", appendPage(signed(base)), []string{"WC-SEAL-AFTER"}},
 		{"the range ten bytes short", shortRange(signed(base)), []string{"WC-SEAL-RANGE", "WC-SEAL-DIGEST"}},
-		{"a later timestamp dated before the signature", sealed(signed(base), pdfio.SealDocTimeStamp, tokenAt(time.Now().Add(-time.Hour))), []string{"WC-SEAL-TIME"}},
+		{"a later timestamp dated before the signature", sealed(signed(base), pdfio.SealDocTimeStamp, testPKI().TokenSign(time.Now().Add(-time.Hour))), []string{"WC-SEAL-TIME"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := pdfio.ReadBytes(tc.file, "test.pdf", pdfio.Options{})

@@ -11,7 +11,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -22,6 +21,7 @@ import (
 	"github.com/digitorus/pkcs7"
 	"github.com/digitorus/timestamp"
 	"github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/internal/sealoracle"
 	"github.com/webcap/webcap/internal/testpki"
 	"github.com/webcap/webcap/pdfio"
 )
@@ -36,16 +36,8 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Close)
+	p, f := testpki.Start(t, "")
 	dir := t.TempDir()
-	f, err := p.WriteFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	in := filepath.Join(dir, "in.pdf")
 	capture, err := pdfbuild.Sample("capture")
 	if err != nil {
@@ -99,31 +91,6 @@ func sealsOf(t *testing.T, file []byte) []sealFound {
 	return out
 }
 
-// covered is what a seal's /ByteRange covers.
-func (s sealFound) covered(file []byte) []byte {
-	return append(append([]byte{}, file[:s.a]...), file[s.b:s.b+s.c]...)
-}
-
-// openssl runs openssl in dir with files written there first, and says
-// whether its output has want.
-func openssl(t *testing.T, dir string, files map[string][]byte, want string, args ...string) {
-	t.Helper()
-	if _, err := exec.LookPath("openssl"); err != nil {
-		t.Skip("no openssl")
-	}
-	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cmd := exec.Command("openssl", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), want) {
-		t.Errorf("openssl %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
-
 // checkSeals has openssl verify every seal of file, and pdfsig every
 // signature, against the test CA.
 func (e *env) checkSeals(t *testing.T, file []byte, wantTypes ...string) []sealFound {
@@ -136,27 +103,34 @@ func (e *env) checkSeals(t *testing.T, file []byte, wantTypes ...string) []sealF
 	if strings.Join(got, " ") != strings.Join(wantTypes, " ") {
 		t.Fatalf("seals %q, want %q", got, wantTypes)
 	}
-	dir := t.TempDir()
+	ok := func(v sealoracle.Verdict, err error) {
+		t.Helper()
+		if errors.Is(err, sealoracle.ErrNoTool) {
+			t.Skip("no openssl")
+		}
+		if err != nil || !v.OK {
+			t.Errorf("%v %s", err, v.Out)
+		}
+	}
 	for i, s := range seals {
 		if !bytes.HasPrefix(file[s.b+s.c:], []byte("")) || !bytes.Contains(file[s.b:s.b+s.c], []byte("%%EOF")) {
 			t.Errorf("seal %d: its range does not reach its revision's end", i)
 		}
-		data := s.covered(file)
+		data := sealoracle.Covered(file, []int64{0, s.a, s.b, s.c})
 		switch s.typ {
 		case "DocTimeStamp":
-			openssl(t, dir, map[string][]byte{"data": data, "token.der": s.contents}, "Verification: OK",
-				"ts", "-verify", "-data", "data", "-in", "token.der", "-token_in", "-CAfile", e.files.CA, "-untrusted", e.files.TSA)
+			ok(sealoracle.Token(data, s.contents, e.files.CA, e.files.TSA))
 		case "Sig":
-			openssl(t, dir, map[string][]byte{"data": data, "sig.der": s.contents}, "Verification successful",
-				"cms", "-verify", "-binary", "-inform", "DER", "-in", "sig.der", "-content", "data", "-CAfile", e.files.CA, "-purpose", "any", "-out", os.DevNull)
+			ok(sealoracle.CMS(data, s.contents, e.files.CA))
 			if tok, sigValue := signatureToken(t, s.contents); tok != nil {
-				openssl(t, dir, map[string][]byte{"sigvalue": sigValue, "sigtoken.der": tok}, "Verification: OK",
-					"ts", "-verify", "-data", "sigvalue", "-in", "sigtoken.der", "-token_in", "-CAfile", e.files.CA, "-untrusted", e.files.TSA)
+				ok(sealoracle.Token(sigValue, tok, e.files.CA, e.files.TSA))
 			}
 		}
 	}
 	pdfsig(t, file, wantTypes)
-	qpdfCheck(t, file)
+	if v, err := sealoracle.QPDFCheck(file); !errors.Is(err, sealoracle.ErrNoTool) && (err != nil || !v.OK) {
+		t.Errorf("%v %s", err, v.Out)
+	}
 	return seals
 }
 
@@ -184,12 +158,11 @@ func signatureToken(t *testing.T, der []byte) (tok, sigValue []byte) {
 	if !ess {
 		t.Error("the signature has no ESS signing-certificate-v2")
 	}
-	for _, a := range si.UnauthenticatedAttributes {
-		if a.Type.Equal(oidSignatureTimeStampTok) {
-			return a.Value.Bytes, si.EncryptedDigest
-		}
+	tok, sigValue, err = sealoracle.SignatureTimestamp(der)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return nil, nil
+	return tok, sigValue
 }
 
 var pdfsigValid = regexp.MustCompile(`Signature Validation: Signature is Valid`)
@@ -198,15 +171,15 @@ var pdfsigValid = regexp.MustCompile(`Signature Validation: Signature is Valid`)
 // valid (it cannot check a document timestamp: openssl does).
 func pdfsig(t *testing.T, file []byte, types []string) {
 	t.Helper()
-	if _, err := exec.LookPath("pdfsig"); err != nil {
-		return
-	}
 	p := filepath.Join(t.TempDir(), "f.pdf")
 	if err := os.WriteFile(p, file, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, _ := exec.Command("pdfsig", p).CombinedOutput()
-	blocks := regexp.MustCompile(`(?m)^Signature #\d+:`).Split(string(out), -1)[1:]
+	_, out, err := sealoracle.Pdfsig(p)
+	if errors.Is(err, sealoracle.ErrNoTool) {
+		return
+	}
+	blocks := regexp.MustCompile(`(?m)^Signature #\d+:`).Split(out, -1)[1:]
 	if len(blocks) != len(types) {
 		t.Fatalf("pdfsig lists %d signatures, want %d:\n%s", len(blocks), len(types), out)
 	}
@@ -214,21 +187,6 @@ func pdfsig(t *testing.T, file []byte, types []string) {
 		if typ == "Sig" && !pdfsigValid.MatchString(blocks[i]) {
 			t.Errorf("pdfsig: signature %d is not valid:\n%s", i+1, blocks[i])
 		}
-	}
-}
-
-func qpdfCheck(t *testing.T, file []byte) {
-	t.Helper()
-	if _, err := exec.LookPath("qpdf"); err != nil {
-		return
-	}
-	p := filepath.Join(t.TempDir(), "f.pdf")
-	if err := os.WriteFile(p, file, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("qpdf", "--check", p).CombinedOutput()
-	if err != nil || !bytes.Contains(out, []byte("No syntax or stream encoding errors")) {
-		t.Errorf("qpdf --check: %v\n%s", err, out)
 	}
 }
 
@@ -468,15 +426,7 @@ func TestLTV(t *testing.T) {
 		{"revoked-crl", down, nil, true, 0, 0, `certificate "webcap test signer" was revoked .* \(CRL`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := testpki.New()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
-			f, err := p.WriteFiles(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, f := testpki.Start(t, "")
 			s, err := LoadPEM(f.Chain, f.Key)
 			if err != nil {
 				t.Fatal(err)

@@ -17,11 +17,7 @@ import (
 // every cut of a valid answer, and every answer for another digest, nonce
 // or without its certificate, is refused, never a panic.
 func TestTokenChecks(t *testing.T) {
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p, _ := testpki.Start(t, "")
 	digest := sha256.Sum256([]byte("document"))
 	other := sha256.Sum256([]byte("another"))
 	nonce := big.NewInt(7)
@@ -77,15 +73,7 @@ func TestTokenChecks(t *testing.T) {
 // BenchmarkSeal seals a capture with a signature, its timestamp and LTV
 // (B-LTA) against the loopback PKI: the cost of a seal besides the TSA's.
 func BenchmarkSeal(b *testing.B) {
-	p, err := testpki.New()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer p.Close()
-	f, err := p.WriteFiles(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
+	p, f := testpki.Start(b, "")
 	s, err := LoadPEM(f.Chain, f.Key)
 	if err != nil {
 		b.Fatal(err)

@@ -6,14 +6,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/digitorus/pkcs7"
 	"github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/internal/pdfcheck"
+	"github.com/webcap/webcap/internal/sealoracle"
 	"github.com/webcap/webcap/internal/testpki"
 )
 
@@ -22,7 +21,7 @@ import (
 // renewed twice by a document timestamp each time; every seal verifies
 // against the test CA, covers the revision it ends, and openssl agrees.
 func TestVerifyRoundTrip(t *testing.T) {
-	p, files := newPKI(t)
+	p, files := testpki.Start(t, "")
 	signer, err := LoadPEM(files.Signer, files.Key)
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +74,7 @@ func TestVerifyRoundTrip(t *testing.T) {
 				t.Errorf("the last seal is a %s covering revision %d of %d, want a document timestamp covering the last", last.Kind, last.Revision, len(d.Revisions))
 			}
 			// A byte of the first revision changed: every seal breaks.
-			bad := flipStream(tc.file)
+			bad := pdfcheck.FlipStream(tc.file)
 			_, vs = verify(t, bad, p)
 			for _, v := range vs {
 				if v.Verified() {
@@ -90,32 +89,15 @@ func TestVerifyRoundTrip(t *testing.T) {
 // signature sig with openssl: ts -verify over the signature value.
 func signatureTimestampAgrees(t *testing.T, sig []byte, f testpki.Files) {
 	t.Helper()
-	p7, err := pkcs7.Parse(sig)
-	if err != nil || len(p7.Signers) != 1 {
+	token, value, err := sealoracle.SignatureTimestamp(sig)
+	if err != nil {
 		t.Fatalf("the signature does not parse: %v", err)
 	}
-	si := p7.Signers[0]
-	found := false
-	for _, a := range si.UnauthenticatedAttributes {
-		if !a.Type.Equal(oidSignatureTimestamp) {
-			continue
-		}
-		found = true
-		dir := t.TempDir()
-		value, token := filepath.Join(dir, "value.bin"), filepath.Join(dir, "token.der")
-		if err := os.WriteFile(value, si.EncryptedDigest, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(token, a.Value.Bytes, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		out, err := exec.Command("openssl", "ts", "-verify", "-data", value, "-in", token, "-token_in", "-CAfile", f.CA, "-untrusted", f.TSA).CombinedOutput()
-		if err != nil {
-			t.Errorf("openssl ts -verify of the signature timestamp: %v\n%s", err, out)
-		}
+	if token == nil {
+		t.Fatal("the signature has no signature timestamp")
 	}
-	if !found {
-		t.Error("the signature has no signature timestamp")
+	if v, err := sealoracle.Token(value, token, f.CA, f.TSA); err != nil || !v.OK {
+		t.Errorf("openssl ts -verify of the signature timestamp: %v\n%s", err, v.Out)
 	}
 }
 
@@ -123,7 +105,7 @@ func signatureTimestampAgrees(t *testing.T, sig []byte, f testpki.Files) {
 // in the signature's /Contents): the token's own signature no longer
 // verifies, and neither does openssl ts -verify.
 func TestVerifySignatureTimestampTampered(t *testing.T) {
-	p, files := newPKI(t)
+	p, files := testpki.Start(t, "")
 	signer, err := LoadPEM(files.Signer, files.Key)
 	if err != nil {
 		t.Fatal(err)
@@ -157,16 +139,11 @@ func TestVerifySignatureTimestampTampered(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(vs[0].Problems), "signature timestamp") || vs[0].Problems[0].Check != CheckDigest {
 		t.Errorf("problems %v, want the signature timestamp's, a digest problem", vs[0].Problems)
 	}
-	dir := t.TempDir()
-	value, token := filepath.Join(dir, "value.bin"), filepath.Join(dir, "token.der")
-	p7, _ = pkcs7.Parse(changed)
-	for _, a := range p7.Signers[0].UnauthenticatedAttributes {
-		if a.Type.Equal(oidSignatureTimestamp) {
-			os.WriteFile(token, a.Value.Bytes, 0o600)
-		}
+	token, value, err := sealoracle.SignatureTimestamp(changed)
+	if err != nil {
+		t.Fatal(err)
 	}
-	os.WriteFile(value, p7.Signers[0].EncryptedDigest, 0o600)
-	if out, err := exec.Command("openssl", "ts", "-verify", "-data", value, "-in", token, "-token_in", "-CAfile", files.CA, "-untrusted", files.TSA).CombinedOutput(); err == nil {
-		t.Errorf("openssl ts -verify accepts the changed token:\n%s", out)
+	if v, _ := sealoracle.Token(value, token, files.CA, files.TSA); v.OK {
+		t.Errorf("openssl ts -verify accepts the changed token:\n%s", v.Out)
 	}
 }

@@ -2,20 +2,18 @@ package seal
 
 import (
 	"bytes"
-	"crypto"
 	"crypto/sha1"
-	"crypto/sha256"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/digitorus/pkcs7"
-	"github.com/digitorus/timestamp"
 	"github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/internal/pdfcheck"
+	"github.com/webcap/webcap/internal/sealoracle"
 	"github.com/webcap/webcap/internal/sharedtest"
 	"github.com/webcap/webcap/internal/testpki"
 	"github.com/webcap/webcap/pdfio"
@@ -25,57 +23,6 @@ import (
 // signed with the test CA, on one with a byte of a stream changed, and on
 // one with a page appended after the seal, Verify's verdict is theirs,
 // and where the seal still verifies it does not cover what was added.
-
-func newPKI(t *testing.T) (*testpki.PKI, testpki.Files) {
-	t.Helper()
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Close)
-	files, err := p.WriteFiles(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p, files
-}
-
-func cmsSigner(p *testpki.PKI) pdfio.SealSign {
-	return func(covered io.Reader) ([]byte, error) {
-		data, err := io.ReadAll(covered)
-		if err != nil {
-			return nil, err
-		}
-		sd, err := pkcs7.NewSignedData(data)
-		if err != nil {
-			return nil, err
-		}
-		sd.SetDigestAlgorithm(pkcs7.OIDDigestAlgorithmSHA256)
-		if err := sd.AddSignerChain(p.Signer, p.SignerKey, nil, pkcs7.SignerInfoConfig{}); err != nil {
-			return nil, err
-		}
-		sd.Detach()
-		return sd.Finish()
-	}
-}
-
-func tsaSigner(p *testpki.PKI) pdfio.SealSign {
-	return func(covered io.Reader) ([]byte, error) {
-		h := sha256.New()
-		if _, err := io.Copy(h, covered); err != nil {
-			return nil, err
-		}
-		resp, err := p.Token(crypto.SHA256, h.Sum(nil), nil, true, time.Now())
-		if err != nil {
-			return nil, err
-		}
-		ts, err := timestamp.ParseResponse(resp)
-		if err != nil {
-			return nil, err
-		}
-		return ts.RawToken, nil
-	}
-}
 
 func addSeal(t *testing.T, b []byte, typ string, sign pdfio.SealSign) []byte {
 	t.Helper()
@@ -90,31 +37,6 @@ func addSeal(t *testing.T, b []byte, typ string, sign pdfio.SealSign) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
-}
-
-func appendPage(t *testing.T, b []byte) []byte {
-	t.Helper()
-	u, err := pdfio.NewUpdate(b, "in.pdf", pdfio.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := u.AppendPages(pdfbuild.Web(false), "other.pdf"); err != nil {
-		t.Fatal(err)
-	}
-	out, err := u.Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// flipStream changes the first byte of the first stream's data (covered
-// by every seal).
-func flipStream(b []byte) []byte {
-	out := bytes.Clone(b)
-	i := bytes.Index(out, []byte("stream\n"))
-	out[i+len("stream\n")] ^= 0x01
 	return out
 }
 
@@ -133,36 +55,25 @@ func verify(t *testing.T, file []byte, p *testpki.PKI) (*pdfio.Document, []*Verd
 // says (the seal's /ByteRange, or another to ask whether it covers more).
 func opensslVerifies(t *testing.T, file []byte, s *pdfio.Seal, ranges []int64, f testpki.Files) (bool, string) {
 	t.Helper()
-	dir := t.TempDir()
-	var data []byte
-	data = append(data, file[ranges[0]:ranges[0]+ranges[1]]...)
-	data = append(data, file[ranges[2]:ranges[2]+ranges[3]]...)
-	content, sig := filepath.Join(dir, "content.bin"), filepath.Join(dir, "sig.der")
-	if err := os.WriteFile(content, data, 0o600); err != nil {
+	v, err := sealoracle.Seal(sealoracle.Covered(file, ranges), s.Contents, s.SubFilter, f.CA, f.TSA)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(sig, s.Contents, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var cmd *exec.Cmd
-	if s.SubFilter == "ETSI.RFC3161" {
-		cmd = exec.Command("openssl", "ts", "-verify", "-data", content, "-in", sig, "-token_in", "-CAfile", f.CA, "-untrusted", f.TSA)
-	} else {
-		cmd = exec.Command("openssl", "cms", "-verify", "-binary", "-inform", "DER", "-in", sig, "-content", content,
-			"-CAfile", f.CA, "-purpose", "any", "-out", os.DevNull)
-	}
-	out, err := cmd.CombinedOutput()
-	return err == nil, string(out)
+	return v.OK, v.Out
 }
 
 func TestVerifyAgreesWithOpenSSL(t *testing.T) {
 	if _, err := exec.LookPath("openssl"); err != nil {
 		t.Skip("no openssl")
 	}
-	p, files := newPKI(t)
+	p, files := testpki.Start(t, "")
 	base := pdfbuild.Web(false)
-	signed := addSeal(t, base, pdfio.SealSig, cmsSigner(p))
-	stamped := addSeal(t, signed, pdfio.SealDocTimeStamp, tsaSigner(p))
+	signed := addSeal(t, base, pdfio.SealSig, p.CMSSign)
+	stamped := addSeal(t, signed, pdfio.SealDocTimeStamp, p.TokenSign(time.Now()))
+	appended, err := pdfcheck.AppendPage(signed)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name     string
 		file     []byte
@@ -171,9 +82,9 @@ func TestVerifyAgreesWithOpenSSL(t *testing.T) {
 	}{
 		{"signed", signed, true, false},
 		{"signed and timestamped", stamped, true, false},
-		{"a stream byte changed", flipStream(signed), false, false},
-		{"a stream byte changed under two seals", flipStream(stamped), false, false},
-		{"a page appended after the seal", appendPage(t, signed), true, true},
+		{"a stream byte changed", pdfcheck.FlipStream(signed), false, false},
+		{"a stream byte changed under two seals", pdfcheck.FlipStream(stamped), false, false},
+		{"a page appended after the seal", appended, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, vs := verify(t, tc.file, p)
@@ -213,23 +124,26 @@ func TestVerifyAgreesWithPdfsig(t *testing.T) {
 	if _, err := exec.LookPath("pdfsig"); err != nil {
 		t.Skip("no pdfsig")
 	}
-	p, _ := newPKI(t)
-	signed := addSeal(t, pdfbuild.Web(false), pdfio.SealSig, cmsSigner(p))
+	p, _ := testpki.Start(t, "")
+	signed := addSeal(t, pdfbuild.Web(false), pdfio.SealSig, p.CMSSign)
 	for _, tc := range []struct {
 		name  string
 		file  []byte
 		valid bool
 	}{
 		{"signed", signed, true},
-		{"a stream byte changed", flipStream(signed), false},
+		{"a stream byte changed", pdfcheck.FlipStream(signed), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "f.pdf")
 			if err := os.WriteFile(path, tc.file, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			out, _ := exec.Command("pdfsig", path).CombinedOutput()
-			valid := strings.Contains(string(out), "Signature is Valid")
+			n, out, err := sealoracle.Pdfsig(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			valid := n > 0
 			_, vs := verify(t, tc.file, p)
 			if valid != tc.valid || vs[0].Verified() != valid {
 				t.Errorf("pdfsig valid: %v, Verified(): %v, want %v\n%s", valid, vs[0].Verified(), tc.valid, out)
@@ -242,8 +156,8 @@ func TestVerifyAgreesWithPdfsig(t *testing.T) {
 // deeper than a parser goes, a range past the end of the file, negative,
 // overlapping.
 func TestVerifyMalformed(t *testing.T) {
-	p, _ := newPKI(t)
-	signed := addSeal(t, pdfbuild.Web(false), pdfio.SealSig, cmsSigner(p))
+	p, _ := testpki.Start(t, "")
+	signed := addSeal(t, pdfbuild.Web(false), pdfio.SealSig, p.CMSSign)
 	deep := bytes.Repeat([]byte{0x30, 0x80}, 100000)
 	for _, tc := range []struct {
 		name     string
@@ -318,7 +232,7 @@ func TestVerifyRealWorld(t *testing.T) {
 // the SHA-1 of the covered bytes; it verifies, and not once a covered
 // byte changed.
 func TestVerifyPKCS7SHA1(t *testing.T) {
-	p, _ := newPKI(t)
+	p, _ := testpki.Start(t, "")
 	u, err := pdfio.NewUpdate(pdfbuild.Web(false), "in.pdf", pdfio.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -347,7 +261,7 @@ func TestVerifyPKCS7SHA1(t *testing.T) {
 		name string
 		file []byte
 		want bool
-	}{{"signed", signed, true}, {"a stream byte changed", flipStream(signed), false}} {
+	}{{"signed", signed, true}, {"a stream byte changed", pdfcheck.FlipStream(signed), false}} {
 		_, vs := verify(t, tc.file, p)
 		if len(vs) != 1 || vs[0].Verified() != tc.want || vs[0].Seal.SubFilter != "adbe.pkcs7.sha1" {
 			t.Errorf("%s: verdicts %+v, want one that verifies: %v", tc.name, vs[0], tc.want)

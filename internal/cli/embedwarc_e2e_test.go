@@ -32,15 +32,7 @@ func TestBrowserEmbedWARC(t *testing.T) {
 	base := s.srv.URL
 	dir := t.TempDir()
 	file, archive := filepath.Join(dir, "site.pdf"), filepath.Join(dir, "site.warc.gz")
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	pki, err := p.WriteFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, pki := testpki.Start(t, dir)
 	ios, _, stdout, stderr := Test()
 	if code := Main(context.Background(), []string{"capture", "--levels", "3", "--max-pages", "200", "--wait-idle", "100ms",
 		"--warc", archive, "--embed-warc", "--sign-cert", pki.Chain, "--sign-key", pki.Key, "--timestamp-url", p.TSAURL(), "--ltv",

@@ -240,16 +240,8 @@ func TestEmbedWARCChangedPayload(t *testing.T) {
 // (pdfsig: the signature is valid and covers the whole file); pdfdetach
 // still saves the --warc file's bytes, and audit verifies every set.
 func TestEmbedWARCSealed(t *testing.T) {
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
 	dir := t.TempDir()
-	f, err := p.WriteFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, f := testpki.Start(t, dir)
 	s := &sealFlags{SignCert: f.Chain, SignKey: f.Key, TimestampURL: p.TSAURL()}
 	ios, _, _, _ := Test()
 	if err := s.prepare("capture", ios, nil); err != nil {

@@ -21,16 +21,8 @@ import (
 // 3, and the crawl's pages are not written unsealed.
 func TestCaptureSealed(t *testing.T) {
 	browserSuite(t)
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
 	dir := t.TempDir()
-	f, err := p.WriteFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, f := testpki.Start(t, dir)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<!DOCTYPE html><title>Page %s</title><p>Page %s.</p><a href="/b">b</a>`, r.URL.Path, r.URL.Path)

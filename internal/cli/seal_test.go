@@ -17,17 +17,9 @@ import (
 // TestSeal runs webcap seal against the test PKI on loopback: each case's
 // exit status, what it says, and whether it wrote the output.
 func TestSeal(t *testing.T) {
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
 	dir := t.TempDir()
 	t.Chdir(dir)
-	f, err := p.WriteFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, f := testpki.Start(t, dir)
 	capture, err := pdfbuild.Sample("capture")
 	if err != nil {
 		t.Fatal(err)

@@ -3,13 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/digitorus/pkcs7"
 	pb "github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/internal/testpki"
 	"github.com/webcap/webcap/pdfio"
@@ -22,32 +20,8 @@ import (
 // it (the workers, which get --trust, are run by the hostile cases:
 // internal/hostile/cases_sealaudit.go).
 func TestAuditSeals(t *testing.T) {
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
 	dir := t.TempDir()
-	files, err := p.WriteFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sign := func(covered io.Reader) ([]byte, error) {
-		data, err := io.ReadAll(covered)
-		if err != nil {
-			return nil, err
-		}
-		sd, err := pkcs7.NewSignedData(data)
-		if err != nil {
-			return nil, err
-		}
-		sd.SetDigestAlgorithm(pkcs7.OIDDigestAlgorithmSHA256)
-		if err := sd.AddSignerChain(p.Signer, p.SignerKey, nil, pkcs7.SignerInfoConfig{}); err != nil {
-			return nil, err
-		}
-		sd.Detach()
-		return sd.Finish()
-	}
+	p, files := testpki.Start(t, dir)
 	u, err := pdfio.NewUpdate(pb.Web(false), "in.pdf", pdfio.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +29,7 @@ func TestAuditSeals(t *testing.T) {
 	if err := u.AddSeal(pdfio.SealField{Type: pdfio.SealSig, Size: 8192}); err != nil {
 		t.Fatal(err)
 	}
-	signed, err := u.SealedBytes(sign)
+	signed, err := u.SealedBytes(p.CMSSign)
 	if err != nil {
 		t.Fatal(err)
 	}

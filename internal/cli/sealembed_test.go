@@ -20,16 +20,8 @@ import (
 // timestamp twice keeps every earlier seal valid. Alone, --embed-warc is
 // the only change.
 func TestSealEmbedWARC(t *testing.T) {
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
 	dir := t.TempDir()
-	f, err := p.WriteFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, f := testpki.Start(t, dir)
 	pdf, archive := builtCapture(t, dir, true, nil)
 	in, warcPath := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "site.warc.gz")
 	if err := os.WriteFile(in, pdf, 0o644); err != nil {

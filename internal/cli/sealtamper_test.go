@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/internal/pdfcheck"
 	"github.com/webcap/webcap/internal/sealoracle"
 	"github.com/webcap/webcap/internal/testpki"
 	"github.com/webcap/webcap/pdfio"
@@ -35,16 +35,8 @@ func TestSealTamper(t *testing.T) {
 	if err != nil {
 		t.Skip("qpdf is not installed (apt-get install qpdf): it finds the page's content stream")
 	}
-	p, err := testpki.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
 	dir := t.TempDir()
-	f, err := p.WriteFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, f := testpki.Start(t, dir)
 	pdf, archive := builtCapture(t, dir, true, nil)
 	in, warcPath, sealed := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "site.warc.gz"), filepath.Join(dir, "sealed.pdf")
 	os.WriteFile(in, pdf, 0o644)
@@ -86,19 +78,9 @@ func TestSealTamper(t *testing.T) {
 	flip := func(at int) func([]byte) []byte {
 		return func(b []byte) []byte { b = bytes.Clone(b); b[at] ^= 0x20; return b }
 	}
-	appendPage := func(b []byte) []byte {
-		u, err := pdfio.NewUpdate(b, "sealed.pdf", pdfio.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, _, err := u.AppendPages(pdfbuild.Web(false), "other.pdf"); err != nil {
-			t.Fatal(err)
-		}
-		out, err := u.Bytes()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
+	appended, err := pdfcheck.AppendPage(good)
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name   string
@@ -111,7 +93,7 @@ func TestSealTamper(t *testing.T) {
 		{"page-content", flip(contentAt), []string{"WC-SEAL-DIGEST"}, `error WC-SEAL-DIGEST .*signature`, false},
 		{"embedded-warc", flip(warcAt), []string{"WC-EMBED-CHECKSUM", "WC-EMBED-UNREADABLE", "WC-SEAL-DIGEST"}, `error WC-EMBED-CHECKSUM .*site\.warc\.gz`, false},
 		{"signed-range", flip(12), []string{"WC-SEAL-DIGEST"}, `error WC-SEAL-DIGEST .*document timestamp`, false},
-		{"page-appended", appendPage, []string{"WC-SEAL-AFTER"}, `error WC-SEAL-AFTER .*; pages 4, 5, 6 `, true},
+		{"page-appended", func([]byte) []byte { return appended }, []string{"WC-SEAL-AFTER"}, `error WC-SEAL-AFTER .*; pages 4, 5, 6 `, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := tc.tamper(good)
@@ -189,13 +171,7 @@ func verifies(t *testing.T, file []byte, s *pdfio.Seal, ranges []int64, f testpk
 	if data == nil {
 		return false
 	}
-	var v sealoracle.Verdict
-	var err error
-	if s.SubFilter == "ETSI.RFC3161" {
-		v, err = sealoracle.Token(data, s.Contents, f.CA, f.TSA)
-	} else {
-		v, err = sealoracle.CMS(data, s.Contents, f.CA)
-	}
+	v, err := sealoracle.Seal(data, s.Contents, s.SubFilter, f.CA, f.TSA)
 	if errors.Is(err, sealoracle.ErrNoTool) {
 		t.Skip("openssl is not installed")
 	}

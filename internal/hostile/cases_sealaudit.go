@@ -3,14 +3,12 @@ package hostile
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
-	"github.com/digitorus/pkcs7"
 	"github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/internal/testpki"
 	"github.com/webcap/webcap/pdfio"
@@ -210,22 +208,7 @@ func signedCapture(dir string) ([]byte, error) {
 	if err := u.AddSeal(pdfio.SealField{Type: pdfio.SealSig, Name: "Hostile Test", Size: 8192}); err != nil {
 		return nil, err
 	}
-	return u.SealedBytes(func(covered io.Reader) ([]byte, error) {
-		data, err := io.ReadAll(covered)
-		if err != nil {
-			return nil, err
-		}
-		sd, err := pkcs7.NewSignedData(data)
-		if err != nil {
-			return nil, err
-		}
-		sd.SetDigestAlgorithm(pkcs7.OIDDigestAlgorithmSHA256)
-		if err := sd.AddSignerChain(p.Signer, p.SignerKey, nil, pkcs7.SignerInfoConfig{}); err != nil {
-			return nil, err
-		}
-		sd.Detach()
-		return sd.Finish()
-	})
+	return u.SealedBytes(p.CMSSign)
 }
 
 // signedSetup writes the signed capture, changed by change, to seal.pdf

@@ -1,5 +1,5 @@
 // Package pdfcheck checks PDF files the way other tools see them (qpdf,
-// poppler), for tests.
+// poppler), for tests, and changes them as a tamperer would.
 package pdfcheck
 
 import (

@@ -1,7 +1,8 @@
 // Package sealoracle asks tools that are not webcap's code whether a PDF's
 // seals verify: openssl (cms -verify for a CMS signature, ts -verify for an
 // RFC 3161 token, a document timestamp's or a signature timestamp's over
-// the signature value) and pdfsig. The tests of package seal and of the
+// the signature value) and pdfsig; and qpdf whether the sealed file is
+// sound. The tests of package seal and of the
 // CLI use it on what webcap writes and on files it tampered with. It takes
 // the seal's parts (the covered bytes, the DER) as the test found them.
 package sealoracle
@@ -18,7 +19,7 @@ import (
 	"github.com/digitorus/pkcs7"
 )
 
-// ErrNoTool: openssl or pdfsig is not installed.
+// ErrNoTool: openssl, pdfsig or qpdf is not installed.
 var ErrNoTool = errors.New("not installed")
 
 // Covered is what a /ByteRange [a b c d] covers of file: nil when it
@@ -47,7 +48,7 @@ type Verdict struct {
 // CMS is `openssl cms -verify -binary -inform DER -content DATA -CAfile CA
 // -purpose any` on the detached signature der over data.
 func CMS(data, der []byte, ca string) (Verdict, error) {
-	return run(map[string][]byte{"data": data, "sig.der": der}, "Verification successful",
+	return run("openssl", map[string][]byte{"data": data, "sig.der": der}, "Verification successful",
 		"cms", "-verify", "-binary", "-inform", "DER", "-in", "sig.der", "-content", "data", "-CAfile", ca, "-purpose", "any", "-out", os.DevNull)
 }
 
@@ -59,7 +60,16 @@ func Token(data, token []byte, ca, tsa string) (Verdict, error) {
 	if tsa != "" {
 		args = append(args, "-untrusted", tsa)
 	}
-	return run(map[string][]byte{"data": data, "token.der": token}, "Verification: OK", args...)
+	return run("openssl", map[string][]byte{"data": data, "token.der": token}, "Verification: OK", args...)
+}
+
+// Seal asks openssl about a PDF seal over data: Token when its /SubFilter
+// is ETSI.RFC3161 (a document timestamp), CMS otherwise (a signature).
+func Seal(data, der []byte, subFilter, ca, tsa string) (Verdict, error) {
+	if subFilter == "ETSI.RFC3161" {
+		return Token(data, der, ca, tsa)
+	}
+	return CMS(data, der, ca)
 }
 
 // oidSignatureTimeStampToken is id-aa-signatureTimeStampToken (RFC 3161
@@ -98,12 +108,18 @@ func Pdfsig(path string) (valid int, out string, err error) {
 	return strings.Count(out, "Signature Validation: Signature is Valid."), out, nil
 }
 
-// run runs openssl in a directory of its own, files written there first;
-// OK when it exits 0 and says want.
-func run(files map[string][]byte, want string, args ...string) (Verdict, error) {
-	bin, err := exec.LookPath("openssl")
+// QPDFCheck is `qpdf --check` on file: OK when it finds no syntax or
+// stream encoding errors.
+func QPDFCheck(file []byte) (Verdict, error) {
+	return run("qpdf", map[string][]byte{"f.pdf": file}, "No syntax or stream encoding errors", "--check", "f.pdf")
+}
+
+// run runs tool in a directory of its own, files written there first; OK
+// when it exits 0 and says want.
+func run(tool string, files map[string][]byte, want string, args ...string) (Verdict, error) {
+	bin, err := exec.LookPath(tool)
 	if err != nil {
-		return Verdict{}, fmt.Errorf("openssl: %w", ErrNoTool)
+		return Verdict{}, fmt.Errorf("%s: %w", tool, ErrNoTool)
 	}
 	dir, err := os.MkdirTemp("", "sealoracle")
 	if err != nil {
@@ -118,5 +134,5 @@ func run(files map[string][]byte, want string, args ...string) (Verdict, error) 
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
-	return Verdict{OK: err == nil && strings.Contains(string(out), want), Out: "openssl " + strings.Join(args, " ") + ": " + string(out)}, nil
+	return Verdict{OK: err == nil && strings.Contains(string(out), want), Out: tool + " " + strings.Join(args, " ") + ": " + string(out)}, nil
 }

@@ -31,6 +31,7 @@ import (
 	"bytes"
 	"crypto"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"embed"
@@ -46,8 +47,10 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"testing"
 	"time"
 
+	"github.com/digitorus/pkcs7"
 	"github.com/digitorus/timestamp"
 	"golang.org/x/crypto/ocsp"
 	pkcs12 "software.sslmate.com/src/go-pkcs12"
@@ -110,6 +113,25 @@ func New() (*PKI, error) {
 	}
 	p.server.Start()
 	return p, nil
+}
+
+// Start is New for a test: the PKI is closed when tb ends, and its files
+// are written into dir ("": a directory of tb's own); a failure fails tb.
+func Start(tb testing.TB, dir string) (*PKI, Files) {
+	tb.Helper()
+	p, err := New()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(p.Close)
+	if dir == "" {
+		dir = tb.TempDir()
+	}
+	f, err := p.WriteFiles(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p, f
 }
 
 // Close stops the server.
@@ -319,6 +341,48 @@ func (p *PKI) Token(h crypto.Hash, hashed []byte, nonce *big.Int, certs bool, at
 		ts.Certificates = []*x509.Certificate{p.CA}
 	}
 	return ts.CreateResponseWithOpts(p.TSA, p.TSAKey, crypto.SHA256)
+}
+
+// CMSSign signs what it reads from covered: a detached CMS signature
+// (SHA-256) by the test signer, its chain included. The method value
+// p.CMSSign is a pdfio.SealSign (testpki, a leaf of the module, does not
+// name the type).
+func (p *PKI) CMSSign(covered io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(covered)
+	if err != nil {
+		return nil, err
+	}
+	sd, err := pkcs7.NewSignedData(data)
+	if err != nil {
+		return nil, err
+	}
+	sd.SetDigestAlgorithm(pkcs7.OIDDigestAlgorithmSHA256)
+	if err := sd.AddSignerChain(p.Signer, p.SignerKey, nil, pkcs7.SignerInfoConfig{}); err != nil {
+		return nil, err
+	}
+	sd.Detach()
+	return sd.Finish()
+}
+
+// TokenSign returns a document timestamp's signer (a pdfio.SealSign): the
+// TSA's RFC 3161 token, dated at, over the SHA-256 of what it reads, the
+// TSA's chain included.
+func (p *PKI) TokenSign(at time.Time) func(covered io.Reader) ([]byte, error) {
+	return func(covered io.Reader) ([]byte, error) {
+		h := sha256.New()
+		if _, err := io.Copy(h, covered); err != nil {
+			return nil, err
+		}
+		resp, err := p.Token(crypto.SHA256, h.Sum(nil), nil, true, at)
+		if err != nil {
+			return nil, err
+		}
+		ts, err := timestamp.ParseResponse(resp)
+		if err != nil {
+			return nil, err
+		}
+		return ts.RawToken, nil
+	}
 }
 
 // OCSPHandler answers OCSP requests (POST, or GET with the request in the

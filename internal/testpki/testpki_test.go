@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/digitorus/pkcs7"
 	"github.com/digitorus/timestamp"
 	"golang.org/x/crypto/ocsp"
 	pkcs12 "software.sslmate.com/src/go-pkcs12"
@@ -181,5 +182,47 @@ func TestPKCS12(t *testing.T) {
 	}
 	if _, _, _, err := pkcs12.DecodeChain(b, "wrong"); err == nil {
 		t.Error("a wrong password decoded")
+	}
+}
+
+// CMSSign's signature verifies over what it read, chained to the CA, and
+// not over other bytes; TokenSign's token is dated as asked, over the
+// SHA-256 of what it read.
+func TestSigners(t *testing.T) {
+	p := newPKI(t)
+	data := []byte("the covered bytes")
+	der, err := p.CMSSign(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		content []byte
+		ok      bool
+	}{
+		{"what it signed", data, true},
+		{"other bytes", []byte("other bytes"), false},
+	} {
+		p7, err := pkcs7.Parse(der)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p7.Content = tc.content
+		if err := p7.VerifyWithChain(p.Pool()); (err == nil) != tc.ok {
+			t.Errorf("CMSSign: verify over %s: %v, want ok %v", tc.name, err, tc.ok)
+		}
+	}
+	at := time.Date(2026, 11, 28, 16, 0, 0, 0, time.UTC)
+	tok, err := p.TokenSign(at)(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := timestamp.Parse(tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	if !ts.Time.Equal(at) || !bytes.Equal(ts.HashedMessage, sum[:]) {
+		t.Errorf("TokenSign: token at %v over %x, want %v over %x", ts.Time, ts.HashedMessage, at, sum)
 	}
 }
