@@ -267,10 +267,12 @@ func cutRange(file []byte, br []int64, contents int) ([]byte, string, int64) {
 // change is allowed when it only adds a DSS, a document timestamp or a
 // signature field (the plan's WC-SEAL-AFTER; ISO 32000-2 Table 257): objects
 // reachable from the catalog's /DSS or from a signature field, the
-// catalog's /DSS /AcroForm /Extensions, the AcroForm's /Fields /SigFlags /DR
-// /DA, a page's /Annots, and arrays that only gain such objects. It answers
-// "-" (no later update), "allowed (N objects)", or "changes: " and the
-// objects that are not allowed, with their /Type.
+// catalog's /DSS /AcroForm /Extensions /Version, the AcroForm's /Fields
+// /SigFlags /DR /DA, a page's /Annots, and arrays that only gain such
+// objects. It answers "-" (no later update), "allowed (N objects)", or
+// "changes: " and the objects that are not allowed, with their /Type; the
+// Info dictionary and XMP metadata, which signing tools rewrite, and
+// objects nothing refers to, are listed apart.
 func afterLastSeal(path string, file []byte, end int64, tmp string) string {
 	// The range usually ends after its revision's %%EOF and end-of-line.
 	from := max(end-8, 0)
@@ -307,18 +309,24 @@ func afterLastSeal(path string, file []byte, end int64, tmp string) string {
 	before, _, _ := qpdfObjects(prefix, false)
 	ok := allowedLater(after, before, afterText, beforeText)
 	used := reachable(after, afterText, after["trailer R"], nil)
-	var bad, unused []string
+	var bad, meta, unused []string
 	for _, r := range changed {
 		switch {
 		case !used[r] && after[r]["/Type"] != "/XRef" && after[r]["/Type"] != "/ObjStm":
 			unused = append(unused, r)
-		case !ok(r):
+		case ok(r):
+		case objectKind(after, r) == "(Info)" || after[r]["/Type"] == "/Metadata":
+			meta = append(meta, r+" "+objectKind(after, r))
+		default:
 			bad = append(bad, r+" "+objectKind(after, r))
 		}
 	}
 	note := ""
+	if len(meta) > 0 {
+		note += ", info/metadata " + strings.Join(meta, " ")
+	}
 	if len(unused) > 0 {
-		note = ", unreferenced " + strings.Join(unused, " ")
+		note += ", unreferenced " + strings.Join(unused, " ")
 	}
 	if len(bad) == 0 {
 		return fmt.Sprintf("allowed (%d objects%s)", len(changed), note)
@@ -392,7 +400,7 @@ func allowedLater(after, before map[string]map[string]any, afterText, beforeText
 	for r, m := range after {
 		if m["/FT"] == "/Sig" || m["/ByteRange"] != nil {
 			reach[r] = true
-			reachable(after, afterText, m, reach, "/P", "/Parent")
+			reachable(after, afterText, m, reach, "/P", "/Parent", "/Reference", "/Data")
 		}
 	}
 	acroRef, _ := root["/AcroForm"].(string)
@@ -414,7 +422,7 @@ func allowedLater(after, before map[string]map[string]any, afterText, beforeText
 		case reach[r], m["/Type"] == "/XRef", m["/Type"] == "/ObjStm":
 			return true
 		case r == rootRef:
-			return onlyKeys(r, "/DSS", "/AcroForm", "/Extensions")
+			return onlyKeys(r, "/DSS", "/AcroForm", "/Extensions", "/Version")
 		case r == acroRef:
 			return onlyKeys(r, "/Fields", "/SigFlags", "/DR", "/DA")
 		case m["/Type"] == "/Page":
