@@ -22,9 +22,12 @@ package audit_test
 //
 // Trust is not asked (-noverify): the verdict is integrity only. The range
 // column is what the ByteRange covers: "whole" (from 0 to the end of the
-// file, its gap exactly the /Contents string), "after=N" (N bytes of the file
-// follow the range: later updates, or bytes appended after the last seal),
-// or what is wrong with it. `go test ./audit -run SealOracle -update-seals`
+// file, its gap exactly the /Contents string), "after=N" (it ends with a
+// %%EOF and N bytes of later updates follow), or what is wrong with it
+// ("inside-revision,after=N": it stops short of its revision's %%EOF;
+// "gap-not-contents", "beyond-eof", "overlap", "not-from-0",
+// "has-N-numbers"). The last column, on a file's last seal, says what the
+// updates after it change (afterLastSeal). `go test ./audit -run SealOracle -update-seals`
 // rewrites the golden files.
 
 import (
@@ -255,6 +258,8 @@ func cutRange(file []byte, br []int64, contents int) ([]byte, string, int64) {
 		return data, "not-from-0", end
 	case c-(a+b) != int64(2*contents+2) || file[a+b] != '<' || file[c-1] != '>':
 		return data, "gap-not-contents", end
+	case end < n && !bytes.HasSuffix(bytes.TrimRight(file[:end], "\r\n"), []byte("%%EOF")):
+		return data, fmt.Sprintf("inside-revision,after=%d", n-end), end
 	case end < n:
 		return data, fmt.Sprintf("after=%d", n-end), end
 	}
