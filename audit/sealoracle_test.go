@@ -59,6 +59,7 @@ type oracleSeal struct {
 	Field     string // the field's fully qualified name, "-" if no field holds it
 	SubFilter string
 	OpenSSL   string // "digest-ok", "digest-bad: why", "unsupported: why"
+	SigTST    string // the signature timestamp's (an unsigned attribute), the same words; "-" when none
 	Pdfsig    string // pdfsig's "Signature Validation", shortened
 	Range     string // "whole", "after=N", or what is wrong with the ByteRange
 	Later     string // on a file's last seal: what the updates after it change ("-": none)
@@ -66,10 +67,10 @@ type oracleSeal struct {
 }
 
 func (s oracleSeal) line() string {
-	return strings.Join([]string{s.File, s.Field, s.SubFilter, s.OpenSSL, s.Pdfsig, s.Range, s.Later}, "\t")
+	return strings.Join([]string{s.File, s.Field, s.SubFilter, s.OpenSSL, s.SigTST, s.Pdfsig, s.Range, s.Later}, "\t")
 }
 
-const oracleHeader = "# file\tfield\tsubfilter\topenssl\tpdfsig\trange\tafter-last-seal\n" +
+const oracleHeader = "# file\tfield\tsubfilter\topenssl\tsignature-timestamp\tpdfsig\trange\tafter-last-seal\n" +
 	"# written by `go test ./audit -run SealOracle -update-seals` (audit/sealoracle_test.go): qpdf --json + openssl (integrity, no trust) + pdfsig -nocert\n"
 
 // oracleTools are the programs the oracle needs, or a reason to skip.
@@ -116,7 +117,7 @@ func checkOracleGolden(t *testing.T, files []string, golden string) {
 	for _, f := range files {
 		seals, err := oracleFile(f, t.TempDir())
 		if err != nil {
-			fmt.Fprintf(&b, "%s\t-\t-\tunsupported: %v\t-\t-\t-\n", filepath.Base(f), err)
+			fmt.Fprintf(&b, "%s\t-\t-\tunsupported: %v\t-\t-\t-\t-\n", filepath.Base(f), err)
 			continue
 		}
 		for _, s := range seals {
@@ -164,10 +165,10 @@ func readGolden(t *testing.T, golden string) []oracleSeal {
 			continue
 		}
 		c := strings.Split(l, "\t")
-		if len(c) != 7 {
-			t.Fatalf("%s: %q has %d columns, want 7", golden, l, len(c))
+		if len(c) != 8 {
+			t.Fatalf("%s: %q has %d columns, want 8", golden, l, len(c))
 		}
-		out = append(out, oracleSeal{File: c[0], Field: c[1], SubFilter: c[2], OpenSSL: c[3], Pdfsig: c[4], Range: c[5], Later: c[6]})
+		out = append(out, oracleSeal{File: c[0], Field: c[1], SubFilter: c[2], OpenSSL: c[3], SigTST: c[4], Pdfsig: c[5], Range: c[6], Later: c[7]})
 	}
 	if len(out) == 0 {
 		t.Fatalf("%s holds no seal", golden)
@@ -201,7 +202,7 @@ func oracleFile(path, tmp string) ([]oracleSeal, error) {
 	ps := pdfsigVerdicts(path)
 	var out []oracleSeal
 	for i, q := range qs {
-		s := oracleSeal{File: filepath.Base(path), Field: q.field, SubFilter: q.subFilter, Pdfsig: "not-listed"}
+		s := oracleSeal{File: filepath.Base(path), Field: q.field, SubFilter: q.subFilter, Pdfsig: "not-listed", SigTST: "-"}
 		if v, ok := ps[q.field]; ok {
 			s.Pdfsig = v
 		}
@@ -215,6 +216,7 @@ func oracleFile(path, tmp string) ([]oracleSeal, error) {
 				return nil, err
 			}
 			s.OpenSSL = opensslVerdict(dir, data, q, certfile)
+			s.SigTST = sigTimestampVerdict(dir, q, certfile)
 		}
 		out = append(out, s)
 	}
@@ -769,6 +771,166 @@ func openssl(args ...string) ([]byte, string, error) {
 	return out, stderr.String(), err
 }
 
+// sigTimestampVerdict checks a CMS signature's signature timestamp (the
+// unsigned attribute id-aa-timeStampToken, RFC 3161 Appendix A; ETSI EN
+// 319 122-1 §5.3): openssl verifies the token's own signature, and its
+// imprint must be the digest of the SignerInfo's signature value (the
+// OCTET STRING's contents). The CMS is walked with a BER reader written
+// here (signers' CMS are often BER, which encoding/asn1 refuses).
+func sigTimestampVerdict(dir string, q qpdfSeal, certfile string) string {
+	switch q.subFilter {
+	case "adbe.pkcs7.detached", "ETSI.CAdES.detached", "adbe.pkcs7.sha1":
+	default:
+		return "-"
+	}
+	sigValue, token, ok := signerTimestamp(q.contents)
+	if !ok {
+		return "-"
+	}
+	tokP, valP := filepath.Join(dir, "sigtst.der"), filepath.Join(dir, "sigvalue")
+	if os.WriteFile(tokP, token, 0o644) != nil || os.WriteFile(valP, sigValue, 0o644) != nil {
+		return "unsupported: cannot write"
+	}
+	tst := filepath.Join(dir, "sigtst-info.der")
+	args := []string{"cms", "-verify", "-binary", "-inform", "DER", "-in", tokP, "-noverify", "-out", tst}
+	if certfile != "" {
+		args = append(args, "-certfile", certfile)
+	}
+	_, msg, err := openssl(args...)
+	if v := cmsVerdict(msg, err); v != "digest-ok" {
+		return v
+	}
+	return imprintVerdict(dir, valP, tst)
+}
+
+// signerTimestamp finds, in a CMS ContentInfo (RFC 5652 §5), the first
+// SignerInfo's signature value and the token of its id-aa-timeStampToken
+// unsigned attribute.
+func signerTimestamp(cms []byte) (sigValue, token []byte, ok bool) {
+	ci, _, ok := berNext(cms)
+	if !ok || len(ci.kids()) < 2 {
+		return nil, nil, false
+	}
+	wrap := ci.kids()[1].kids() // [0] EXPLICIT SignedData
+	if len(wrap) == 0 {
+		return nil, nil, false
+	}
+	sd := wrap[0].kids()
+	if len(sd) == 0 {
+		return nil, nil, false
+	}
+	infos := sd[len(sd)-1].kids() // signerInfos SET
+	if len(infos) == 0 {
+		return nil, nil, false
+	}
+	for _, e := range infos[0].kids() {
+		switch {
+		case e.class == 0 && e.tag == 4 && !e.constructed:
+			sigValue = e.body
+		case e.class == 2 && e.tag == 1: // [1] IMPLICIT unsignedAttrs
+			for _, attr := range e.kids() {
+				a := attr.kids()
+				if len(a) == 2 && bytes.Equal(a[0].body, oidTimeStampToken) && len(a[1].kids()) > 0 {
+					token = a[1].kids()[0].raw
+				}
+			}
+		}
+	}
+	return sigValue, token, sigValue != nil && token != nil
+}
+
+// oidTimeStampToken is id-aa-timeStampToken, 1.2.840.113549.1.9.16.2.14,
+// as its DER contents.
+var oidTimeStampToken = []byte{0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x10, 0x02, 0x0e}
+
+// berValue is one BER TLV (X.690 §8.1): raw is the whole encoding, body
+// the contents (for an indefinite length, without the end-of-contents).
+type berValue struct {
+	class, tag  int
+	constructed bool
+	raw, body   []byte
+}
+
+// kids reads a constructed value's elements.
+func (v berValue) kids() []berValue {
+	if !v.constructed {
+		return nil
+	}
+	var out []berValue
+	for b := v.body; len(b) > 0 && len(out) < 4096; {
+		k, rest, ok := berNext(b)
+		if !ok {
+			break
+		}
+		out = append(out, k)
+		b = rest
+	}
+	return out
+}
+
+// berNext reads one TLV from b: tags of one byte or more, definite lengths
+// of up to four bytes, and indefinite lengths (their end found by reading
+// the elements, at most 64 deep).
+func berNext(b []byte) (berValue, []byte, bool) {
+	return berNextDepth(b, 0)
+}
+
+func berNextDepth(b []byte, depth int) (berValue, []byte, bool) {
+	if len(b) < 2 || depth > 64 {
+		return berValue{}, nil, false
+	}
+	v := berValue{class: int(b[0] >> 6), constructed: b[0]&0x20 != 0, tag: int(b[0] & 0x1f)}
+	i := 1
+	if v.tag == 0x1f {
+		v.tag = 0
+		for ; i < len(b) && i < 6; i++ {
+			v.tag = v.tag<<7 | int(b[i]&0x7f)
+			if b[i]&0x80 == 0 {
+				break
+			}
+		}
+		i++
+	}
+	if i >= len(b) {
+		return berValue{}, nil, false
+	}
+	l := int(b[i])
+	i++
+	switch {
+	case l == 0x80: // indefinite: elements until 00 00
+		if !v.constructed {
+			return berValue{}, nil, false
+		}
+		start := i
+		for {
+			if i+1 < len(b) && b[i] == 0 && b[i+1] == 0 {
+				v.body, v.raw = b[start:i], b[:i+2]
+				return v, b[i+2:], true
+			}
+			_, rest, ok := berNextDepth(b[i:], depth+1)
+			if !ok {
+				return berValue{}, nil, false
+			}
+			i = len(b) - len(rest)
+		}
+	case l > 0x80:
+		n := l & 0x7f
+		if n > 4 || i+n > len(b) {
+			return berValue{}, nil, false
+		}
+		l = 0
+		for _, c := range b[i : i+n] {
+			l = l<<8 | int(c)
+		}
+		i += n
+	}
+	if l < 0 || i+l > len(b) {
+		return berValue{}, nil, false
+	}
+	v.body, v.raw = b[i:i+l], b[:i+l]
+	return v, b[i+l:], true
+}
+
 // opensslReason is the reason part of openssl's first error line
 // ("...:error:XXXX:CMS routines:func:reason:file:line:"), or its first line.
 var opensslReason = regexp.MustCompile(`error:[0-9A-F]+:[^:]*:[^:]*:([^:\n]*)`)
@@ -879,4 +1041,72 @@ func pdfsigVerdicts(path string) map[string]string {
 		}
 	}
 	return m
+}
+
+// The oracle can fail: one byte changed inside the ranges both seals of a
+// B-LTA file cover makes openssl call both digests bad (not the signature
+// timestamp, which covers the signature value only), and one hex digit
+// changed in the signature value (the signature's own /Contents, which the
+// document timestamp covers) breaks all three.
+func TestSealOracleCatchesTampering(t *testing.T) {
+	oracleTools(t)
+	orig, err := os.ReadFile(filepath.Join("testdata", "seals", "pdfcpu__testPAdES_BLTA.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seals, err := oracleFile(filepath.Join("testdata", "seals", "pdfcpu__testPAdES_BLTA.pdf"), t.TempDir())
+	if err != nil || len(seals) != 2 || seals[0].SigTST != "digest-ok" {
+		t.Fatalf("oracle of the untouched file: %+v, %v", seals, err)
+	}
+	qs, _, err := qpdfSeals(filepath.Join("testdata", "seals", "pdfcpu__testPAdES_BLTA.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := -1
+	for _, q := range qs {
+		if q.subFilter == "ETSI.CAdES.detached" {
+			sigValue, _, _ := signerTimestamp(q.contents)
+			gap := bytes.ToLower(orig[q.byteRange[1]:q.byteRange[2]])
+			if i := bytes.Index(gap, []byte(hex.EncodeToString(sigValue[:16]))); i >= 0 {
+				at = int(q.byteRange[1]) + i
+			}
+		}
+	}
+	if at < 0 {
+		t.Fatal("the signature value is not in its /Contents as hex")
+	}
+	flip := func(b []byte, i int, to byte) []byte {
+		c := append([]byte{}, b...)
+		c[i] = to
+		return c
+	}
+	hexDigit := byte('0')
+	if orig[at+20] == '0' {
+		hexDigit = '1'
+	}
+	tests := []struct {
+		name string
+		file []byte
+		want []string // each seal's openssl, then the first's signature timestamp
+	}{
+		{"a byte both ranges cover", flip(orig, 100, orig[100]^0x20), []string{"digest-bad", "digest-bad", "digest-ok"}},
+		{"a hex digit of the signature value", flip(orig, at+20, hexDigit), []string{"digest-bad", "digest-bad", "digest-bad"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "tampered.pdf")
+			if err := os.WriteFile(p, tc.file, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := oracleFile(p, t.TempDir())
+			if err != nil || len(got) != 2 {
+				t.Fatalf("oracleFile = %+v, %v", got, err)
+			}
+			for i, v := range []string{got[0].OpenSSL, got[1].OpenSSL, got[0].SigTST} {
+				if !strings.HasPrefix(v, tc.want[i]) {
+					t.Errorf("verdict %d = %q, want %s", i, v, tc.want[i])
+				}
+			}
+		})
+	}
 }
