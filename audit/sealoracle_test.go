@@ -25,6 +25,8 @@ package audit_test
 // file, its gap exactly the /Contents string), "after=N" (it ends with a
 // %%EOF and N bytes of later updates follow), or what is wrong with it
 // ("inside-revision,after=N": it stops short of its revision's %%EOF;
+// ",dict-after-seal": the signature dictionary the file now reads, by
+// qpdf --show-xref, is written after the bytes its range covers;
 // "gap-not-contents", "beyond-eof", "overlap", "not-from-0",
 // "has-N-numbers"). The last column, on a file's last seal, says what the
 // updates after it change (afterLastSeal). `go test ./audit -run SealOracle -update-seals`
@@ -178,6 +180,7 @@ func readGolden(t *testing.T, golden string) []oracleSeal {
 
 // qpdfSeal is a signature dictionary as qpdf's JSON shows it.
 type qpdfSeal struct {
+	ref       string // "N G R"
 	field     string
 	subFilter string
 	byteRange []int64
@@ -200,6 +203,7 @@ func oracleFile(path, tmp string) ([]oracleSeal, error) {
 		return nil, err
 	}
 	ps := pdfsigVerdicts(path)
+	at := qpdfXref(path)
 	var out []oracleSeal
 	for i, q := range qs {
 		s := oracleSeal{File: filepath.Base(path), Field: q.field, SubFilter: q.subFilter, Pdfsig: "not-listed", SigTST: "-"}
@@ -207,6 +211,11 @@ func oracleFile(path, tmp string) ([]oracleSeal, error) {
 			s.Pdfsig = v
 		}
 		data, rng, end := cutRange(file, q.byteRange, len(q.contents))
+		if off, ok := at[q.ref]; ok && end > 0 && off >= end {
+			// The dictionary the document now reads was written after the
+			// bytes the range covers: not the one that was signed.
+			rng += ",dict-after-seal"
+		}
 		s.Range, s.End = rng, end
 		if data == nil {
 			s.OpenSSL = "unsupported: ByteRange " + rng
@@ -274,9 +283,9 @@ func cutRange(file []byte, br []int64, contents int) ([]byte, string, int64) {
 // change is allowed when it only adds a DSS, a document timestamp or a
 // signature field (the plan's WC-SEAL-AFTER; ISO 32000-2 Table 257): objects
 // reachable from the catalog's /DSS or from a signature field, the
-// catalog's /DSS /AcroForm /Extensions /Version, the AcroForm's /Fields
-// /SigFlags /DR /DA, a page's /Annots, and arrays that only gain such
-// objects. It answers "-" (no later update), "allowed (N objects)", or
+// catalog's /DSS /AcroForm /Extensions /Version /Metadata, the AcroForm's
+// /SigFlags /DR /DA and /Fields (only gaining signature fields), a page's
+// /Annots (the same), and arrays that only gain such objects. It answers "-" (no later update), "allowed (N objects)", or
 // "changes: " and the objects that are not allowed, with their /Type; the
 // Info dictionary and XMP metadata, which signing tools rewrite, and
 // objects nothing refers to, are listed apart.
@@ -429,9 +438,10 @@ func allowedLater(after, before map[string]map[string]any, afterText, beforeText
 		case reach[r], m["/Type"] == "/XRef", m["/Type"] == "/ObjStm":
 			return true
 		case r == rootRef:
-			return onlyKeys(r, "/DSS", "/AcroForm", "/Extensions", "/Version")
+			return onlyKeys(r, "/DSS", "/AcroForm", "/Extensions", "/Version", "/Metadata")
 		case r == acroRef:
-			return onlyKeys(r, "/Fields", "/SigFlags", "/DR", "/DA")
+			return onlyKeys(r, "/Fields", "/SigFlags", "/DR", "/DA") &&
+				gainsOnly(arrayOf2(after, afterText, m["/Fields"]), arrayOf2(before, beforeText, before[r]["/Fields"]), reach)
 		case m["/Type"] == "/Page":
 			return onlyKeys(r, "/Annots") && gainsOnly(arrayOf2(after, afterText, m["/Annots"]), arrayOf2(before, beforeText, before[r]["/Annots"]), reach)
 		case m == nil:
@@ -461,23 +471,29 @@ func arrayOf2(dicts map[string]map[string]any, texts map[string]string, v any) [
 	return nil
 }
 
-// gainsOnly says whether the array after only adds, to the array before,
-// references in reach.
+// gainsOnly says whether the array after keeps every element of the array
+// before and only adds references in reach.
 func gainsOnly(after, before []any, reach map[string]bool) bool {
+	has := map[string]bool{}
+	for _, e := range after {
+		has[jsonText(e)] = true
+	}
 	had := map[string]bool{}
 	for _, e := range before {
+		if !has[jsonText(e)] {
+			return false
+		}
 		had[jsonText(e)] = true
 	}
 	for _, e := range after {
 		if had[jsonText(e)] {
 			continue
 		}
-		r, _ := e.(string)
-		if !reach[r] {
+		if r, _ := e.(string); !reach[r] {
 			return false
 		}
 	}
-	return len(after) >= len(before)
+	return true
 }
 
 func union(a, b map[string]any) map[string]bool {
@@ -531,7 +547,7 @@ func qpdfSeals(path string) ([]qpdfSeal, [][]byte, error) {
 		if m["/ByteRange"] == nil || m["/Contents"] == nil {
 			continue
 		}
-		q := qpdfSeal{field: "-", subFilter: "-"}
+		q := qpdfSeal{ref: r, field: "-", subFilter: "-"}
 		if f, ok := fieldOf[r]; ok {
 			q.field = f
 		}
@@ -634,6 +650,34 @@ func qpdfObjects(path string, withData bool) (map[string]map[string]any, map[str
 		}
 	}
 	return dicts, texts, nil
+}
+
+// qpdfXref reads where qpdf --show-xref says each object is defined: its
+// offset, or its object stream's for an object in one.
+func qpdfXref(path string) map[string]int64 {
+	out, _ := exec.Command("qpdf", "--show-xref", path).Output()
+	offsets, inStream := map[string]int64{}, map[string]string{}
+	for _, l := range strings.Split(string(out), "\n") {
+		ref, rest, ok := strings.Cut(l, ": ")
+		num, gen, ok2 := strings.Cut(ref, "/")
+		if !ok || !ok2 {
+			continue
+		}
+		r := num + " " + gen + " R"
+		if _, v, ok := strings.Cut(rest, "offset = "); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			offsets[r] = n
+		} else if _, v, ok := strings.Cut(rest, "stream = "); ok {
+			stream, _, _ := strings.Cut(v, ",")
+			inStream[r] = strings.TrimSpace(stream) + " 0 R"
+		}
+	}
+	for r, st := range inStream {
+		if off, ok := offsets[st]; ok {
+			offsets[r] = off
+		}
+	}
+	return offsets
 }
 
 // fieldName joins the /T of a field and its parents with dots.
