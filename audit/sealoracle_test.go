@@ -1154,3 +1154,19 @@ func TestSealOracleCatchesTampering(t *testing.T) {
 		})
 	}
 }
+
+// The two oracles agree where both judge: a signature pdfsig calls valid
+// openssl finds intact, and one whose digest pdfsig finds mismatched
+// openssl finds bad (pdfsig cannot verify document timestamps and
+// adbe.x509.rsa_sha1: "not-verified").
+func TestSealOraclePdfsigAgrees(t *testing.T) {
+	for _, golden := range []string{"verdicts.txt", "realworld.txt"} {
+		for _, s := range readGolden(t, filepath.Join("testdata", "seals", golden)) {
+			switch {
+			case s.Pdfsig == "valid" && !strings.HasPrefix(s.OpenSSL, "digest-ok"),
+				s.Pdfsig == "digest-mismatch" && !strings.HasPrefix(s.OpenSSL, "digest-bad"):
+				t.Errorf("%s %s, field %q: pdfsig says %s, openssl %s", golden, s.File, s.Field, s.Pdfsig, s.OpenSSL)
+			}
+		}
+	}
+}
