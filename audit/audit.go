@@ -19,7 +19,9 @@ package audit
 import (
 	"context"
 	"crypto/sha256"
+	"crypto/x509"
 	"fmt"
+	"io"
 	"regexp"
 	"sort"
 	"strings"
@@ -51,6 +53,14 @@ type Options struct {
 	// so far, and the caller, seeing Context done, knows the list is cut
 	// short. It is looked at between the rules and every 256 content sets.
 	Context context.Context
+	// File and FileSize give the file's bytes, for verifying its seals
+	// (audit/seals.go); nil: the seals are not verified, only what was
+	// added after them is named.
+	File     io.ReaderAt
+	FileSize int64
+	// Trust holds the anchors a seal's chain must reach (--trust); nil:
+	// none given, and every seal is WC-SEAL-UNTRUSTED, saying so.
+	Trust *x509.CertPool
 }
 
 // Check returns the findings for d, errors first, each group in the order
@@ -62,7 +72,7 @@ func Check(d *pdfio.Document, opts Options) []Finding {
 	}
 	a.canon, _ = canon.New(a.opts.Profile)
 	for _, rules := range []func(){a.wellFormed, a.defects, a.certified, a.version, a.info, a.trees, a.sets,
-		a.members, a.pages, a.structure, a.images, a.aliasChains, a.urls, a.redirectDuplicates, a.sources} {
+		a.members, a.pages, a.structure, a.images, a.aliasChains, a.urls, a.redirectDuplicates, a.sources, a.seals} {
 		if a.stopped() {
 			break
 		}

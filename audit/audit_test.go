@@ -5,6 +5,7 @@ import (
 	"crypto/md5"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	pb "github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/pdfio"
@@ -37,6 +39,7 @@ type spec struct {
 	residue    bool // only the pages and the image, with their /ID: no SpiderInfo, tree or set
 	catalog    func(b *pb.Builder, d *pb.Dict)
 	mangle     func([]byte) []byte // changes the file's bytes once written
+	trust      bool                // the test CA is the seals' trust anchor (seals_test.go)
 	sources    webcapture.AuxSource
 }
 
@@ -163,11 +166,16 @@ func build(s spec) []byte {
 
 func audit(t *testing.T, s spec) []Finding {
 	t.Helper()
-	d, err := pdfio.ReadBytes(build(s), "test.pdf", s.readOpts)
+	b := build(s)
+	d, err := pdfio.ReadBytes(b, "test.pdf", s.readOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Check(d, Options{Sources: s.sources})
+	opts := Options{Sources: s.sources, File: bytes.NewReader(b), FileSize: int64(len(b))}
+	if s.trust {
+		opts.Trust = testPKI().Pool()
+	}
+	return Check(d, opts)
 }
 
 func show(fs []Finding) string {
@@ -401,8 +409,9 @@ func TestEachRule(t *testing.T) {
 			b.Add(pb.Raw("<< /Broken [ (unterminated >>"))
 		}}, nil},
 		{"WC-PDF-RECOVERED", spec{xrefStream: true, mangle: startXRefOff}, []string{"WC-PDF-XREF"}},
-		{"WC-CERTIFIED", spec{catalog: certify(2, 1<<30)}, nil},
-		{"WC-CERTIFIED-AFTER", spec{catalog: certify(1, 20)}, nil},
+		// (certify's signature has no /Contents, and its range reaches no revision's end.)
+		{"WC-CERTIFIED", spec{catalog: certify(2, 1<<30)}, []string{"WC-SEAL-FORMAT", "WC-SEAL-RANGE"}},
+		{"WC-CERTIFIED-AFTER", spec{catalog: certify(1, 20)}, []string{"WC-SEAL-FORMAT", "WC-SEAL-RANGE"}},
 		{"WC-LINK-PA", spec{extra: func(b *pb.Builder, r refs) {
 			link := b.Add(pb.D("Type", pb.Name("Annot"), "Subtype", pb.Name("Link"), "Rect", pb.Array{0, 0, 10, 10},
 				"A", pb.D("S", pb.Name("GoTo"), "D", pb.Array{r.pages[1], pb.Name("Fit")}),
@@ -421,6 +430,19 @@ func TestEachRule(t *testing.T) {
 		{"WC-SOURCE-FORM", sourcesSpec(webcapture.AuxHexUpper), nil},
 		{"WC-SOURCE-SHA256", withSHA256(sourcesSpec(webcapture.AuxRaw), []byte("GIF89a another logo")), nil},
 		{"WC-SOURCE-DIGEST", func() spec { s, _ := warcSpec(badPayloadDigest); return s }(), nil},
+		{"WC-SEAL-VERIFIED", spec{mangle: signed, trust: true}, nil},
+		{"WC-SEAL-UNTRUSTED", spec{mangle: signed}, nil},
+		{"WC-SEAL-DIGEST", spec{mangle: func(b []byte) []byte { return flipCovered(signed(b)) }}, nil},
+		{"WC-SEAL-RANGE", spec{mangle: func(b []byte) []byte { return shortRange(signed(b)) }}, []string{"WC-SEAL-DIGEST"}},
+		{"WC-SEAL-FORMAT", spec{mangle: func(b []byte) []byte {
+			return sealed(b, pdfio.SealSig, func(io.Reader) ([]byte, error) { return []byte{0x30, 0x03, 0x02, 0x01, 0x00}, nil })
+		}}, nil},
+		{"WC-SEAL-AFTER", spec{mangle: func(b []byte) []byte { return appendPage(signed(b)) }}, nil},
+		{"WC-SEAL-TIME", spec{mangle: func(b []byte) []byte {
+			return sealed(b, pdfio.SealDocTimeStamp, tokenAt(time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)))
+		}}, nil},
+		{"WC-SEAL-DOCMDP", spec{catalog: certify(1, 1<<30), mangle: func(b []byte) []byte { return appendPage(withLength(b)) }},
+			[]string{"WC-SEAL-AFTER", "WC-SEAL-FORMAT", "WC-SEAL-RANGE", "WC-CERTIFIED-AFTER"}},
 	}
 	tested := map[string]bool{}
 	for _, c := range cases {

@@ -135,6 +135,29 @@ file unless --force. WC-CERTIFIED-AFTER is a file whose Web Capture structures (
 IDS or URLS tree, a content set) lie past the bytes the signature covers (its /ByteRange): they
 were added after certification, which breaks it for any validator that checks DocMDP
 permissions; the byte-range digest itself still verifies, so pdfsig alone does not show it.`,
+	},
+	{
+		rules: []string{"WC-SEAL-FORMAT", "WC-SEAL-RANGE", "WC-SEAL-DIGEST", "WC-SEAL-UNTRUSTED", "WC-SEAL-TIME", "WC-SEAL-AFTER", "WC-SEAL-DOCMDP", "WC-SEAL-VERIFIED"},
+		text: `WC-SEAL-* check each signature and document timestamp (package seal, audit/seals.go): the
+signature dictionaries the catalog's /AcroForm /Fields reach (with /FT /Sig and a /V) and
+/Perms /DocMDP. The /ByteRange must be [0 a b c] with a..b exactly the dictionary's own
+/Contents hex string, angle brackets included (found in the dictionary's bytes, not trusted
+from the range), and b+c the end of a revision (WC-SEAL-RANGE); the digest of the covered bytes
+must be the CMS message digest (or, adbe.pkcs7.sha1, its content; adbe.x509.rsa_sha1, the RSA
+signature of their SHA-1 with /Cert) and the signature value must verify, and a document
+timestamp's (ETSI.RFC3161) token imprint must be their digest, a signature timestamp's the
+digest of the signature value (WC-SEAL-DIGEST). A chain that does not reach audit --trust
+CA.pem (the CMS's and the /DSS's certificates serve as intermediates) is a warning, not a
+broken seal (WC-SEAL-UNTRUSTED). WC-SEAL-AFTER names what an update after the last seal changed
+beyond what adding a DSS, a document timestamp or a signature writes (ISO 32000-2 Table 257):
+the objects with what each is (a page, a page's content stream, a content set), the pages and
+the content sets; that is how a shadow attack or a silent edit shows. WC-SEAL-DOCMDP checks a
+certification's /P against the updates after it; WC-SEAL-TIME a seal's time against the /TS of
+the sets it covers and against later seals (a claimed time, from the writer's clock, may be up
+to 10 minutes ahead; two tokens' times are compared as they are). Each seal that verifies is
+one WC-SEAL-VERIFIED (kind, signer, time, trusted or not): webcap info lists them too. The
+oracle: openssl cms -verify -binary -inform DER -content <ByteRange bytes> and pdfsig agree
+with the verdict on the tamper tests (seal/verify_test.go).`,
 	}, {
 		rules: []string{"WC-SE-ARTICLE", "WC-ARTICLE-SETS", "WC-STRUCTPARENTS-SHARED", "WC-PARENTTREE-KEY", "WC-OUTLINE-ENTRY", "WC-STRUCT-ENTRY"},
 		text: `WC-SE-ARTICLE, WC-ARTICLE-SETS, WC-STRUCTPARENTS-SHARED and WC-PARENTTREE-KEY check the tags

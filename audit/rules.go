@@ -55,6 +55,15 @@ var Rules = []Rule{
 	// Certification.
 	{"WC-CERTIFIED", Notice, "PDF 1.7 §8.7.1, §8.7.3; ISO 32000-1 §12.8.2.2, §12.8.4", "a certified document (DocMDP): an update that adds pages or content sets breaks the certification, so writers refuse it without --force"},
 	{"WC-CERTIFIED-AFTER", Caution, "PDF 1.7 §8.7.1, Table 8.104; ISO 32000-1 §12.8.2.2, Table 254", "Web Capture structures added after the document was certified, which no DocMDP permission allows"},
+	// Seals: signatures and document timestamps (audit/seals.go, package seal).
+	{"WC-SEAL-FORMAT", Serious, "ISO 32000-2 §12.8.1, Tables 255-256; RFC 5652; RFC 3161", "a signature dictionary, its CMS signature or its time-stamp token that cannot be read, or an unknown /SubFilter: the seal proves nothing"},
+	{"WC-SEAL-RANGE", Serious, "ISO 32000-2 §12.8.1, Table 255 (/ByteRange)", "a /ByteRange that is not [0 a b c] covering its revision whole except its own /Contents hex string: a gap, an overlap, a range past the end of the file or ending inside a revision"},
+	{"WC-SEAL-DIGEST", Serious, "RFC 5652 §5.4, §11.2; RFC 3161 §2.4.2; ISO 32000-2 §12.8.5", "the covered bytes' digest is not the signed digest or the token's imprint, or the signature value does not verify: the covered bytes were changed"},
+	{"WC-SEAL-UNTRUSTED", Caution, "RFC 5280 §6; ISO 32000-2 §12.8.3", "a seal that verifies, but whose signer's or TSA's chain does not reach the trust anchors (audit --trust CA.pem), or no --trust was given"},
+	{"WC-SEAL-TIME", Serious, "ISO 32000-2 §12.8.5; PDF 1.7 §10.9.5 (/TS)", "a seal's time (its token's, else the claimed /M) before the /TS of a content set it covers, or after the time of a later seal that covers it"},
+	{"WC-SEAL-AFTER", Serious, "ISO 32000-2 §7.5.6, §12.8.2.2.2 Table 257, §12.8.4.3", "an update after the last seal changes more than a DSS, a document timestamp or a signature: the message names the objects, pages and content sets no seal covers"},
+	{"WC-SEAL-DOCMDP", Serious, "ISO 32000-2 §12.8.2.2, Table 257; ISO 32000-1 Table 254", "an update after a certification signature changes what its DocMDP permission (/P) does not allow"},
+	{"WC-SEAL-VERIFIED", Notice, "ISO 32000-2 §12.8; RFC 5652; RFC 3161", "a seal that verifies: its kind, signer, time, the bytes it covers, and whether its chain is trusted"},
 	{"WC-DANGLING", Serious, "PDF 1.7 §3.2.9", "a reference to an object that does not exist"},
 	{"WC-CYCLE", Serious, "PDF 1.7 §3.8.5", "a reference chain or name tree that loops"},
 	{"WC-LIMIT", Serious, "webcap", "a tree deeper or larger than the reader's bounds, or a stream that decodes to more than they allow: the rest, or what needs the stream, was not checked"},

@@ -38,6 +38,14 @@ type Document struct {
 	// Certification is the document's certification signature (DocMDP),
 	// or nil: an update must respect its permissions.
 	Certification *Certification
+	// Seals are the signature dictionaries (seals.go): every form field's
+	// signature, then /Perms /DocMDP when no field has it.
+	Seals []*Seal
+	// Revisions are the file's incremental sections in file order
+	// (revisions.go).
+	Revisions []Revision
+	// DSS is the catalog's /DSS, or nil.
+	DSS *DocumentDSS
 
 	pageByRef map[webcapture.Ref]*Page
 }

@@ -34,6 +34,8 @@ type reader struct {
 	// each once parsed): without any, the reader only reads what pdfcpu
 	// built.
 	parallel bool
+	// pageContents are the pages' content streams (contentsOf).
+	pageContents map[webcapture.Ref]int
 }
 
 func newReader(ctx *model.Context, dec *decoder, name string, opts Options, b []byte) *reader {
@@ -63,6 +65,10 @@ func (r *reader) read() *Document {
 	r.checkSections(&damage)
 	r.objectNumbers() // sorted before checkObjects may run alongside
 	r.recoverMisplaced()
+	r.readRevisions()
+	if cat, err := r.xt.Catalog(); err == nil && cat != nil {
+		r.readSeals(cat) // before the bytes are let go: /Contents is found in them
+	}
 	if !r.parallel {
 		r.checkObjects(&damage)
 		// The bytes are checked: let go of them (the file's size, live
@@ -116,6 +122,8 @@ func (r *reader) read() *Document {
 	r.scanObjects()
 	r.readUse()
 	r.doc.Certification = r.certification(cat)
+	r.readDSS(cat)
+	r.readRoles(cat)
 	r.certifiedAfter(r.doc.Certification)
 	return r.doc
 }

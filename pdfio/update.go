@@ -34,6 +34,7 @@ type Update struct {
 	pages        *pageTree  // the page tree, once AppendPages or ReplacePages edit it
 	tags         *tagState  // the structure tree, once AppendPages or ReplacePages extend it
 	outline      *outlineState
+	seal         *sealState // the placeholder AddSeal wrote
 
 	name string
 	opts Options

@@ -232,6 +232,7 @@ type auditOptions struct {
 	Sources      string // a wget mirror directory, a WARC file or a JSON manifest
 	AllowOutside bool   // Sources may lead outside their directory
 	Sets         bool   // record each file's content sets (htmlreport.Capture): --sets, or --html
+	trustFlags          // --trust (trust.go)
 	htmlFlags
 	Force        bool // --html may replace what is there
 	InProcess    bool // audit in this process (no worker processes): for tests and debugging
@@ -275,6 +276,7 @@ func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 	f.BoolVar(&opts.Sets, "sets", false, "with --json or --jsonl, record each file's content sets and SpiderInfo version (what --html and report --html show)")
 	f.StringVar(&opts.Sources, "sources", "", "recompute identifiers from the captured data: a wget mirror `DIR`, a WARC file or a JSON MANIFEST")
 	addAllowOutsideFlag(cmd, &opts.AllowOutside)
+	opts.trustFlags.add(cmd)
 }
 
 func (o *auditOptions) bounds() (*limitFlags, string, []string) {
@@ -324,6 +326,9 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	opts.Files = files // none: nothing to audit, no error
 	opts.sizeMemory(opts.Files)
 	if err := opts.resolve("audit", opts.IO); err != nil {
+		return err
+	}
+	if _, err := opts.trustFlags.load(); err != nil { // before any file, once
 		return err
 	}
 	if opts.Sources != "" {

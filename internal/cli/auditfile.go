@@ -55,7 +55,14 @@ func auditFile(ctx context.Context, path string, opts *auditOptions) fileJSON {
 		return r
 	}
 	collectAfterRead(d)
-	findings := audit.Check(d, audit.Options{Profile: opts.Profile, Sources: src, Context: ctx})
+	aopts := audit.Options{Profile: opts.Profile, Sources: src, Context: ctx}
+	closeFile, err := opts.trustFlags.apply(path, &aopts)
+	if err != nil {
+		r.Error = newErrorJSON(err)
+		return r
+	}
+	defer closeFile()
+	findings := audit.Check(d, aopts)
 	if ctx.Err() != nil { // cut short: no verdict on the file
 		r.Error = newErrorJSON(context.Cause(ctx))
 		r.Error.Message = context.Cause(ctx).Error()
@@ -98,6 +105,7 @@ func newAuditor(opts *auditOptions) *auditor {
 	if opts.Sets {
 		args = append(args, "--sets")
 	}
+	args = append(args, opts.trustFlags.args()...)
 	if opts.Sources != "" {
 		args = append(args, "--sources", opts.Sources)
 		if opts.AllowOutside {

@@ -132,6 +132,7 @@ type captureOptions struct {
 	PostType        string
 	WARC            string // --warc: the web archive written beside the PDF
 	WARCKeepCreds   bool   // --warc-keep-credentials
+	sealFlags              // --timestamp-url, --sign-*, --ltv (sealflags.go)
 }
 
 // captureFlags are capture's and append's flags.
@@ -151,6 +152,7 @@ func captureFlags(cmd *cobra.Command, opts *captureOptions, inPlace bool) {
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "list every skipped URL, not a line per reason")
 	f.StringVar(&opts.WARC, "warc", "", "also write every request and response fetched, and the PDF, to the WARC `OUT.warc.gz` (uncompressed unless it ends in .gz)")
 	f.BoolVar(&opts.WARCKeepCreds, "warc-keep-credentials", false, warcKeepCredentialsUsage)
+	opts.sealFlags.add(cmd)
 	if inPlace { // append: it reads a PDF
 		opts.passwordFlags.add(cmd)
 		opts.lim.addMaxFileSize(cmd)
@@ -230,6 +232,9 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	r.input("--password-file", opts.PasswordFile, opts.IO)
 	r.output("-o", opts.Out)
 	r.output("--warc", opts.WARC)
+	if err := opts.sealFlags.prepare(name, opts.IO, r); err != nil {
+		return err
+	}
 	if err := r.check(name); err != nil {
 		return err
 	}
@@ -290,7 +295,11 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	if err != nil {
 		return err
 	}
-	d, err := opts.writeRead(name, opts.IO, opts.File, res.PDF, res.Read)
+	read, err := opts.sealFlags.seal(ctx, name, opts.target(opts.File), &res.PDF, res.Read)
+	if err != nil {
+		return err
+	}
+	d, err := opts.writeRead(name, opts.IO, opts.File, res.PDF, read)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/seal"
 	"github.com/webcap/webcap/warc"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -47,7 +48,8 @@ const exitCodesHelp = `webcap exits with one of these codes, the same in every c
     3  a file or stream could not be read or written, an operational
        failure worth retrying: an input that is missing, a directory, or
        encrypted with a password not given (or a wrong one); an output that
-       cannot be written; Chromium that cannot be started
+       cannot be written; Chromium that cannot be started; a time-stamping
+       authority, OCSP responder or CRL server that fails (seal, --timestamp-url)
     4  an input is not a PDF, is too damaged to parse, or is hostile (larger
        than --max-file-size, its reading outlived --timeout, needed more
        than --max-memory, or crashed the reader; a mirror or manifest whose
@@ -158,6 +160,8 @@ func exitCode(err error) int {
 	case errors.Is(err, limits.ErrLimit): // a file too large, --timeout or --max-memory passed
 		return exitInvalid
 	case errors.As(err, &ie):
+		return exitIOError
+	case errors.Is(err, seal.ErrService), errors.Is(err, seal.ErrSigner): // a TSA, OCSP or CRL server that failed; credentials that cannot be used
 		return exitIOError
 	case errors.As(err, &ve), errors.As(err, &pe) && pe.Invalid(), errors.Is(err, webcapture.ErrRefused),
 		errors.Is(err, warc.ErrFormat): // a WARC file that is not one, or passes its limits

@@ -154,6 +154,7 @@ func writeInfo(w io.Writer, d *pdfio.Document, verbose bool) error {
 		writeSet(p, d, i+1, cs)
 	}
 	writePriorActions(p, d)
+	writeSeals(p, d)
 	if len(d.Defects) > 0 {
 		p.f("\ndefects:\n")
 		limit := newRuleLimit(verbose)

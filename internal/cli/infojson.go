@@ -125,7 +125,11 @@ func writeInfoJSON(w io.Writer, d *pdfio.Document) error {
 		}
 		b = j.appendJSON(b)
 	}
-	b = append(b, "]}\n"...)
+	b = append(b, ']')
+	if b, err = appendSealsJSON(b, d); err != nil {
+		return err
+	}
+	b = append(b, "}\n"...)
 	if _, err = bw.Write(b); err != nil || buffered {
 		return err // (the caller's buffer is the caller's to flush)
 	}
@@ -160,6 +164,7 @@ func newInfoReportHead(d *pdfio.Document) *infoReport {
 	}
 	rep.Counts = counts(d)
 	rep.PageZoom, rep.PriorActions = newZoomJSON(d), newPriorActionsJSON(d)
+	rep.Seals = newSealsJSON(d)
 	return rep
 }
 

@@ -114,6 +114,7 @@ started, 130 when interrupted.`,
 	f.BoolVar(&opts.WARCKeepCreds, "warc-keep-credentials", false, warcKeepCredentialsUsage)
 	opts.passwordFlags.add(cmd)
 	opts.lim.addMaxFileSize(cmd)
+	opts.sealFlags.add(cmd)
 	return cmd
 }
 
@@ -131,6 +132,7 @@ type refreshOptions struct {
 	WARC          string // --warc: the web archive written beside the PDF
 	WARCKeepCreds bool   // --warc-keep-credentials
 	Report        string // --report: the change report, .html or .json
+	sealFlags            // --timestamp-url, --sign-*, --ltv (sealflags.go)
 }
 
 func runRefresh(ctx context.Context, opts *refreshOptions) error {
@@ -140,6 +142,9 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	r.output("-o", opts.Out)
 	r.output("--warc", opts.WARC)
 	r.output("--report", opts.Report)
+	if err := opts.sealFlags.prepare("refresh", opts.IO, r); err != nil {
+		return err
+	}
 	if err := r.check("refresh"); err != nil {
 		return err
 	}
@@ -192,7 +197,11 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	var d *pdfio.Document
 	var sum audit.Summary
 	if written {
-		if d, err = opts.writeRead("refresh", opts.IO, opts.File, res.PDF, res.Read); err != nil {
+		read, err := opts.sealFlags.seal(ctx, "refresh", opts.target(opts.File), &res.PDF, res.Read)
+		if err != nil {
+			return err
+		}
+		if d, err = opts.writeRead("refresh", opts.IO, opts.File, res.PDF, read); err != nil {
 			return err
 		}
 		if err := writeWARC("refresh", opts.WARC, opts.Force, res.Pages, res.PDF, warcInfo(opts.WARC, "refresh", opts.File, nil, opts.WARCKeepCreds)); err != nil {

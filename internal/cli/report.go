@@ -91,6 +91,8 @@ type infoReport struct {
 	// The pages' /PZ and the link annotations' /PA, in page order.
 	PageZoom     []pageZoomJSON    `json:"pageZoom"`
 	PriorActions []priorActionJSON `json:"priorActions"`
+	// The signatures and document timestamps, as they claim (infoseals.go).
+	Seals []sealJSON `json:"seals,omitempty"`
 }
 
 type pageZoomJSON struct {

@@ -1,0 +1,63 @@
+package pdfio
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/webcap/webcap/internal/sharedtest"
+)
+
+// The signed real files: each seal's field, subfilter and /ByteRange as
+// qpdf shows them, its /Contents found where the range leaves a gap, its
+// range ending at a revision's end; the revisions in file order.
+func TestRealWorldSeals(t *testing.T) {
+	dir := sharedtest.Dir(t, "realworld")
+	for _, tc := range []struct {
+		file, field, subFilter string
+		byteRange              [4]int64
+		revisions              int
+		dssCerts               int
+	}{
+		{"dss__DSS-2025.pdf", "SigCS-1432220495366", "adbe.pkcs7.detached", [4]int64{0, 44522, 64524, 821}, 4, 0},
+		{"dss__Signature-P-IT_ETSI-3.pdf", "Signature2", "ETSI.CAdES.detached", [4]int64{0, 60752, 82082, 8928}, 2, 0},
+		{"dss__test-with-vri.pdf", "TestSignature", "ETSI.CAdES.detached", [4]int64{0, 530633, 555403, 7198}, 5, 3},
+		{"endesive__pdf-adobe-webcapture-x509.rsa_sha1.pdf", "Alice-1-1096825554", "adbe.x509.rsa_sha1", [4]int64{0, 30700, 30964, 181761}, 1, 0},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			d, err := Open(filepath.Join(dir, tc.file), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(d.Seals) != 1 {
+				t.Fatalf("%d seals, want 1", len(d.Seals))
+			}
+			s := d.Seals[0]
+			if s.Field != tc.field || s.SubFilter != tc.subFilter || [4]int64(s.ByteRange) != tc.byteRange {
+				t.Errorf("seal %q %s %v, want %q %s %v", s.Field, s.SubFilter, s.ByteRange, tc.field, tc.subFilter, tc.byteRange)
+			}
+			if s.ContentsAt != tc.byteRange[1] || s.ContentsAt+s.ContentsLen != tc.byteRange[2] || len(s.Contents) == 0 {
+				t.Errorf("/Contents at %d, %d bytes (%d decoded), want the range's gap", s.ContentsAt, s.ContentsLen, len(s.Contents))
+			}
+			if len(d.Revisions) != tc.revisions {
+				t.Errorf("%d revisions, want %d", len(d.Revisions), tc.revisions)
+			}
+			end, found := tc.byteRange[2]+tc.byteRange[3], false
+			for i, r := range d.Revisions {
+				found = found || r.End == end
+				if i > 0 && r.Start != d.Revisions[i-1].End {
+					t.Errorf("revision %d starts at %d, the one before ends at %d", i, r.Start, d.Revisions[i-1].End)
+				}
+			}
+			if !found {
+				t.Errorf("the range ends at %d, no revision's end", end)
+			}
+			got := 0
+			if d.DSS != nil {
+				got = len(d.DSS.Certs)
+			}
+			if got != tc.dssCerts {
+				t.Errorf("%d /DSS certificates, want %d", got, tc.dssCerts)
+			}
+		})
+	}
+}
