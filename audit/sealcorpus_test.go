@@ -70,15 +70,6 @@ var sealDisagreements = map[string]string{
 	// refuses the file (no %PDF- header): `webcap audit` exits 4
 	// (unreadable), so the tampering is caught, but not as WC-SEAL-DIGEST.
 	"dss__malformed-pades.pdf|*|unreadable": "refused before any seal is read",
-	// The signature timestamp's token lists, among its certificates, a
-	// [1] CertificateChoices element (an attribute certificate, RFC 5652
-	// §10.2.2): `openssl cms -verify` reads the token and verifies it (and
-	// its imprint is the digest of the signature value); `openssl ts` and
-	// digitorus/pkcs7 cannot parse it. The auditor calls the whole
-	// signature WC-SEAL-FORMAT ("x509: malformed certificate") instead of
-	// verifying it. DSS (PdfPkcs7WithSha1SubFilterTest) reads its timestamp.
-	"dss__pkcs7_sha1.pdf|Signature1|no WC-SEAL-VERIFIED": "signature timestamp with an attribute certificate",
-	"dss__pkcs7_sha1.pdf|Signature1|WC-SEAL-FORMAT":      "signature timestamp with an attribute certificate",
 	// The B-LT update adds the /DSS and an Info-like dictionary (object 28,
 	// /CreationDate and an empty /Producer) that nothing refers to; the
 	// auditor's WC-SEAL-AFTER counts it as a change ("28 0 R (object)"), so

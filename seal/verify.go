@@ -27,10 +27,13 @@ import (
 // /Contents (found in the dictionary's bytes, not from the range), the
 // digest of the covered bytes against the signed one or the token's
 // imprint, the signature value, and the signer's chain against the trust
-// anchors. github.com/digitorus/pkcs7 and timestamp parse the CMS and the
-// tokens; the digests are compared here too, where those packages are
-// lax (timestamp.Parse checks no signature when the token holds no
-// certificate, and compares its imprint with nothing).
+// anchors. github.com/digitorus/pkcs7 parses the CMS and the tokens
+// (verify_cms.go: the certificate set's other choices left out first);
+// the signature values, the digests and the tokens' TSTInfo are checked
+// and read here, where pkcs7 and timestamp are lax or strict otherwise
+// than RFC 5652 (timestamp.Parse checks no signature when the token holds
+// no certificate, and compares its imprint with nothing; pkcs7's Verify
+// sorts the signed attributes before checking the signature over them).
 
 // A Check names what a Problem is about; audit gives each its rule.
 type Check string
@@ -242,7 +245,7 @@ func verifyCMS(v *Verdict, content []byte, extra []*x509.Certificate, opts Verif
 		v.problem(CheckFormat, "its /Contents is no CMS signature that can be read: nested deeper than %d, or a length past its end", maxDERDepth)
 		return
 	}
-	p7, err := pkcs7.Parse(v.Seal.Contents)
+	p7, err := parseCMS(v.Seal.Contents)
 	if err != nil {
 		v.problem(CheckFormat, "its /Contents is no CMS signature that can be read: %v", err)
 		return
@@ -293,7 +296,7 @@ func verifyCMS(v *Verdict, content []byte, extra []*x509.Certificate, opts Verif
 			v.Time, v.TimeFrom = st, "signing-time attribute"
 		}
 	}
-	if err := p7.Verify(); err != nil {
+	if err := verifySigner(p7, ee); err != nil {
 		var mm *pkcs7.MessageDigestMismatchError
 		switch {
 		case errors.As(err, &mm):
@@ -353,7 +356,7 @@ func verifyToken(v *Verdict, token []byte, what string, pool []*x509.Certificate
 		v.problem(CheckFormat, "its %s is no time-stamp token that can be read: nested deeper than %d, or a length past its end", what, maxDERDepth)
 		return nil, false
 	}
-	p7, err := pkcs7.Parse(token)
+	p7, err := parseCMS(token)
 	if err != nil {
 		v.problem(CheckFormat, "its %s is no time-stamp token that can be read: %v", what, err)
 		return nil, false
@@ -363,17 +366,17 @@ func verifyToken(v *Verdict, token []byte, what string, pool []*x509.Certificate
 		return nil, false
 	}
 	if len(p7.Certificates) == 0 {
-		p7.Certificates = pool // timestamp.Parse would check no signature
+		p7.Certificates = pool // the TSA's certificate from the signature or the /DSS
 	}
 	tsa := p7.GetOnlySigner()
 	if tsa == nil {
 		v.problem(CheckUntrusted, "its %s's signature cannot be checked: the TSA's certificate is neither in the token nor in the /DSS", what)
 		v.Trusted = false
-	} else if err := p7.Verify(); err != nil {
+	} else if err := verifySigner(p7, tsa); err != nil {
 		v.problem(CheckDigest, "its %s's signature does not verify: %v", what, err)
 		return nil, false
 	}
-	ts, err := timestamp.Parse(token)
+	ts, err := parseTSTInfo(token, p7)
 	if err != nil {
 		v.problem(CheckFormat, "its %s cannot be read: %v", what, err)
 		return nil, false

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/digitorus/pkcs7"
-	"github.com/digitorus/timestamp"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -50,17 +49,17 @@ func Describe(s *pdfio.Seal) (sum Summary) {
 		}
 		return sum
 	case "ETSI.RFC3161":
-		if p7, err := pkcs7.Parse(s.Contents); err == nil {
+		if p7, err := parseCMS(s.Contents); err == nil {
 			if c := p7.GetOnlySigner(); c != nil {
 				sum.Signer = c.Subject.String()
 			}
-		}
-		if ts, err := timestamp.Parse(s.Contents); err == nil {
-			sum.Time, sum.TimeFrom = ts.Time, "document timestamp"
+			if ts, err := parseTSTInfo(s.Contents, p7); err == nil {
+				sum.Time, sum.TimeFrom = ts.Time, "document timestamp"
+			}
 		}
 		return sum
 	}
-	p7, err := pkcs7.Parse(s.Contents)
+	p7, err := parseCMS(s.Contents)
 	if err != nil {
 		return sum
 	}
@@ -74,8 +73,10 @@ func Describe(s *pdfio.Seal) (sum Summary) {
 	if len(p7.Signers) == 1 {
 		for _, a := range p7.Signers[0].UnauthenticatedAttributes {
 			if a.Type.Equal(oidSignatureTimestamp) {
-				if ts, err := timestamp.Parse(a.Value.Bytes); err == nil {
-					sum.Time, sum.TimeFrom = ts.Time, "signature timestamp"
+				if tp7, err := parseCMS(a.Value.Bytes); err == nil {
+					if ts, err := parseTSTInfo(a.Value.Bytes, tp7); err == nil {
+						sum.Time, sum.TimeFrom = ts.Time, "signature timestamp"
+					}
 				}
 			}
 		}
