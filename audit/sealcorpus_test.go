@@ -92,12 +92,6 @@ var sealDisagreements = map[string]string{
 	// WC-SEAL-AFTER does not name the field's removal.
 	"dss__pdf-spoofing-attack.pdf|Sig1|unseen":       "a signature field taken out of /Fields is not read",
 	"dss__pdf-spoofing-attack.pdf|Sig2|after 37 0 R": "an AcroForm that loses a signature field is an allowed change",
-	// The field names are UTF-16BE text strings with a byte-order mark
-	// (ISO 32000-1 §7.9.2.2); pdfio.Seal.Field keeps their bytes
-	// ("\xfe\xff\x00S\x00i…") instead of decoding them, so the auditor's
-	// messages name the fields in mojibake. The verdicts themselves agree.
-	"dss__DSS-3226.pdf|Signaturefield|name":   "UTF-16 field name not decoded",
-	"dss__DSS-3226.pdf|Signaturefield_1|name": "UTF-16 field name not decoded",
 	// A usage-rights signature: the catalog's /Perms /UR3, held by no
 	// field. pdfio reads /Perms /DocMDP and the fields only.
 	"pdfcpu__usageRights.pdf|-|unseen": "/Perms /UR3 is not read",

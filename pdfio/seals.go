@@ -16,7 +16,7 @@ import (
 // verifies is package seal's decision.
 type Seal struct {
 	Ref       webcapture.Ref // the signature dictionary; zero if direct
-	Field     string         // the field's name, its /T and its ancestors' joined by "."; "" when only /Perms reaches it
+	Field     string         // the field's name, its /T and its ancestors' (text strings, decoded) joined by "."; "" when only /Perms reaches it
 	Type      string         // /Type: "Sig", "DocTimeStamp", or "" when absent
 	Filter    string         // /Filter
 	SubFilter string         // /SubFilter
@@ -30,9 +30,9 @@ type Seal struct {
 	ContentsAt, ContentsLen int64
 	Cert                    [][]byte // /Cert (adbe.x509.rsa_sha1): the signer's certificate, then its chain
 	M                       string   // /M, the claimed signing time, as written
-	Name                    string   // /Name
-	Reason                  string   // /Reason
-	Location                string   // /Location
+	Name                    string   // /Name, decoded (a text string: PDFDocEncoding, or UTF-16BE or UTF-8 with a BOM)
+	Reason                  string   // /Reason, decoded
+	Location                string   // /Location, decoded
 	// Certification: the catalog's /Perms /DocMDP reaches this dictionary
 	// (Document.Certification says its permission).
 	Certification bool
@@ -86,7 +86,7 @@ func (r *reader) readSeals(cat types.Dict) {
 			if name != "" {
 				name += "."
 			}
-			name += t
+			name += webcapture.Text(t).String()
 		}
 		ft := inheritFT
 		if n, ok := d["FT"].(types.Name); ok {
@@ -156,13 +156,16 @@ func (r *reader) seal(d types.Dict, ref webcapture.Ref, field string) *Seal {
 		n, _ := v.(types.Name)
 		return string(n)
 	}
-	str := func(key string) string {
+	str := func(key string) string { // a text string (ISO 32000-2 §7.9.2.2), decoded
 		v, _, _ := r.resolve(d[key], key)
 		t, _ := rawString(v)
-		return t
+		return webcapture.Text(t).String()
 	}
 	s.Type, s.Filter, s.SubFilter = name("Type"), name("Filter"), name("SubFilter")
-	s.M, s.Name, s.Reason, s.Location = str("M"), str("Name"), str("Reason"), str("Location")
+	s.Name, s.Reason, s.Location = str("Name"), str("Reason"), str("Location")
+	if v, _, _ := r.resolve(d["M"], "M"); v != nil {
+		s.M, _ = rawString(v) // a date (§7.9.4), ASCII
+	}
 	if a, ok := r.resolveArray(d["ByteRange"], "ByteRange"); ok {
 		br := make([]int64, 0, len(a))
 		for _, e := range a {

@@ -2,6 +2,7 @@ package pdfio
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/webcap/webcap/internal/sharedtest"
@@ -57,6 +58,31 @@ func TestRealWorldSeals(t *testing.T) {
 			}
 			if got != tc.dssCerts {
 				t.Errorf("%d /DSS certificates, want %d", got, tc.dssCerts)
+			}
+		})
+	}
+}
+
+// The signed files of other tools (audit/testdata/seals): the seals each
+// holds, their fields' names decoded (UTF-16BE with a BOM in DSS-3226).
+func TestVendoredSeals(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		fields []string // each seal's Field, in order
+	}{
+		{"dss__DSS-3226.pdf", []string{"Signaturefield", "Signaturefield_1"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			d, err := Open(filepath.Join("..", "audit", "testdata", "seals", tc.file), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range d.Seals {
+				got = append(got, s.Field)
+			}
+			if !slices.Equal(got, tc.fields) {
+				t.Errorf("seals %q, want %q", got, tc.fields)
 			}
 		})
 	}
