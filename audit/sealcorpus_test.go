@@ -92,9 +92,6 @@ var sealDisagreements = map[string]string{
 	// WC-SEAL-AFTER does not name the field's removal.
 	"dss__pdf-spoofing-attack.pdf|Sig1|unseen":       "a signature field taken out of /Fields is not read",
 	"dss__pdf-spoofing-attack.pdf|Sig2|after 37 0 R": "an AcroForm that loses a signature field is an allowed change",
-	// A usage-rights signature: the catalog's /Perms /UR3, held by no
-	// field. pdfio reads /Perms /DocMDP and the fields only.
-	"pdfcpu__usageRights.pdf|-|unseen": "/Perms /UR3 is not read",
 }
 
 // sealSeen is what the auditor said of one seal.

@@ -42,8 +42,11 @@ func sealName(v *seal.Verdict) string {
 	if kind == "" {
 		kind = "seal"
 	}
-	if v.Seal.Field != "" {
+	switch {
+	case v.Seal.Field != "":
 		return fmt.Sprintf("the %s %q", kind, v.Seal.Field)
+	case v.Seal.UsageRights:
+		return "the usage-rights " + kind + " (/Perms /UR3)"
 	}
 	return "the " + kind
 }

@@ -12,7 +12,7 @@ import (
 // A Seal is a signature dictionary (ISO 32000-1 §12.8.1, Table 252; ISO
 // 32000-2 §12.8.1, Table 255 for /Type /DocTimeStamp): the /V of a
 // signature field the catalog's /AcroForm /Fields reach, or the catalog's
-// /Perms /DocMDP. Reading says what the file holds and where; whether it
+// /Perms /DocMDP or /UR3. Reading says what the file holds and where; whether it
 // verifies is package seal's decision.
 type Seal struct {
 	Ref       webcapture.Ref // the signature dictionary; zero if direct
@@ -36,6 +36,9 @@ type Seal struct {
 	// Certification: the catalog's /Perms /DocMDP reaches this dictionary
 	// (Document.Certification says its permission).
 	Certification bool
+	// UsageRights: the catalog's /Perms /UR3 reaches this dictionary (a
+	// usage-rights signature, ISO 32000-1 §12.8.2.3; no field holds it).
+	UsageRights bool
 	// Problems are what could not be read, said in words.
 	Problems []string
 }
@@ -52,7 +55,7 @@ const (
 )
 
 // readSeals reads the signature dictionaries of the form fields and of
-// /Perms /DocMDP, each once, in field order.
+// /Perms /DocMDP and /UR3, each once, in field order.
 func (r *reader) readSeals(cat types.Dict) {
 	seen := map[webcapture.Ref]bool{}
 	visited := map[webcapture.Ref]bool{}
@@ -122,18 +125,30 @@ func (r *reader) readSeals(cat types.Dict) {
 		}
 	}
 	perms, _, _ := r.resolve(cat["Perms"], "Perms")
-	if pd, ok := perms.(types.Dict); ok {
-		sv, sref, _ := r.resolve(pd["DocMDP"], "Perms/DocMDP")
-		if sd, ok := sv.(types.Dict); ok {
-			for _, s := range r.doc.Seals {
-				if !sref.IsZero() && s.Ref == sref {
-					s.Certification = true
-					return
-				}
+	pd, ok := perms.(types.Dict)
+	if !ok {
+		return
+	}
+	for _, key := range []string{"DocMDP", "UR3"} {
+		sv, sref, _ := r.resolve(pd[key], "Perms/"+key)
+		sd, ok := sv.(types.Dict)
+		if !ok {
+			continue
+		}
+		var s *Seal
+		for _, f := range r.doc.Seals {
+			if !sref.IsZero() && f.Ref == sref {
+				s = f
 			}
-			s := r.seal(sd, sref, "")
-			s.Certification = true
+		}
+		if s == nil {
+			s = r.seal(sd, sref, "")
 			r.doc.Seals = append(r.doc.Seals, s)
+		}
+		if key == "DocMDP" {
+			s.Certification = true
+		} else {
+			s.UsageRights = true
 		}
 	}
 }

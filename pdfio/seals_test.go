@@ -71,6 +71,7 @@ func TestVendoredSeals(t *testing.T) {
 		fields []string // each seal's Field, in order
 	}{
 		{"dss__DSS-3226.pdf", []string{"Signaturefield", "Signaturefield_1"}},
+		{"pdfcpu__usageRights.pdf", []string{"(UR3)"}}, // /Perms /UR3, no field
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			d, err := Open(filepath.Join("..", "audit", "testdata", "seals", tc.file), Options{})
@@ -79,7 +80,11 @@ func TestVendoredSeals(t *testing.T) {
 			}
 			var got []string
 			for _, s := range d.Seals {
-				got = append(got, s.Field)
+				f := s.Field
+				if s.UsageRights {
+					f += "(UR3)"
+				}
+				got = append(got, f)
 			}
 			if !slices.Equal(got, tc.fields) {
 				t.Errorf("seals %q, want %q", got, tc.fields)
