@@ -142,14 +142,20 @@ var sealUpdate = map[string]bool{
 
 // changed lists, for the revisions after rev, what they changed that
 // allowed does not allow: objects, pages and content sets, and the
-// document timestamps and signatures they add.
-func (a *auditor) changed(rev int, allowed func(role string) bool) (what []string, pages, sets []string) {
+// document timestamps and signatures they add. An object nothing reachable
+// refers to changes nothing a reader shows: it is listed apart
+// (unreferenced), never as a change.
+func (a *auditor) changed(rev int, allowed func(role string) bool) (what []string, pages, sets, unreferenced []string) {
 	for i := rev + 1; i < len(a.d.Revisions); i++ {
 		r := a.d.Revisions[i]
 		for j, ref := range r.Objects {
 			role := "object"
 			if j < len(r.Roles) {
 				role = r.Roles[j]
+			}
+			if strings.HasPrefix(role, "unreferenced ") {
+				unreferenced = append(unreferenced, fmt.Sprintf("%s (%s)", ref, role))
+				continue
 			}
 			if allowed(role) {
 				continue
@@ -166,7 +172,7 @@ func (a *auditor) changed(rev int, allowed func(role string) bool) (what []strin
 		}
 	}
 	slices.Sort(pages)
-	return what, slices.Compact(pages), sets
+	return what, slices.Compact(pages), sets, unreferenced
 }
 
 // sealAfter names what an update after the last seal changed beyond a
@@ -182,13 +188,21 @@ func (a *auditor) sealAfter(vs []*seal.Verdict) {
 	if lastV == nil || last >= len(a.d.Revisions)-1 {
 		return
 	}
-	what, pages, sets := a.changed(last, func(role string) bool { return sealUpdate[role] })
+	what, pages, sets, unref := a.changed(last, func(role string) bool { return sealUpdate[role] })
 	if len(what) == 0 {
 		return
 	}
-	a.add("WC-SEAL-AFTER", lastV.Seal.Ref, "/ByteRange", "%d update(s) after %s (which covers bytes 0 to %d of %d) changed what no seal covers: %s%s",
+	a.add("WC-SEAL-AFTER", lastV.Seal.Ref, "/ByteRange", "%d update(s) after %s (which covers bytes 0 to %d of %d) changed what no seal covers: %s%s%s",
 		len(a.d.Revisions)-1-last, sealName(lastV), a.d.Revisions[last].End, a.d.Revisions[len(a.d.Revisions)-1].End,
-		listShort(what), pagesAndSets(pages, sets))
+		listShort(what), pagesAndSets(pages, sets), unreferencedToo(unref))
+}
+
+// unreferencedToo says the objects added that nothing refers to.
+func unreferencedToo(unref []string) string {
+	if len(unref) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; and %d unreferenced object(s), which change nothing shown: %s", len(unref), listShort(unref))
 }
 
 // pagesAndSets says the pages and content sets a change touches.
@@ -241,7 +255,7 @@ func (a *auditor) docMDP(vs []*seal.Verdict) {
 		}
 		return false
 	}
-	what, pages, sets := a.changed(cv.Revision, allowed)
+	what, pages, sets, unref := a.changed(cv.Revision, allowed)
 	for _, v := range vs {
 		if c.Permission == 1 && v.Revision > cv.Revision && v.Kind != seal.KindTimestamp {
 			what = append(what, fmt.Sprintf("%s (a signature added: %s)", v.Seal.Ref, sealName(v)))
@@ -250,6 +264,6 @@ func (a *auditor) docMDP(vs []*seal.Verdict) {
 	if len(what) == 0 {
 		return
 	}
-	a.add("WC-SEAL-DOCMDP", cv.Seal.Ref, "/Reference", "the certification allows %s (DocMDP /P %d), but a later update changed %s%s",
-		c.Allows(), c.Permission, listShort(what), pagesAndSets(pages, sets))
+	a.add("WC-SEAL-DOCMDP", cv.Seal.Ref, "/Reference", "the certification allows %s (DocMDP /P %d), but a later update changed %s%s%s",
+		c.Allows(), c.Permission, listShort(what), pagesAndSets(pages, sets), unreferencedToo(unref))
 }

@@ -2,8 +2,11 @@ package pdfio
 
 import (
 	"bytes"
+	"iter"
+	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"github.com/webcap/webcap/webcapture"
@@ -27,7 +30,9 @@ type Revision struct {
 	// (parallel to Objects; nil for the first): "page 3", "content stream
 	// of page 3", "content set", "image", "signature", "signature field",
 	// "DSS", "catalog", "AcroForm", "info", "metadata", "page tree",
-	// "annotation", "cross-reference stream", "object stream", "object".
+	// "annotation", "cross-reference stream", "object stream", "object";
+	// one of these prefixed with "unreferenced " when nothing reachable
+	// from the trailer refers to it (it changes nothing a reader shows).
 	Roles []string
 }
 
@@ -205,6 +210,7 @@ func (r *reader) readRoles(cat types.Dict) {
 		known[p.Ref] = "page " + strconv.Itoa(p.Number)
 	}
 	n := 0
+	cands := map[webcapture.Ref]bool{} // what may be referred to by nothing
 	for i := 1; i < len(r.doc.Revisions); i++ {
 		rv := &r.doc.Revisions[i]
 		rv.Roles = make([]string, len(rv.Objects))
@@ -219,8 +225,99 @@ func (r *reader) readRoles(cat types.Dict) {
 			}
 			r.checkStop()
 			rv.Roles[j] = r.role(ref)
+			switch role := rv.Roles[j]; {
+			case role == "cross-reference stream", role == "object stream", strings.HasPrefix(role, "content stream of page "):
+			default:
+				cands[ref] = true
+			}
 		}
 	}
+	if len(cands) == 0 {
+		return
+	}
+	reached := r.reachable(cands)
+	if reached == nil {
+		return // the walk was cut short: each may be referred to
+	}
+	for i := 1; i < len(r.doc.Revisions); i++ {
+		rv := &r.doc.Revisions[i]
+		for j, ref := range rv.Objects {
+			if cands[ref] && !reached[ref] {
+				rv.Roles[j] = "unreferenced " + rv.Roles[j]
+			}
+		}
+	}
+}
+
+// maxReach bounds the objects reachable walks.
+const maxReach = 1 << 20
+
+// reachable walks the objects reachable from the trailer (/Root, /Info,
+// /Encrypt) and says which of cands it reached; it stops once it reached
+// them all. It records no defect (the other walks do); nil when it went
+// past maxReach objects, and could not tell.
+func (r *reader) reachable(cands map[webcapture.Ref]bool) map[webcapture.Ref]bool {
+	reached := map[webcapture.Ref]bool{}
+	seen := map[int]bool{}
+	var stack []types.Object
+	for _, ir := range []*types.IndirectRef{r.xt.Root, r.xt.Info, r.xt.Encrypt} {
+		if ir != nil {
+			stack = append(stack, *ir)
+		}
+	}
+	found := 0
+	for len(stack) > 0 {
+		o := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch v := o.(type) {
+		case types.IndirectRef:
+			num := v.ObjectNumber.Value()
+			if seen[num] {
+				continue
+			}
+			seen[num] = true
+			if len(seen) > maxReach {
+				return nil
+			}
+			if len(seen)%256 == 0 {
+				r.checkStop()
+			}
+			if ref := refOf(v); cands[ref] && !reached[ref] {
+				reached[ref] = true
+				if found++; found == len(cands) {
+					return reached
+				}
+			}
+			e := r.entry(num)
+			if e == nil || e.Free || e.Object == nil {
+				if ob, ok := r.recovered[num]; ok {
+					stack = append(stack, ob)
+				}
+				continue
+			}
+			if ob, err := r.dec.load(e); err == nil {
+				stack = append(stack, ob)
+			}
+		case types.Dict:
+			stack = appendContainers(stack, maps.Values(v))
+		case types.StreamDict:
+			stack = appendContainers(stack, maps.Values(v.Dict))
+		case types.Array:
+			stack = appendContainers(stack, slices.Values(v))
+		}
+	}
+	return reached
+}
+
+// appendContainers appends to stack what may hold or be a reference.
+func appendContainers(stack []types.Object, objs iter.Seq[types.Object]) []types.Object {
+	for o := range objs {
+		switch o.(type) {
+		case types.IndirectRef, types.Dict, types.StreamDict, types.Array:
+			stack = append(stack, o)
+		}
+	}
+	return stack
 }
 
 // contentsOf maps each page's content streams to the page's number, read

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/webcap/webcap/internal/sharedtest"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // The signed real files: each seal's field, subfilter and /ByteRange as
@@ -88,6 +89,37 @@ func TestVendoredSeals(t *testing.T) {
 			}
 			if !slices.Equal(got, tc.fields) {
 				t.Errorf("seals %q, want %q", got, tc.fields)
+			}
+		})
+	}
+}
+
+// What the updates after the first revision hold, as Revision.Roles says:
+// an object nothing reachable refers to is "unreferenced" (pdfcpu's B-LT
+// sample: its DSS update adds an Info-like dictionary, object 28, that
+// nothing refers to).
+func TestVendoredRevisionRoles(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		ref  webcapture.Ref
+		role string
+	}{
+		{"pdfcpu__testPAdES_BLT.pdf", webcapture.Ref{Num: 28}, "unreferenced object"},
+		{"pdfcpu__testPAdES_BLT.pdf", webcapture.Ref{Num: 1}, "catalog"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			d, err := Open(filepath.Join("..", "audit", "testdata", "seals", tc.file), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			for _, rv := range d.Revisions {
+				if i := slices.Index(rv.Objects, tc.ref); i >= 0 && i < len(rv.Roles) {
+					got = rv.Roles[i]
+				}
+			}
+			if got != tc.role {
+				t.Errorf("%s is %q, want %q", tc.ref, got, tc.role)
 			}
 		})
 	}
