@@ -61,7 +61,7 @@ var Rules = []Rule{
 	{"WC-SEAL-DIGEST", Serious, "RFC 5652 §5.4, §11.2; RFC 3161 §2.4.2; ISO 32000-2 §12.8.5", "the covered bytes' digest is not the signed digest or the token's imprint, or the signature value does not verify: the covered bytes were changed"},
 	{"WC-SEAL-UNTRUSTED", Caution, "RFC 5280 §6; ISO 32000-2 §12.8.3", "a seal that verifies, but whose signer's or TSA's chain does not reach the trust anchors (audit --trust CA.pem), or no --trust was given"},
 	{"WC-SEAL-TIME", Serious, "ISO 32000-2 §12.8.5; PDF 1.7 §10.9.5 (/TS)", "a seal's time (its token's, else the claimed /M) before the /TS of a content set it covers, or after the time of a later seal that covers it"},
-	{"WC-SEAL-AFTER", Serious, "ISO 32000-2 §7.5.6, §12.8.2.2.2 Table 257, §12.8.4.3", "an update after the last seal changes more than a DSS, a document timestamp or a signature: the message names the objects, pages and content sets no seal covers"},
+	{"WC-SEAL-AFTER", Serious, "ISO 32000-2 §7.5.6, §12.8.2.2.2 Table 257, §12.8.4.3", "an update after the last seal changes more than a DSS, a document timestamp or a signature: the message names the objects, pages and content sets no seal covers (an object nothing reachable refers to changes nothing shown: it is mentioned, never counted)"},
 	{"WC-SEAL-DOCMDP", Serious, "ISO 32000-2 §12.8.2.2, Table 257; ISO 32000-1 Table 254", "an update after a certification signature changes what its DocMDP permission (/P) does not allow"},
 	{"WC-SEAL-VERIFIED", Notice, "ISO 32000-2 §12.8; RFC 5652; RFC 3161", "a seal that verifies: its kind, signer, time, the bytes it covers, and whether its chain is trusted"},
 	{"WC-DANGLING", Serious, "PDF 1.7 §3.2.9", "a reference to an object that does not exist"},
