@@ -159,8 +159,8 @@ permissions; the byte-range digest itself still verifies, so pdfsig alone does n
 	{
 		rules: []string{"WC-SEAL-FORMAT", "WC-SEAL-RANGE", "WC-SEAL-DIGEST", "WC-SEAL-UNTRUSTED", "WC-SEAL-TIME", "WC-SEAL-AFTER", "WC-SEAL-DOCMDP", "WC-SEAL-VERIFIED"},
 		text: `WC-SEAL-* check each signature and document timestamp (package seal, audit/seals.go): the
-signature dictionaries the catalog's /AcroForm /Fields reach (with /FT /Sig and a /V) and
-/Perms /DocMDP. The /ByteRange must be [0 a b c] with a..b exactly the dictionary's own
+signature dictionaries the catalog's /AcroForm /Fields reach (with /FT /Sig and a /V),
+/Perms /DocMDP and /Perms /UR3 (a usage-rights signature, no field). The /ByteRange must be [0 a b c] with a..b exactly the dictionary's own
 /Contents hex string, angle brackets included (found in the dictionary's bytes, not trusted
 from the range), and b+c the end of a revision (WC-SEAL-RANGE); the digest of the covered bytes
 must be the CMS message digest (or, adbe.pkcs7.sha1, its content; adbe.x509.rsa_sha1, the RSA
