@@ -171,7 +171,11 @@ CA.pem (the CMS's and the /DSS's certificates serve as intermediates) is a warni
 broken seal (WC-SEAL-UNTRUSTED). WC-SEAL-AFTER names what an update after the last seal changed
 beyond what adding a DSS, a document timestamp or a signature writes (ISO 32000-2 Table 257):
 the objects with what each is (a page, a page's content stream, a content set), the pages and
-the content sets; that is how a shadow attack or a silent edit shows. WC-SEAL-DOCMDP checks a
+the content sets; that is how a shadow attack or a silent edit shows.
+An update may change the AcroForm only to add signature fields: one that takes a field out of
+/AcroForm /Fields (or adds another kind of field) is named, and a seal whose field an update
+took out (found through an earlier revision's /Fields, read as that revision left it) is a
+WC-SEAL-AFTER of its own: a reader no longer shows it. WC-SEAL-DOCMDP checks a
 certification's /P against the updates after it; WC-SEAL-TIME a seal's time against the /TS of
 the sets it covers and against later seals (a claimed time, from the writer's clock, may be up
 to 10 minutes ahead; two tokens' times are compared as they are). Each seal that verifies is

@@ -79,14 +79,6 @@ var sealDisagreements = map[string]string{
 	// verifying it. DSS (PdfPkcs7WithSha1SubFilterTest) reads its timestamp.
 	"dss__pkcs7_sha1.pdf|Signature1|no WC-SEAL-VERIFIED": "signature timestamp with an attribute certificate",
 	"dss__pkcs7_sha1.pdf|Signature1|WC-SEAL-FORMAT":      "signature timestamp with an attribute certificate",
-	// A spoofing attack (DSS PAdESWithSpoofingAttackTest): the last update
-	// takes field Sig1 out of /AcroForm /Fields (AcroForm 37 0 R) and
-	// gives Sig2 a copy of Sig1's signature. The auditor walks the current
-	// /Fields only, so it never sees Sig1, and it lets an update change the
-	// AcroForm whatever it changes (role "AcroForm" is allowed), so
-	// WC-SEAL-AFTER does not name the field's removal.
-	"dss__pdf-spoofing-attack.pdf|Sig1|unseen":       "a signature field taken out of /Fields is not read",
-	"dss__pdf-spoofing-attack.pdf|Sig2|after 37 0 R": "an AcroForm that loses a signature field is an allowed change",
 }
 
 // sealSeen is what the auditor said of one seal.

@@ -26,7 +26,99 @@ func (a *auditor) seals() {
 	}
 	a.sealTimes(verdicts)
 	a.sealAfter(verdicts)
+	a.droppedSeals(verdicts)
 	a.docMDP(verdicts)
+}
+
+// droppedSeals names each seal whose field a later update took out of
+// /AcroForm /Fields (WC-SEAL-AFTER): a reader no longer shows it, whatever
+// it proves (a spoofing attack hands its signature to another field).
+func (a *auditor) droppedSeals(vs []*seal.Verdict) {
+	for _, v := range vs {
+		i := v.Seal.DroppedIn
+		if i <= 0 || i >= len(a.d.Revisions) {
+			continue
+		}
+		r := a.d.Revisions[i]
+		a.add("WC-SEAL-AFTER", v.Seal.Ref, "", "%s is no longer in the form: update %d (bytes %d to %d) took its field out of /AcroForm /Fields, so a reader shows no such signature",
+			sealName(v), i, r.Start, r.End)
+	}
+}
+
+// formChanges says how the updates after revision rev changed
+// /AcroForm /Fields beyond adding signature fields: the fields each takes
+// out (or replaces), and those it adds that are not signature fields. It
+// names the object that holds the changed list (the AcroForm, or the
+// catalog), as the update wrote it.
+func (a *auditor) formChanges(rev int) []string {
+	if rev < 0 || rev >= len(a.d.Revisions) || !a.d.Revisions[rev].FieldsRead {
+		return nil
+	}
+	before := a.d.Revisions[rev].Fields
+	var out []string
+	for i := rev + 1; i < len(a.d.Revisions); i++ {
+		r := a.d.Revisions[i]
+		if !r.FieldsRead {
+			continue
+		}
+		var removed, added []string
+		for _, f := range before {
+			if !slices.Contains(r.Fields, f) {
+				removed = append(removed, a.fieldName(f))
+			}
+		}
+		for _, f := range r.Fields {
+			if !slices.Contains(before, f) && !a.isSignatureField(f) {
+				added = append(added, f.String())
+			}
+		}
+		before = r.Fields
+		if len(removed) == 0 && len(added) == 0 {
+			continue
+		}
+		holder := "/AcroForm /Fields ("
+		for j, ref := range r.Objects {
+			if j < len(r.Roles) && (r.Roles[j] == "AcroForm" || r.Roles[j] == "catalog" && holder == "/AcroForm /Fields (") {
+				holder = ref.String() + " (" + r.Roles[j] + "; "
+			}
+		}
+		var did []string
+		if len(removed) > 0 {
+			did = append(did, "takes "+strings.Join(removed, ", ")+" out of /Fields")
+		}
+		if len(added) > 0 {
+			did = append(did, "adds "+strings.Join(added, ", ")+", not signature fields")
+		}
+		out = append(out, fmt.Sprintf("%supdate %d %s)", holder, i, strings.Join(did, " and ")))
+	}
+	return out
+}
+
+// fieldName names a form field for a message: its seal's field name
+// when a seal's field is taken out, and its object.
+func (a *auditor) fieldName(f webcapture.Ref) string {
+	for _, s := range a.d.Seals {
+		if s.DroppedIn > 0 && s.FieldRef == f && s.Field != "" {
+			return fmt.Sprintf("the signature field %q (%s)", s.Field, f)
+		}
+	}
+	return "field " + f.String()
+}
+
+// isSignatureField: f is the field of a seal, or a later revision added
+// it as a signature field.
+func (a *auditor) isSignatureField(f webcapture.Ref) bool {
+	for _, s := range a.d.Seals {
+		if s.FieldRef == f {
+			return true
+		}
+	}
+	for _, r := range a.d.Revisions {
+		if j := slices.Index(r.Objects, f); j >= 0 && j < len(r.Roles) {
+			return r.Roles[j] == "signature field"
+		}
+	}
+	return false
 }
 
 var checkRule = map[seal.Check]string{
@@ -189,6 +281,7 @@ func (a *auditor) sealAfter(vs []*seal.Verdict) {
 		return
 	}
 	what, pages, sets, unref := a.changed(last, func(role string) bool { return sealUpdate[role] })
+	what = append(what, a.formChanges(last)...)
 	if len(what) == 0 {
 		return
 	}

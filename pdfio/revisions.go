@@ -34,7 +34,104 @@ type Revision struct {
 	// one of these prefixed with "unreferenced " when nothing reachable
 	// from the trailer refers to it (it changes nothing a reader shows).
 	Roles []string
+	// Fields are the form fields the catalog's /AcroForm /Fields lists
+	// (the indirect ones) at the revision's end, read as the revision left
+	// them (through the definitions it and the revisions before it wrote);
+	// FieldsRead is false when they could not be read so (a catalog or
+	// AcroForm of that time in an object stream, or a file with more than
+	// maxFieldHistory revisions), or the file has one revision.
+	Fields     []webcapture.Ref
+	FieldsRead bool
 }
+
+// maxFieldHistory bounds the revisions whose /AcroForm /Fields are read
+// as they were.
+const maxFieldHistory = 64
+
+// readFieldHistory reads each revision's Fields, when there are updates.
+func (r *reader) readFieldHistory(cat types.Dict) {
+	if len(r.doc.Revisions) < 2 || len(r.doc.Revisions) > maxFieldHistory || r.b == nil || r.xt.Root == nil {
+		return
+	}
+	for i := range r.doc.Revisions {
+		r.checkStop()
+		rv := &r.doc.Revisions[i]
+		c, ok := r.asOf(*r.xt.Root, rv.End)
+		if i == len(r.doc.Revisions)-1 {
+			c, ok = cat, true
+		}
+		cd, isDict := c.(types.Dict)
+		if !ok || !isDict {
+			continue
+		}
+		rv.FieldsRead = true
+		af, ok := r.asOf(cd["AcroForm"], rv.End)
+		afd, isDict := af.(types.Dict)
+		if !ok || !isDict {
+			rv.FieldsRead = ok && af == nil // no AcroForm then: no fields
+			continue
+		}
+		fs, ok := r.asOf(afd["Fields"], rv.End)
+		a, isArray := fs.(types.Array)
+		if !ok || fs != nil && !isArray {
+			rv.FieldsRead = ok
+			continue
+		}
+		for _, f := range a {
+			if ir, ok := f.(types.IndirectRef); ok && len(rv.Fields) < maxFields {
+				rv.Fields = append(rv.Fields, refOf(ir))
+			}
+		}
+	}
+}
+
+// asOf is o as the file stood at byte end: a direct object itself; a
+// reference, the object's current definition when it lies before end,
+// else the last definition before end ("N G obj", not a stream), found in
+// the bytes. ok is false when no definition is found (a reference to
+// nothing gives nil and ok).
+func (r *reader) asOf(o types.Object, end int64) (types.Object, bool) {
+	ir, isRef := o.(types.IndirectRef)
+	if !isRef {
+		return o, true
+	}
+	num, gen := ir.ObjectNumber.Value(), ir.GenerationNumber.Value()
+	if e := r.entry(num); e != nil && !e.Free && e.Object != nil {
+		off := offsetOf(e)
+		if off < 0 && e.ObjectStream != nil {
+			if se := r.entry(*e.ObjectStream); se != nil {
+				off = offsetOf(se)
+			}
+		}
+		if off >= 0 && off < end {
+			v, err := r.dec.load(e)
+			return v, err == nil
+		}
+	}
+	if r.headers == nil {
+		r.headers = map[int][]int64{}
+	}
+	cands, ok := r.headers[num]
+	if !ok {
+		cands = objHeaders(r.b, num)
+		r.headers[num] = cands
+	}
+	var before []int64
+	for i := len(cands) - 1; i >= 0; i-- {
+		if cands[i] < end {
+			before = append(before, cands[i])
+		}
+	}
+	if len(before) == 0 {
+		return nil, false // or in an object stream: not known
+	}
+	budget := int64(maxHistoryParse)
+	v, _, found := r.parseAt(before, num, gen, &budget)
+	return v, found
+}
+
+// maxHistoryParse bounds the bytes parsed for one earlier definition.
+const maxHistoryParse = 4 << 20
 
 // readRevisions lists the revisions: the cross-reference sections of the
 // /Prev chain (eachSection: bounded, each section once), in file order,

@@ -3,6 +3,7 @@ package pdfio
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -15,13 +16,16 @@ import (
 // /Perms /DocMDP or /UR3. Reading says what the file holds and where; whether it
 // verifies is package seal's decision.
 type Seal struct {
-	Ref       webcapture.Ref // the signature dictionary; zero if direct
-	Field     string         // the field's name, its /T and its ancestors' (text strings, decoded) joined by "."; "" when only /Perms reaches it
-	Type      string         // /Type: "Sig", "DocTimeStamp", or "" when absent
-	Filter    string         // /Filter
-	SubFilter string         // /SubFilter
-	ByteRange []int64        // /ByteRange; nil when absent or not an array of integers
-	Contents  []byte         // /Contents, decoded; nil when absent, unreadable or larger than MaxReadSealContents
+	Ref webcapture.Ref // the signature dictionary; zero if direct
+	// FieldRef is the field /AcroForm /Fields lists (the seal's field or
+	// an ancestor); zero when a direct object, or only /Perms reaches it.
+	FieldRef  webcapture.Ref
+	Field     string  // the field's name, its /T and its ancestors' (text strings, decoded) joined by "."; "" when only /Perms reaches it
+	Type      string  // /Type: "Sig", "DocTimeStamp", or "" when absent
+	Filter    string  // /Filter
+	SubFilter string  // /SubFilter
+	ByteRange []int64 // /ByteRange; nil when absent or not an array of integers
+	Contents  []byte  // /Contents, decoded; nil when absent, unreadable or larger than MaxReadSealContents
 	// ContentsAt and ContentsLen are where /Contents is written in the
 	// file, as found in the dictionary's own bytes (not from /ByteRange):
 	// the hex string's offset and length, its angle brackets included;
@@ -36,6 +40,12 @@ type Seal struct {
 	// Certification: the catalog's /Perms /DocMDP reaches this dictionary
 	// (Document.Certification says its permission).
 	Certification bool
+	// DroppedIn, when more than 0, is the index in Document.Revisions of
+	// the update that took the seal's field out of /AcroForm /Fields: an
+	// earlier revision lists it, the current /Fields does not (the seal
+	// is found through the earlier revision's /Fields; a reader shows no
+	// such signature).
+	DroppedIn int
 	// UsageRights: the catalog's /Perms /UR3 reaches this dictionary (a
 	// usage-rights signature, ISO 32000-1 §12.8.2.3; no field holds it).
 	UsageRights bool
@@ -60,6 +70,8 @@ func (r *reader) readSeals(cat types.Dict) {
 	seen := map[webcapture.Ref]bool{}
 	visited := map[webcapture.Ref]bool{}
 	fields := 0
+	droppedIn := 0         // Seal.DroppedIn of what walk finds
+	var top webcapture.Ref // Seal.FieldRef of what walk finds
 	var walk func(o types.Object, name string, inheritFT string, depth int, path string)
 	walk = func(o types.Object, name, inheritFT string, depth int, path string) {
 		r.checkStop()
@@ -114,16 +126,55 @@ func (r *reader) readSeals(cat types.Dict) {
 		if !sref.IsZero() {
 			seen[sref] = true
 		}
-		r.doc.Seals = append(r.doc.Seals, r.seal(sd, sref, name))
+		s := r.seal(sd, sref, name)
+		s.DroppedIn, s.FieldRef = droppedIn, top
+		r.doc.Seals = append(r.doc.Seals, s)
 	}
+	listed := map[webcapture.Ref]bool{}
 	af, _, _ := r.resolve(cat["AcroForm"], "AcroForm")
 	if afd, ok := af.(types.Dict); ok {
 		if fs, ok := r.resolveArray(afd["Fields"], "AcroForm/Fields"); ok {
 			for i, f := range fs {
+				top = webcapture.Ref{}
+				if ir, ok := f.(types.IndirectRef); ok {
+					listed[refOf(ir)] = true
+					top = refOf(ir)
+				}
 				walk(f, "", "", 1, fmt.Sprintf("AcroForm/Fields[%d]", i))
 			}
 		}
 	}
+	// The fields an earlier revision listed and the current /Fields does
+	// not: a signature there is one a later update took out of the form.
+	r.readFieldHistory(cat)
+	revs := r.doc.Revisions
+	for i, rv := range revs {
+		for _, ref := range rv.Fields {
+			if listed[ref] || visited[ref] {
+				continue
+			}
+			droppedIn = len(revs) - 1
+			for j := i + 1; j < len(revs); j++ {
+				if revs[j].FieldsRead && !slices.Contains(revs[j].Fields, ref) {
+					droppedIn = j
+					break
+				}
+			}
+			f, ok := r.asOf(types.IndirectRef{ObjectNumber: types.Integer(ref.Num), GenerationNumber: types.Integer(ref.Gen)}, rv.End)
+			if !ok || f == nil {
+				continue
+			}
+			if d, isDict := f.(types.Dict); isDict && (r.offset(ref) < 0 || r.offset(ref) >= rv.End) {
+				f = d // an older definition than the current
+			} else {
+				f = types.IndirectRef{ObjectNumber: types.Integer(ref.Num), GenerationNumber: types.Integer(ref.Gen)}
+			}
+			top = ref
+			walk(f, "", "", 1, fmt.Sprintf("revision %d AcroForm/Fields (%s)", i, ref))
+			visited[ref] = true
+		}
+	}
+	droppedIn, top = 0, webcapture.Ref{}
 	perms, _, _ := r.resolve(cat["Perms"], "Perms")
 	pd, ok := perms.(types.Dict)
 	if !ok {
