@@ -273,8 +273,8 @@ func (a *auditor) changed(rev int, allowed func(role string) bool) (what []strin
 func (a *auditor) sealAfter(vs []*seal.Verdict) {
 	last, lastV := -1, (*seal.Verdict)(nil)
 	for _, v := range vs {
-		if v.Revision > last {
-			last, lastV = v.Revision, v
+		if rev := a.sealRevision(v); rev > last {
+			last, lastV = rev, v
 		}
 	}
 	if lastV == nil || last >= len(a.d.Revisions)-1 {
@@ -282,12 +282,70 @@ func (a *auditor) sealAfter(vs []*seal.Verdict) {
 	}
 	what, pages, sets, unref := a.changed(last, func(role string) bool { return sealUpdate[role] })
 	what = append(what, a.formChanges(last)...)
-	if len(what) == 0 {
-		return
+	metaObjs := a.metadataChanged(last)
+	lastEnd := a.d.Revisions[len(a.d.Revisions)-1].End
+	switch {
+	case len(what) > 0:
+		a.add("WC-SEAL-AFTER", lastV.Seal.Ref, "/ByteRange", "%d update(s) after %s (which covers bytes 0 to %d of %d) changed what no seal covers: %s%s%s%s",
+			len(a.d.Revisions)-1-last, sealName(lastV), a.d.Revisions[last].End, lastEnd,
+			listShort(what), pagesAndSets(pages, sets), metadataToo(metaObjs), unreferencedToo(unref))
+	case len(metaObjs) > 0:
+		// The document information and XMP metadata only: named, a
+		// warning (no page changes, and a writer may rewrite /ModDate
+		// when it saves after a signature; of the signed real-world
+		// files none changes only its metadata after its last seal).
+		a.add("WC-SEAL-AFTER", lastV.Seal.Ref, "/ByteRange", "%d update(s) after %s (which covers bytes 0 to %d of %d) changed only the document's metadata, which no seal covers: %s (a viewer's document properties may not be what was signed)%s",
+			len(a.d.Revisions)-1-last, sealName(lastV), a.d.Revisions[last].End, lastEnd,
+			listShort(metaObjs), unreferencedToo(unref))
+		a.out[len(a.out)-1].Severity = Caution
 	}
-	a.add("WC-SEAL-AFTER", lastV.Seal.Ref, "/ByteRange", "%d update(s) after %s (which covers bytes 0 to %d of %d) changed what no seal covers: %s%s%s",
-		len(a.d.Revisions)-1-last, sealName(lastV), a.d.Revisions[last].End, a.d.Revisions[len(a.d.Revisions)-1].End,
-		listShort(what), pagesAndSets(pages, sets), unreferencedToo(unref))
+}
+
+// sealRevision is the revision a seal covers (Verdict.Revision), or, when
+// its range ends inside a revision (WC-SEAL-RANGE), the one it ends in:
+// the updates after that one are after the seal all the same.
+func (a *auditor) sealRevision(v *seal.Verdict) int {
+	if v.Revision >= 0 {
+		return v.Revision
+	}
+	br := v.Seal.ByteRange
+	if len(br) != 4 {
+		return -1
+	}
+	end := br[2] + br[3]
+	for i, r := range a.d.Revisions {
+		if r.Start < end && end <= r.End {
+			return i
+		}
+	}
+	return -1
+}
+
+// metadataChanged lists the document information dictionary and XMP
+// metadata streams the revisions after rev wrote.
+func (a *auditor) metadataChanged(rev int) []string {
+	var out []string
+	for i := rev + 1; i < len(a.d.Revisions); i++ {
+		r := a.d.Revisions[i]
+		for j, ref := range r.Objects {
+			if j < len(r.Roles) && (r.Roles[j] == "info" || r.Roles[j] == "metadata") {
+				name := "the document information"
+				if r.Roles[j] == "metadata" {
+					name = "the XMP metadata"
+				}
+				out = append(out, fmt.Sprintf("%s %s", name, ref))
+			}
+		}
+	}
+	return out
+}
+
+// metadataToo says the metadata changed besides.
+func metadataToo(meta []string) string {
+	if len(meta) == 0 {
+		return ""
+	}
+	return "; and the document's metadata: " + listShort(meta)
 }
 
 // unreferencedToo says the objects added that nothing refers to.
