@@ -20,7 +20,7 @@ type Revision struct {
 	// after it, if any (a signature's /ByteRange ends either there or
 	// before the marker).
 	Start, End int64
-	XRef       int64 // the offset of its cross-reference section
+	XRef       int64 // the offset of its cross-reference section; -1 when its "startxref" points at none (a broken /Prev chain)
 	// Objects are the objects whose current definition the revision
 	// holds (by the cross-reference data: an object in an object stream
 	// is where its stream is), by number: what it added or changed and
@@ -135,7 +135,9 @@ const maxHistoryParse = 4 << 20
 
 // readRevisions lists the revisions: the cross-reference sections of the
 // /Prev chain (eachSection: bounded, each section once), in file order,
-// each ending at the first %%EOF after its section.
+// each ending at the first %%EOF after its section; when the chain breaks
+// (a /Prev that points at no section), the sections "startxref N %%EOF"
+// markers point to as well.
 func (r *reader) readRevisions() {
 	if r.b == nil {
 		return
@@ -143,7 +145,8 @@ func (r *reader) readRevisions() {
 	b := r.b
 	type sec struct{ off, end int64 }
 	var secs []sec
-	eachSection(b, func(off int64, _ types.Dict, _ int) bool {
+	at := map[int64]bool{}
+	add := func(off int64) {
 		end := int64(len(b))
 		if i := bytes.Index(b[off:], []byte("%%EOF")); i >= 0 {
 			end = off + int64(i) + 5
@@ -154,9 +157,41 @@ func (r *reader) readRevisions() {
 				end++
 			}
 		}
+		at[off] = true
 		secs = append(secs, sec{off, end})
+	}
+	broken := false
+	eachSection(b, func(off int64, d types.Dict, _ int) bool {
+		if t, _ := d["Type"].(types.Name); t != "XRef" && !bytes.HasPrefix(skipSpace(b[off:]), []byte("xref")) {
+			broken = true // an object that is no section (a /Prev of 0 reaches the file's first object)
+			return false
+		}
+		add(off)
+		_, broken = d["Prev"].(types.Integer)
 		return true
 	})
+	if broken {
+		// The /Prev chain ends at no section (or loops): the sections
+		// the file's "startxref N %%EOF" markers point to are the
+		// revisions' too.
+		ends := map[int64]bool{}
+		for _, s := range secs {
+			ends[s.end] = true
+		}
+		for _, m := range startXRefs(b) {
+			if len(secs) >= maxSections {
+				break
+			}
+			if d, _ := sectionDict(b[m.off:]); d != nil && !at[m.off] {
+				add(m.off)
+				ends[secs[len(secs)-1].end] = true
+			}
+			if !ends[m.end] { // a marker whose section is not where it says: the revision ends there all the same
+				ends[m.end] = true
+				secs = append(secs, sec{-1, m.end})
+			}
+		}
+	}
 	slices.SortFunc(secs, func(x, y sec) int { return int(x.end - y.end) })
 	start := int64(0)
 	for _, s := range secs {
@@ -212,6 +247,50 @@ func (r *reader) readRevisions() {
 			r.doc.Revisions[i].Objects = append(r.doc.Revisions[i].Objects, webcapture.Ref{Num: num, Gen: genOf(r.entry(num))})
 		}
 	}
+}
+
+// A marker is a "startxref N %%EOF": N, and the end of the %%EOF with the
+// end-of-line marker after it.
+type marker struct{ off, end int64 }
+
+// startXRefs lists the file's "startxref N %%EOF" markers with N within
+// the file, in file order.
+func startXRefs(b []byte) []marker {
+	var out []marker
+	for i := 0; i < len(b); {
+		j := bytes.Index(b[i:], []byte("startxref"))
+		if j < 0 {
+			break
+		}
+		k := i + j + len("startxref")
+		i = k
+		for k < len(b) && isSpace(b[k]) {
+			k++
+		}
+		n, d := int64(0), k
+		for d < len(b) && isDigit(b[d]) && d-k < 12 {
+			n = n*10 + int64(b[d]-'0')
+			d++
+		}
+		if d == k || n >= int64(len(b)) {
+			continue
+		}
+		for d < len(b) && isSpace(b[d]) {
+			d++
+		}
+		if !bytes.HasPrefix(b[d:], []byte("%%EOF")) {
+			continue
+		}
+		end := int64(d) + 5
+		if end < int64(len(b)) && b[end] == '\r' {
+			end++
+		}
+		if end < int64(len(b)) && b[end] == '\n' {
+			end++
+		}
+		out = append(out, marker{n, end})
+	}
+	return out
 }
 
 // A DocumentDSS is the catalog's /DSS as read (ISO 32000-2 §12.8.4.3,

@@ -1,8 +1,11 @@
 package pdfio
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -126,6 +129,42 @@ func TestVendoredRevisionRoles(t *testing.T) {
 			}
 			if got != tc.role {
 				t.Errorf("%s is %q, want %q", tc.ref, got, tc.role)
+			}
+		})
+	}
+}
+
+// A last cross-reference section whose /Prev points at no section (DSS's
+// pades-5-signatures-and-1-document-timestamp.pdf has /Prev 0): the
+// revisions are found all the same, by the "startxref N %%EOF" markers.
+func TestRevisionsBrokenPrev(t *testing.T) {
+	for _, file := range []string{"dss__doc-firmado.pdf", "pyhanko__pades-lta-dss-indirect-arrs-test-2.pdf"} {
+		t.Run(file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("..", "audit", "testdata", "seals", file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ends := func(b []byte) []int64 {
+				d, err := ReadBytes(b, file, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var out []int64
+				for _, r := range d.Revisions {
+					out = append(out, r.End)
+				}
+				return out
+			}
+			want := ends(b)
+			m := regexp.MustCompile(`/Prev\s+\d+`).FindAllIndex(b, -1)
+			if len(want) < 2 || len(m) == 0 {
+				t.Fatalf("%d revisions, %d /Prev", len(want), len(m))
+			}
+			broken := bytes.Clone(b)
+			at := m[len(m)-1]
+			copy(broken[at[0]:at[1]], fmt.Sprintf("%-*s", at[1]-at[0], "/Prev 0"))
+			if got := ends(broken); !slices.Equal(got, want) {
+				t.Errorf("with /Prev 0 the revisions end at %v, want %v", got, want)
 			}
 		})
 	}
