@@ -159,8 +159,8 @@ permissions; the byte-range digest itself still verifies, so pdfsig alone does n
 	{
 		rules: []string{"WC-SEAL-FORMAT", "WC-SEAL-RANGE", "WC-SEAL-DIGEST", "WC-SEAL-UNTRUSTED", "WC-SEAL-TIME", "WC-SEAL-AFTER", "WC-SEAL-DOCMDP", "WC-SEAL-VERIFIED"},
 		text: `WC-SEAL-* check each signature and document timestamp (package seal, audit/seals.go): the
-signature dictionaries the catalog's /AcroForm /Fields reach (with /FT /Sig and a /V) and
-/Perms /DocMDP. The /ByteRange must be [0 a b c] with a..b exactly the dictionary's own
+signature dictionaries the catalog's /AcroForm /Fields reach (with /FT /Sig and a /V),
+/Perms /DocMDP and /Perms /UR3 (a usage-rights signature, no field). The /ByteRange must be [0 a b c] with a..b exactly the dictionary's own
 /Contents hex string, angle brackets included (found in the dictionary's bytes, not trusted
 from the range), and b+c the end of a revision (WC-SEAL-RANGE); the digest of the covered bytes
 must be the CMS message digest (or, adbe.pkcs7.sha1, its content; adbe.x509.rsa_sha1, the RSA
@@ -171,7 +171,11 @@ CA.pem (the CMS's and the /DSS's certificates serve as intermediates) is a warni
 broken seal (WC-SEAL-UNTRUSTED). WC-SEAL-AFTER names what an update after the last seal changed
 beyond what adding a DSS, a document timestamp or a signature writes (ISO 32000-2 Table 257):
 the objects with what each is (a page, a page's content stream, a content set), the pages and
-the content sets; that is how a shadow attack or a silent edit shows. WC-SEAL-DOCMDP checks a
+the content sets; that is how a shadow attack or a silent edit shows.
+An update may change the AcroForm only to add signature fields: one that takes a field out of
+/AcroForm /Fields (or adds another kind of field) is named, and a seal whose field an update
+took out (found through an earlier revision's /Fields, read as that revision left it) is a
+WC-SEAL-AFTER of its own: a reader no longer shows it. WC-SEAL-DOCMDP checks a
 certification's /P against the updates after it; WC-SEAL-TIME a seal's time against the /TS of
 the sets it covers and against later seals (a claimed time, from the writer's clock, may be up
 to 10 minutes ahead; two tokens' times are compared as they are). Each seal that verifies is

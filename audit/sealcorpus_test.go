@@ -65,33 +65,24 @@ func TestSealRealWorldAgreesWithOracle(t *testing.T) {
 // sealDisagreements are the known differences between the auditor and the
 // oracle: "file|field|what" → why, each reported to the seal rules' owner.
 var sealDisagreements = map[string]string{
+	// The last cross-reference section's /Prev is 0: qpdf (the oracle)
+	// reads only the document timestamp (Signature6). The auditor finds
+	// the revisions by their "startxref N %%EOF" markers and sees the 5
+	// signatures too; their ranges end at revisions, and it verifies all
+	// 5 (WC-SEAL-VERIFIED), as `openssl cms -verify -binary -noverify`
+	// does with each range's bytes (checked by hand, 2026-11-28; their
+	// signed attributes are not in DER order, and are verified as
+	// written). The oracle, reading through qpdf, has no row for them.
+	"dss__pades-5-signatures-and-1-document-timestamp.pdf|Signature1|extra": "qpdf does not see it; the auditor and openssl verify it",
+	"dss__pades-5-signatures-and-1-document-timestamp.pdf|Signature2|extra": "qpdf does not see it; the auditor and openssl verify it",
+	"dss__pades-5-signatures-and-1-document-timestamp.pdf|Signature3|extra": "qpdf does not see it; the auditor and openssl verify it",
+	"dss__pades-5-signatures-and-1-document-timestamp.pdf|Signature4|extra": "qpdf does not see it; the auditor and openssl verify it",
+	"dss__pades-5-signatures-and-1-document-timestamp.pdf|Signature5|extra": "qpdf does not see it; the auditor and openssl verify it",
 	// The file's first 7 bytes (%PDF-1.) are overwritten; qpdf reads it
 	// anyway and openssl finds the signature's digest bad. The reader
 	// refuses the file (no %PDF- header): `webcap audit` exits 4
 	// (unreadable), so the tampering is caught, but not as WC-SEAL-DIGEST.
 	"dss__malformed-pades.pdf|*|unreadable": "refused before any seal is read",
-	// The B-LT update adds the /DSS and an Info-like dictionary (object 28,
-	// /CreationDate and an empty /Producer) that nothing refers to; the
-	// auditor's WC-SEAL-AFTER counts it as a change ("28 0 R (object)"), so
-	// a plain pdfcpu-sample B-LT file is an error.
-	"pdfcpu__testPAdES_BLT.pdf|SignatureFieldName 25|after": "an unreferenced object after the last seal",
-	// A spoofing attack (DSS PAdESWithSpoofingAttackTest): the last update
-	// takes field Sig1 out of /AcroForm /Fields (AcroForm 37 0 R) and
-	// gives Sig2 a copy of Sig1's signature. The auditor walks the current
-	// /Fields only, so it never sees Sig1, and it lets an update change the
-	// AcroForm whatever it changes (role "AcroForm" is allowed), so
-	// WC-SEAL-AFTER does not name the field's removal.
-	"dss__pdf-spoofing-attack.pdf|Sig1|unseen":       "a signature field taken out of /Fields is not read",
-	"dss__pdf-spoofing-attack.pdf|Sig2|after 37 0 R": "an AcroForm that loses a signature field is an allowed change",
-	// The field names are UTF-16BE text strings with a byte-order mark
-	// (ISO 32000-1 §7.9.2.2); pdfio.Seal.Field keeps their bytes
-	// ("\xfe\xff\x00S\x00i…") instead of decoding them, so the auditor's
-	// messages name the fields in mojibake. The verdicts themselves agree.
-	"dss__DSS-3226.pdf|Signaturefield|name":   "UTF-16 field name not decoded",
-	"dss__DSS-3226.pdf|Signaturefield_1|name": "UTF-16 field name not decoded",
-	// A usage-rights signature: the catalog's /Perms /UR3, held by no
-	// field. pdfio reads /Perms /DocMDP and the fields only.
-	"pdfcpu__usageRights.pdf|-|unseen": "/Perms /UR3 is not read",
 }
 
 // sealSeen is what the auditor said of one seal.
@@ -244,7 +235,9 @@ func auditSeals(path string) (map[string]sealSeen, []string, error) {
 		if !strings.HasPrefix(f.Rule, "WC-SEAL-") {
 			continue
 		}
-		if f.Rule == "WC-SEAL-AFTER" {
+		if f.Rule == "WC-SEAL-AFTER" && f.Severity == audit.Serious {
+			// (a warning names the metadata changed, which the oracle
+			// calls allowed)
 			afters = append(afters, f.Message)
 		}
 		field, ok := fieldOf[f.Object]

@@ -26,7 +26,99 @@ func (a *auditor) seals() {
 	}
 	a.sealTimes(verdicts)
 	a.sealAfter(verdicts)
+	a.droppedSeals(verdicts)
 	a.docMDP(verdicts)
+}
+
+// droppedSeals names each seal whose field a later update took out of
+// /AcroForm /Fields (WC-SEAL-AFTER): a reader no longer shows it, whatever
+// it proves (a spoofing attack hands its signature to another field).
+func (a *auditor) droppedSeals(vs []*seal.Verdict) {
+	for _, v := range vs {
+		i := v.Seal.DroppedIn
+		if i <= 0 || i >= len(a.d.Revisions) {
+			continue
+		}
+		r := a.d.Revisions[i]
+		a.add("WC-SEAL-AFTER", v.Seal.Ref, "", "%s is no longer in the form: update %d (bytes %d to %d) took its field out of /AcroForm /Fields, so a reader shows no such signature",
+			sealName(v), i, r.Start, r.End)
+	}
+}
+
+// formChanges says how the updates after revision rev changed
+// /AcroForm /Fields beyond adding signature fields: the fields each takes
+// out (or replaces), and those it adds that are not signature fields. It
+// names the object that holds the changed list (the AcroForm, or the
+// catalog), as the update wrote it.
+func (a *auditor) formChanges(rev int) []string {
+	if rev < 0 || rev >= len(a.d.Revisions) || !a.d.Revisions[rev].FieldsRead {
+		return nil
+	}
+	before := a.d.Revisions[rev].Fields
+	var out []string
+	for i := rev + 1; i < len(a.d.Revisions); i++ {
+		r := a.d.Revisions[i]
+		if !r.FieldsRead {
+			continue
+		}
+		var removed, added []string
+		for _, f := range before {
+			if !slices.Contains(r.Fields, f) {
+				removed = append(removed, a.fieldName(f))
+			}
+		}
+		for _, f := range r.Fields {
+			if !slices.Contains(before, f) && !a.isSignatureField(f) {
+				added = append(added, f.String())
+			}
+		}
+		before = r.Fields
+		if len(removed) == 0 && len(added) == 0 {
+			continue
+		}
+		holder := "/AcroForm /Fields ("
+		for j, ref := range r.Objects {
+			if j < len(r.Roles) && (r.Roles[j] == "AcroForm" || r.Roles[j] == "catalog" && holder == "/AcroForm /Fields (") {
+				holder = ref.String() + " (" + r.Roles[j] + "; "
+			}
+		}
+		var did []string
+		if len(removed) > 0 {
+			did = append(did, "takes "+strings.Join(removed, ", ")+" out of /Fields")
+		}
+		if len(added) > 0 {
+			did = append(did, "adds "+strings.Join(added, ", ")+", not signature fields")
+		}
+		out = append(out, fmt.Sprintf("%supdate %d %s)", holder, i, strings.Join(did, " and ")))
+	}
+	return out
+}
+
+// fieldName names a form field for a message: its seal's field name
+// when a seal's field is taken out, and its object.
+func (a *auditor) fieldName(f webcapture.Ref) string {
+	for _, s := range a.d.Seals {
+		if s.DroppedIn > 0 && s.FieldRef == f && s.Field != "" {
+			return fmt.Sprintf("the signature field %q (%s)", s.Field, f)
+		}
+	}
+	return "field " + f.String()
+}
+
+// isSignatureField: f is the field of a seal, or a later revision added
+// it as a signature field.
+func (a *auditor) isSignatureField(f webcapture.Ref) bool {
+	for _, s := range a.d.Seals {
+		if s.FieldRef == f {
+			return true
+		}
+	}
+	for _, r := range a.d.Revisions {
+		if j := slices.Index(r.Objects, f); j >= 0 && j < len(r.Roles) {
+			return r.Roles[j] == "signature field"
+		}
+	}
+	return false
 }
 
 var checkRule = map[seal.Check]string{
@@ -42,8 +134,11 @@ func sealName(v *seal.Verdict) string {
 	if kind == "" {
 		kind = "seal"
 	}
-	if v.Seal.Field != "" {
+	switch {
+	case v.Seal.Field != "":
 		return fmt.Sprintf("the %s %q", kind, v.Seal.Field)
+	case v.Seal.UsageRights:
+		return "the usage-rights " + kind + " (/Perms /UR3)"
 	}
 	return "the " + kind
 }
@@ -139,14 +234,20 @@ var sealUpdate = map[string]bool{
 
 // changed lists, for the revisions after rev, what they changed that
 // allowed does not allow: objects, pages and content sets, and the
-// document timestamps and signatures they add.
-func (a *auditor) changed(rev int, allowed func(role string) bool) (what []string, pages, sets []string) {
+// document timestamps and signatures they add. An object nothing reachable
+// refers to changes nothing a reader shows: it is listed apart
+// (unreferenced), never as a change.
+func (a *auditor) changed(rev int, allowed func(role string) bool) (what []string, pages, sets, unreferenced []string) {
 	for i := rev + 1; i < len(a.d.Revisions); i++ {
 		r := a.d.Revisions[i]
 		for j, ref := range r.Objects {
 			role := "object"
 			if j < len(r.Roles) {
 				role = r.Roles[j]
+			}
+			if strings.HasPrefix(role, "unreferenced ") {
+				unreferenced = append(unreferenced, fmt.Sprintf("%s (%s)", ref, role))
+				continue
 			}
 			if allowed(role) {
 				continue
@@ -163,7 +264,7 @@ func (a *auditor) changed(rev int, allowed func(role string) bool) (what []strin
 		}
 	}
 	slices.Sort(pages)
-	return what, slices.Compact(pages), sets
+	return what, slices.Compact(pages), sets, unreferenced
 }
 
 // sealAfter names what an update after the last seal changed beyond a
@@ -172,20 +273,87 @@ func (a *auditor) changed(rev int, allowed func(role string) bool) (what []strin
 func (a *auditor) sealAfter(vs []*seal.Verdict) {
 	last, lastV := -1, (*seal.Verdict)(nil)
 	for _, v := range vs {
-		if v.Revision > last {
-			last, lastV = v.Revision, v
+		if rev := a.sealRevision(v); rev > last {
+			last, lastV = rev, v
 		}
 	}
 	if lastV == nil || last >= len(a.d.Revisions)-1 {
 		return
 	}
-	what, pages, sets := a.changed(last, func(role string) bool { return sealUpdate[role] })
-	if len(what) == 0 {
-		return
+	what, pages, sets, unref := a.changed(last, func(role string) bool { return sealUpdate[role] })
+	what = append(what, a.formChanges(last)...)
+	metaObjs := a.metadataChanged(last)
+	lastEnd := a.d.Revisions[len(a.d.Revisions)-1].End
+	switch {
+	case len(what) > 0:
+		a.add("WC-SEAL-AFTER", lastV.Seal.Ref, "/ByteRange", "%d update(s) after %s (which covers bytes 0 to %d of %d) changed what no seal covers: %s%s%s%s",
+			len(a.d.Revisions)-1-last, sealName(lastV), a.d.Revisions[last].End, lastEnd,
+			listShort(what), pagesAndSets(pages, sets), metadataToo(metaObjs), unreferencedToo(unref))
+	case len(metaObjs) > 0:
+		// The document information and XMP metadata only: named, a
+		// warning (no page changes, and a writer may rewrite /ModDate
+		// when it saves after a signature; of the signed real-world
+		// files none changes only its metadata after its last seal).
+		a.add("WC-SEAL-AFTER", lastV.Seal.Ref, "/ByteRange", "%d update(s) after %s (which covers bytes 0 to %d of %d) changed only the document's metadata, which no seal covers: %s (a viewer's document properties may not be what was signed)%s",
+			len(a.d.Revisions)-1-last, sealName(lastV), a.d.Revisions[last].End, lastEnd,
+			listShort(metaObjs), unreferencedToo(unref))
+		a.out[len(a.out)-1].Severity = Caution
 	}
-	a.add("WC-SEAL-AFTER", lastV.Seal.Ref, "/ByteRange", "%d update(s) after %s (which covers bytes 0 to %d of %d) changed what no seal covers: %s%s",
-		len(a.d.Revisions)-1-last, sealName(lastV), a.d.Revisions[last].End, a.d.Revisions[len(a.d.Revisions)-1].End,
-		listShort(what), pagesAndSets(pages, sets))
+}
+
+// sealRevision is the revision a seal covers (Verdict.Revision), or, when
+// its range ends inside a revision (WC-SEAL-RANGE), the one it ends in:
+// the updates after that one are after the seal all the same.
+func (a *auditor) sealRevision(v *seal.Verdict) int {
+	if v.Revision >= 0 {
+		return v.Revision
+	}
+	br := v.Seal.ByteRange
+	if len(br) != 4 {
+		return -1
+	}
+	end := br[2] + br[3]
+	for i, r := range a.d.Revisions {
+		if r.Start < end && end <= r.End {
+			return i
+		}
+	}
+	return -1
+}
+
+// metadataChanged lists the document information dictionary and XMP
+// metadata streams the revisions after rev wrote.
+func (a *auditor) metadataChanged(rev int) []string {
+	var out []string
+	for i := rev + 1; i < len(a.d.Revisions); i++ {
+		r := a.d.Revisions[i]
+		for j, ref := range r.Objects {
+			if j < len(r.Roles) && (r.Roles[j] == "info" || r.Roles[j] == "metadata") {
+				name := "the document information"
+				if r.Roles[j] == "metadata" {
+					name = "the XMP metadata"
+				}
+				out = append(out, fmt.Sprintf("%s %s", name, ref))
+			}
+		}
+	}
+	return out
+}
+
+// metadataToo says the metadata changed besides.
+func metadataToo(meta []string) string {
+	if len(meta) == 0 {
+		return ""
+	}
+	return "; and the document's metadata: " + listShort(meta)
+}
+
+// unreferencedToo says the objects added that nothing refers to.
+func unreferencedToo(unref []string) string {
+	if len(unref) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; and %d unreferenced object(s), which change nothing shown: %s", len(unref), listShort(unref))
 }
 
 // pagesAndSets says the pages and content sets a change touches.
@@ -238,7 +406,7 @@ func (a *auditor) docMDP(vs []*seal.Verdict) {
 		}
 		return false
 	}
-	what, pages, sets := a.changed(cv.Revision, allowed)
+	what, pages, sets, unref := a.changed(cv.Revision, allowed)
 	for _, v := range vs {
 		if c.Permission == 1 && v.Revision > cv.Revision && v.Kind != seal.KindTimestamp {
 			what = append(what, fmt.Sprintf("%s (a signature added: %s)", v.Seal.Ref, sealName(v)))
@@ -247,6 +415,6 @@ func (a *auditor) docMDP(vs []*seal.Verdict) {
 	if len(what) == 0 {
 		return
 	}
-	a.add("WC-SEAL-DOCMDP", cv.Seal.Ref, "/Reference", "the certification allows %s (DocMDP /P %d), but a later update changed %s%s",
-		c.Allows(), c.Permission, listShort(what), pagesAndSets(pages, sets))
+	a.add("WC-SEAL-DOCMDP", cv.Seal.Ref, "/Reference", "the certification allows %s (DocMDP /P %d), but a later update changed %s%s%s",
+		c.Allows(), c.Permission, listShort(what), pagesAndSets(pages, sets), unreferencedToo(unref))
 }

@@ -3,8 +3,11 @@ package audit
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -119,6 +122,50 @@ func TestSealTamper(t *testing.T) {
 			}
 			if tc.want == nil && verified == 0 {
 				t.Errorf("no seal verified")
+			}
+		})
+	}
+}
+
+// Files of other tools (testdata/seals) and what WC-SEAL-AFTER says of
+// them: an unreferenced object is no change; a field taken out of
+// /AcroForm /Fields after the last seal is, and so is its seal.
+func TestSealAfterVendored(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want []string // a WC-SEAL-AFTER message matching each; none when empty
+	}{
+		{"pdfcpu__testPAdES_BLT.pdf", nil},
+		{"dss__pdf-spoofing-attack.pdf", []string{
+			`error: .*37 0 R \(AcroForm; update 2 takes the signature field "Sig1" \(52 0 R\) out of /Fields\)`,
+			`error: the signature "Sig1" is no longer in the form: update 2 \(bytes 133434 to 200519\)`,
+		}},
+		// The update after the seal changes the Info dictionary only
+		// (/Author): named, a warning.
+		{"pyhanko__tail-uncovered.pdf", []string{`warning: 1 update\(s\) after the signature "Sig1" .* changed only the document's metadata, which no seal covers: the document information 2 0 R`}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", "seals", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := pdfio.ReadBytes(b, tc.file, pdfio.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range Check(d, Options{File: bytes.NewReader(b), FileSize: int64(len(b))}) {
+				if f.Rule == "WC-SEAL-AFTER" {
+					got = append(got, fmt.Sprintf("%s: %s", f.Severity, f.Message))
+				}
+			}
+			if len(tc.want) == 0 && len(got) > 0 {
+				t.Errorf("WC-SEAL-AFTER %q, want none", got)
+			}
+			for _, w := range tc.want {
+				if !regexp.MustCompile(w).MatchString(strings.Join(got, "\n")) {
+					t.Errorf("no WC-SEAL-AFTER says %s: %q", w, got)
+				}
 			}
 		})
 	}

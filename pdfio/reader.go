@@ -34,6 +34,8 @@ type reader struct {
 	// each once parsed): without any, the reader only reads what pdfcpu
 	// built.
 	parallel bool
+	// headers are where "N G obj" is in the bytes, by N (asOf).
+	headers map[int][]int64
 	// pageContents are the pages' content streams (contentsOf).
 	pageContents map[webcapture.Ref]int
 }

@@ -3,6 +3,7 @@ package pdfio
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -12,16 +13,19 @@ import (
 // A Seal is a signature dictionary (ISO 32000-1 §12.8.1, Table 252; ISO
 // 32000-2 §12.8.1, Table 255 for /Type /DocTimeStamp): the /V of a
 // signature field the catalog's /AcroForm /Fields reach, or the catalog's
-// /Perms /DocMDP. Reading says what the file holds and where; whether it
+// /Perms /DocMDP or /UR3. Reading says what the file holds and where; whether it
 // verifies is package seal's decision.
 type Seal struct {
-	Ref       webcapture.Ref // the signature dictionary; zero if direct
-	Field     string         // the field's name, its /T and its ancestors' joined by "."; "" when only /Perms reaches it
-	Type      string         // /Type: "Sig", "DocTimeStamp", or "" when absent
-	Filter    string         // /Filter
-	SubFilter string         // /SubFilter
-	ByteRange []int64        // /ByteRange; nil when absent or not an array of integers
-	Contents  []byte         // /Contents, decoded; nil when absent, unreadable or larger than MaxReadSealContents
+	Ref webcapture.Ref // the signature dictionary; zero if direct
+	// FieldRef is the field /AcroForm /Fields lists (the seal's field or
+	// an ancestor); zero when a direct object, or only /Perms reaches it.
+	FieldRef  webcapture.Ref
+	Field     string  // the field's name, its /T and its ancestors' (text strings, decoded) joined by "."; "" when only /Perms reaches it
+	Type      string  // /Type: "Sig", "DocTimeStamp", or "" when absent
+	Filter    string  // /Filter
+	SubFilter string  // /SubFilter
+	ByteRange []int64 // /ByteRange; nil when absent or not an array of integers
+	Contents  []byte  // /Contents, decoded; nil when absent, unreadable or larger than MaxReadSealContents
 	// ContentsAt and ContentsLen are where /Contents is written in the
 	// file, as found in the dictionary's own bytes (not from /ByteRange):
 	// the hex string's offset and length, its angle brackets included;
@@ -30,12 +34,21 @@ type Seal struct {
 	ContentsAt, ContentsLen int64
 	Cert                    [][]byte // /Cert (adbe.x509.rsa_sha1): the signer's certificate, then its chain
 	M                       string   // /M, the claimed signing time, as written
-	Name                    string   // /Name
-	Reason                  string   // /Reason
-	Location                string   // /Location
+	Name                    string   // /Name, decoded (a text string: PDFDocEncoding, or UTF-16BE or UTF-8 with a BOM)
+	Reason                  string   // /Reason, decoded
+	Location                string   // /Location, decoded
 	// Certification: the catalog's /Perms /DocMDP reaches this dictionary
 	// (Document.Certification says its permission).
 	Certification bool
+	// DroppedIn, when more than 0, is the index in Document.Revisions of
+	// the update that took the seal's field out of /AcroForm /Fields: an
+	// earlier revision lists it, the current /Fields does not (the seal
+	// is found through the earlier revision's /Fields; a reader shows no
+	// such signature).
+	DroppedIn int
+	// UsageRights: the catalog's /Perms /UR3 reaches this dictionary (a
+	// usage-rights signature, ISO 32000-1 §12.8.2.3; no field holds it).
+	UsageRights bool
 	// Problems are what could not be read, said in words.
 	Problems []string
 }
@@ -52,11 +65,13 @@ const (
 )
 
 // readSeals reads the signature dictionaries of the form fields and of
-// /Perms /DocMDP, each once, in field order.
+// /Perms /DocMDP and /UR3, each once, in field order.
 func (r *reader) readSeals(cat types.Dict) {
 	seen := map[webcapture.Ref]bool{}
 	visited := map[webcapture.Ref]bool{}
 	fields := 0
+	droppedIn := 0         // Seal.DroppedIn of what walk finds
+	var top webcapture.Ref // Seal.FieldRef of what walk finds
 	var walk func(o types.Object, name string, inheritFT string, depth int, path string)
 	walk = func(o types.Object, name, inheritFT string, depth int, path string) {
 		r.checkStop()
@@ -86,7 +101,7 @@ func (r *reader) readSeals(cat types.Dict) {
 			if name != "" {
 				name += "."
 			}
-			name += t
+			name += webcapture.Text(t).String()
 		}
 		ft := inheritFT
 		if n, ok := d["FT"].(types.Name); ok {
@@ -111,29 +126,80 @@ func (r *reader) readSeals(cat types.Dict) {
 		if !sref.IsZero() {
 			seen[sref] = true
 		}
-		r.doc.Seals = append(r.doc.Seals, r.seal(sd, sref, name))
+		s := r.seal(sd, sref, name)
+		s.DroppedIn, s.FieldRef = droppedIn, top
+		r.doc.Seals = append(r.doc.Seals, s)
 	}
+	listed := map[webcapture.Ref]bool{}
 	af, _, _ := r.resolve(cat["AcroForm"], "AcroForm")
 	if afd, ok := af.(types.Dict); ok {
 		if fs, ok := r.resolveArray(afd["Fields"], "AcroForm/Fields"); ok {
 			for i, f := range fs {
+				top = webcapture.Ref{}
+				if ir, ok := f.(types.IndirectRef); ok {
+					listed[refOf(ir)] = true
+					top = refOf(ir)
+				}
 				walk(f, "", "", 1, fmt.Sprintf("AcroForm/Fields[%d]", i))
 			}
 		}
 	}
-	perms, _, _ := r.resolve(cat["Perms"], "Perms")
-	if pd, ok := perms.(types.Dict); ok {
-		sv, sref, _ := r.resolve(pd["DocMDP"], "Perms/DocMDP")
-		if sd, ok := sv.(types.Dict); ok {
-			for _, s := range r.doc.Seals {
-				if !sref.IsZero() && s.Ref == sref {
-					s.Certification = true
-					return
+	// The fields an earlier revision listed and the current /Fields does
+	// not: a signature there is one a later update took out of the form.
+	r.readFieldHistory(cat)
+	revs := r.doc.Revisions
+	for i, rv := range revs {
+		for _, ref := range rv.Fields {
+			if listed[ref] || visited[ref] {
+				continue
+			}
+			droppedIn = len(revs) - 1
+			for j := i + 1; j < len(revs); j++ {
+				if revs[j].FieldsRead && !slices.Contains(revs[j].Fields, ref) {
+					droppedIn = j
+					break
 				}
 			}
-			s := r.seal(sd, sref, "")
-			s.Certification = true
+			f, ok := r.asOf(types.IndirectRef{ObjectNumber: types.Integer(ref.Num), GenerationNumber: types.Integer(ref.Gen)}, rv.End)
+			if !ok || f == nil {
+				continue
+			}
+			if d, isDict := f.(types.Dict); isDict && (r.offset(ref) < 0 || r.offset(ref) >= rv.End) {
+				f = d // an older definition than the current
+			} else {
+				f = types.IndirectRef{ObjectNumber: types.Integer(ref.Num), GenerationNumber: types.Integer(ref.Gen)}
+			}
+			top = ref
+			walk(f, "", "", 1, fmt.Sprintf("revision %d AcroForm/Fields (%s)", i, ref))
+			visited[ref] = true
+		}
+	}
+	droppedIn, top = 0, webcapture.Ref{}
+	perms, _, _ := r.resolve(cat["Perms"], "Perms")
+	pd, ok := perms.(types.Dict)
+	if !ok {
+		return
+	}
+	for _, key := range []string{"DocMDP", "UR3"} {
+		sv, sref, _ := r.resolve(pd[key], "Perms/"+key)
+		sd, ok := sv.(types.Dict)
+		if !ok {
+			continue
+		}
+		var s *Seal
+		for _, f := range r.doc.Seals {
+			if !sref.IsZero() && f.Ref == sref {
+				s = f
+			}
+		}
+		if s == nil {
+			s = r.seal(sd, sref, "")
 			r.doc.Seals = append(r.doc.Seals, s)
+		}
+		if key == "DocMDP" {
+			s.Certification = true
+		} else {
+			s.UsageRights = true
 		}
 	}
 }
@@ -156,13 +222,16 @@ func (r *reader) seal(d types.Dict, ref webcapture.Ref, field string) *Seal {
 		n, _ := v.(types.Name)
 		return string(n)
 	}
-	str := func(key string) string {
+	str := func(key string) string { // a text string (ISO 32000-2 §7.9.2.2), decoded
 		v, _, _ := r.resolve(d[key], key)
 		t, _ := rawString(v)
-		return t
+		return webcapture.Text(t).String()
 	}
 	s.Type, s.Filter, s.SubFilter = name("Type"), name("Filter"), name("SubFilter")
-	s.M, s.Name, s.Reason, s.Location = str("M"), str("Name"), str("Reason"), str("Location")
+	s.Name, s.Reason, s.Location = str("Name"), str("Reason"), str("Location")
+	if v, _, _ := r.resolve(d["M"], "M"); v != nil {
+		s.M, _ = rawString(v) // a date (§7.9.4), ASCII
+	}
 	if a, ok := r.resolveArray(d["ByteRange"], "ByteRange"); ok {
 		br := make([]int64, 0, len(a))
 		for _, e := range a {
