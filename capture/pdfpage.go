@@ -18,6 +18,7 @@ package capture
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -41,6 +42,10 @@ type PDFError struct {
 }
 
 func (e *PDFError) Error() string {
+	if errors.Is(e.Err, pdfio.ErrEncryptedWrite) || errors.Is(e.Err, pdfio.ErrEncrypted) {
+		// (pdfio's words are an update's: "writing to an encrypted file")
+		return "an encrypted PDF file: its pages cannot be copied"
+	}
 	return fmt.Sprintf("a PDF file whose pages cannot be copied: %v", e.Err)
 }
 
@@ -93,6 +98,9 @@ func pdfPage(ctx context.Context, p *Page) error {
 // the end of the capture.
 func copyable(ctx context.Context, pdf []byte, u string) error {
 	name := fileTitle(u)
+	if name == "" {
+		name = u
+	}
 	up, err := pdfio.NewFileUpdate(nil, name, pdfio.Options{Context: ctx})
 	if err != nil {
 		return err
@@ -113,7 +121,12 @@ func fileTitle(u string) string {
 	if err != nil {
 		return ""
 	}
-	return path.Base(strings.TrimSuffix(pu.Path, "/"))
+	switch b := path.Base(strings.TrimSuffix(pu.Path, "/")); b {
+	case ".", "/":
+		return ""
+	default:
+		return b
+	}
 }
 
 // setContentType is the /CT of the page set of doc: its declared

@@ -62,7 +62,7 @@ func TestPDFPage(t *testing.T) {
 		{"report sniffed", "application/octet-stream", func(*testing.T) []byte { return report }, "", 2},
 		{"report undeclared", "", func(*testing.T) []byte { return report }, "", 2},
 		{"a page", "text/html", func(*testing.T) []byte { return []byte("<!DOCTYPE html><p>x") }, "", 0},
-		{"encrypted", "application/pdf", func(t *testing.T) []byte { return encrypted(t, report) }, "encrypted", 0},
+		{"encrypted", "application/pdf", func(t *testing.T) []byte { return encrypted(t, report) }, "an encrypted PDF file", 0},
 		{"garbage", "application/pdf", func(*testing.T) []byte { return []byte("%PDF-1.7\nnot a PDF file at all\n%%EOF\n") }, "cannot be copied", 0},
 		{"deep page tree", "application/pdf", func(*testing.T) []byte { return pdfbuild.DeepPages(100_000) }, "deeper than", 0},
 		{"page in a flate bomb", "application/pdf", func(*testing.T) []byte { return pdfbuild.PageBomb(100 << 20) }, "cannot be copied", 0},
