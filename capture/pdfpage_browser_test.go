@@ -45,14 +45,14 @@ func TestCaptureLinkedPDF(t *testing.T) {
 			`<li><a href="files/broken.pdf">broken</a></ul></body></html>`))
 	})
 	mux.HandleFunc("/files/", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
 		body, ok := files[r.URL.Path]
+		sent[r.URL.Path] = body
+		mu.Unlock()
 		if !ok {
 			http.NotFound(w, r)
 			return
 		}
-		mu.Lock()
-		sent[r.URL.Path] = body
-		mu.Unlock()
 		w.Header().Set("Content-Type", "application/pdf")
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		w.Write(body)
@@ -61,7 +61,8 @@ func TestCaptureLinkedPDF(t *testing.T) {
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	res, err := Capture(ctx, b, []string{srv.URL + "/"}, testOptions(Options{Levels: 2}))
+	opts := testOptions(Options{Levels: 2, Allow: Loopback})
+	res, err := Capture(ctx, b, []string{srv.URL + "/"}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,41 +81,77 @@ func TestCaptureLinkedPDF(t *testing.T) {
 			t.Errorf("%s not skipped: %+v", name, res.Skips)
 		}
 	}
-	d, err := pdfio.ReadBytes(res.PDF, "capture.pdf", pdfio.Options{})
+	u := srv.URL + "/files/annual-report.pdf"
+	mu.Lock()
+	got := sent["/files/annual-report.pdf"]
+	mu.Unlock()
+	checkReportSet(t, res.PDF, u, report, got)
+
+	// refresh fetches the file again and compares its MD5: unchanged;
+	// then, the file changed, its set's pages are replaced by the new
+	// file's.
+	r, err := Refresh(ctx, b, res.PDF, "capture.pdf", RefreshOptions{Options: opts, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.Changes {
+		if c.URL == u && c.Status != StatusUnchanged {
+			t.Errorf("refresh right after the capture: %+v", c)
+		}
+	}
+	report3 := pdfbuild.Report(3, "Annual report 2027")
+	mu.Lock()
+	files["/files/annual-report.pdf"] = report3
+	mu.Unlock()
+	if r, err = Refresh(ctx, b, res.PDF, "capture.pdf", RefreshOptions{Options: opts}); err != nil {
+		t.Fatal(err)
+	}
+	if r.Replaced != 1 {
+		t.Errorf("refresh of the changed file replaced %d sets, want 1: %+v", r.Replaced, r.Changes)
+	}
+	mu.Lock()
+	got = sent["/files/annual-report.pdf"]
+	mu.Unlock()
+	checkReportSet(t, r.PDF, u, report3, got)
+}
+
+// checkReportSet checks that capture, audit clean and qpdf clean, has a
+// page set of URL u whose pages are the file report's (their text), its
+// /CT application/pdf, its ID the MD5 of sent, the bytes the server sent.
+func checkReportSet(t *testing.T, capture []byte, u string, report, sent []byte) {
+	t.Helper()
+	d, err := pdfio.ReadBytes(capture, "capture.pdf", pdfio.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	noAuditErrors(t, d)
+	n := strings.Count(string(pdfTextOf(t, report)), "\f")
 	pageNum := map[int]int{}
 	for _, p := range d.Pages {
 		pageNum[p.Ref.Num] = p.Number
 	}
-	u := srv.URL + "/files/annual-report.pdf"
 	var first, last int
 	for _, cs := range d.Sets {
 		if !cs.IsPageSet() || cs.Sources[0].URLs.URL != u {
 			continue
 		}
-		mu.Lock()
-		want := md5.Sum(sent["/files/annual-report.pdf"])
-		mu.Unlock()
-		if cs.ID == nil || string(*cs.ID) != string(want[:]) {
-			t.Errorf("the report's ID is not the MD5 of the %d bytes sent", len(sent["/files/annual-report.pdf"]))
+		if want := md5.Sum(sent); cs.ID == nil || string(*cs.ID) != string(want[:]) {
+			t.Errorf("the report's ID is not the MD5 of the %d bytes sent", len(sent))
 		}
 		if cs.ContentType == nil || *cs.ContentType != "application/pdf" {
 			t.Errorf("the report's /CT %v, want application/pdf", cs.ContentType)
 		}
-		if len(cs.Objects) != 2 {
-			t.Fatalf("the report's set has %d pages, want 2", len(cs.Objects))
+		if len(cs.Objects) != n {
+			t.Fatalf("the report's set has %d pages, want %d", len(cs.Objects), n)
 		}
-		first, last = pageNum[cs.Objects[0].Num], pageNum[cs.Objects[1].Num]
+		first, last = pageNum[cs.Objects[0].Num], pageNum[cs.Objects[n-1].Num]
 	}
-	if first == 0 || last != first+1 {
-		t.Fatalf("no page set of the report on 2 pages (pages %d-%d)", first, last)
+	if first == 0 || last != first+n-1 {
+		t.Fatalf("no page set of the report on %d pages (pages %d-%d)", n, first, last)
 	}
 	dir := t.TempDir()
 	out, src := filepath.Join(dir, "capture.pdf"), filepath.Join(dir, "report.pdf")
-	os.WriteFile(out, res.PDF, 0o644)
+	os.WriteFile(out, capture, 0o644)
 	os.WriteFile(src, report, 0o644)
 	if b, err := exec.Command("qpdf", "--check", out).CombinedOutput(); err != nil {
 		t.Errorf("qpdf --check: %v\n%s", err, b)
@@ -123,11 +160,19 @@ func TestCaptureLinkedPDF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := exec.Command("pdftotext", src, "-").Output()
+	if want := pdfTextOf(t, report); string(got) != string(want) {
+		t.Errorf("the report's pages' text %q, the file's %q", got, want)
+	}
+}
+
+// pdfTextOf is pdftotext's text of pdf.
+func pdfTextOf(t *testing.T, pdf []byte) []byte {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "f.pdf")
+	os.WriteFile(f, pdf, 0o644)
+	b, err := exec.Command("pdftotext", f, "-").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(got) != string(want) {
-		t.Errorf("the report's pages' text %q, the file's %q", got, want)
-	}
+	return b
 }
