@@ -519,6 +519,9 @@ func (t *tab) serve(ctx context.Context, b *Browser, target *chromedp.Target, r 
 		resp, params = b.fetch(ctx, ev, post, r.opts)
 	}
 	resp.MainDoc = mainDoc
+	if mainDoc {
+		params = servePDF(resp, params) // a PDF file is not shown in the viewer (pdfpage.go)
+	}
 	t.mu.Lock()
 	if t.cur == r {
 		r.p.Responses = append(r.p.Responses, resp)

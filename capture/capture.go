@@ -295,6 +295,9 @@ func (cr *crawler) fetchPage(ctx context.Context, it Item) (*Page, error) {
 	// A rendering that failed still gives the answers it received (p
 	// holds only them): handle keeps them for a WARC.
 	p, err := cr.b.render(pctx, it.URL, ro)
+	if err == nil {
+		err = pdfPage(pctx, p) // a PDF file: its own pages
+	}
 	switch {
 	case err == nil:
 		return p, nil
@@ -426,6 +429,8 @@ func (cr *crawler) skipOf(ctx context.Context, u string, err error) Skip {
 		return Skip{URL: u, Reason: re.Error(), Kind: kind}
 	case errors.As(err, &fe):
 		return Skip{URL: u, Reason: fe.Error(), Kind: fe.Kind.String(), Status: fe.Status}
+	case errors.As(err, new(*PDFError)):
+		return skip(u, SkipPDF, "%v", err)
 	case errors.As(err, new(pageTimeout)):
 		return skip(u, SkipPageTimeout, "%v", err)
 	case errors.As(err, new(*BrowserMemoryError)):
@@ -688,7 +693,7 @@ func pageSet(p *Page, it Item, s Start, pp printedPage, opts Options) (record.Pa
 		}
 	}
 	ps := record.PageSet{Pages: fmt.Sprintf("%d-%d", pp.First, pp.First+pp.Pages-1), URL: url, Data: doc.Body, Redirects: chains,
-		ContentType: doc.Header.Get("Content-Type"), Captured: doc.Fetched.Format(time.RFC3339), Title: p.Title,
+		ContentType: setContentType(doc), Captured: doc.Fetched.Format(time.RFC3339), Title: p.Title,
 		Partial: len(p.Missing) > 0}
 	if it.Level == 1 && !it.Revisit && s.Flags&webcapture.Submit != 0 {
 		ps.Submission = map[bool]string{true: "post", false: "get"}[s.Post != nil]

@@ -31,6 +31,10 @@
 // them finds it (PDF 1.7 §10.9.4, Table 10.42; ISO 32000-1 Table 356). The crawl handles rendered pages in
 // queue order, so the result does not depend on timing.
 //
+// A URL that answers a PDF file is captured as the file's own pages, as
+// Acrobat did, not as the browser's PDF viewer (pdfpage.go); a file whose
+// pages cannot be copied within pdfio's bounds is a skip of kind SkipPDF.
+//
 // A page is printed once it is done, the way Browsertrix and Gotenberg
 // wait: its load event; its lazy content (loading="lazy" made eager, and
 // the page scrolled through a screen at a time for scripts that load what
