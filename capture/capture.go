@@ -416,10 +416,12 @@ func (cr *crawler) skipOf(ctx context.Context, u string, err error) Skip {
 		if re.Kind == RobotsUnreachable {
 			// Its server cannot be reached at all (refused, DNS, TLS, a
 			// reset): nor can the page, and refresh says it unreachable
-			// by that kind; robots.txt's own failures (a time-out, a 5xx)
-			// stay robots.txt's.
+			// by that kind; an address webcap may not connect to is
+			// refused for the page too (blocked, the guard's reason);
+			// robots.txt's own failures (a time-out, a 5xx) stay
+			// robots.txt's.
 			switch k := fetchKind(re.Origin+"/robots.txt", re.Err); k {
-			case Refused, DNS, TLS, Reset:
+			case Refused, DNS, TLS, Reset, Blocked:
 				kind = k.String()
 			}
 		}
