@@ -329,7 +329,7 @@ func refreshText(opts *refreshOptions, res *capture.RefreshResult, written bool,
 		fmt.Fprintf(w, "%-11s %s %s (by %s): %s\n", "not sent", u.Method, displayInput(shownURL(u.URL)), displayInput(shownURL(u.Page)), why)
 	}
 	if res.UnsentMore > 0 {
-		fmt.Fprintf(w, "%-11s %s more\n", "not sent", plural(res.UnsentMore, "request"))
+		fmt.Fprintf(w, "%-11s %d more, not listed\n", "not sent", res.UnsentMore)
 	}
 	writeNotes(w, res.Notes)
 	by := map[bool]string{false: "by ID", true: "by text"}[opts.TextOnly]
