@@ -348,9 +348,10 @@ type RenderOptions struct {
 	Client *http.Client
 	// GETOnly sends no request that is not a GET or a HEAD (refresh's,
 	// which sends nothing that could change anything unless asked). The
-	// page's own (a script's fetch, XHR, beacon or form post) is answered
-	// in the browser with an empty 204 and listed in Page.Unsent; Post is
-	// refused (Blocked).
+	// page's own (a script's fetch, XHR, beacon, a frame's form post) is
+	// answered in the browser with an empty 204 and listed in
+	// Page.Unsent; Post, and a form post of the page's own frame, are
+	// refused (Blocked): the page is not captured.
 	GETOnly bool
 	// Navigate, when set, is asked before every request for the page's
 	// own document but the first: each redirect (redirect is true) and
@@ -528,14 +529,16 @@ func (t *tab) serve(ctx context.Context, b *Browser, target *chromedp.Target, r 
 		cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
 		return
 	}
-	if t.unsent(r, ev, post) {
+	if t.unsent(r, ev, post) && !t.ownDocument(r, ev) {
 		// Not sent, answered here: an empty 204, not a failure. A
-		// navigation answered 204 does not happen (the page stays as it
-		// is, where a failure would put the browser's error page in its
-		// place), and a script that reads nothing from the answer (a
-		// beacon, a subscription, a counter) goes on as when its request
-		// was answered: the page prints as it renders, not in an error
-		// state the server never gave.
+		// script that reads nothing from the answer (a beacon, a
+		// subscription, a counter) goes on as when its request was
+		// answered, and a frame's form post answered 204 leaves the
+		// frame as it is: the page prints as it renders, not in an
+		// error state the server never gave. A form post of the page's
+		// own frame (a script's submit) would have replaced the page
+		// with its answer: that is fetch's to refuse (GETOnly), and the
+		// page is not captured, as a form command not resubmitted.
 		cdp.Call(ctx, target, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: http.StatusNoContent})
 		return
 	}
@@ -577,6 +580,14 @@ func (t *tab) serve(ctx context.Context, b *Browser, target *chromedp.Target, r 
 	} else {
 		cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonFailed})
 	}
+}
+
+// ownDocument reports whether a request is a document of the page's own
+// frame (not an iframe's).
+func (t *tab) ownDocument(r *rendering, ev fetch.EventRequestPaused) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return ev.ResourceType == network.ResourceTypeDocument && (r.mainFrame == "" || ev.FrameID == r.mainFrame)
 }
 
 // redirected reports whether the last response of the page's own frame
@@ -904,7 +915,7 @@ func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused, post *
 		r.Method, sent = http.MethodPost, post.Data
 	}
 	if opts.GETOnly && r.Method != http.MethodGet && r.Method != http.MethodHead {
-		r.Err = &FetchError{URL: r.URL, Kind: Blocked, Err: fmt.Errorf("a %s request: a dry run sends only GET and HEAD requests", r.Method)}
+		r.Err = &FetchError{URL: r.URL, Kind: Blocked, Err: fmt.Errorf("a %s request, not sent: refresh sends only GET and HEAD requests unless asked to resubmit (--resubmit), and a dry run never", r.Method)}
 		return r, nil
 	}
 	var rd io.Reader
