@@ -278,6 +278,40 @@ type Page struct {
 	// that joined a page captured before (a redirect chain to it, a
 	// repeated fetch), or whose document was an error; for a WARC.
 	Others []*Response
+	// Unsent are the page's own requests GETOnly did not send, in the
+	// order made: at most maxUnsent, UnsentMore counts the others.
+	Unsent     []Unsent
+	UnsentMore int
+}
+
+// An Unsent is a request a page made that was not sent (GETOnly): what a
+// script sent by POST (or another method) while the page rendered.
+type Unsent struct {
+	Page   string `json:"page"` // the page that made it (its final URL)
+	Method string `json:"method"`
+	URL    string `json:"url"`
+}
+
+// maxUnsent bounds the Unsent requests kept per page (and per crawl,
+// Result.Unsent): a page that posts without end is reported, bounded.
+const maxUnsent = 100
+
+// unsent reports whether a paused request is the page's own that GETOnly
+// does not send; if so it is recorded in the page's Unsent. The tab's
+// lock is not held.
+func (t *tab) unsent(r *rendering, ev fetch.EventRequestPaused, post *Post) bool {
+	m := ev.Request.Method
+	if !r.opts.GETOnly || post != nil || m == http.MethodGet || m == http.MethodHead {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(r.p.Unsent) < maxUnsent {
+		r.p.Unsent = append(r.p.Unsent, Unsent{Method: m, URL: ev.Request.URL})
+	} else {
+		r.p.UnsentMore++
+	}
+	return true
 }
 
 // URLs returns every URL that leads to the page: its chains' URLs, each
@@ -312,8 +346,12 @@ type RenderOptions struct {
 	// Client fetches the page's requests; nil: Browser.Client, or a client
 	// that may connect to the URL's own kind of address (AddressPolicy).
 	Client *http.Client
-	// GETOnly refuses every request that is not a GET or a HEAD (a dry
-	// run sends nothing that could change anything).
+	// GETOnly sends no request that is not a GET or a HEAD (refresh's,
+	// which sends nothing that could change anything unless asked). The
+	// page's own (a script's fetch, XHR, beacon, a frame's form post) is
+	// answered in the browser with an empty 204 and listed in
+	// Page.Unsent; Post, and a form post of the page's own frame, are
+	// refused (Blocked): the page is not captured.
 	GETOnly bool
 	// Navigate, when set, is asked before every request for the page's
 	// own document but the first: each redirect (redirect is true) and
@@ -491,6 +529,19 @@ func (t *tab) serve(ctx context.Context, b *Browser, target *chromedp.Target, r 
 		cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
 		return
 	}
+	if t.unsent(r, ev, post) && !t.ownDocument(r, ev) {
+		// Not sent, answered here: an empty 204, not a failure. A
+		// script that reads nothing from the answer (a beacon, a
+		// subscription, a counter) goes on as when its request was
+		// answered, and a frame's form post answered 204 leaves the
+		// frame as it is: the page prints as it renders, not in an
+		// error state the server never gave. A form post of the page's
+		// own frame (a script's submit) would have replaced the page
+		// with its answer: that is fetch's to refuse (GETOnly), and the
+		// page is not captured, as a form command not resubmitted.
+		cdp.Call(ctx, target, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: http.StatusNoContent})
+		return
+	}
 	// A document of the page's own frame: the first is the page's
 	// request, each later one a redirect or a load its script started.
 	t.mu.Lock()
@@ -532,6 +583,14 @@ func (t *tab) serve(ctx context.Context, b *Browser, target *chromedp.Target, r 
 	} else {
 		cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonFailed})
 	}
+}
+
+// ownDocument reports whether a request is a document of the page's own
+// frame (not an iframe's).
+func (t *tab) ownDocument(r *rendering, ev fetch.EventRequestPaused) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return ev.ResourceType == network.ResourceTypeDocument && (r.mainFrame == "" || ev.FrameID == r.mainFrame)
 }
 
 // redirected reports whether the last response of the page's own frame
@@ -612,7 +671,7 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 	defer func() {
 		if err != nil {
 			t.mu.Lock()
-			out = &Page{Requested: u, Responses: slices.Clone(p.Responses)}
+			out = &Page{Requested: u, Responses: slices.Clone(p.Responses), Unsent: slices.Clone(p.Unsent), UnsentMore: p.UnsentMore}
 			t.mu.Unlock()
 		}
 	}()
@@ -859,7 +918,7 @@ func (b *Browser) fetch(ctx context.Context, ev fetch.EventRequestPaused, post *
 		r.Method, sent = http.MethodPost, post.Data
 	}
 	if opts.GETOnly && r.Method != http.MethodGet && r.Method != http.MethodHead {
-		r.Err = &FetchError{URL: r.URL, Kind: Blocked, Err: fmt.Errorf("a %s request: a dry run sends only GET and HEAD requests", r.Method)}
+		r.Err = &FetchError{URL: r.URL, Kind: Blocked, Err: fmt.Errorf("a %s request, not sent: refresh sends only GET and HEAD requests unless asked to resubmit (--resubmit), and a dry run never", r.Method)}
 		return r, nil
 	}
 	var rd io.Reader

@@ -87,6 +87,11 @@ type Result struct {
 	// not be restarted; nil when it ran to its end. What was captured
 	// before is in the result.
 	Stopped error
+	// Unsent are the pages' own requests not sent (a refresh's: a
+	// script's POST, RenderOptions.GETOnly), at most maxUnsent, in the
+	// order made; UnsentMore counts the others.
+	Unsent     []Unsent
+	UnsentMore int
 
 	// How the time went: rendering (the browser, fetching included),
 	// joining the printed pages, and building the structures.
@@ -309,6 +314,25 @@ func (cr *crawler) fetchPage(ctx context.Context, it Item) (*Page, error) {
 	return p, err
 }
 
+// unsent takes the requests p's rendering did not send into the result,
+// named by p's URL (it's, when p has none: its rendering failed).
+func (cr *crawler) unsent(it Item, p *Page) {
+	res := cr.res
+	page := p.URL
+	if page == "" {
+		page = it.URL
+	}
+	for _, u := range p.Unsent {
+		if len(res.Unsent) == maxUnsent {
+			res.UnsentMore++
+			continue
+		}
+		u.Page = page
+		res.Unsent = append(res.Unsent, u)
+	}
+	res.UnsentMore += p.UnsentMore
+}
+
 // pageTimeout is a page that took longer than the page time limit.
 type pageTimeout time.Duration
 
@@ -323,6 +347,9 @@ func (cr *crawler) handle(ctx context.Context, it Item, p *Page, err error) {
 	if p != nil && cr.opts.Archive {
 		// Archived with the next page kept, unless p is that page.
 		cr.pending = append(cr.pending, p.Responses...)
+	}
+	if p != nil {
+		cr.unsent(it, p)
 	}
 	if err == nil {
 		err = documentError(p)
@@ -419,10 +446,12 @@ func (cr *crawler) skipOf(ctx context.Context, u string, err error) Skip {
 		if re.Kind == RobotsUnreachable {
 			// Its server cannot be reached at all (refused, DNS, TLS, a
 			// reset): nor can the page, and refresh says it unreachable
-			// by that kind; robots.txt's own failures (a time-out, a 5xx)
-			// stay robots.txt's.
+			// by that kind; an address webcap may not connect to is
+			// refused for the page too (blocked, the guard's reason);
+			// robots.txt's own failures (a time-out, a 5xx) stay
+			// robots.txt's.
 			switch k := fetchKind(re.Origin+"/robots.txt", re.Err); k {
-			case Refused, DNS, TLS, Reset:
+			case Refused, DNS, TLS, Reset, Blocked:
 				kind = k.String()
 			}
 		}

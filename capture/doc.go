@@ -91,8 +91,11 @@
 // short, the time limit) forbids its whole origin (RFC 9309 §2.3.1.4),
 // and the skip says so (Robots.Check, RobotsError). Refresh replays URLs from a file that may come from anyone: it
 // allows only Options.Allow, resubmits a form only with
-// RefreshOptions.Resubmit, and a dry run sends nothing but GET and HEAD
-// requests, not even from a page's scripts. Credentials in a URL go to its
+// RefreshOptions.Resubmit, and sends nothing but GET and HEAD requests
+// from a page's scripts either without it (a script's POST is answered
+// in the browser by an empty 204 and named, RefreshResult.Unsent); a dry
+// run sends nothing but GET and HEAD at all. A capture sends what the
+// page's scripts send, as a visitor's browser does. Credentials in a URL go to its
 // host only (the browser's rule) and are written into the PDF only with
 // Options.KeepCredentials: without it, they are left out of the recorded
 // URLs, and out of the page's links before it is printed (Chromium would

@@ -121,6 +121,12 @@ type RobotsError struct {
 }
 
 func (e *RobotsError) Error() string {
+	var b *BlockedAddressError
+	if e.Kind == RobotsUnreachable && errors.As(e.Err, &b) {
+		// The address is the cause, of the page's refusal as of its
+		// robots.txt's: --ignore-robots would not fetch it either.
+		return fmt.Sprintf("%v (robots.txt of %s was not fetched for the same reason)", b, e.Origin)
+	}
 	if e.Kind == RobotsUnreachable {
 		return fmt.Sprintf("robots.txt of %s could not be read (%v): RFC 9309 §2.3.1.4 assumes everything is forbidden (%s to fetch it anyway)", e.Origin, e.Err, ignoreRobotsFlag)
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -280,6 +281,9 @@ func TestRobotsUnreachableSkip(t *testing.T) {
 		{"time-out", &RobotsError{Origin: "http://a", Kind: RobotsUnreachable, Err: errors.New("timeout after 3s")}, SkipRobots, StatusUnchecked},
 		{"5xx", &RobotsError{Origin: "http://a", Kind: RobotsUnreachable, Err: errors.New("HTTP 503 Service Unavailable")}, SkipRobots, StatusUnchecked},
 		{"connection refused", &RobotsError{Origin: "http://a", Kind: RobotsUnreachable, Err: refused}, "refused", StatusUnreachable},
+		{"loopback address refused", &RobotsError{Origin: "http://127.0.0.1:8080", Kind: RobotsUnreachable,
+			Err: &url.Error{Op: "Get", URL: "http://127.0.0.1:8080/robots.txt", Err: &BlockedAddressError{Addr: netip.MustParseAddr("127.0.0.1"), Class: Loopback}}},
+			"blocked", StatusUnchecked},
 		{"no such host", &RobotsError{Origin: "http://a", Kind: RobotsUnreachable, Err: &net.DNSError{Err: "no such host", Name: "a", IsNotFound: true}}, "dns", StatusUnreachable},
 	}
 	for _, tt := range tests {
@@ -305,12 +309,17 @@ func TestRobotsZone(t *testing.T) {
 	if want := []string{"http://[fe80::1%25lo]:8080/robots.txt"}; !slices.Equal(asked, want) {
 		t.Errorf("asked for %q, want %q", asked, want)
 	}
-	want := "robots.txt of http://[fe80::1%25lo]:8080 could not be read (fe80::1%lo is a link-local address: refused"
+	// The address is named first, with --allow-private: --ignore-robots
+	// would fetch nothing more.
+	want := "fe80::1%lo is a link-local address: refused"
 	var re *RobotsError
 	if !errors.As(err, &re) || re.Kind != RobotsUnreachable || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("Check = %v, want a RobotsUnreachable RobotsError starting %q", err, want)
 	}
-	if s := (&crawler{}).skipOf(context.Background(), "http://[fe80::1%25lo]:8080/p.html", err); s.Reason != err.Error() {
-		t.Errorf("skip %q, want the robots.txt reason", s.Reason)
+	if strings.Contains(err.Error(), ignoreRobotsFlag) || !strings.Contains(err.Error(), AllowPrivateFlag) {
+		t.Errorf("Check = %v, want %s named and not %s", err, AllowPrivateFlag, ignoreRobotsFlag)
+	}
+	if s := (&crawler{}).skipOf(context.Background(), "http://[fe80::1%25lo]:8080/p.html", err); s.Reason != err.Error() || s.Kind != Blocked.String() {
+		t.Errorf("skip %q (%s), want the robots.txt reason, blocked", s.Reason, s.Kind)
 	}
 }

@@ -63,8 +63,12 @@ type RefreshOptions struct {
 	// resubmits a form by POST (nor lets a page's scripts send one).
 	DryRun bool
 	// Resubmit replays the commands that are form submissions (their
-	// data is the file's: someone else's, when the file is). Without it
-	// they are not run and their pages are unchecked.
+	// data is the file's: someone else's, when the file is), and lets a
+	// page's scripts send what they send while it renders (a POST to
+	// subscribe, a beacon), as the capture did. Without it the commands
+	// are not run and their pages are unchecked, and a page's own
+	// requests but GET and HEAD are not sent: each is answered in the
+	// browser with an empty 204, and named (RefreshResult.Unsent).
 	Resubmit bool
 }
 
@@ -74,6 +78,10 @@ type RefreshResult struct {
 	Changes  []Change // by URL
 	Skips    []Skip   // what the crawl did not fetch, and why
 	Stopped  error    // why the crawl stopped early (Result.Stopped), or nil
+	// Unsent are the requests the pages' scripts made that were not
+	// sent (neither Resubmit, or DryRun): Result.Unsent.
+	Unsent     []Unsent
+	UnsentMore int
 	// PDF is the refreshed file: the input's bytes, then an incremental
 	// update in which each changed page set's pages are replaced by the
 	// new capture (the set keeps its object; its ID, TID, title and
@@ -234,11 +242,12 @@ func (p *RefreshPlan) Run(ctx context.Context, b *Browser) (*RefreshResult, erro
 			}
 		}
 	}
-	cr, err := crawl(ctx, b, starts, o, crawlSpec{policy: AddressPolicy{Allow: o.Allow}, getOnly: opts.DryRun, revisit: revisit})
+	cr, err := crawl(ctx, b, starts, o, crawlSpec{policy: AddressPolicy{Allow: o.Allow}, getOnly: opts.DryRun || !opts.Resubmit, revisit: revisit})
 	if err != nil {
 		return nil, err
 	}
 	res.Skips, res.Stopped, res.Pages = cr.res.Skips, cr.res.Stopped, cr.res.Pages
+	res.Unsent, res.UnsentMore = cr.res.Unsent, cr.res.UnsentMore
 	now := map[string]found{} // by the canonical form of each URL that led to the page
 	for i, p := range cr.res.Pages {
 		ct := p.Document.Header.Get("Content-Type")

@@ -48,6 +48,10 @@ type RefreshReport struct {
 	ComparedBy string       // "ID", or "TID" (TextOnly)
 	Text       string       // which text the diffs compare (ReportText)
 	Pages      []PageChange // by URL, as RefreshResult.Changes
+	// Unsent and UnsentMore are RefreshResult's: the pages' own requests
+	// not sent.
+	Unsent     []Unsent
+	UnsentMore int
 }
 
 // A PageChange is one page set of a RefreshReport.
@@ -94,7 +98,7 @@ type DiffCounts struct {
 // of its printed text. A page whose text cannot be read has DiffError
 // set; Report fails only when the input itself cannot be read again.
 func (p *RefreshPlan) Report(res *RefreshResult) (*RefreshReport, error) {
-	rep := &RefreshReport{ComparedBy: "ID", Text: ReportText}
+	rep := &RefreshReport{ComparedBy: "ID", Text: ReportText, Unsent: res.Unsent, UnsentMore: res.UnsentMore}
 	if p.opts.TextOnly {
 		rep.ComparedBy = "TID"
 	}

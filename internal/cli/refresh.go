@@ -39,8 +39,10 @@ identifiers (TID) instead, as Acrobat's "compare only page text" does.
 A capture is a file from someone else: refresh fetches only from public
 addresses (--allow-private for loopback, private, link-local and cloud
 metadata ones), only http and https, and resubmits a form's data only with
---resubmit. --dry-run sends no request with a body and no method but GET
-and HEAD, even from a page's scripts.
+--resubmit. Nor does it send, without --resubmit, what a page's scripts
+send by POST (or any method but GET and HEAD) while it renders: each is
+answered in the browser, empty (204), and named on a "not sent" line.
+--dry-run sends no request with a body and no method but GET and HEAD.
 
 Then write OUT.pdf: FILE's bytes, then an incremental update in which each
 changed page set's pages are replaced by the new capture (the set keeps its
@@ -111,7 +113,7 @@ started, 130 when interrupted.`,
 	f.BoolVar(&opts.DryRun, "dry-run", false, "report what changed, write nothing")
 	f.BoolVar(&opts.TextOnly, "text-only", false, "compare only the pages' text (TID)")
 	f.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
-	f.BoolVar(&opts.Resubmit, "resubmit", false, "replay the commands that submit forms, with the file's data (never by POST with --dry-run)")
+	f.BoolVar(&opts.Resubmit, "resubmit", false, "replay the commands that submit forms, with the file's data, and send the POSTs of pages' scripts (never with --dry-run)")
 	f.StringVar(&opts.Report, "report", "", "also write what changed, with a word diff of each changed page's text, to `FILE.html` or FILE.json (the format is the extension's; with --dry-run too)")
 	f.StringVar(&opts.WARC, "warc", "", "also write every request and response fetched, and the refreshed PDF, to the WARC `OUT.warc.gz` (uncompressed unless it ends in .gz)")
 	f.BoolVar(&opts.WARCKeepCreds, "warc-keep-credentials", false, warcKeepCredentialsUsage)
@@ -264,6 +266,15 @@ func shownCommands(cs []capture.Replay) []capture.Replay {
 	return out
 }
 
+func shownUnsent(us []capture.Unsent) []capture.Unsent {
+	out := make([]capture.Unsent, len(us))
+	for i, u := range us {
+		u.URL, u.Page = shownURL(u.URL), shownURL(u.Page)
+		out[i] = u
+	}
+	return out
+}
+
 func shownChanges(cs []capture.Change) []capture.Change {
 	out := make([]capture.Change, len(cs))
 	for i, c := range cs {
@@ -276,7 +287,8 @@ func shownChanges(cs []capture.Change) []capture.Change {
 // refreshJSON prints refresh's report as JSON.
 func refreshJSON(opts *refreshOptions, res *capture.RefreshResult, written bool, sum audit.Summary, nothing error) error {
 	out := refreshSummary{Schema: schemaName("refresh"), Input: opts.File, DryRun: opts.DryRun, Commands: shownCommands(res.Commands), Changes: shownChanges(res.Changes), Skips: skipsOrNone(res.Skips), Replaced: res.Replaced,
-		Added: res.Added, Checked: res.Checked, Links: res.Links, Bookmarks: res.Bookmarks, Notes: res.Notes, Stopped: stopCause(res.Stopped)}
+		Added: res.Added, Checked: res.Checked, Links: res.Links, Bookmarks: res.Bookmarks, Notes: res.Notes, Stopped: stopCause(res.Stopped),
+		Unsent: shownUnsent(res.Unsent), UnsentMore: res.UnsentMore}
 	if written {
 		out.Output, out.Errors = opts.target(opts.File), sum.Count(audit.Serious)
 	}
@@ -308,6 +320,16 @@ func refreshText(opts *refreshOptions, res *capture.RefreshResult, written bool,
 		} else {
 			fmt.Fprintf(w, "%-11s %s\n", c.Status, displayInput(shownURL(c.URL)))
 		}
+	}
+	why := "a page's request, sent only with --resubmit"
+	if opts.DryRun {
+		why = "a page's request: a dry run sends only GET and HEAD"
+	}
+	for _, u := range res.Unsent {
+		fmt.Fprintf(w, "%-11s %s %s (by %s): %s\n", "not sent", u.Method, displayInput(shownURL(u.URL)), displayInput(shownURL(u.Page)), why)
+	}
+	if res.UnsentMore > 0 {
+		fmt.Fprintf(w, "%-11s %d more, not listed\n", "not sent", res.UnsentMore)
 	}
 	writeNotes(w, res.Notes)
 	by := map[bool]string{false: "by ID", true: "by text"}[opts.TextOnly]

@@ -61,11 +61,17 @@ type refreshReportJSON struct {
 	Text       string               `json:"text"`                                     // which text the diffs compare
 	Counts     map[string]int       `json:"counts"`                                   // page sets by change
 	Changes    []capture.PageChange `json:"changes"`                                  // by URL
+	// Unsent are the requests the pages' scripts made that refresh did
+	// not send (without --resubmit), at most 100; UnsentMore counts the
+	// others.
+	Unsent     []capture.Unsent `json:"unsent,omitempty"`
+	UnsentMore int              `json:"unsentMore,omitempty"`
 }
 
 func newRefreshReportJSON(rep *capture.RefreshReport, input, output string, dryRun bool) refreshReportJSON {
 	out := refreshReportJSON{Schema: schemaName("refresh-report"), Input: input, Output: output, DryRun: dryRun, ComparedBy: rep.ComparedBy,
-		Text: rep.Text, Counts: map[string]int{}, Changes: make([]capture.PageChange, len(rep.Pages))}
+		Text: rep.Text, Counts: map[string]int{}, Changes: make([]capture.PageChange, len(rep.Pages)),
+		Unsent: shownUnsent(rep.Unsent), UnsentMore: rep.UnsentMore}
 	for i, p := range rep.Pages {
 		out.Counts[p.Change]++
 		p.URL = shownURL(p.URL)
@@ -161,6 +167,15 @@ The differences shown compare {{.R.Text}}.</p>
 </tr>
 {{end}}</tbody>
 </table>
+{{if .R.Unsent}}<h2 id="unsent">Requests not sent</h2>
+<p>{{if .R.DryRun}}A dry run sends only GET and HEAD requests.{{else}}Refresh sends the requests a page's scripts make by other methods (a POST) only with --resubmit.{{end}} Each was answered in the browser, empty (204).</p>
+<table>
+<caption>What the pages' scripts asked to send{{with .R.UnsentMore}}; {{.}} more not listed{{end}}</caption>
+<thead><tr><th scope="col">Method</th><th scope="col">URL</th><th scope="col">Page</th></tr></thead>
+<tbody>
+{{range .R.Unsent}}<tr><td>{{text .Method}}</td><td>{{text .URL}}</td><td>{{text .Page}}</td></tr>
+{{end}}</tbody>
+</table>{{end}}
 </main>
 </body>
 </html>

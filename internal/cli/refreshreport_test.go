@@ -266,3 +266,47 @@ func TestRefreshOutputPasswords(t *testing.T) {
 		}
 	}
 }
+
+// The requests a page's scripts made that refresh did not send are named
+// in its lines, its JSON and its report, each (method, URL and page)
+// without a password, and the ones past the bound counted.
+func TestRefreshOutputUnsent(t *testing.T) {
+	res := &capture.RefreshResult{
+		Changes:    []capture.Change{{URL: "http://a.test/", Status: capture.StatusUnchanged}},
+		Unsent:     []capture.Unsent{{Page: "http://a.test/", Method: "POST", URL: "http://carol:s3cret@a.test/api/subscribe"}},
+		UnsentMore: 9900,
+	}
+	for _, tc := range []struct {
+		json, dryRun bool
+		want         []string
+	}{
+		{false, false, []string{"not sent    POST http://carol@a.test/api/subscribe (by http://a.test/): a page's request, sent only with --resubmit\n", "not sent    9900 more, not listed\n"}},
+		{false, true, []string{"not sent    POST http://carol@a.test/api/subscribe (by http://a.test/): a page's request: a dry run sends only GET and HEAD\n"}},
+		{true, false, []string{`"method": "POST",`, `"url": "http://carol@a.test/api/subscribe"`, `"unsentMore": 9900`}},
+	} {
+		ios, _, stdout, _ := Test()
+		opts := &refreshOptions{IO: ios, File: "in.pdf", DryRun: tc.dryRun, JSON: tc.json}
+		var err error
+		if tc.json {
+			err = refreshJSON(opts, res, false, audit.Summary{}, nil)
+		} else {
+			err = refreshText(opts, res, false, audit.Summary{}, map[string]int{capture.StatusUnchanged: 1})
+		}
+		out := stdout.String()
+		for _, w := range tc.want {
+			if err != nil || !strings.Contains(out, w) || strings.Contains(out, "s3cret") {
+				t.Errorf("refresh (json %v, dry run %v) = %v:\n%s\nwant %q, no password", tc.json, tc.dryRun, err, out, w)
+			}
+		}
+	}
+	rep := &capture.RefreshReport{ComparedBy: "ID", Unsent: res.Unsent, UnsentMore: res.UnsentMore}
+	var buf bytes.Buffer
+	if err := refreshReportHTML(&buf, newRefreshReportJSON(rep, "in.pdf", "out.pdf", false)); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{`<h2 id="unsent">Requests not sent</h2>`, "9900 more not listed", "<td>POST</td><td>http://carol@a.test/api/subscribe</td>", "only with --resubmit"} {
+		if !strings.Contains(buf.String(), w) || strings.Contains(buf.String(), "s3cret") {
+			t.Errorf("the HTML report does not show %q, or shows the password:\n%s", w, buf.String())
+		}
+	}
+}

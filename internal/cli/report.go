@@ -472,6 +472,11 @@ type refreshSummary struct {
 	Errors  int        `json:"auditErrors"`
 	Stopped string     `json:"stopped,omitempty"`
 	Error   *errorJSON `json:"error,omitempty"` // nothing written: no page could be checked
+	// Unsent are the requests the pages' scripts made that were not sent
+	// (without --resubmit, or in a dry run), at most 100; UnsentMore
+	// counts the others.
+	Unsent     []capture.Unsent `json:"unsent,omitempty"`
+	UnsentMore int              `json:"unsentMore,omitempty"`
 }
 
 func newInfoReport(d *pdfio.Document) *infoReport {
