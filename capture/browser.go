@@ -692,6 +692,7 @@ func (b *Browser) putTab(t *tab, abandoned bool) {
 // render is Render, but a rendering that fails returns, with its error, a
 // page that holds only the answers received (Responses), for a WARC.
 func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out *Page, err error) {
+	start := time.Now() // the page's start: opening a tab is part of its time
 	t, err := b.takeTab()
 	if err != nil {
 		return nil, err
@@ -704,7 +705,7 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 	rctx, rcancel := context.WithCancel(t.ctx)
 	r := &rendering{p: p, opts: opts, cancel: rcancel}
 	if opts.ResourceTimeout > 0 {
-		r.resourceBy = time.Now().Add(opts.ResourceTimeout)
+		r.resourceBy = start.Add(opts.ResourceTimeout)
 	}
 	t.mu.Lock()
 	t.cur = r
