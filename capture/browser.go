@@ -343,6 +343,16 @@ type RenderOptions struct {
 	// loading, after its load event and its lazy content; 0: 500 ms.
 	// IdleMax bounds the wait; 0: 10 s.
 	IdleQuiet, IdleMax time.Duration
+	// ResourceTimeout bounds the page's resources other than its own
+	// document (images, style sheets, scripts, fonts, frames): one that
+	// has not arrived whole within it of the page's start is left out
+	// (its Response's Err is a Timeout FetchError: "did not arrive within
+	// D"), the browser is told it failed, and the page is printed
+	// without it (Capture names it in Page.Missing). 0: no bound but the
+	// client's and the page's. A capture gives half its PageTimeout, so
+	// that a page with a resource that never ends is still printed
+	// within its time.
+	ResourceTimeout time.Duration
 	// Client fetches the page's requests; nil: Browser.Client, or a client
 	// that may connect to the URL's own kind of address (AddressPolicy).
 	Client *http.Client
@@ -434,15 +444,16 @@ const maxTabUses = 50
 
 // rendering is the state of one page's rendering in a tab.
 type rendering struct {
-	p         *Page
-	opts      RenderOptions
-	started   bool // a request was seen
-	mainFrame cdp.FrameID
-	inflight  int       // requests being fetched
-	last      time.Time // when a request last started or ended
-	moved     int       // loads of another document its frame started (script, refresh, form)
-	movedTo   string    // the last one's URL
-	cancel    func()    // ends the page's actions (a crash does)
+	p          *Page
+	opts       RenderOptions
+	started    bool // a request was seen
+	mainFrame  cdp.FrameID
+	inflight   int       // requests being fetched
+	last       time.Time // when a request last started or ended
+	moved      int       // loads of another document its frame started (script, refresh, form)
+	resourceBy time.Time // when the page's resources are late (ResourceTimeout); zero: never
+	movedTo    string    // the last one's URL
+	cancel     func()    // ends the page's actions (a crash does)
 }
 
 // newTab opens a tab with the browser's cache off, service workers
@@ -567,7 +578,7 @@ func (t *tab) serve(ctx context.Context, b *Browser, target *chromedp.Target, r 
 		}
 	}
 	if resp == nil {
-		resp, params = b.fetch(ctx, ev, post, r.opts)
+		resp, params = b.fetchBy(ctx, ev, post, r, mainDoc)
 	}
 	resp.MainDoc = mainDoc
 	if mainDoc {
@@ -592,6 +603,33 @@ func (t *tab) ownDocument(r *rendering, ev fetch.EventRequestPaused) bool {
 	defer t.mu.Unlock()
 	return ev.ResourceType == network.ResourceTypeDocument && (r.mainFrame == "" || ev.FrameID == r.mainFrame)
 }
+
+// fetchBy is fetch, a resource of the page other than its own document
+// bounded by the page's resourceBy: one that has not arrived whole by
+// then fails, its error saying it did not arrive in time.
+func (b *Browser) fetchBy(ctx context.Context, ev fetch.EventRequestPaused, post *Post, r *rendering, mainDoc bool) (*Response, *fetch.FulfillRequestParams) {
+	if mainDoc || r.resourceBy.IsZero() {
+		return b.fetch(ctx, ev, post, r.opts)
+	}
+	fctx, cancel := context.WithDeadline(ctx, r.resourceBy)
+	defer cancel()
+	resp, params := b.fetch(fctx, ev, post, r.opts)
+	if resp.Err != nil && ctx.Err() == nil && errors.Is(fctx.Err(), context.DeadlineExceeded) {
+		resp.Err = &FetchError{URL: resp.URL, Kind: Timeout, Err: &lateError{r.opts.ResourceTimeout}}
+		params = nil
+	}
+	return resp, params
+}
+
+// A lateError is a page's resource that did not arrive within the time
+// its page gives its resources (RenderOptions.ResourceTimeout).
+type lateError struct{ within time.Duration }
+
+func (e *lateError) Error() string {
+	return fmt.Sprintf("did not arrive within %v of its page's start: the page is printed without it", e.within)
+}
+
+func (e *lateError) Is(target error) bool { return target == context.DeadlineExceeded }
 
 // redirected reports whether the last response of the page's own frame
 // is a redirect: the next request of the frame follows it. The tab's lock
@@ -654,6 +692,7 @@ func (b *Browser) putTab(t *tab, abandoned bool) {
 // render is Render, but a rendering that fails returns, with its error, a
 // page that holds only the answers received (Responses), for a WARC.
 func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out *Page, err error) {
+	start := time.Now() // the page's start: opening a tab is part of its time
 	t, err := b.takeTab()
 	if err != nil {
 		return nil, err
@@ -665,6 +704,9 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 	// The page's time: ctx ends the page's actions, not the tab.
 	rctx, rcancel := context.WithCancel(t.ctx)
 	r := &rendering{p: p, opts: opts, cancel: rcancel}
+	if opts.ResourceTimeout > 0 {
+		r.resourceBy = start.Add(opts.ResourceTimeout)
+	}
 	t.mu.Lock()
 	t.cur = r
 	t.mu.Unlock()

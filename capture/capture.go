@@ -140,7 +140,7 @@ func (opts Options) withDefaults() Options {
 
 // renderDefaults are the RenderOptions opts give, defaults filled in.
 func renderDefaults(opts Options) RenderOptions {
-	return RenderOptions{Media: opts.Media, IdleQuiet: opts.IdleQuiet, IdleMax: opts.IdleMax}.withDefaults()
+	return RenderOptions{Media: opts.Media, IdleQuiet: opts.IdleQuiet, IdleMax: opts.IdleMax, ResourceTimeout: opts.PageTimeout / 2}.withDefaults()
 }
 
 // crawlSpec is what a crawl is asked to do besides its starts.

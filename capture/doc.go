@@ -116,7 +116,8 @@
 // server presents; tls-certificates-omitted counts the others (warctls.go).
 //
 // An auxiliary file that cannot or must not be fetched (another scheme, a
-// refused address, an error status) does not stop the crawl: the page's
+// refused address, an error status, or not arrived within half the page's
+// time: RenderOptions.ResourceTimeout) does not stop the crawl: the page's
 // identifier covers the files fetched (see package webcapture, "Digital
 // identifiers"), and Page.Missing names the others. A failure says its
 // cause (FetchError: refused, DNS, TLS, time-out, an HTTP status), so that

@@ -104,6 +104,9 @@ func (e *FetchError) Error() string {
 	case TLS:
 		return "TLS: " + tlsMessage(e.Err)
 	case Timeout:
+		if l := (*lateError)(nil); errors.As(e.Err, &l) {
+			return l.Error()
+		}
 		return "timed out"
 	case Reset:
 		return resetMessage(e.Err)

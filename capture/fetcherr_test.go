@@ -479,3 +479,15 @@ func TestFetchErrorGuardAddr(t *testing.T) {
 		t.Errorf("ClassifyFetch(a refusal) = %v %+v, want blocked 10.9.8.7 private", fe.Kind, b)
 	}
 }
+
+// TestFetchErrorLate: a page's resource that did not arrive within the
+// time its page gives it says so, and is still a time-out.
+func TestFetchErrorLate(t *testing.T) {
+	fe := &FetchError{URL: "http://x/slow.gif", Kind: Timeout, Err: &lateError{15 * time.Second}}
+	if got, want := fe.Error(), "did not arrive within 15s of its page's start: the page is printed without it"; got != want {
+		t.Errorf("FetchError{late}.Error() = %q, want %q", got, want)
+	}
+	if !errors.Is(fe, context.DeadlineExceeded) || fe.Kind.String() != "timeout" {
+		t.Errorf("FetchError{late}: Is(DeadlineExceeded) = %v, kind %s; want true, timeout", errors.Is(fe, context.DeadlineExceeded), fe.Kind)
+	}
+}

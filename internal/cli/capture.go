@@ -33,8 +33,9 @@ load a script starts, is held to the same rules (but a start URL may
 redirect out of its scope): a page that leads elsewhere is skipped, saying
 where it led. --max-pages bounds the pages,
 --max-bytes the bytes fetched (no page is started past it),
---page-timeout each page (a slower one is skipped and reported) and each
-robots.txt (one not read whole in that time, or answered with a 5xx, or
+--page-timeout each page (a slower one is skipped and reported; a resource
+of a page not arrived within half of it is left out and named, and the page
+printed without it) and each robots.txt (one not read whole in that time, or answered with a 5xx, or
 lost to a network error, forbids its whole origin, as RFC 9309 §2.3.1.4
 says; a 4xx allows everything; each page skipped says which), and
 --timeout the whole capture: when it is reached, what was captured is

@@ -153,7 +153,7 @@ func (o *fetchFlags) add(cmd *cobra.Command, maxPages int) {
 	o.MaxBytes = 100 << 20
 	f.Var(&o.MaxBytes, "max-bytes", "start no page once `SIZE` is fetched (500kB, 100MiB, 2GB)")
 	f.DurationVar(&o.Timeout, "timeout", 5*time.Minute, "stop fetching after `D` (what was done before it is kept)")
-	f.DurationVar(&o.PageTimeout, "page-timeout", 30*time.Second, "skip a page that takes longer than `D` to fetch and render (a robots.txt slower than D forbids its origin)")
+	f.DurationVar(&o.PageTimeout, "page-timeout", 30*time.Second, "skip a page that takes longer than `D` to fetch and render (a robots.txt slower than D forbids its origin); a resource of a page (image, style, script, font, frame) not arrived within D/2 of its start is left out and named, and the page printed without it")
 	f.BoolVar(&o.IgnoreRobots, "ignore-robots", false, "fetch pages robots.txt forbids, or whose robots.txt cannot be read")
 	f.BoolVar(&o.AllowPrivate, "allow-private", false, "fetch from loopback, private and link-local addresses too (and cloud metadata ones)")
 	f.StringVar(&o.Media, "media", "print", "print pages with CSS media `print` or screen")
