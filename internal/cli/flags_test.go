@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"github.com/webcap/webcap/shard"
 	"io"
 	"os"
 	"path/filepath"
@@ -94,7 +95,7 @@ func TestCommandFlags(t *testing.T) {
 		{"audit inputs", parseWith(newAuditCmd), []string{"--files-from", "-", "-0", "-r", "--include", "*.PDF,*.ai", "--shard", "2/4", "--jsonl", "--ordered", "--resume", "r.jsonl", "--resume-by", "sha256", "d"},
 			func() *auditOptions {
 				o := auditDefaults
-				o.inputFlags = inputFlags{FilesFrom: "-", Null: true, Recursive: true, Include: []string{"*.PDF", "*.ai"}, Shard: shard{2, 4}}
+				o.inputFlags = inputFlags{FilesFrom: "-", Null: true, Recursive: true, Include: []string{"*.PDF", "*.ai"}, Shard: shard.Shard{I: 2, N: 4}}
 				o.JSONL, o.Ordered, o.Resume, o.ResumeBy, o.Files = true, true, "r.jsonl", "sha256", []string{"d"}
 				return &o
 			}()},

@@ -4,63 +4,33 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/webcap/webcap/shard"
 )
 
 // The list of files audit reads: its arguments, then --files-from's (a
 // line or, with -0, a NUL-terminated name each), directories walked with
 // --recursive, and of all these the --shard it is to take.
 
-// shard is --shard I/N: the files whose path hashes to I of N (0 ≤ I < N).
-// The zero value takes every file.
-type shard struct{ I, N int }
-
-// of says which of n shards path belongs to: the FNV-1a 64-bit hash of
-// the path as given, cleaned (filepath.Clean: "./a//b.pdf" is "a/b.pdf";
-// no path is made absolute, no link followed), modulo n. So n machines
-// given the same list each take one shard, disjoint and together
-// complete, with no coordination; another tool can compute it too
-// (docs/scale.md).
-func (shard) of(path string, n int) int {
-	h := fnv.New64a()
-	h.Write([]byte(filepath.Clean(path)))
-	return int(h.Sum64() % uint64(n))
-}
-
-// takes reports whether the shard holds path.
-func (s shard) takes(path string) bool {
-	return s.N == 0 || s.of(path, s.N) == s.I
-}
-
-func (s shard) String() string {
-	if s.N == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d", s.I, s.N)
-}
-
 // shardValue is --shard's flag value.
-type shardValue struct{ s *shard }
+type shardValue struct{ s *shard.Shard }
 
 func (v shardValue) String() string { return v.s.String() }
 func (v shardValue) Type() string   { return "I/N" }
 
 func (v shardValue) Set(text string) error {
-	a, b, ok := strings.Cut(text, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+	s, err := shard.Parse(text)
+	if err != nil {
 		return fmt.Errorf("want I/N with 0 <= I < N, as 0/4 or 3/4")
 	}
-	*v.s = shard{i, n}
+	*v.s = s
 	return nil
 }
 
@@ -68,11 +38,11 @@ var _ pflag.Value = shardValue{}
 
 // inputFlags are the flags that make audit's list of files.
 type inputFlags struct {
-	FilesFrom string   // a file naming files, one per line; "-": stdin
-	Null      bool     // --files-from's names end in NUL, not newline (-0)
-	Recursive bool     // walk directories given as files
-	Include   []string // with Recursive: the names of files taken (globs; case folded)
-	Shard     shard
+	FilesFrom string      // a file naming files, one per line; "-": stdin
+	Null      bool        // --files-from's names end in NUL, not newline (-0)
+	Recursive bool        // walk directories given as files
+	Include   []string    // with Recursive: the names of files taken (globs; case folded)
+	Shard     shard.Shard // the files whose cleaned path hashes to I of N (package shard)
 }
 
 // defaultInclude is what --recursive takes unless --include says.
@@ -119,14 +89,14 @@ func (f *inputFlags) inputs(ctx context.Context, cmd string, files []string, ios
 					return nil, &ioError{fmt.Errorf("%s: %w", cmd, pathError(err))}
 				}
 				for _, q := range found {
-					if f.Shard.takes(q) {
+					if f.Shard.Takes(shard.Path(q)) {
 						out = append(out, q)
 					}
 				}
 				continue
 			}
 		}
-		if f.Shard.takes(p) {
+		if f.Shard.Takes(shard.Path(p)) {
 			out = append(out, p)
 		}
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/webcap/webcap/shard"
 	"testing"
 )
 
@@ -21,10 +22,10 @@ func TestShardOf(t *testing.T) {
 		{"café.pdf", 1, 3}, // the bytes of the path, UTF-8 as given
 	} {
 		t.Run(tc.path, func(t *testing.T) {
-			if got := (shard{}).of(tc.path, 4); got != tc.mod4 {
+			if got := shard.Of(shard.Path(tc.path), 4); got != tc.mod4 {
 				t.Errorf("shard of %q in 4 = %d, want %d", tc.path, got, tc.mod4)
 			}
-			if got := (shard{}).of(tc.path, 7); got != tc.mod7 {
+			if got := shard.Of(shard.Path(tc.path), 7); got != tc.mod7 {
 				t.Errorf("shard of %q in 7 = %d, want %d", tc.path, got, tc.mod7)
 			}
 		})
@@ -39,7 +40,7 @@ func TestShardsPartition(t *testing.T) {
 			p := fmt.Sprintf("dir%d/file%d.pdf", k%13, k)
 			taken := 0
 			for i := range n {
-				if (shard{i, n}).takes(p) {
+				if (shard.Shard{I: i, N: n}).Takes(shard.Path(p)) {
 					taken++
 					counts[i]++
 				}
@@ -59,18 +60,18 @@ func TestShardsPartition(t *testing.T) {
 func TestShardFlag(t *testing.T) {
 	for _, tc := range []struct {
 		text string
-		want shard
+		want shard.Shard
 		ok   bool
 	}{
-		{"0/1", shard{0, 1}, true},
-		{"3/4", shard{3, 4}, true},
-		{"4/4", shard{}, false},
-		{"-1/4", shard{}, false},
-		{"1/0", shard{}, false},
-		{"1", shard{}, false},
-		{"a/b", shard{}, false},
+		{"0/1", shard.Shard{I: 0, N: 1}, true},
+		{"3/4", shard.Shard{I: 3, N: 4}, true},
+		{"4/4", shard.Shard{}, false},
+		{"-1/4", shard.Shard{}, false},
+		{"1/0", shard.Shard{}, false},
+		{"1", shard.Shard{}, false},
+		{"a/b", shard.Shard{}, false},
 	} {
-		var s shard
+		var s shard.Shard
 		err := shardValue{&s}.Set(tc.text)
 		if (err == nil) != tc.ok || s != tc.want {
 			t.Errorf("--shard %s = %v, %v; want %v (ok %v)", tc.text, s, err, tc.want, tc.ok)
