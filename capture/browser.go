@@ -756,11 +756,16 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 		return nil, fmt.Errorf("loading %s: %w", u, err)
 	}
 	loaded = t.moves(r)
-	if err := b.settle(rctx, t, r); err != nil {
+	quiet, err := b.settle(rctx, t, r)
+	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", u, err)
 	}
-	if err := t.runTimers(rctx, r); err != nil {
-		return nil, fmt.Errorf("loading %s: %w", u, err)
+	if quiet {
+		// A page that never stopped fetching has had its time: its
+		// clock would hold on virtual time while it fetches.
+		if err := t.runTimers(rctx, r); err != nil {
+			return nil, fmt.Errorf("loading %s: %w", u, err)
+		}
 	}
 	// One round trip: the title, the links, and the anchors marked.
 	info, err := chromedp.Run(rctx, chromedp.Evaluate[pageInfo](pageJS))
@@ -830,31 +835,32 @@ func (t *tab) documentError(r *rendering) *FetchError {
 // settle waits until the page is done: lazy content asked for (loading
 // made eager, the page scrolled through for loaders that wait to be
 // seen), then no request for IdleQuiet (at most IdleMax), then its fonts
-// and images ready. It is what Browsertrix and Gotenberg wait for.
-func (b *Browser) settle(ctx context.Context, t *tab, r *rendering) error {
+// and images ready. It is what Browsertrix and Gotenberg wait for. quiet
+// says whether the page stopped fetching (not cut off at IdleMax).
+func (b *Browser) settle(ctx context.Context, t *tab, r *rendering) (quiet bool, err error) {
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](lazyJS, awaitPromise)); err != nil {
-		return fmt.Errorf("loading lazy content: %w", err)
+		return false, fmt.Errorf("loading lazy content: %w", err)
 	}
 	deadline := time.Now().Add(r.opts.IdleMax)
 	tick := time.NewTicker(r.opts.IdleQuiet / 5)
 	defer tick.Stop()
 	for {
 		t.mu.Lock()
-		quiet := r.inflight == 0 && time.Since(r.last) >= r.opts.IdleQuiet
+		quiet = r.inflight == 0 && time.Since(r.last) >= r.opts.IdleQuiet
 		t.mu.Unlock()
 		if quiet || time.Now().After(deadline) {
 			break
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return false, ctx.Err()
 		case <-tick.C:
 		}
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(readyJS, r.opts.IdleMax.Milliseconds()), awaitPromise)); err != nil {
-		return fmt.Errorf("waiting for fonts and images: %w", err)
+		return false, fmt.Errorf("waiting for fonts and images: %w", err)
 	}
-	return nil
+	return quiet, nil
 }
 
 // runTimers runs the page's pending timers on virtual time, as Chromium's
@@ -864,14 +870,19 @@ func (b *Browser) settle(ctx context.Context, t *tab, r *rendering) error {
 // of page time has passed. Content a script adds after the load (an image
 // inserted after 1 s or 3 s) is fetched and there when the page is
 // printed, in the real time it takes to run the scripts and fetch; a page
-// whose timers never end (a setInterval) stops at the budget. The page's
+// whose timers never end (a setInterval) stops at the budget, and one that
+// keeps fetching after Settle of real time. The page's
 // clock stays paused after it (until the page's time ends), and the tab
 // is not reused: virtual time cannot be turned off.
 func (t *tab) runTimers(ctx context.Context, r *rendering) error {
 	if r.opts.Settle <= 0 {
 		return nil
 	}
-	vctx, cancel := context.WithCancel(ctx)
+	// The page's clock holds while it fetches: a page that keeps
+	// fetching (thousands of requests) would hold it to its time limit,
+	// so the wait is bounded by Settle of real time too, and the page
+	// printed as it is then.
+	vctx, cancel := context.WithTimeout(ctx, r.opts.Settle)
 	defer cancel()
 	expired := chromedp.Events(vctx, emulation.VirtualTimeBudgetExpired)
 	t.mu.Lock()
@@ -887,7 +898,7 @@ func (t *tab) runTimers(ctx context.Context, r *rendering) error {
 		return errors.Join(ctx.Err(), fmt.Errorf("running its timers: %w", err))
 	}
 	for _, err := range expired {
-		if err != nil && ctx.Err() == nil {
+		if err != nil && vctx.Err() == nil {
 			return fmt.Errorf("running its timers: %w", err)
 		}
 		break
