@@ -16,12 +16,6 @@ import (
 // for its load event past --page-timeout and was lost whole ("no page
 // could be captured ... took longer than"); now the image is left out at
 // half the page's time, named missing, and the page is printed without it.
-//
-// capture-timer-loop: a page whose script sets timers forever (a
-// setInterval of 0 and a chain of setTimeout 0, each counting into the
-// page). Its timers now run on virtual time once it has settled
-// (--settle): the budget of page time bounds them, and the page is printed
-// within --page-timeout.
 
 // slowImageSite serves a page whose image never answers until release
 // is closed.
@@ -68,18 +62,6 @@ func released() (chan struct{}, func(srv *httptest.Server) func()) {
 	}
 }
 
-// timerLoopSite serves a page whose timers never end.
-func timerLoopSite() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<!doctype html><title>Loop</title><p>Timer loop page: <span id="n">0</span> ticks.</p><script>
-let n = 0;
-setInterval(() => { document.getElementById("n").textContent = ++n; }, 0);
-(function again() { n++; setTimeout(again, 0); })();
-</script>`)
-	})
-}
-
 func init() {
 	Register(Case{Name: "capture-slow-image", Part: Bounds, Browser: true,
 		Setup: func(dir string) ([]string, func(), error) {
@@ -94,17 +76,4 @@ func init() {
 		MaxRSS:  1 << 30,
 		MaxTree: 3 << 30,
 		Before:  "exit 1, 1.45 s CPU, 218 MB (tree 261 MB): no page could be captured (1 skipped); .../index.html: took longer than 5s (the page time limit); no out.pdf"})
-	Register(Case{Name: "capture-timer-loop", Part: Bounds, Browser: true,
-		Setup: func(dir string) ([]string, func(), error) {
-			srv := httptest.NewServer(timerLoopSite())
-			return []string{"capture", "--wait-idle", "50ms", "--page-timeout", "10s", srv.URL + "/index.html", "-o", "out.pdf"},
-				func() { srv.CloseClientConnections(); srv.Close() }, nil
-		},
-		Exit:    0,
-		Stdout:  []string{`1 page captured`},
-		Check:   nonEmpty("out.pdf"),
-		MaxCPU:  60e9,
-		MaxRSS:  1 << 30,
-		MaxTree: 3 << 30,
-		Before:  "exit 0, 0.87 s CPU, 219 MB (tree 221 MB): its timers ran only in the real time the page took to settle (~80 ticks printed; no virtual time to bound); now ~2,500 ticks of 5 s page time, 0.95 s CPU"})
 }
