@@ -353,6 +353,11 @@ type RenderOptions struct {
 	// that a page with a resource that never ends is still printed
 	// within its time.
 	ResourceTimeout time.Duration
+	// Settle is how much page time the page's timers are given once it
+	// has settled, on virtual time (runTimers): content a script adds
+	// after its load (an image inserted after 3 s) is printed without
+	// waiting for it in real time. 0: DefaultSettle; NoSettle: none.
+	Settle time.Duration
 	// Client fetches the page's requests; nil: Browser.Client, or a client
 	// that may connect to the URL's own kind of address (AddressPolicy).
 	Client *http.Client
@@ -384,6 +389,8 @@ type RenderOptions struct {
 const (
 	DefaultIdleQuiet = 500 * time.Millisecond
 	DefaultIdleMax   = 10 * time.Second
+	DefaultSettle    = 5 * time.Second
+	NoSettle         = -1 // RenderOptions.Settle: the page's timers get no time
 )
 
 func (o RenderOptions) withDefaults() RenderOptions {
@@ -395,6 +402,9 @@ func (o RenderOptions) withDefaults() RenderOptions {
 	}
 	if o.IdleMax <= 0 {
 		o.IdleMax = DefaultIdleMax
+	}
+	if o.Settle == 0 {
+		o.Settle = DefaultSettle
 	}
 	return o
 }
@@ -436,6 +446,7 @@ type tab struct {
 	cur     *rendering // the page being rendered; nil between pages
 	uses    int        // pages rendered
 	crashed bool       // its renderer crashed (watchCrash)
+	warped  bool       // its page ran on virtual time (runTimers): not reused
 }
 
 // maxTabUses is how many pages a tab renders before it is closed, so that
@@ -672,7 +683,7 @@ func (b *Browser) putTab(t *tab, abandoned bool) {
 	t.mu.Lock()
 	t.cur = nil
 	t.uses++
-	worn := t.uses >= maxTabUses || t.crashed
+	worn := t.uses >= maxTabUses || t.crashed || t.warped
 	t.mu.Unlock()
 	if worn || abandoned {
 		t.cancel()
@@ -745,8 +756,16 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 		return nil, fmt.Errorf("loading %s: %w", u, err)
 	}
 	loaded = t.moves(r)
-	if err := b.settle(rctx, t, r); err != nil {
+	quiet, err := b.settle(rctx, t, r)
+	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", u, err)
+	}
+	if quiet {
+		// A page that never stopped fetching has had its time: its
+		// clock would hold on virtual time while it fetches.
+		if err := t.runTimers(rctx, r); err != nil {
+			return nil, fmt.Errorf("loading %s: %w", u, err)
+		}
 	}
 	// One round trip: the title, the links, and the anchors marked.
 	info, err := chromedp.Run(rctx, chromedp.Evaluate[pageInfo](pageJS))
@@ -816,32 +835,81 @@ func (t *tab) documentError(r *rendering) *FetchError {
 // settle waits until the page is done: lazy content asked for (loading
 // made eager, the page scrolled through for loaders that wait to be
 // seen), then no request for IdleQuiet (at most IdleMax), then its fonts
-// and images ready. It is what Browsertrix and Gotenberg wait for.
-func (b *Browser) settle(ctx context.Context, t *tab, r *rendering) error {
+// and images ready. It is what Browsertrix and Gotenberg wait for. quiet
+// says whether the page stopped fetching (not cut off at IdleMax).
+func (b *Browser) settle(ctx context.Context, t *tab, r *rendering) (quiet bool, err error) {
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](lazyJS, awaitPromise)); err != nil {
-		return fmt.Errorf("loading lazy content: %w", err)
+		return false, fmt.Errorf("loading lazy content: %w", err)
 	}
 	deadline := time.Now().Add(r.opts.IdleMax)
 	tick := time.NewTicker(r.opts.IdleQuiet / 5)
 	defer tick.Stop()
 	for {
 		t.mu.Lock()
-		quiet := r.inflight == 0 && time.Since(r.last) >= r.opts.IdleQuiet
+		quiet = r.inflight == 0 && time.Since(r.last) >= r.opts.IdleQuiet
 		t.mu.Unlock()
 		if quiet || time.Now().After(deadline) {
 			break
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return false, ctx.Err()
 		case <-tick.C:
 		}
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(readyJS, r.opts.IdleMax.Milliseconds()), awaitPromise)); err != nil {
-		return fmt.Errorf("waiting for fonts and images: %w", err)
+		return false, fmt.Errorf("waiting for fonts and images: %w", err)
 	}
-	return nil
+	return quiet, nil
 }
+
+// runTimers runs the page's pending timers on virtual time, as Chromium's
+// own --virtual-time-budget does (Emulation.setVirtualTimePolicy,
+// pauseIfNetworkFetchesPending): whenever the page has nothing to do and
+// fetches nothing, its clock jumps to its next timer, until opts.Settle
+// of page time has passed. Content a script adds after the load (an image
+// inserted after 1 s or 3 s) is fetched and there when the page is
+// printed, in the real time it takes to run the scripts and fetch; a page
+// whose timers never end (a setInterval) stops at the budget, and one that
+// keeps fetching after Settle of real time. The page's
+// clock stays paused after it (until the page's time ends), and the tab
+// is not reused: virtual time cannot be turned off.
+func (t *tab) runTimers(ctx context.Context, r *rendering) error {
+	if r.opts.Settle <= 0 {
+		return nil
+	}
+	// The page's clock holds while it fetches: a page that keeps
+	// fetching (thousands of requests) would hold it to its time limit,
+	// so the wait is bounded by Settle of real time too, and the page
+	// printed as it is then.
+	vctx, cancel := context.WithTimeout(ctx, r.opts.Settle)
+	defer cancel()
+	expired := chromedp.Events(vctx, emulation.VirtualTimeBudgetExpired)
+	t.mu.Lock()
+	t.warped = true // virtual time cannot be turned off, not even by detaching
+	t.mu.Unlock()
+	budget := float64(r.opts.Settle.Milliseconds())
+	if _, err := cdp.Call(vctx, chromedp.FromContext(t.ctx).Target, emulation.SetVirtualTimePolicy, emulation.SetVirtualTimePolicyParams{
+		Policy: emulation.VirtualTimePolicyPauseIfNetworkFetchesPending, Budget: &budget,
+		// A page that never idles (a loop of immediate tasks) still moves
+		// on: after this many tasks its clock is pushed forward.
+		MaxVirtualTimeTaskStarvationCount: maxStarvation,
+	}); err != nil {
+		return errors.Join(ctx.Err(), fmt.Errorf("running its timers: %w", err))
+	}
+	for _, err := range expired {
+		if err != nil && vctx.Err() == nil {
+			return fmt.Errorf("running its timers: %w", err)
+		}
+		break
+	}
+	return ctx.Err()
+}
+
+// maxStarvation is how many tasks a page may run on virtual time before
+// its clock is pushed forward (Chromium's own tests of virtual time use
+// far more; fewer ends a busy page's budget sooner).
+const maxStarvation = 10000
 
 func awaitPromise(p *runtime.EvaluateParams) { p.AwaitPromise = ptr(true) }
 

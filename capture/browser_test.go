@@ -121,7 +121,9 @@ func equal(a, b []string) bool {
 }
 
 // A reused tab keeps pages apart: each page's responses are its own, and
-// one tab serves page after page.
+// one tab serves page after page, when its pages' timers are not run on
+// virtual time; a tab whose page ran on it is not reused (its clock
+// cannot be made real again).
 func TestRenderReusesTabs(t *testing.T) {
 	b := newBrowser(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -136,7 +138,7 @@ func TestRenderReusesTabs(t *testing.T) {
 	defer srv.Close()
 	for i := range 6 {
 		path := fmt.Sprintf("/p%d", i)
-		p, err := b.Render(context.Background(), srv.URL+path, RenderOptions{})
+		p, err := b.Render(context.Background(), srv.URL+path, RenderOptions{Settle: NoSettle})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,6 +155,15 @@ func TestRenderReusesTabs(t *testing.T) {
 	b.mu.Unlock()
 	if idle != 1 {
 		t.Errorf("%d idle tabs after rendering one page at a time, want 1", idle)
+	}
+	if _, err := b.Render(context.Background(), srv.URL+"/timers", RenderOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	b.mu.Lock()
+	idle = len(b.idle)
+	b.mu.Unlock()
+	if idle != 0 {
+		t.Errorf("%d idle tabs after a page on virtual time, want 0", idle)
 	}
 }
 

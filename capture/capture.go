@@ -50,6 +50,10 @@ type Options struct {
 	// (RenderOptions).
 	Media              string
 	IdleQuiet, IdleMax time.Duration
+	// Settle is the page time given to a page's timers once it has
+	// settled, on virtual time (RenderOptions.Settle): 0 DefaultSettle,
+	// NoSettle none.
+	Settle time.Duration
 	// Archive keeps every answer the crawl received, for a WARC
 	// (WriteWARC): robots.txt's, those of renderings not kept (a
 	// redirect to a page captured already, an error page) in
@@ -140,7 +144,7 @@ func (opts Options) withDefaults() Options {
 
 // renderDefaults are the RenderOptions opts give, defaults filled in.
 func renderDefaults(opts Options) RenderOptions {
-	return RenderOptions{Media: opts.Media, IdleQuiet: opts.IdleQuiet, IdleMax: opts.IdleMax, ResourceTimeout: opts.PageTimeout / 2}.withDefaults()
+	return RenderOptions{Media: opts.Media, IdleQuiet: opts.IdleQuiet, IdleMax: opts.IdleMax, ResourceTimeout: opts.PageTimeout / 2, Settle: opts.Settle}.withDefaults()
 }
 
 // crawlSpec is what a crawl is asked to do besides its starts.
