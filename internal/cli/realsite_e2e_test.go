@@ -581,7 +581,7 @@ func checkRealCapture(t *testing.T, s *realSite, file string, sum realCapture) {
 	if _, _, pages, _ := page("/handbook.html"); len(pages) != 12 {
 		t.Errorf("/handbook.html: %d pages, want 12", len(pages))
 	}
-	if out, err := exec.Command("pdffonts", "-l", "1", file).CombinedOutput(); err != nil || !strings.Contains(string(out), "Go") {
+	if out, err := exec.Command("pdffonts", "-l", "1", file).CombinedOutput(); err != nil || !strings.Contains(string(out), "+GoRegular") {
 		t.Errorf("pdffonts: %v: the web font (Go Regular) is not on the first page:\n%s", err, out)
 	}
 	// The server sent gzip and chunked answers, and the POST.
