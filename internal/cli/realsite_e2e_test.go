@@ -5,6 +5,7 @@ package cli
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/md5"
 	"encoding/hex"
 	"fmt"
@@ -447,6 +448,16 @@ func TestBrowserRealSite(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "site.pdf")
 	sum := captureReal(t, s, file, 4)
 	checkRealCapture(t, s, file, sum)
+
+	// The slow page alone, as capture prints it without --json: a line
+	// names the image left out and why.
+	ios, _, stdout, stderr := Test()
+	args := append([]string{"capture"}, realCaptureFlags...)
+	code := Main(context.Background(), append(args, s.srv.URL+"/slow.html", "-o", filepath.Join(t.TempDir(), "slow.pdf")), ios)
+	left := fmt.Sprintf("left out  %s/img/never.gif: did not arrive within 5s", s.srv.URL)
+	if code != 0 || !strings.Contains(stdout.String(), left) || !strings.Contains(stdout.String(), "an auxiliary file of "+s.srv.URL+"/slow.html") {
+		t.Errorf("capture of /slow.html: exit %d, want 0 and %q:\n%s%s", code, left, stdout, stderr)
+	}
 }
 
 // checkRealCapture checks a capture of the site against what the server
