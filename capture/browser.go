@@ -358,6 +358,11 @@ type RenderOptions struct {
 	// after its load (an image inserted after 3 s) is printed without
 	// waiting for it in real time. 0: DefaultSettle; NoSettle: none.
 	Settle time.Duration
+	// Session renders the page in the browser's own context, whose
+	// cookies and storage the pages before it left (and it leaves to
+	// those after); otherwise it is rendered in a context that holds
+	// nothing of another page's (pagestate.go).
+	Session bool
 	// Client fetches the page's requests; nil: Browser.Client, or a client
 	// that may connect to the URL's own kind of address (AddressPolicy).
 	Client *http.Client
@@ -447,6 +452,10 @@ type tab struct {
 	uses    int        // pages rendered
 	crashed bool       // its renderer crashed (watchCrash)
 	warped  bool       // its page ran on virtual time (runTimers): not reused
+	// session: the tab is in the browser's own context, shared by the
+	// crawl's pages (RenderOptions.Session); otherwise in a context of
+	// its own, emptied between pages (forget).
+	session bool
 }
 
 // maxTabUses is how many pages a tab renders before it is closed, so that
@@ -469,14 +478,15 @@ type rendering struct {
 
 // newTab opens a tab with the browser's cache off, service workers
 // bypassed, and every request paused (Fetch.enable) and served by webcap,
-// for whichever page it renders.
-func (b *Browser) newTab() (*tab, error) {
-	ctx, cancel := chromedp.NewContext(b.ctx)
+// for whichever page it renders; in a browser context of its own unless
+// session (pagestate.go).
+func (b *Browser) newTab(session bool) (*tab, error) {
+	ctx, cancel := chromedp.NewContext(b.ctx, tabContext(session)...)
 	if err := chromedp.Do(ctx); err != nil {
 		cancel()
 		return nil, err
 	}
-	t := &tab{ctx: ctx, cancel: cancel}
+	t := &tab{ctx: ctx, cancel: cancel, session: session}
 	t.watchCrash()
 	target := chromedp.FromContext(ctx).Target
 	events := chromedp.Events(ctx, fetch.RequestPaused)
@@ -500,6 +510,10 @@ func (b *Browser) newTab() (*tab, error) {
 		}},
 		{"enabling request interception", func() error {
 			_, err := cdp.Call(ctx, target, fetch.Enable, fetch.EnableParams{})
+			return err
+		}},
+		{"watching the page's timers", func() error {
+			_, err := cdp.Call(ctx, target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: timersJS})
 			return err
 		}},
 	} {
@@ -660,26 +674,27 @@ func favicon(ev fetch.EventRequestPaused) bool {
 	return ev.ResourceType == network.ResourceTypeOther && strings.HasSuffix(strings.ToLower(strings.SplitN(ev.Request.URL, "?", 2)[0]), "favicon.ico")
 }
 
-// takeTab returns an idle tab, or a new one.
-func (b *Browser) takeTab() (*tab, error) {
+// takeTab returns an idle tab of the session's kind, or a new one.
+func (b *Browser) takeTab(session bool) (*tab, error) {
 	b.mu.Lock()
-	if n := len(b.idle); n > 0 {
-		t := b.idle[n-1]
-		b.idle = b.idle[:n-1]
-		b.rendered++
-		b.mu.Unlock()
-		return t, nil
-	}
 	b.rendered++
+	for i := len(b.idle) - 1; i >= 0; i-- {
+		if t := b.idle[i]; t.session == session {
+			b.idle = slices.Delete(b.idle, i, i+1)
+			b.mu.Unlock()
+			return t, nil
+		}
+	}
 	b.mu.Unlock()
-	return b.newTab()
+	return b.newTab(session)
 }
 
 // putTab makes a tab idle once it shows a blank page (so that nothing of
-// the page before can reach the next one), or closes it: at once when its
-// page was abandoned (its time is up, or the capture stopped), whose
-// renderer may be too busy to show a blank page soon.
-func (b *Browser) putTab(t *tab, abandoned bool) {
+// the page before can reach the next one), and, outside a session, once
+// its context has forgotten what the page stored at origins; or closes
+// it: at once when its page was abandoned (its time is up, or the capture
+// stopped), whose renderer may be too busy to show a blank page soon.
+func (b *Browser) putTab(t *tab, abandoned bool, origins []string) {
 	t.mu.Lock()
 	t.cur = nil
 	t.uses++
@@ -695,6 +710,10 @@ func (b *Browser) putTab(t *tab, abandoned bool) {
 		t.cancel()
 		return
 	}
+	if err := t.forget(ctx, origins); err != nil {
+		t.cancel()
+		return
+	}
 	b.mu.Lock()
 	b.idle = append(b.idle, t)
 	b.mu.Unlock()
@@ -704,7 +723,7 @@ func (b *Browser) putTab(t *tab, abandoned bool) {
 // page that holds only the answers received (Responses), for a WARC.
 func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out *Page, err error) {
 	start := time.Now() // the page's start: opening a tab is part of its time
-	t, err := b.takeTab()
+	t, err := b.takeTab(opts.Session)
 	if err != nil {
 		return nil, err
 	}
@@ -732,7 +751,7 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 	defer func() {
 		stop()
 		rcancel()
-		b.putTab(t, ctx.Err() != nil)
+		b.putTab(t, ctx.Err() != nil, t.origins(r))
 	}()
 	loaded := -1 // r.moved once the page is loaded
 	defer func() {
@@ -760,9 +779,11 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", u, err)
 	}
-	if quiet {
+	if quiet && t.timersPending(rctx, r) {
 		// A page that never stopped fetching has had its time: its
-		// clock would hold on virtual time while it fetches.
+		// clock would hold on virtual time while it fetches. One whose
+		// timers are all done (or later than its Settle) keeps its
+		// tab's real time, and the tab is reused.
 		if err := t.runTimers(rctx, r); err != nil {
 			return nil, fmt.Errorf("loading %s: %w", u, err)
 		}

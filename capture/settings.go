@@ -49,6 +49,9 @@ func settings(b *Browser, opts Options) *record.Settings {
 			"SettleMs":          max(r.Settle, 0).Milliseconds(),
 			"ResourceTimeoutMs": r.ResourceTimeout.Milliseconds(),
 			"Robots":            !opts.IgnoreRobots,
+			// One browser context for the whole crawl, its pages in queue
+			// order (true), or a context of its own for each page.
+			"Session": opts.Session,
 			// How pages are filed (bookmarks.go): an item per site and per
 			// page set, or none; each set tagged as an SpdrArt Article
 			// holding the browser's own tags of its pages.

@@ -140,6 +140,7 @@ type fetchFlags struct {
 	NoSandbox    bool
 	WaitIdle     time.Duration
 	Settle       time.Duration
+	Session      bool
 	Bookmarks    string
 	crawlMemory  // --max-memory, --browser-memory (capmem.go)
 	progressFlags
@@ -160,7 +161,8 @@ func (o *fetchFlags) add(cmd *cobra.Command, maxPages int) {
 	f.StringVar(&o.Media, "media", "print", "print pages with CSS media `print` or screen")
 	f.BoolVar(&o.NoSandbox, "no-sandbox", false, "run Chromium without its sandbox (it always is as root)")
 	f.DurationVar(&o.WaitIdle, "wait-idle", capture.DefaultIdleQuiet, "print a page once it has fetched nothing for `D` (at most 10s after its load)")
-	f.DurationVar(&o.Settle, "settle", capture.DefaultSettle, "once a page has settled, run its timers for up to `D` of page time on virtual time (no real waiting), so content its scripts add later is printed; the tab is then not reused; 0: none")
+	f.DurationVar(&o.Settle, "settle", capture.DefaultSettle, "once a page has settled, run the timers it has pending for up to `D` of page time on virtual time (no real waiting), so content its scripts add later is printed; 0: none")
+	f.BoolVar(&o.Session, "session", false, "render the pages one at a time in queue order in one browser context, so the cookies and storage a page leaves reach the pages after it (default: each page in an empty context, as a stranger sees it); refresh does so for a file captured so")
 	_ = cmd.RegisterFlagCompletionFunc("media", cobra.FixedCompletions([]string{"print", "screen"}, cobra.ShellCompDirectiveNoFileComp))
 	f.StringVar(&o.Bookmarks, "bookmarks", string(capture.BookmarksSites), "bookmarks: `sites` (an item per site, one per page under it, each opening its page and tagged with its Article) or none")
 	_ = cmd.RegisterFlagCompletionFunc("bookmarks", cobra.FixedCompletions([]string{"sites", "none"}, cobra.ShellCompDirectiveNoFileComp))

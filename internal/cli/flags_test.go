@@ -143,10 +143,10 @@ func TestCommandFlags(t *testing.T) {
 			&refreshOptions{lim: limitFlags{MaxFileSize: pdfio.DefaultMaxFileSize}, File: "site.pdf", outputFlags: outputFlags{Out: "out.pdf"}, fetchFlags: fetchDefaults(100)}},
 		{"refresh", parseWith(newRefreshCmd), []string{"--dry-run", "--text-only", "--json", "--resubmit", "--profile", "rfc3986", "--max-pages", "7",
 			"--max-bytes", "1GiB", "--timeout", "10s", "--page-timeout", "3s", "--ignore-robots", "--allow-private", "--media", "screen",
-			"--wait-idle", "1s", "--settle", "0", "--no-sandbox", "--chromium", "c", "--progress", "none", "site.pdf"},
+			"--wait-idle", "1s", "--settle", "0", "--session", "--no-sandbox", "--chromium", "c", "--progress", "none", "site.pdf"},
 			&refreshOptions{lim: limitFlags{MaxFileSize: pdfio.DefaultMaxFileSize}, File: "site.pdf", DryRun: true, TextOnly: true, JSON: true, Resubmit: true,
 				fetchFlags: fetchFlags{Profile: canon.RFC3986, Chromium: "c", MaxPages: 7, MaxBytes: 1 << 30, Timeout: 10 * time.Second,
-					PageTimeout: 3 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: time.Second, Bookmarks: "sites",
+					PageTimeout: 3 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: time.Second, Session: true, Bookmarks: "sites",
 					progressFlags: progressFlags{Progress: progressNone}, crawlMemory: fetchDefaults(0).crawlMemory}}},
 		{"version", parseWith(newVersionCmd), []string{"--json"}, &versionOptions{JSON: true}},
 	} {
