@@ -3,13 +3,8 @@
 package cli
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
-	"crypto/md5"
-	"encoding/hex"
 	"fmt"
-	"image/color"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -23,288 +18,27 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/image/font/gofont/goregular"
-
 	"github.com/webcap/webcap/capture"
-	"github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/internal/realsite"
 )
 
-// realSite is issue 29's realistic site, generated: 30 page sets (29 HTML
-// pages and a linked 2-page PDF file) and a 404, a nav menu and a logo on
-// every page, a style sheet with a background image and a web font, srcset,
-// <td background>, lazy images below the fold, images a script inserts
-// after 1 s and 3 s, an iframe, a 301→302 chain, a windows-1252 page,
-// Japanese and Greek titles, a handbook that prints as 12 pages, a GET
-// form, a page that sets a cookie and one that reads it, a page whose
-// script POSTs, a page whose one image never answers, gzip (/news/) and
-// chunked (/handbook.html, /products/) answers.
-//
-// It records the bytes of every whole 200 answer it sent (before gzip), so
-// a test computes each identifier from them; and counts the POSTs, the
-// gzip and chunked answers, and the never-answered image's requests.
+// realSite is issue 29's realistic site (package realsite), served on
+// loopback for the test.
 type realSite struct {
-	srv   *httptest.Server
-	files map[string][]byte   // path -> body (profile.html is made per request)
-	aux   map[string][]string // page path -> its auxiliary files, in order of first reference
-	types map[string]string   // path -> Content-Type
-
-	mu       sync.Mutex
-	sent     map[string][][16]byte // path -> the MD5 of each distinct body sent since reset
-	bodies   map[string][]byte     // path -> the last body sent
-	posts    int                   // POST /api/subscribe
-	gzipped  int                   // answers sent with Content-Encoding: gzip
-	chunked  int                   // answers sent in chunks (flushed, no Content-Length)
-	never    int                   // requests for the image that never answers
-	neverEnd int                   // of which the client gave up
-	stop     chan struct{}         // closed when the test ends: the never-answered image's handler returns
+	*realsite.Site
+	srv *httptest.Server
 }
-
-// realPages are the paths of the site's page sets (the redirect chain's
-// set is /team.html's).
-var realPages = []string{
-	"/index.html",
-	"/news/index.html", "/news/1.html", "/news/2.html", "/news/3.html", "/news/4.html", "/news/5.html", "/news/6.html", "/news/7.html", "/news/8.html",
-	"/products/index.html", "/products/a.html", "/products/b.html", "/products/c.html",
-	"/handbook.html", "/about.html", "/contact.html", "/gallery.html", "/chart.html", "/frame.html",
-	"/reports.html", "/files/annual-report.pdf", "/team.html", "/legacy.html", "/ja.html", "/el.html",
-	"/account.html", "/profile.html", "/subscribe.html", "/slow.html",
-}
-
-const (
-	realNav     = `<nav><a href="/index.html">Home</a> | <a href="/news/index.html">News</a> | <a href="/products/index.html">Products</a> | <a href="/handbook.html">Handbook</a> | <a href="/about.html">About</a> | <a href="/contact.html">Contact</a></nav>`
-	realCSS     = "@font-face { font-family: SiteFont; src: url(/fonts/site.ttf) format(\"truetype\"); }\nbody { font-family: SiteFont, serif; }\nheader { background-image: url(/img/banner.gif); height: 40px; }\nh2.ch { break-before: page; }\n"
-	realReport  = "Annual report 2026"
-	realProfile = "/profile.html"
-)
 
 func newRealSite(t *testing.T) *realSite {
 	t.Helper()
-	s := &realSite{files: map[string][]byte{}, aux: map[string][]string{}, types: map[string]string{},
-		sent: map[string][][16]byte{}, bodies: map[string][]byte{}, stop: make(chan struct{})}
-	img := func(path string, w, h int, c color.RGBA) {
-		s.files[path] = gifOf(t, w, h, c)
-		s.types[path] = "image/gif"
+	site, err := realsite.New()
+	if err != nil {
+		t.Fatal(err)
 	}
-	img("/img/logo.gif", 30, 12, color.RGBA{200, 30, 30, 255})
-	img("/img/banner.gif", 8, 40, color.RGBA{220, 220, 250, 255})
-	img("/img/hero-480.gif", 48, 20, color.RGBA{10, 120, 10, 255})
-	img("/img/hero-960.gif", 96, 40, color.RGBA{10, 140, 10, 255})
-	img("/img/tile.gif", 10, 10, color.RGBA{240, 200, 120, 255})
-	img("/img/g1.gif", 33, 22, color.RGBA{90, 20, 160, 255})
-	img("/img/g1-2x.gif", 66, 44, color.RGBA{90, 20, 170, 255})
-	img("/img/lazy1.gif", 40, 30, color.RGBA{0, 0, 200, 255})
-	img("/img/lazy2.gif", 44, 33, color.RGBA{0, 90, 200, 255})
-	img("/img/chart1.gif", 61, 41, color.RGBA{200, 90, 0, 255})
-	img("/img/chart3.gif", 63, 43, color.RGBA{200, 0, 90, 255})
-	for i := 1; i <= 8; i++ {
-		img(fmt.Sprintf("/img/news%d.gif", i), 20+i, 14, color.RGBA{uint8(25 * i), 60, 60, 255})
-	}
-	s.files["/css/site.css"], s.types["/css/site.css"] = []byte(realCSS), "text/css"
-	s.files["/fonts/site.ttf"], s.types["/fonts/site.ttf"] = goregular.TTF, "font/ttf"
-	s.files["/files/annual-report.pdf"], s.types["/files/annual-report.pdf"] = pdfbuild.Report(2, realReport), "application/pdf"
-	s.files["/frames/widget.html"] = []byte(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>Widget</title></head><body><p>Widget text inside the frame.</p></body></html>`)
-	s.files["/js/chart.js"], s.types["/js/chart.js"] = []byte(`function add(src, w, h, text) {
-  var i = document.createElement("img"); i.src = src; i.width = w; i.height = h; i.alt = "chart";
-  document.getElementById("chart").appendChild(i);
-  document.getElementById("status").textContent = text;
-}
-setTimeout(function () { add("/img/chart1.gif", 61, 41, "Chart part one drawn."); }, 1000);
-setTimeout(function () { add("/img/chart3.gif", 63, 43, "Chart complete."); }, 3000);
-`), "text/javascript"
-
-	// page is an HTML page in UTF-8 with the site's head, logo and nav;
-	// aux are the files body references, in order (the logo's first).
-	page := func(path, lang, title, body string, aux ...string) {
-		var b strings.Builder
-		fmt.Fprintf(&b, `<!DOCTYPE html><html lang="%s"><head><meta charset="utf-8"><title>%s</title><link rel="stylesheet" href="/css/site.css"></head>`, lang, title)
-		fmt.Fprintf(&b, `<body><header><img src="/img/logo.gif" width="30" height="12" alt="Example Co."></header>%s<main><h1>%s</h1>%s</main><footer>© 2026 Example Co.</footer></body></html>`, realNav, title, body)
-		s.files[path] = []byte(b.String())
-		s.aux[path] = append([]string{"/img/logo.gif"}, aux...)
-	}
-	page("/index.html", "en", "Example Co.",
-		`<p><img src="/img/hero-480.gif" srcset="/img/hero-480.gif 480w, /img/hero-960.gif 960w" sizes="480px" alt="hero"></p>`+
-			`<table><tr><td background="/img/tile.gif" width="200" height="40">Welcome to Example Co.</td></tr></table>`+
-			`<ul><li><a href="gallery.html">Gallery</a><li><a href="chart.html">Chart</a><li><a href="frame.html">Widget</a>`+
-			`<li><a href="reports.html">Reports</a><li><a href="/old">Our team</a><li><a href="missing.html">Archive</a>`+
-			`<li><a href="legacy.html">Legacy</a><li><a href="ja.html">日本語</a><li><a href="el.html">Ελληνικά</a>`+
-			`<li><a href="account.html">Account</a><li><a href="profile.html">Profile</a><li><a href="subscribe.html">Newsletter</a>`+
-			`<li><a href="slow.html">Slow</a></ul>`,
-		"/img/hero-480.gif", "/img/hero-960.gif", "/img/tile.gif")
-	var news strings.Builder
-	for i := 1; i <= 8; i++ {
-		fmt.Fprintf(&news, `<li><a href="%d.html">Story %d</a>`, i, i)
-		page(fmt.Sprintf("/news/%d.html", i), "en", fmt.Sprintf("Story %d", i),
-			fmt.Sprintf(`<p><img src="/img/news%d.gif" alt=""></p><p>The text of story %d, sent with gzip.</p>`, i, i)+strings.Repeat("<p>Lorem ipsum dolor sit amet. </p>", 10),
-			fmt.Sprintf("/img/news%d.gif", i))
-	}
-	page("/news/index.html", "en", "News", "<ul>"+news.String()+"</ul>")
-	page("/products/index.html", "en", "Products", `<ul><li><a href="a.html">Product A</a><li><a href="b.html">Product B</a><li><a href="c.html">Product C</a></ul>`)
-	for _, p := range []string{"a", "b", "c"} {
-		page("/products/"+p+".html", "en", "Product "+strings.ToUpper(p), fmt.Sprintf("<p>Product %s, sent in chunks.</p>", strings.ToUpper(p))+strings.Repeat("<p>Specification line. </p>", 200))
-	}
-	var hb strings.Builder
-	for i := 1; i <= 12; i++ {
-		class := ""
-		if i > 1 {
-			class = ` class="ch"`
-		}
-		fmt.Fprintf(&hb, `<h2%s>Chapter %d</h2><p>Handbook chapter %d text.</p>`, class, i, i)
-	}
-	page("/handbook.html", "en", "Handbook", hb.String())
-	page("/about.html", "en", "About", `<p>About Example Co.</p>`)
-	page("/contact.html", "en", "Contact", `<form action="/search" method="get"><input name="q" value=""><input type="submit" value="Search"></form>`)
-	page("/gallery.html", "en", "Gallery",
-		`<p><img src="/img/g1.gif" srcset="/img/g1.gif 1x, /img/g1-2x.gif 2x" alt="g1"></p>`+
-			`<table><tr><td background="/img/tile.gif" width="100" height="30">tiled</td></tr></table>`+
-			`<div style="height:5000px">Scroll down.</div>`+
-			`<img loading="lazy" src="/img/lazy1.gif" width="40" height="30" alt="lazy one"><div style="height:3000px"></div>`+
-			`<img loading="lazy" src="/img/lazy2.gif" width="44" height="33" alt="lazy two">`,
-		"/img/g1.gif", "/img/g1-2x.gif", "/img/tile.gif", "/img/lazy1.gif", "/img/lazy2.gif")
-	page("/chart.html", "en", "Chart", `<p id="status">Loading chart…</p><div id="chart"></div><script src="/js/chart.js"></script>`)
-	page("/frame.html", "en", "Widget", `<iframe src="/frames/widget.html" width="400" height="120"></iframe>`, "/frames/widget.html")
-	page("/reports.html", "en", "Reports", `<p><a href="/files/annual-report.pdf">Annual report 2026 (PDF)</a></p>`)
-	page("/team.html", "en", "Team", `<p>Our team, reached through a 301 and a 302.</p>`)
-	page("/ja.html", "ja", "会社案内", `<p>私たちについて。</p>`)
-	page("/el.html", "el", "Σχετικά με εμάς", `<p>Καλώς ήρθατε.</p>`)
-	page("/account.html", "en", "Account", `<p>Account page: it sets the session cookie.</p>`)
-	page("/subscribe.html", "en", "Newsletter", `<p>Subscribe to our newsletter.</p><script>fetch("/api/subscribe", {method: "POST", body: "email=reader%40example.com"});</script>`)
-	page("/slow.html", "en", "Slow", `<p>A page whose image never arrives.</p><img src="/img/never.gif" width="50" height="50" alt="never">`)
-	// never.gif is never sent: it is left out of the page's identifier.
-	page(realProfile, "en", "Profile", "")
-	// windows-1252: “quoted”, é and € are bytes 0x93, 0x94, 0xE9, 0x80.
-	s.files["/legacy.html"] = []byte("<!DOCTYPE html><html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1252\"><title>Legacy</title></head><body>" +
-		realNav + "<h1>Legacy</h1><p>Caf\xe9 \x93quoted\x94 costs 5 \x80.</p><img src=\"/img/logo.gif\" alt=\"\"></body></html>")
-	s.types["/legacy.html"] = "text/html; charset=windows-1252"
-	s.aux["/legacy.html"] = []string{"/img/logo.gif"}
-
-	mux := http.NewServeMux()
-	mux.Handle("/old", http.RedirectHandler("/moved", http.StatusMovedPermanently))
-	mux.Handle("/moved", http.RedirectHandler("/team.html", http.StatusFound))
-	mux.HandleFunc("/api/subscribe", func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			s.mu.Lock()
-			s.posts++
-			s.mu.Unlock()
-		}
-		w.WriteHeader(http.StatusNoContent)
-	})
-	mux.HandleFunc("/img/never.gif", func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		s.never++
-		s.mu.Unlock()
-		select { // no answer, until the client gives up (or the test ends)
-		case <-r.Context().Done():
-			s.mu.Lock()
-			s.neverEnd++
-			s.mu.Unlock()
-		case <-s.stop:
-		}
-	})
-	mux.HandleFunc("/", s.serve)
-	s.srv = httptest.NewServer(mux)
-	t.Cleanup(s.srv.Close)
-	t.Cleanup(func() { close(s.stop) }) // before srv.Close, which waits for the handlers
-	return s
-}
-
-// serve answers a file: profile.html by the session cookie, /news/ with
-// gzip when asked, /handbook.html and /products/ in chunks.
-func (s *realSite) serve(w http.ResponseWriter, r *http.Request) {
-	body, ok := s.files[r.URL.Path]
-	if r.URL.Path == realProfile {
-		who := "Not signed in"
-		if c, err := r.Cookie("session"); err == nil {
-			who = "Signed in as " + c.Value
-		}
-		body = bytes.Replace(body, []byte("</h1>"), []byte("</h1><p>"+who+"</p>"), 1)
-	}
-	if !ok {
-		http.NotFound(w, r)
-		return
-	}
-	ct := s.types[r.URL.Path]
-	if ct == "" {
-		ct = "text/html; charset=utf-8"
-	}
-	w.Header().Set("Content-Type", ct)
-	if r.URL.Path == "/account.html" {
-		http.SetCookie(w, &http.Cookie{Name: "session", Value: "u12345", Path: "/"})
-	}
-	s.record(r.URL.Path, body)
-	switch {
-	case strings.HasPrefix(r.URL.Path, "/news/") && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip"):
-		var z bytes.Buffer
-		zw := gzip.NewWriter(&z)
-		zw.Write(body)
-		zw.Close()
-		w.Header().Set("Content-Encoding", "gzip")
-		w.Header().Set("Content-Length", strconv.Itoa(z.Len()))
-		w.Write(z.Bytes())
-		s.mu.Lock()
-		s.gzipped++
-		s.mu.Unlock()
-	case r.URL.Path == "/handbook.html" || strings.HasPrefix(r.URL.Path, "/products/"):
-		// No Content-Length, a flush: Go sends it chunked.
-		half := len(body) / 2
-		w.Write(body[:half])
-		w.(http.Flusher).Flush()
-		w.Write(body[half:])
-		s.mu.Lock()
-		s.chunked++
-		s.mu.Unlock()
-	default:
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		w.Write(body)
-	}
-}
-
-// record notes a body sent for path.
-func (s *realSite) record(path string, body []byte) {
-	sum := md5.Sum(body)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !slices.Contains(s.sent[path], sum) {
-		s.sent[path] = append(s.sent[path], sum)
-	}
-	s.bodies[path] = body
-}
-
-// reset forgets what was sent, before a capture.
-func (s *realSite) reset() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sent, s.bodies = map[string][][16]byte{}, map[string][]byte{}
-}
-
-// wantID is path's identifier by the identifier rule (webcapture,
-// "Digital identifiers") from the bytes sent since reset: the MD5 of the
-// body, then of each auxiliary file's MD5 (16 bytes), in order of first
-// reference; a PDF file's, the MD5 of its bytes. It says so when path or
-// one of its files was not sent, or was sent with different bodies.
-func (s *realSite) wantID(path string) (string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	h := md5.New()
-	for i, p := range append([]string{path}, s.aux[path]...) {
-		switch n := len(s.sent[p]); {
-		case n == 0:
-			return "", fmt.Errorf("%s was not sent", p)
-		case n > 1:
-			return "", fmt.Errorf("%s was sent with %d different bodies", p, n)
-		}
-		if i == 0 {
-			h.Write(s.bodies[p])
-		} else {
-			h.Write(s.sent[p][0][:])
-		}
-	}
-	return strings.ToUpper(hex.EncodeToString(h.Sum(nil))), nil
-}
-
-func (s *realSite) counts() (posts, gzipped, chunked, never, neverEnd int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.posts, s.gzipped, s.chunked, s.never, s.neverEnd
+	srv := httptest.NewServer(site)
+	t.Cleanup(srv.Close)
+	t.Cleanup(site.Stop) // before srv.Close, which waits for the handlers
+	return &realSite{site, srv}
 }
 
 // realCapture is what the test reads of capture --json.
@@ -371,7 +105,7 @@ var realCaptureFlags = []string{"--allow-private", "--page-timeout", "10s", "--p
 // and Chromium's, whose processes it waits for).
 func captureReal(t *testing.T, s *realSite, file string, jobs int) realCapture {
 	t.Helper()
-	s.reset()
+	s.Reset()
 	var sum realCapture
 	start, cpu := time.Now(), usage(t)
 	args := append([]string{"capture", "--json", "--levels", "3", "--jobs", strconv.Itoa(jobs)}, realCaptureFlags...)
@@ -453,9 +187,9 @@ func TestBrowserRealSite(t *testing.T) {
 	// names the image left out and why.
 	ios, _, stdout, stderr := Test()
 	args := append([]string{"capture"}, realCaptureFlags...)
-	code := Main(context.Background(), append(args, s.srv.URL+"/slow.html", "-o", filepath.Join(t.TempDir(), "slow.pdf")), ios)
-	left := fmt.Sprintf("left out  %s/img/never.gif: did not arrive within 5s", s.srv.URL)
-	if code != 0 || !strings.Contains(stdout.String(), left) || !strings.Contains(stdout.String(), "an auxiliary file of "+s.srv.URL+"/slow.html") {
+	code := Main(context.Background(), append(args, s.srv.URL+realsite.Slow, "-o", filepath.Join(t.TempDir(), "slow.pdf")), ios)
+	left := fmt.Sprintf("left out  %s%s: did not arrive within 5s", s.srv.URL, realsite.Never)
+	if code != 0 || !strings.Contains(stdout.String(), left) || !strings.Contains(stdout.String(), "an auxiliary file of "+s.srv.URL+realsite.Slow) {
 		t.Errorf("capture of /slow.html: exit %d, want 0 and %q:\n%s%s", code, left, stdout, stderr)
 	}
 }
@@ -473,7 +207,7 @@ func checkRealCapture(t *testing.T, s *realSite, file string, sum realCapture) {
 		got = append(got, path)
 		byPath[path] = i
 	}
-	want := slices.Clone(realPages)
+	want := slices.Clone(realsite.Pages)
 	slices.Sort(want)
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
@@ -482,14 +216,14 @@ func checkRealCapture(t *testing.T, s *realSite, file string, sum realCapture) {
 	missing404 := false
 	for _, k := range sum.Skips {
 		switch {
-		case k.URL == base+"/missing.html":
+		case k.URL == base+realsite.Missing:
 			missing404 = k.Kind == "http" && k.Status == http.StatusNotFound
 		case k.Kind != capture.SkipLevel && k.Kind != capture.SkipScope:
 			t.Errorf("skipped %s: %s (%s)", k.URL, k.Reason, k.Kind)
 		}
 	}
 	if !missing404 {
-		t.Errorf("/missing.html is not skipped as a 404: %+v", sum.Skips)
+		t.Errorf(realsite.Missing+" is not skipped as a 404: %+v", sum.Skips)
 	}
 	page := func(path string) (title string, chains [][]string, pages []int, missing []capture.Skip) {
 		i, ok := byPath[path]
@@ -505,7 +239,7 @@ func checkRealCapture(t *testing.T, s *realSite, file string, sum realCapture) {
 	sets := realSets(t, s, file)
 	for _, p := range sum.Pages {
 		path := strings.TrimPrefix(p.URL, base)
-		want, err := s.wantID(path)
+		want, err := s.WantID(path)
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue
@@ -526,12 +260,12 @@ func checkRealCapture(t *testing.T, s *realSite, file string, sum realCapture) {
 	}
 
 	// The linked PDF: its own 2 pages, their text the source's.
-	_, _, pdfPages, _ := page("/files/annual-report.pdf")
-	if len(pdfPages) != 2 || sets["/files/annual-report.pdf"].CT != "application/pdf" {
-		t.Errorf("the linked PDF: pages %v, /CT %q; want its 2 pages, application/pdf", pdfPages, sets["/files/annual-report.pdf"].CT)
+	_, _, pdfPages, _ := page(realsite.PDF)
+	if len(pdfPages) != 2 || sets[realsite.PDF].CT != "application/pdf" {
+		t.Errorf("the linked PDF: pages %v, /CT %q; want its 2 pages, application/pdf", pdfPages, sets[realsite.PDF].CT)
 	} else {
 		src := filepath.Join(t.TempDir(), "annual-report.pdf")
-		if err := os.WriteFile(src, s.files["/files/annual-report.pdf"], 0o644); err != nil {
+		if err := os.WriteFile(src, s.File(realsite.PDF), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if got, want := pdftotextPages(t, file, pdfPages...), pdftotextPages(t, src); got != want {
@@ -541,15 +275,15 @@ func checkRealCapture(t *testing.T, s *realSite, file string, sum realCapture) {
 
 	// The slow page: printed, its image named missing (did not arrive in
 	// time), and the server saw the request given up.
-	_, _, slowPages, slowMissing := page("/slow.html")
-	if len(slowMissing) != 1 || slowMissing[0].URL != base+"/img/never.gif" || slowMissing[0].Kind != "timeout" {
+	_, _, slowPages, slowMissing := page(realsite.Slow)
+	if len(slowMissing) != 1 || slowMissing[0].URL != base+realsite.Never || slowMissing[0].Kind != "timeout" {
 		t.Errorf("/slow.html: missing %+v, want /img/never.gif (timeout)", slowMissing)
 	}
 	if len(slowPages) == 0 || !strings.Contains(pdftotextPages(t, file, slowPages...), "A page whose image never arrives.") {
 		t.Errorf("/slow.html: pages %v, its text not printed", slowPages)
 	}
 	for p := range byPath {
-		if _, _, _, m := page(p); p != "/slow.html" && len(m) != 0 {
+		if _, _, _, m := page(p); p != realsite.Slow && len(m) != 0 {
 			t.Errorf("%s: missing %+v", p, m)
 		}
 	}
@@ -596,10 +330,9 @@ func checkRealCapture(t *testing.T, s *realSite, file string, sum realCapture) {
 		t.Errorf("pdffonts: %v: the web font (Go Regular) is not on the first page:\n%s", err, out)
 	}
 	// The server sent gzip and chunked answers, and the POST.
-	posts, gzipped, chunked, never, neverEnd := s.counts()
-	if posts == 0 || gzipped == 0 || chunked == 0 || never == 0 || neverEnd != never {
+	if n := s.Counts(); n.Posts == 0 || n.Gzipped == 0 || n.Chunked == 0 || n.Never == 0 || n.NeverEnd != n.Never {
 		t.Errorf("the server saw %d POSTs, %d gzip answers, %d chunked ones, %d requests for the image that never answers (%d given up); want each > 0, all given up",
-			posts, gzipped, chunked, never, neverEnd)
+			n.Posts, n.Gzipped, n.Chunked, n.Never, n.NeverEnd)
 	}
 	if out, err := exec.Command("qpdf", "--check", file).CombinedOutput(); err != nil {
 		t.Errorf("qpdf --check: %v\n%s", err, out)
@@ -652,12 +385,12 @@ func TestBrowserRealSiteJobs(t *testing.T) {
 			r.text[path] = pdftotextPages(t, file, set.Pages...)
 		}
 		results[jobs] = r
-		if got := r.text[realProfile]; !strings.Contains(got, "Not signed in") {
-			t.Errorf("--jobs %d: %s is printed with another page's cookie (each page is rendered as a stranger sees it):\n%s", jobs, realProfile, got)
+		if got := r.text[realsite.Profile]; !strings.Contains(got, "Not signed in") {
+			t.Errorf("--jobs %d: %s is printed with another page's cookie (each page is rendered as a stranger sees it):\n%s", jobs, realsite.Profile, got)
 		}
 
 		// Refresh at once, five times: nothing changed, and no POST.
-		posts, _, _, _, _ := s.counts()
+		posts := s.Counts().Posts
 		for i := range 5 {
 			var rep refreshReport
 			args := append([]string{"refresh", "--json", "--dry-run"}, realCaptureFlags...)
@@ -668,11 +401,11 @@ func TestBrowserRealSiteJobs(t *testing.T) {
 					changed = append(changed, fmt.Sprintf("%s %s (%s)", strings.TrimPrefix(c.URL, s.srv.URL), c.Status, c.Reason))
 				}
 			}
-			if code != 0 || len(changed) != 0 || len(rep.Pages) != len(realPages) {
-				t.Errorf("--jobs %d, refresh %d: exit %d, %d pages compared (want %d), not unchanged: %q", jobs, i+1, code, len(rep.Pages), len(realPages), changed)
+			if code != 0 || len(changed) != 0 || len(rep.Pages) != len(realsite.Pages) {
+				t.Errorf("--jobs %d, refresh %d: exit %d, %d pages compared (want %d), not unchanged: %q", jobs, i+1, code, len(rep.Pages), len(realsite.Pages), changed)
 			}
 		}
-		if now, _, _, _, _ := s.counts(); now != posts {
+		if now := s.Counts().Posts; now != posts {
 			t.Errorf("--jobs %d: %d POSTs reached the server during refresh --dry-run without --resubmit", jobs, now-posts)
 		}
 	}
