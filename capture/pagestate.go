@@ -2,6 +2,7 @@ package capture
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -79,8 +80,22 @@ func (t *tab) forget(ctx context.Context, origins []string) error {
 			return fmt.Errorf("clearing what %s stored: %w", o, err)
 		}
 	}
+	// The cookies a page's script set reach the store after its
+	// script ran, maybe after the clearing (a page that sets 10,000 has
+	// them arrive for a while): a context that holds any now is not
+	// reused.
+	left, err := cdp.Call(ctx, c.Browser, storage.GetCookies, storage.GetCookiesParams{BrowserContextID: c.BrowserContextID})
+	if err != nil {
+		return fmt.Errorf("reading the tab's cookies: %w", err)
+	}
+	if len(left.Cookies) > 0 {
+		return errCookiesLeft
+	}
 	return nil
 }
+
+// errCookiesLeft is a context that received cookies after it was cleared.
+var errCookiesLeft = errors.New("cookies arrived after the tab's were cleared")
 
 // timersJS runs in every document before its scripts
 // (Page.addScriptToEvaluateOnNewDocument), and notes the timers its
