@@ -108,6 +108,13 @@ func (w *treeWalker) fail(where, format string, args ...any) {
 // "u:" is text qpdf's JSON decoded, taken as its bytes when it is ASCII.
 func (w *treeWalker) key(where string, v any) ([]byte, bool) {
 	s, _ := v.(string)
+	if refRE.MatchString(s) { // a string object, as Acrobat shares one between an IDS key and its set's /ID
+		if text, ok := w.qdf[s]; ok {
+			if sv, err := parseShown(text); err == nil {
+				s, _ = sv.(string)
+			}
+		}
+	}
 	switch {
 	case strings.HasPrefix(s, "b:"):
 		b, err := hex.DecodeString(s[2:])
@@ -152,10 +159,22 @@ func (w *treeWalker) exact(ref string, d map[string]any) map[string]any {
 	for k, v := range d {
 		out[k] = v
 	}
-	for _, k := range []string{"/Names", "/Limits"} { // direct arrays; an indirect one as the JSON has it
-		if a, direct := shown[k].([]any); direct {
-			out[k] = a
+	// The strings of direct /Names and /Limits arrays, from QDF; all else
+	// as the JSON has it (QDF renumbers the objects its references name).
+	for _, k := range []string{"/Names", "/Limits"} {
+		a, direct := shown[k].([]any)
+		j, _ := d[k].([]any)
+		if !direct || len(a) != len(j) {
+			continue
 		}
+		merged := make([]any, len(j))
+		for i, v := range j {
+			merged[i] = v
+			if s, isString := v.(string); isString && (strings.HasPrefix(s, "u:") || strings.HasPrefix(s, "b:")) {
+				merged[i] = a[i]
+			}
+		}
+		out[k] = merged
 	}
 	return out
 }
@@ -163,7 +182,7 @@ func (w *treeWalker) exact(ref string, d map[string]any) map[string]any {
 var qdfObject = regexp.MustCompile(`(?s)%% Original object ID: (\d+) (\d+)\n\d+ \d+ obj\n(.*?)\nendobj\n`)
 
 // qdfObjects maps each object of a QDF file, by its original "N G R", to
-// its text; streams are left out (no tree node is one).
+// its text; streams are left out (no tree node or key is one).
 func qdfObjects(qdf []byte) map[string]string {
 	m := map[string]string{}
 	for _, o := range qdfObject.FindAllSubmatch(qdf, -1) {
