@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/webcap/webcap/internal/hostile"
 )
 
 // readmeBlock is a fenced code block of the README whose language is sh or
@@ -183,5 +186,21 @@ func TestREADMELinks(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Error("no relative link checked")
+	}
+}
+
+// docs/development.md gives the number of hostile-input cases; it is
+// len(hostile.Cases()), so a merge that adds cases says so there too.
+func TestDevelopmentHostileCount(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "..", "docs", "development.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("\\(`internal/hostile`: ([0-9,]+) cases").FindSubmatch(text)
+	if m == nil {
+		t.Fatal("docs/development.md does not give the number of hostile cases")
+	}
+	if got, want := strings.ReplaceAll(string(m[1]), ",", ""), fmt.Sprint(len(hostile.Cases())); got != want {
+		t.Errorf("docs/development.md says %s hostile cases; internal/hostile has %s", got, want)
 	}
 }
