@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/internal/pdfbuild"
+	"github.com/webcap/webcap/internal/pdfcheck"
 	"github.com/webcap/webcap/internal/sharedtest"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
@@ -107,6 +109,20 @@ func TestBuildOnRealFiles(t *testing.T) {
 				t.Fatal("the input's bytes are not a prefix of the output")
 			}
 			after := readBack(t, res)
+			// The URLS and IDS trees the build merged with the file's,
+			// walked by qpdf (the file's other trees are its own).
+			if trees, problems, ok := pdfcheck.NameTrees(t, res.Output); ok {
+				for _, p := range problems {
+					if strings.HasPrefix(p, "/URLS ") || strings.HasPrefix(p, "/IDS ") {
+						t.Errorf("qpdf's view of the name trees: %s", p)
+					}
+				}
+				for _, tr := range []*pdfio.Tree{after.IDS, after.URLS} {
+					if w := trees[tr.Name]; w == nil || len(w.Keys) != len(tr.Entries) {
+						t.Errorf("%s: qpdf's walk %+v, pdfio reads %d keys", tr.Name, w, len(tr.Entries))
+					}
+				}
+			}
 			if len(after.Sets) != len(before.Sets)+1 {
 				t.Errorf("%d sets, want %d", len(after.Sets), len(before.Sets)+1)
 			}
