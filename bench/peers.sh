@@ -3,8 +3,8 @@
 # whole processes, each pair interleaved (a warm-up run of each, then
 # A B A B … RUNS times; bench/cmd/pairtime), medians of CPU time (user +
 # system), wall time and peak memory, and the ratios webcap / peer. It
-# prints the machine it ran on and one Markdown table; the README's
-# performance table is this output.
+# prints the machine it ran on and one Markdown table; docs/performance.md's
+# table is this output.
 #
 #   bash bench/peers.sh                     # everything (about 15 minutes here)
 #   QUICK=1 bash bench/peers.sh             # small corpora, one run: does it work?
