@@ -108,13 +108,22 @@ captured before is written).`,
   $ webcap capture --warc example.warc.gz https://example.com/ -o example.pdf
   # robots.txt of slow.example times out (a 5xx, too): everything is forbidden; fetch anyway
   $ webcap capture --ignore-robots https://slow.example/ -o slow.pdf`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.many.From != "" { // the seeds are the list's (capturemany.go)
+				return nil
+			}
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
 		RunE: runner(opts, runF, inBand(runCapture), func(args []string) error {
+			if opts.many.From != "" {
+				return checkMany(opts, args)
+			}
 			opts.URLs = args
 			return checkCapture("capture", opts)
 		}),
 	}
 	captureFlags(cmd, opts, false)
+	opts.many.add(cmd)
 	return cmd
 }
 
@@ -140,6 +149,7 @@ type captureOptions struct {
 	WARCKeepCreds   bool       // --warc-keep-credentials
 	sealFlags                  // --timestamp-url, --sign-*, --ltv (sealflags.go)
 	embed           embedFlags // --embed-warc (embedflags.go)
+	many            manyFlags  // --urls-from, --out-dir, --shard, --resume, --jsonl, --workers (capturemany.go)
 }
 
 // captureFlags are capture's and append's flags.
@@ -236,6 +246,9 @@ read or written or Chromium cannot be started.`,
 }
 
 func runCapture(ctx context.Context, opts *captureOptions) error {
+	if opts.many.From != "" {
+		return runCaptureMany(ctx, opts)
+	}
 	name := opts.name()
 	// Before anything is fetched: a crawl is not lost to a bad -o.
 	r := &runFiles{inPlace: opts.File}
