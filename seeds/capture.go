@@ -104,6 +104,7 @@ func (c *Capturer) Do(ctx context.Context, s Seed) Result {
 func (c *Capturer) do(ctx context.Context, s Seed) Result {
 	cfg := &c.Config
 	r := Result{Seed: s.URL, Line: s.Line, PDF: cfg.PDF(s.URL), WARC: cfg.WARCPath(s.URL)}
+	removeTemps(r.PDF, r.WARC)
 	if cfg.Resume {
 		if done, err := Complete(cfg, s.URL); err == nil {
 			r.Status, r.Pages, r.Sets = Kept, done.Pages, done.Sets
@@ -215,7 +216,6 @@ func (c *Capturer) writable(paths ...string) error {
 		if p == "" {
 			continue
 		}
-		removeTemps(p)
 		fi, err := os.Lstat(p)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -233,11 +233,16 @@ func (c *Capturer) writable(paths ...string) error {
 
 // removeTemps removes the temporary files pdfio.WriteFile made for path
 // and a killed run left.
-func removeTemps(path string) {
-	tmps, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+globQuote(filepath.Base(path))+".*.tmp"))
-	for _, t := range tmps {
-		if fi, err := os.Lstat(t); err == nil && fi.Mode().IsRegular() {
-			os.Remove(t)
+func removeTemps(paths ...string) {
+	for _, path := range paths {
+		if path == "" {
+			continue
+		}
+		tmps, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+globQuote(filepath.Base(path))+".*.tmp"))
+		for _, t := range tmps {
+			if fi, err := os.Lstat(t); err == nil && fi.Mode().IsRegular() {
+				os.Remove(t)
+			}
 		}
 	}
 }

@@ -149,7 +149,7 @@ func (s *Seed) flags(args []string) error {
 	path := fs.Bool("same-path", false, "")
 	maxPages := fs.Int("max-pages", 0, "")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%s (a line may give %s)", strings.TrimPrefix(err.Error(), "flag "), lineFlags)
+		return flagError(err)
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%q: one URL a line, then its flags (%s)", fs.Arg(0), lineFlags)
@@ -175,6 +175,20 @@ func (s *Seed) flags(args []string) error {
 		}
 	}
 	return nil
+}
+
+// flagError says what the flag package found wrong with a line's flags
+// as the command would (--levels, not -levels).
+func flagError(err error) error {
+	msg := err.Error()
+	var name, value string
+	if _, err := fmt.Sscanf(msg, "flag provided but not defined: -%s", &name); err == nil {
+		return fmt.Errorf("--%s: not a flag a line may give (%s)", strings.TrimPrefix(name, "-"), lineFlags)
+	}
+	if _, err := fmt.Sscanf(msg, "invalid value %q for flag -%s", &value, &name); err == nil {
+		return fmt.Errorf("--%s %q: not a whole number", strings.TrimSuffix(name, ":"), value)
+	}
+	return fmt.Errorf("%s (a line may give %s)", strings.TrimPrefix(msg, "flag "), lineFlags)
 }
 
 // String is the seed as a line of a list.
