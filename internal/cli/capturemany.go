@@ -104,9 +104,10 @@ func runCaptureMany(ctx context.Context, opts *captureOptions) error {
 	defer stop()
 	var done atomic.Int64
 	enc := json.NewEncoder(opts.IO.Out)
+	progress := opts.mode(opts.IO, progressPlain) != progressNone
 	exit := seeds.Run(ctx, list, m.Workers, do, func(r seeds.Result) {
 		n := done.Add(1)
-		if !opts.Quiet {
+		if progress {
 			fmt.Fprintf(opts.IO.ErrOut, "capture: [%d/%d] %s\n", n, len(list), seedLine(r))
 		}
 		if m.JSONL {
