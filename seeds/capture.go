@@ -223,12 +223,25 @@ func (c *Capturer) writable(paths ...string) error {
 		case err != nil:
 			return err
 		case !fi.Mode().IsRegular():
-			return fmt.Errorf("%s: not a regular file (%s): not replaced", p, fi.Mode().Type())
+			return fmt.Errorf("%s: %s, not a regular file: not replaced", p, kind(fi.Mode()))
 		case !c.Config.Resume && !c.Config.Force:
 			return fmt.Errorf("%s: exists (--resume keeps it when complete, --force replaces it)", p)
 		}
 	}
 	return nil
+}
+
+// kind says what a file that is not a regular one is.
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	}
+	return "a special file"
 }
 
 // removeTemps removes the temporary files pdfio.WriteFile made for path

@@ -62,7 +62,7 @@ type ReadOptions struct {
 func Read(r io.Reader, name string, opts ReadOptions) ([]Seed, error) {
 	br := bufio.NewReaderSize(r, MaxLine+1)
 	var out []Seed
-	seen := map[string]int{} // a kept seed's name: its line
+	seen := map[uint64]int{} // a kept seed's hash (its name's): its index in out
 	any := false
 	for n := 1; ; n++ {
 		line, err := br.ReadSlice('\n')
@@ -81,11 +81,14 @@ func Read(r io.Reader, name string, opts ReadOptions) ([]Seed, error) {
 				any = true
 				s.Line = n
 				if opts.Shard.Takes(s.URL) {
-					nm := Name(s.URL)
-					if first, dup := seen[nm]; dup {
-						return nil, &LineError{name, n, fmt.Errorf("%s: the seed of line %d again", s.URL, first)}
+					h := hash64(s.URL)
+					if i, dup := seen[h]; dup {
+						if out[i].URL == s.URL {
+							return nil, &LineError{name, n, fmt.Errorf("%s: the seed of line %d again", s.URL, out[i].Line)}
+						}
+						return nil, &LineError{name, n, fmt.Errorf("%s: its name's hash is line %d's (%s): give one of them a different spelling", s.URL, out[i].Line, out[i].URL)}
 					}
-					seen[nm] = n
+					seen[h] = len(out)
 					out = append(out, s)
 				}
 			}

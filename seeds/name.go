@@ -2,6 +2,7 @@ package seeds
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"net/url"
 	"strings"
@@ -18,6 +19,14 @@ const maxSlug = 60
 func Name(seed string) string {
 	sum := sha256.Sum256([]byte(seed))
 	return slug(seed) + "-" + hex.EncodeToString(sum[:8])
+}
+
+// hash64 is the hash in a seed's name, as a number: two seeds with the
+// same have the same name only if their slugs agree too, and Read
+// refuses both.
+func hash64(seed string) uint64 {
+	sum := sha256.Sum256([]byte(seed))
+	return binary.BigEndian.Uint64(sum[:8])
 }
 
 func slug(seed string) string {

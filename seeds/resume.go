@@ -57,7 +57,7 @@ func readRegular(path string) ([]byte, error) {
 	case err != nil:
 		return nil, err
 	case !fi.Mode().IsRegular():
-		return nil, fmt.Errorf("%s: not a regular file", path)
+		return nil, fmt.Errorf("%s: %s, not a regular file", path, kind(fi.Mode()))
 	case fi.Size() > pdfio.DefaultMaxFileSize:
 		return nil, fmt.Errorf("%s: %d bytes: more than %d", path, fi.Size(), int64(pdfio.DefaultMaxFileSize))
 	}

@@ -175,7 +175,7 @@ func TestComplete(t *testing.T) {
 		t.Errorf("Complete of a symbolic link = %v, want a refusal", err)
 	}
 	c := &Capturer{Config: *cfg}
-	if err := c.writable(cfg.PDF(seed)); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if err := c.writable(cfg.PDF(seed)); err == nil || !strings.Contains(err.Error(), "a symbolic link, not a regular file") {
 		t.Errorf("writable(a symbolic link) = %v, want a refusal", err)
 	}
 }
