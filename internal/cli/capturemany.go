@@ -102,18 +102,23 @@ func runCaptureMany(ctx context.Context, opts *captureOptions) error {
 	cfg := opts.manyConfig()
 	do, stop := opts.seedWorkers(ctx, &cfg)
 	defer stop()
-	var done atomic.Int64
+	var done, cut atomic.Int64
 	enc := json.NewEncoder(opts.IO.Out)
 	progress := opts.mode(opts.IO, progressPlain) != progressNone
 	exit := seeds.Run(ctx, list, m.Workers, do, func(r seeds.Result) {
-		n := done.Add(1)
-		if progress {
+		if r.Status == seeds.Interrupted {
+			cut.Add(1) // said once, below
+		} else if n := done.Add(1); progress {
 			fmt.Fprintf(opts.IO.ErrOut, "capture: [%d/%d] %s\n", n, len(list), seedLine(r))
 		}
 		if m.JSONL {
 			_ = enc.Encode(r)
 		}
 	})
+	if exit == 130 {
+		fmt.Fprintf(opts.IO.ErrOut, "webcap: capture: %v: %d of the %s done, %d not (--resume keeps those done)\n",
+			context.Cause(ctx), done.Load(), plural(len(list), "seed"), cut.Load())
+	}
 	return manyExit(ctx, exit, len(list))
 }
 
