@@ -209,3 +209,34 @@ func keys(m map[string]string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// The capture Job's manifest: an Indexed Job whose pods take their shard
+// by their index, resume, and write to the volume; docs/scale.md shows
+// its command as it is.
+func TestK8sCaptureJobManifest(t *testing.T) {
+	job := readJob(t, "../../docs/k8s/capture-job.yaml")
+	s := job.Spec
+	script := s.Template.Spec.Containers[0].Command[2]
+	switch {
+	case job.Kind != "Job" || job.APIVersion != "batch/v1":
+		t.Errorf("kind %s %s, want batch/v1 Job", job.APIVersion, job.Kind)
+	case s.CompletionMode != "Indexed":
+		t.Errorf("completionMode %q, want Indexed", s.CompletionMode)
+	case s.Completions != 4:
+		t.Errorf("completions %d, want the 4 the browser test runs", s.Completions)
+	case !strings.Contains(script, fmt.Sprintf(`--shard "$JOB_COMPLETION_INDEX/%d"`, s.Completions)):
+		t.Errorf("the command does not take shard $JOB_COMPLETION_INDEX/%d (completions): %s", s.Completions, script)
+	case !strings.Contains(script, "--resume") || !strings.Contains(script, "--out-dir /captures"):
+		t.Errorf("the command does not resume into /captures: %s", script)
+	case s.Template.Spec.RestartPolicy != "Never":
+		t.Errorf("restartPolicy %q, want Never (podFailurePolicy needs it)", s.Template.Spec.RestartPolicy)
+	}
+	doc, err := os.ReadFile("../../docs/scale.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, _, _ := strings.Cut(script, "\ns=$?")
+	if !strings.Contains(string(doc), cmd) {
+		t.Errorf("docs/scale.md does not show the pod's command:\n%s", cmd)
+	}
+}
