@@ -112,7 +112,7 @@ func runCaptureMany(ctx context.Context, opts *captureOptions) error {
 			fmt.Fprintf(opts.IO.ErrOut, "capture: [%d/%d] %s\n", n, len(list), seedLine(r))
 		}
 		if m.JSONL {
-			_ = enc.Encode(r)
+			_ = enc.Encode(seedLineJSON{schemaName("capture-seed"), r})
 		}
 	})
 	if exit == 130 {
@@ -120,6 +120,13 @@ func runCaptureMany(ctx context.Context, opts *captureOptions) error {
 			context.Cause(ctx), done.Load(), plural(len(list), "seed"), cut.Load())
 	}
 	return manyExit(ctx, exit, len(list))
+}
+
+// seedLineJSON is a line of capture --urls-from --jsonl: what became of
+// a seed.
+type seedLineJSON struct {
+	Schema string `json:"schema"` // webcap.capture-seed/1
+	seeds.Result
 }
 
 // readSeeds reads --urls-from's seeds of the shard.
