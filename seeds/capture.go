@@ -52,7 +52,7 @@ func (c *Config) WARCPath(seed string) string {
 
 // Statuses of a seed's Result.
 const (
-	Captured    = "captured"    // captured and written, auditing with no error
+	Captured    = "captured"    // captured and written, auditing with no error (perhaps cut short: Stopped)
 	Kept        = "kept"        // complete from a run before (Resume)
 	Failed      = "failed"      // nothing captured, errors in what was, or outputs not written
 	Interrupted = "interrupted" // the run was stopped first; nothing written
@@ -152,6 +152,9 @@ func (c *Capturer) do(ctx context.Context, s Seed) Result {
 		return r
 	}
 	r.Status = Captured
+	if errors.Is(res.Stopped, limits.ErrLimit) {
+		r.Exit = 4 // as capture's: what was captured is written
+	}
 	return r
 }
 

@@ -52,7 +52,8 @@ func Run(ctx context.Context, list []Seed, jobs int, do func(context.Context, Se
 }
 
 // worse is the exit status that says more: an interrupt, then an I/O
-// error (3), then a failure (1).
+// error (3), then a limit passed (4), then a failure (1), as webcap's
+// exit codes rank them.
 func worse(a, b int) int {
 	rank := func(x int) int {
 		switch x {
@@ -60,10 +61,12 @@ func worse(a, b int) int {
 			return 0
 		case 1:
 			return 1
-		case 130:
+		case 4:
+			return 2
+		case 3:
 			return 3
 		}
-		return 2
+		return 4 // 130, another signal's
 	}
 	if rank(b) > rank(a) {
 		return b

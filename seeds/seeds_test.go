@@ -125,6 +125,8 @@ func TestRun(t *testing.T) {
 		{"one failed", map[string]int{"b": 1}, 1},
 		{"io wins", map[string]int{"a": 1, "b": 3}, 3},
 		{"interrupt wins", map[string]int{"a": 3, "c": 130}, 130},
+		{"io wins over a limit", map[string]int{"a": 4, "b": 3, "c": 1}, 3},
+		{"a limit over a failure", map[string]int{"a": 1, "b": 4}, 4},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sync"
 	"sync/atomic"
 
 	"github.com/spf13/cobra"
@@ -58,6 +59,8 @@ func checkMany(opts *captureOptions, args []string) error {
 		return usagef("capture: --urls-from needs --out-dir DIR, where each seed's PDF is written")
 	case opts.Out != "":
 		return usagef("capture: --urls-from writes a PDF per seed in --out-dir: no -o")
+	case opts.JSON:
+		return usagef("capture: --urls-from: --jsonl prints a JSON line per seed (--json is one capture's summary)")
 	case opts.Post != "" || opts.Submit:
 		return usagef("capture: --urls-from: --post and --submit are for start URLs given as arguments")
 	case opts.sealFlags.asked() || opts.embed.EmbedWARC:
@@ -178,9 +181,14 @@ func outDir(dir string) error {
 // hidden capture-worker command) per --workers, each with its Chromium.
 func (o *captureOptions) seedWorkers(ctx context.Context, cfg *seeds.Config) (func(context.Context, seeds.Seed) seeds.Result, func()) {
 	exe, err := childProgram()
-	if err != nil { // no program to run: one Chromium, in this process
+	if err != nil { // no program to run: one Chromium, in this process, a seed at a time
 		c := &seeds.Capturer{Config: *cfg, Browser: o.seedBrowser}
-		return c.Do, c.Close
+		var mu sync.Mutex
+		return func(ctx context.Context, s seeds.Seed) seeds.Result {
+			mu.Lock()
+			defer mu.Unlock()
+			return c.Do(ctx, s)
+		}, c.Close
 	}
 	args := []string{os.Args[0], "capture-worker"}
 	o.many.flags.Visit(func(f *pflag.Flag) {
@@ -234,6 +242,8 @@ func manyExit(ctx context.Context, exit, n int) error {
 		return &interrupted{os.Interrupt, true}
 	case 3:
 		return &ioError{fmt.Errorf("capture: some of the %s could not be written or Chromium not started", plural(n, "seed"))}
+	case 4:
+		return &invalidError{errFailed} // a seed stopped by --max-memory: its line says
 	}
 	return errFailed
 }

@@ -34,6 +34,7 @@ func TestCaptureManyUsage(t *testing.T) {
 		{"warc a file", []string{"--urls-from", good, "--out-dir", dir, "--warc", file}, "", "not a directory"},
 		{"list a directory", []string{"--urls-from", dir, "--out-dir", dir}, "", "a directory, not a list"},
 		{"bad shard", []string{"--urls-from", good, "--out-dir", dir, "--shard", "4/4"}, "", "want I/N"},
+		{"json", []string{"--urls-from", good, "--out-dir", dir, "--json"}, "", "--jsonl prints a JSON line per seed"},
 		{"workers", []string{"--urls-from", good, "--out-dir", dir, "--workers", "0"}, "", "--workers 0"},
 		{"seal", []string{"--urls-from", good, "--out-dir", dir, "--timestamp-url", "http://127.0.0.1:1/"}, "", "not done per seed"},
 	}
