@@ -106,10 +106,11 @@ func Pool(pool *workers.Pool, cfg *Config) func(context.Context, Seed) Result {
 		}
 		r := Result{Seed: s.URL, Line: s.Line, PDF: cfg.PDF(s.URL), WARC: cfg.WARCPath(s.URL)}
 		answer, err := pool.Do(ctx, task)
+		var got Result
 		var ce *workers.CrashError
 		switch {
-		case err == nil && json.Unmarshal(answer, &r) == nil && r.Seed == s.URL:
-			return r
+		case err == nil && json.Unmarshal(answer, &got) == nil && got.Seed == s.URL:
+			return got
 		case err == nil:
 			return r.fail(3, errors.New("the worker gave no result"))
 		case ctx.Err() != nil:
