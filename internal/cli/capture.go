@@ -121,6 +121,7 @@ captured before is written).`,
   $ webcap capture --ignore-robots https://slow.example/ -o slow.pdf`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if opts.many.From != "" { // the seeds are the list's (capturemany.go)
+				opts.many.workerArgs = workerFlags(cmd.Flags())
 				return nil
 			}
 			return cobra.MinimumNArgs(1)(cmd, args)

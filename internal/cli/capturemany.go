@@ -31,8 +31,8 @@ type manyFlags struct {
 	JSONL   bool
 	Workers int
 
-	shard shard.Shard
-	flags *pflag.FlagSet // the command's, passed on to the workers
+	shard      shard.Shard
+	workerArgs []string // the command's flags that the workers are given (workerFlags)
 }
 
 // manyOnly are the flags of the parent alone: the workers get the others.
@@ -46,7 +46,18 @@ func (m *manyFlags) add(cmd *cobra.Command) {
 	f.BoolVar(&m.Resume, "resume", false, "with --urls-from: keep the seeds whose outputs are complete and audit with no error; capture the others again")
 	f.BoolVar(&m.JSONL, "jsonl", false, "with --urls-from: print a JSON line per seed (seed, outputs, status, pages, sets, skips, errors, exit)")
 	f.IntVar(&m.Workers, "workers", 1, "with --urls-from: capture `N` seeds at once, each worker process with its own Chromium")
-	m.flags = f
+}
+
+// workerFlags are the flags of the command line f parsed that its
+// workers are given: every one set, as --name=value, but the parent's own.
+func workerFlags(f *pflag.FlagSet) []string {
+	var args []string
+	f.Visit(func(f *pflag.Flag) {
+		if !manyOnly[f.Name] {
+			args = append(args, "--"+f.Name+"="+f.Value.String())
+		}
+	})
+	return args
 }
 
 // checkMany checks capture's flags with --urls-from.
@@ -190,12 +201,7 @@ func (o *captureOptions) seedWorkers(ctx context.Context, cfg *seeds.Config) (fu
 			return c.Do(ctx, s)
 		}, c.Close
 	}
-	args := []string{os.Args[0], "capture-worker"}
-	o.many.flags.Visit(func(f *pflag.Flag) {
-		if !manyOnly[f.Name] {
-			args = append(args, "--"+f.Name+"="+f.Value.String())
-		}
-	})
+	args := append([]string{os.Args[0], "capture-worker"}, o.many.workerArgs...)
 	pool := workers.New(workers.Config{Path: exe, Args: args, Env: childEnv(""),
 		// A seed stops its own crawl at --timeout; the kill, later, is for
 		// a worker that cannot.
