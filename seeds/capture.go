@@ -147,9 +147,7 @@ func (c *Capturer) do(ctx context.Context, s Seed) Result {
 		return r.fail(3, err)
 	}
 	if r.Errors > 0 {
-		r.Status, r.Exit = Failed, 1
-		r.Message = fmt.Sprintf("%d audit errors; see webcap audit", r.Errors)
-		return r
+		return r.fail(1, fmt.Errorf("%d audit errors; see webcap audit", r.Errors))
 	}
 	r.Status = Captured
 	if errors.Is(res.Stopped, limits.ErrLimit) {
@@ -280,8 +278,13 @@ func pageSets(d *pdfio.Document) int {
 	return n
 }
 
+// fail is r failed with err (after what r said: "redone: ...").
 func (r Result) fail(exit int, err error) Result {
-	r.Status, r.Exit, r.Message = Failed, exit, err.Error()
+	msg := err.Error()
+	if r.Message != "" {
+		msg = r.Message + "; " + msg
+	}
+	r.Status, r.Exit, r.Message = Failed, exit, msg
 	return r
 }
 
