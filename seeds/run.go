@@ -117,6 +117,8 @@ func Pool(pool *workers.Pool, cfg *Config) func(context.Context, Seed) Result {
 			return r.interrupted()
 		case errors.Is(err, workers.ErrTimeout):
 			return r.fail(1, fmt.Errorf("the seed's worker took longer than its time limit; stopped"))
+		case errors.As(err, &ce) && ce.OutOfMemory:
+			return r.fail(4, ce) // a limit passed, as --max-memory is in capture
 		case errors.As(err, &ce):
 			return r.fail(3, ce)
 		}

@@ -206,6 +206,10 @@ func (o *captureOptions) seedWorkers(ctx context.Context, cfg *seeds.Config) (fu
 		// A seed stops its own crawl at --timeout; the kill, later, is for
 		// a worker that cannot.
 		Timeout: o.Timeout + o.PageTimeout + childGrace,
+		// The worker stops a crawl past --max-memory itself
+		// (limits.WatchMemory); the kill is for one that cannot. Its
+		// Chromium has --browser-memory.
+		MaxMemory: int64(o.MaxMemory),
 	}, o.many.Workers)
 	return seeds.Pool(pool, cfg), func() { pool.Close() }
 }
