@@ -1,6 +1,7 @@
 package seeds
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webcap/webcap/capture"
+	"github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/shard"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -179,5 +182,56 @@ func TestComplete(t *testing.T) {
 	c := &Capturer{Config: *cfg}
 	if err := c.writable(cfg.PDF(seed)); err == nil || !strings.Contains(err.Error(), "a symbolic link, not a regular file") {
 		t.Errorf("writable(a symbolic link) = %v, want a refusal", err)
+	}
+}
+
+// TestCompleteWARC: a complete seed's WARC reads whole and ends with its
+// PDF's record; a WARC cut short, of another PDF, or absent is not.
+func TestCompleteWARC(t *testing.T) {
+	pdf, err := pdfbuild.Sample("capture")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cfg := &Config{Dir: dir, WARCDir: dir}
+	seed := "http://a.example/"
+	if err := os.WriteFile(cfg.PDF(seed), pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	warcOf := func(data []byte) []byte {
+		var b bytes.Buffer
+		if err := capture.WriteWARC(&b, true, nil, data, capture.WARCInfo{Software: "test"}); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	good := warcOf(pdf)
+	tests := []struct {
+		name string
+		warc []byte // nil: none
+		ok   bool
+	}{
+		{"absent", nil, false},
+		{"whole", good, true},
+		{"cut short", good[:len(good)-20], false},
+		{"another PDF's", warcOf(append([]byte{}, pdf[:len(pdf)-1]...)), false},
+		{"not a WARC", []byte("hello"), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Remove(cfg.WARCPath(seed))
+			if tc.warc != nil {
+				if err := os.WriteFile(cfg.WARCPath(seed), tc.warc, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			done, err := Complete(cfg, seed)
+			if (err == nil) != tc.ok {
+				t.Fatalf("Complete = %+v, %v; want complete %v", done, err, tc.ok)
+			}
+			if tc.ok && (done.Sets == 0 || done.Pages == 0) {
+				t.Errorf("Complete = %+v: no pages or sets", done)
+			}
+		})
 	}
 }
