@@ -57,7 +57,7 @@ func TestCommandFlags(t *testing.T) {
 	canonDefaults := canonFlags{Profile: canon.PDF, Input: canon.Encoded}
 	auditDefaults := auditOptions{Profile: canon.PDF, Jobs: runtime.NumCPU(), limitFlags: auditLimits(time.Minute, defaultMaxMemory, false), RestartAfter: 1000,
 		inputFlags: inputFlags{Include: []string{"*.pdf"}}, ResumeBy: "stat", progressFlags: progressFlags{Progress: progressAuto}, htmlFlags: htmlFlags{Thumbnails: "auto"}}
-	captureDefaults := captureOptions{fetchFlags: fetchDefaults(50), Levels: 1, Jobs: 2, PostType: capture.DefaultPostType}
+	captureDefaults := captureOptions{fetchFlags: fetchDefaults(50), Levels: 1, Jobs: 2, PostType: capture.DefaultPostType, many: manyFlags{Workers: 1}}
 	for _, tc := range []struct {
 		name  string
 		parse func([]string) (any, error)
@@ -125,7 +125,15 @@ func TestCommandFlags(t *testing.T) {
 				fetchFlags: fetchFlags{Profile: canon.PDF2, Chromium: "/bin/c", MaxPages: 9, MaxBytes: 2 << 20, Timeout: time.Minute,
 					PageTimeout: 5 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: 2 * time.Second, Bookmarks: "none",
 					progressFlags: progressFlags{Progress: progressAuto, Quiet: true}, crawlMemory: crawlMemory{MaxMemory: 512 << 20, maxMemoryGiven: true, BrowserMemory: 1 << 30}},
-				Levels: 3, SameSite: true, SamePath: true, Jobs: 4, KeepCredentials: true, JSON: true, Verbose: true, Post: "q=1", PostType: "text/plain"}},
+				Levels: 3, SameSite: true, SamePath: true, Jobs: 4, KeepCredentials: true, JSON: true, Verbose: true, Post: "q=1", PostType: "text/plain", many: manyFlags{Workers: 1}}},
+		{"capture urls-from", parseWith(newCaptureCmd), []string{"--urls-from", "seeds.txt", "--out-dir", "out", "--warc", "out", "--shard", "1/4", "--resume", "--jsonl", "--workers", "2", "--levels", "2", "--progress", "none"},
+			func() *captureOptions {
+				o := captureDefaults
+				o.Levels, o.WARC, o.Progress = 2, "out", progressNone
+				o.many = manyFlags{From: "seeds.txt", OutDir: "out", Shard: "1/4", Resume: true, JSONL: true, Workers: 2, shard: shard.Shard{I: 1, N: 4},
+					workerArgs: []string{"--levels=2", "--out-dir=out", "--resume=true", "--warc=out"}}
+				return &o
+			}()},
 		{"capture submit", parseWith(newCaptureCmd), []string{"--submit", "http://a/?q=1", "-o", "out.pdf"},
 			func() *captureOptions {
 				o := captureDefaults
@@ -137,6 +145,7 @@ func TestCommandFlags(t *testing.T) {
 				o := captureDefaults
 				o.File, o.URLs, o.Out, o.Levels = "site.pdf", []string{"http://a/"}, "out.pdf", 2
 				o.lim.MaxFileSize = pdfio.DefaultMaxFileSize
+				o.many = manyFlags{} // capture's alone
 				return &o
 			}()},
 		{"refresh defaults", parseWith(newRefreshCmd), []string{"site.pdf", "-o", "out.pdf"},

@@ -33,6 +33,7 @@ var forbidden = map[string][]string{
 	mod + "/audit/export":        {mod + "/capture", mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"}, // formats of audit results: cli → export → audit
 	mod + "/htmlreport":          {mod + "/capture", mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"}, // the HTML report: cli → htmlreport → audit, pdfio (pdfcpu only through pdfio)
 
+	mod + "/seeds":            {mod + "/internal/cli", mod + "/cmd", mod + "/repair", "github.com/spf13"},                                                    // a list of seeds captured: cli → seeds → capture, audit
 	mod + "/shard":            {mod},                                                                                                                         // a leaf: the split of a list among machines
 	mod + "/internal/testpki": {mod},                                                                                                                         // a leaf: the tests' CA, TSA, OCSP and CRL on loopback
 	mod + "/seal":             {mod + "/audit", mod + "/record", mod + "/repair", mod + "/capture", mod + "/internal/cli", mod + "/cmd", "github.com/spf13"}, // signatures and timestamps (pdfcpu only through pdfio)
