@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/audit/batch"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/mirror"
@@ -246,6 +247,10 @@ type auditOptions struct {
 	Files []string
 
 	sources *sourceCache // Sources opened once for the files of this process; nil: for each file
+	// SpoolLimit is the findings of a file held in memory (hidden
+	// --spool-limit, batch.Spool.Limit); spoolDir where those past it go.
+	SpoolLimit int
+	spoolDir   string
 }
 
 // loadSources reads --sources in this process, before any file, under
@@ -278,6 +283,8 @@ func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 	f.StringVar(&opts.Sources, "sources", "", "recompute identifiers from the captured data: a wget mirror `DIR`, a WARC file or a JSON MANIFEST")
 	addAllowOutsideFlag(cmd, &opts.AllowOutside)
 	opts.trustFlags.add(cmd)
+	f.IntVar(&opts.SpoolLimit, spoolFlag, batch.DefaultLimit, "findings of a file held in memory; past them, all are written to temporary files (-1: never)")
+	_ = f.MarkHidden(spoolFlag)
 }
 
 func (o *auditOptions) bounds() (*limitFlags, string, []string) {
@@ -349,6 +356,12 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		}
 		defer log.Close()
 	}
+	dir, removeDir, err := newSpoolDir()
+	if err != nil {
+		return err
+	}
+	defer removeDir()
+	opts.spoolDir = dir
 	results := make([]fileJSON, len(opts.Files))
 	prior := make([]*priorResult, len(opts.Files)) // done before, by the results --resume read
 	finished := make(chan int, len(opts.Files))
@@ -418,7 +431,12 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		switch {
 		case jsonl:
 			progress.clear()
-			err := writeLine(w, fileLineJSON{schemaName("audit-file"), r})
+			var err error
+			if s := r.spilled(); s != nil {
+				err = writeSpilledLine(w, fileLineJSON{schemaName("audit-file"), r}, s)
+			} else {
+				err = writeLine(w, fileLineJSON{schemaName("audit-file"), r})
+			}
 			if err == nil {
 				err = w.Flush()
 			}
@@ -435,6 +453,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			}
 		}
 		if !keep && !html {
+			results[i].release()
 			results[i] = fileJSON{} // said: not kept
 		}
 		return nil
@@ -468,7 +487,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	progress.clear()
 	switch {
 	case opts.JSON:
-		err = writeLine(w, auditReport{Schema: schemaName("audit"), Files: results, Summary: sum})
+		err = writeAuditReport(w, results, sum)
 	case jsonl:
 	case opts.Format != "":
 		err = writeFormat(w, opts.Format, jsonResults(results))
@@ -501,6 +520,10 @@ func tallyOf(r fileJSON) tally {
 	if r.Error != nil {
 		t.kind = r.Error.Kind
 	}
+	if s := r.spilled(); s != nil {
+		t.errors, t.warnings, t.infos = s.Summary.Errors, s.Summary.Warnings, s.Summary.Infos
+		return t
+	}
 	for _, f := range r.Findings {
 		switch f.Severity {
 		case "error":
@@ -531,25 +554,18 @@ func (s *auditSummary) add(fails *failures, t tally) {
 }
 
 func writeFileFindings(w *bufio.Writer, r fileJSON, verbose bool, jsonFlag string) error {
+	if s := r.spilled(); s != nil {
+		return writeSpilledText(w, r, s, verbose, jsonFlag)
+	}
 	name := displayInput(r.Input)
 	if r.Error != nil {
 		fmt.Fprintf(w, "%s: unreadable: %s\n", name, r.Error.Message)
 	}
 	limit := newRuleLimit(verbose)
 	for _, f := range r.Findings {
-		if !limit.show(f.Severity + " " + f.Rule) {
-			continue
+		if limit.show(f.Severity + " " + f.Rule) {
+			writeFindingLine(w, name, f)
 		}
-		where := f.Object
-		if where == "" {
-			where = "file"
-		} else {
-			where = "object " + strings.TrimSuffix(where, " R") + " R"
-		}
-		if f.Key != "" {
-			where += " " + f.Key
-		}
-		fmt.Fprintf(w, "%s: %s %s %s: %s (%s)\n", name, f.Severity, f.Rule, where, f.Message, f.Spec)
 	}
 	limit.eachHidden(func(rule string, n int) {
 		fmt.Fprintf(w, "%s: %s: %s\n", name, rule, notShown(n, "finding", jsonFlag))
@@ -558,4 +574,43 @@ func writeFileFindings(w *bufio.Writer, r fileJSON, verbose bool, jsonFlag strin
 		fmt.Fprintf(w, "%s: %s\n", name, status)
 	}
 	return nil
+}
+
+// writeAuditReport writes audit --json's document: at once, or when a
+// file's findings spilled, a file at a time (as report --format json).
+func writeAuditReport(w *bufio.Writer, results []fileJSON, sum auditSummary) error {
+	spilled := false
+	for i := range results {
+		spilled = spilled || results[i].spilled() != nil
+	}
+	if !spilled {
+		return writeLine(w, auditReport{Schema: schemaName("audit"), Files: results, Summary: sum})
+	}
+	fmt.Fprintf(w, `{"schema":%q,"files":[`, schemaName("audit"))
+	for i, r := range results {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		if err := writeFileJSON(w, r); err != nil {
+			return err
+		}
+	}
+	b, err := marshal(sum)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, `],"summary":%s}`+"\n", b)
+	return err
+}
+
+// writeFileJSON writes a file's result as a JSON object (no newline).
+func writeFileJSON(w *bufio.Writer, r fileJSON) error {
+	if s := r.spilled(); s != nil {
+		return writeSpilled(w, r, s)
+	}
+	b, err := marshal(r)
+	if err == nil {
+		_, err = w.Write(b)
+	}
+	return err
 }

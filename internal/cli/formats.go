@@ -44,6 +44,14 @@ func fileResult(j fileJSON) audit.FileResult {
 		}
 		r.Error = &audit.FileError{Message: j.Error.Message, Kind: kind}
 	}
+	if s := j.spilled(); s != nil { // read back whole: a report of them all
+		found, err := spilledFindings(s)
+		if err != nil && r.Error == nil {
+			r.Error = &audit.FileError{Message: err.Error(), Kind: audit.Unavailable}
+		}
+		r.Findings = found
+		return r
+	}
 	for _, f := range j.Findings {
 		var ref webcapture.Ref
 		if f.Object != "" {
@@ -69,7 +77,11 @@ func severityOf(name string) audit.Severity {
 // fileStatus is a file's verdict in JHOVE's words, as the library decides
 // it.
 func fileStatus(j fileJSON) string {
-	if s := fileResult(j).Status(); s != audit.Unchecked {
+	status := func() audit.Status { return fileResult(j).Status() }
+	if s := j.spilled(); s != nil { // decided from the summary
+		status = func() audit.Status { return s.Summary.Status(fileResult(fileJSON{Error: j.Error}).Error) }
+	}
+	if s := status(); s != audit.Unchecked {
 		return s.String()
 	}
 	return "" // no verdict: the error says why
