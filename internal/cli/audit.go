@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -364,8 +363,6 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	opts.spoolDir = dir
 	results := make([]fileJSON, len(opts.Files))
 	prior := make([]*priorResult, len(opts.Files)) // done before, by the results --resume read
-	finished := make(chan int, len(opts.Files))
-	jobs := make(chan int)
 	auditor := newAuditor(opts)
 	defer auditor.close()
 	if auditor.pool == nil { // in this process (--in-process, or no program to run)
@@ -373,43 +370,26 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		ctx, stop = limits.WatchMemory(ctx, int64(opts.MaxMemory), maxMemoryFlag)
 		defer stop()
 	}
-	var wg sync.WaitGroup
-	for range min(opts.Jobs, len(opts.Files)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				meta := results[i].fileMeta
-				results[i] = auditor.audit(ctx, opts.Files[i])
-				results[i].fileMeta = meta
-				finished <- i
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i, path := range opts.Files {
-			if ctx.Err() != nil {
-				return
-			}
-			results[i].fileMeta = statMeta(path, opts.ResumeBy == "sha256")
-			if log != nil {
-				if prev, ok := log.match(path, &results[i].fileMeta, opts.ResumeBy == "sha256"); ok {
-					prior[i] = &prev
-					finished <- i
-					continue
-				}
-			}
-			select {
-			case jobs <- i:
-			case <-ctx.Done():
-				return
+	// prepare notes what --resume compares, and skips a file it holds.
+	prepare := func(i int) bool {
+		path := opts.Files[i]
+		results[i].fileMeta = statMeta(path, opts.ResumeBy == "sha256")
+		if log != nil {
+			if prev, ok := log.match(path, &results[i].fileMeta, opts.ResumeBy == "sha256"); ok {
+				prior[i] = &prev
+				return true
 			}
 		}
-	}()
+		return false
+	}
+	auditOne := func(ctx context.Context, i int) {
+		meta := results[i].fileMeta
+		results[i] = auditor.audit(ctx, opts.Files[i])
+		results[i].fileMeta = meta
+	}
 	out := opts.IO.Out
 	if log != nil {
-		out = log.f
+		out = log.Writer()
 	}
 	w := bufio.NewWriter(out)
 	jsonl := opts.JSONL || log != nil
@@ -422,7 +402,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	emit := func(i int) error {
 		progress.step(opts.Files[i])
 		if prior[i] != nil {
-			sum.add(&fails, prior[i].tally)
+			sum.add(&fails, prior[i].Tally)
 			return nil
 		}
 		results[i].Status = fileStatus(results[i])
@@ -458,32 +438,13 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		}
 		return nil
 	}
-	ordered := !jsonl || opts.Ordered
-	ready := make([]bool, len(opts.Files))
-	next := 0
-	for range opts.Files {
-		var i int
-		select {
-		case i = <-finished:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil { // a file cut short is not a result
-			wg.Wait()
+	runOpts := batch.RunOptions{Jobs: opts.Jobs, Unordered: jsonl && !opts.Ordered}
+	if err := batch.Run(ctx, len(opts.Files), runOpts, prepare, auditOne, emit); err != nil {
+		if ctx.Err() != nil {
 			return stopError(ctx, "audit", "") // interrupted, or (--in-process) --max-memory passed
 		}
-		if !ordered {
-			if err := emit(i); err != nil {
-				return err
-			}
-			continue
-		}
-		for ready[i] = true; next < len(opts.Files) && ready[next]; next++ {
-			if err := emit(next); err != nil {
-				return err
-			}
-		}
+		return err
 	}
-	wg.Wait()
 	progress.clear()
 	switch {
 	case opts.JSON:
@@ -509,29 +470,27 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	return formatExit(opts.Format, jsonResults(results), fails.err())
 }
 
-// tally is what the summary and the exit status count of a file's result.
-type tally struct {
-	kind                    string // the error's kind; "": the file was read
-	errors, warnings, infos int
-}
+// tally is what the summary and the exit status count of a file's result
+// (batch.Tally).
+type tally = batch.Tally
 
 func tallyOf(r fileJSON) tally {
 	var t tally
 	if r.Error != nil {
-		t.kind = r.Error.Kind
+		t.Kind = r.Error.Kind
 	}
 	if s := r.spilled(); s != nil {
-		t.errors, t.warnings, t.infos = s.Summary.Errors, s.Summary.Warnings, s.Summary.Infos
+		t.Errors, t.Warnings, t.Infos = s.Summary.Errors, s.Summary.Warnings, s.Summary.Infos
 		return t
 	}
 	for _, f := range r.Findings {
 		switch f.Severity {
 		case "error":
-			t.errors++
+			t.Errors++
 		case "warning":
-			t.warnings++
+			t.Warnings++
 		default:
-			t.infos++
+			t.Infos++
 		}
 	}
 	return t
@@ -541,14 +500,14 @@ func tallyOf(r fileJSON) tally {
 // unreadable file by its kind, a file with an error finding as failed.
 func (s *auditSummary) add(fails *failures, t tally) {
 	s.Files++
-	s.Errors += t.errors
-	s.Warnings += t.warnings
-	s.Infos += t.infos
-	if t.kind != "" {
+	s.Errors += t.Errors
+	s.Warnings += t.Warnings
+	s.Infos += t.Infos
+	if t.Kind != "" {
 		s.Unreadable++
-		fails.addKind(t.kind)
+		fails.addKind(t.Kind)
 	}
-	if t.errors > 0 {
+	if t.Errors > 0 {
 		fails.failed++
 	}
 }
