@@ -1,9 +1,11 @@
 package batch_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/audit/batch"
@@ -51,4 +53,53 @@ func ExampleSpool() {
 	// warning WC-R-ARRAY1: 1
 	// warning WC-INFO-V-VALUE 22 0 R /V
 	// warning WC-R-ARRAY1 17 0 R /R
+}
+
+// Audit a collection: the files in a directory (walked, *.pdf; one
+// machine of N would also give ListOptions.Shard), two at a time, each
+// file's findings spooled, the results printed in input order, and the
+// run summed up.
+func ExampleRun() {
+	ctx := context.Background()
+	files, err := batch.List(ctx, []string{"../../testdata"}, batch.ListOptions{Recursive: true, Include: []string{"*.pdf"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "findings")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	results := make([]*batch.Findings, len(files))
+	auditOne := func(ctx context.Context, i int) {
+		d, err := pdfio.Open(files[i], pdfio.Options{})
+		if err != nil {
+			return // a real program keeps the error as the file's result
+		}
+		s := &batch.Spool{Dir: dir, First: 10}
+		for f := range audit.Findings(d, audit.Options{Context: ctx}) {
+			if s.Add(f) != nil {
+				break
+			}
+		}
+		results[i], _ = s.Close()
+	}
+	var total batch.Summary
+	emit := func(i int) error {
+		r := results[i]
+		defer r.Remove()
+		total.Errors += r.Summary.Errors
+		total.Warnings += r.Summary.Warnings
+		_, err := fmt.Printf("%s: %v, %d warnings\n", filepath.ToSlash(files[i]), r.Summary.Status(nil), r.Summary.Warnings)
+		return err
+	}
+	skip := func(int) bool { return false } // a resumed run asks its batch.Log
+	if err := batch.Run(ctx, len(files), batch.RunOptions{Jobs: 2}, skip, auditOne, emit); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d files: %d errors, %d warnings\n", len(files), total.Errors, total.Warnings)
+	// Output:
+	// ../../testdata/build/web.pdf: Well-Formed and valid, 0 warnings
+	// ../../testdata/capture.pdf: Well-Formed and valid, 2 warnings
+	// 2 files: 0 errors, 2 warnings
 }

@@ -278,8 +278,11 @@ func eachIn(name string, fn func(audit.Finding) error) error {
 	}
 }
 
-// Remove removes the files of a spilled spool.
+// Remove removes the files of a spilled spool (none: nil).
 func (f *Findings) Remove() error {
+	if f == nil {
+		return nil
+	}
 	var first error
 	for _, name := range f.Files {
 		if err := os.Remove(name); err != nil && first == nil && !errors.Is(err, os.ErrNotExist) {
