@@ -22,7 +22,7 @@ const DefaultLimit = 20000
 // memory, spills past it to files in os.TempDir(), and keeps no finding
 // in its Summary's First.
 type Spool struct {
-	Dir   string // where the files of a spilled spool go; "": os.TempDir()
+	Dir   string // where the files of a spilled spool go, made when missing; "": os.TempDir()
 	Limit int    // findings held in memory before spilling; 0: DefaultLimit; < 0: never spill
 	First int    // the findings of each rule and severity the Summary keeps
 
@@ -103,6 +103,8 @@ func (s *Spool) spill() error {
 	dir := s.Dir
 	if dir == "" {
 		dir = os.TempDir()
+	} else if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("batch: spooling findings: %w", err)
 	}
 	s.files = make([]*spoolFile, len(severities))
 	for i := range severities {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -41,7 +42,7 @@ func TestSpool(t *testing.T) {
 		{"never spilled", 1000, -1, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := filepath.Join(t.TempDir(), "spool") // made when it spills
 			in := findings(tc.n)
 			s := &Spool{Dir: dir, Limit: tc.limit, First: 3}
 			for _, f := range in {
@@ -161,9 +162,13 @@ func TestSummaryStatus(t *testing.T) {
 }
 
 // TestSpoolWriteError: a spool that cannot spill says so, from Add and
-// from Close, and leaves no file.
+// from Close.
 func TestSpoolWriteError(t *testing.T) {
-	s := &Spool{Dir: t.TempDir() + "/missing", Limit: 1}
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &Spool{Dir: filepath.Join(file, "under"), Limit: 1} // a directory that cannot be made
 	var err error
 	for _, f := range findings(3) {
 		if err = s.Add(f); err != nil {

@@ -3,9 +3,12 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/webcap/webcap/audit"
@@ -94,17 +97,21 @@ func writeSpilled(w *bufio.Writer, v any, s *batch.Findings) error {
 		return errors.New("audit: a result without its findings")
 	}
 	w.Write(b[:i+len(at)-1])
+	// One encoder for them all (marshal's, without its newline).
+	var fb bytes.Buffer
+	enc := json.NewEncoder(&fb)
+	enc.SetEscapeHTML(false)
 	n := 0
 	err = s.Each(func(f audit.Finding) error {
 		if n > 0 {
 			w.WriteByte(',')
 		}
 		n++
-		fb, err := marshal(findingJSONOf(f))
-		if err != nil {
+		fb.Reset()
+		if err := enc.Encode(findingJSONOf(f)); err != nil {
 			return err
 		}
-		_, err = w.Write(fb)
+		_, err := w.Write(bytes.TrimSuffix(fb.Bytes(), []byte("\n")))
 		return err
 	})
 	if err != nil {
@@ -180,12 +187,15 @@ func writeFindingLine(w *bufio.Writer, name string, f findingJSON) {
 	fmt.Fprintf(w, "%s: %s %s %s: %s (%s)\n", name, f.Severity, f.Rule, where, f.Message, f.Spec)
 }
 
-// newSpoolDir makes the directory of a run's spilled findings, removed
-// when the run ends.
+// newSpoolDir names the directory of a run's spilled findings, made by
+// the first file that spills (batch.Spool), so that a run of none writes
+// nothing there, and removed when the run ends. The name is random: no
+// one can make it first.
 func newSpoolDir() (string, func(), error) {
-	dir, err := os.MkdirTemp("", "webcap-audit-*")
-	if err != nil {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
 		return "", func() {}, &ioError{fmt.Errorf("audit: a directory for findings: %w", err)}
 	}
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("webcap-audit-%d-%x", os.Getpid(), b))
 	return dir, func() { os.RemoveAll(dir) }, nil
 }
