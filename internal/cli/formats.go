@@ -117,6 +117,32 @@ type jsonResults []fileJSON
 func (r jsonResults) Len() int                  { return len(r) }
 func (r jsonResults) At(i int) audit.FileResult { return fileResult(r[i]) }
 
+// Head and EachFinding make jsonResults export.Streamed: a file whose
+// findings spilled is written a finding at a time where the format can.
+func (r jsonResults) Head(i int) (audit.FileResult, audit.Status) {
+	s := r[i].spilled()
+	if s == nil {
+		res := fileResult(r[i])
+		return res, res.Status()
+	}
+	res := fileResult(fileJSON{Input: r[i].Input, fileMeta: r[i].fileMeta, Error: r[i].Error})
+	return res, s.Summary.Status(res.Error)
+}
+
+func (r jsonResults) EachFinding(i int, fn func(audit.Finding) error) error {
+	if s := r[i].spilled(); s != nil {
+		return s.Each(fn)
+	}
+	for _, f := range fileResult(r[i]).Findings {
+		if err := fn(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var _ export.Streamed = jsonResults{}
+
 // formatExit is the outcome of a run whose report went out in format
 // name: the Archivematica contract says the verdict in the output and
 // exits 0 whenever validation ran, so only an operational failure
