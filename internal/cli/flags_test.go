@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/audit/batch"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/capture"
 	"github.com/webcap/webcap/pdfio"
@@ -55,7 +56,7 @@ func auditLimits(timeout time.Duration, mem byteSize, given bool) limitFlags {
 // line parses into, defaults included; nothing runs.
 func TestCommandFlags(t *testing.T) {
 	canonDefaults := canonFlags{Profile: canon.PDF, Input: canon.Encoded}
-	auditDefaults := auditOptions{Profile: canon.PDF, Jobs: runtime.NumCPU(), limitFlags: auditLimits(time.Minute, defaultMaxMemory, false), RestartAfter: 1000,
+	auditDefaults := auditOptions{Profile: canon.PDF, Jobs: runtime.NumCPU(), limitFlags: auditLimits(time.Minute, defaultMaxMemory, false), RestartAfter: 1000, SpoolLimit: batch.DefaultLimit,
 		inputFlags: inputFlags{Include: []string{"*.pdf"}}, ResumeBy: "stat", progressFlags: progressFlags{Progress: progressAuto}, htmlFlags: htmlFlags{Thumbnails: "auto"}}
 	captureDefaults := captureOptions{fetchFlags: fetchDefaults(50), Levels: 1, Jobs: 2, PostType: capture.DefaultPostType, many: manyFlags{Workers: 1}}
 	for _, tc := range []struct {
@@ -83,7 +84,7 @@ func TestCommandFlags(t *testing.T) {
 		{"audit defaults", parseWith(newAuditCmd), []string{"a.pdf"},
 			func() *auditOptions { o := auditDefaults; o.Files = []string{"a.pdf"}; return &o }()},
 		{"audit", parseWith(newAuditCmd), []string{"--profile", "pdf2", "--json", "--jobs", "3", "--timeout", "5s", "--password-file", "pw.txt", "--sources", "m.json", "--in-process", "--progress", "plain", "a.pdf", "b.pdf"},
-			&auditOptions{Profile: canon.PDF2, JSON: true, Jobs: 3, limitFlags: auditLimits(5*time.Second, defaultMaxMemory, false), passwordFlags: passwordFlags{PasswordFile: "pw.txt"}, Sources: "m.json", RestartAfter: 1000, InProcess: true,
+			&auditOptions{Profile: canon.PDF2, JSON: true, Jobs: 3, limitFlags: auditLimits(5*time.Second, defaultMaxMemory, false), passwordFlags: passwordFlags{PasswordFile: "pw.txt"}, Sources: "m.json", RestartAfter: 1000, InProcess: true, SpoolLimit: batch.DefaultLimit,
 				inputFlags: inputFlags{Include: []string{"*.pdf"}}, ResumeBy: "stat", progressFlags: progressFlags{Progress: progressPlain}, htmlFlags: htmlFlags{Thumbnails: "auto"}, Files: []string{"a.pdf", "b.pdf"}}},
 		{"audit html", parseWith(newAuditCmd), []string{"--html", filepath.Join(os.TempDir(), "webcap-flags-test-report.html"), "--thumbnails", "none", "--force", "--sets", "a.pdf"},
 			func() *auditOptions {
@@ -99,8 +100,8 @@ func TestCommandFlags(t *testing.T) {
 				o.JSONL, o.Ordered, o.Resume, o.ResumeBy, o.Files = true, true, "r.jsonl", "sha256", []string{"d"}
 				return &o
 			}()},
-		{"audit-worker", parseWith(newAuditWorkerCmd), []string{"--profile", "rfc3986", "--timeout", "2s", "--max-memory", "2MiB", "--sources", "d"},
-			&auditOptions{Profile: canon.RFC3986, limitFlags: auditLimits(2*time.Second, 2<<20, true), Sources: "d"}},
+		{"audit-worker", parseWith(newAuditWorkerCmd), []string{"--profile", "rfc3986", "--timeout", "2s", "--max-memory", "2MiB", "--sources", "d", "--spool-limit", "5", "--spool-dir", "s"},
+			&auditOptions{Profile: canon.RFC3986, limitFlags: auditLimits(2*time.Second, 2<<20, true), Sources: "d", SpoolLimit: 5, spoolDir: "s"}},
 		{"fix", parseWith(newFixCmd), []string{"--profile", "pdf2", "-o", "out.pdf", "in.pdf"},
 			&fixOptions{limitFlags: readLimits, Profile: canon.PDF2, outputFlags: outputFlags{Out: "out.pdf"}, File: "in.pdf"}},
 		{"fix in place", parseWith(newFixCmd), []string{"--in-place", "in.pdf"},
