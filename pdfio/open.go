@@ -46,6 +46,9 @@ type Options struct {
 	// stream past either is not read (decode.go): the object that needed
 	// it is a TooLarge defect.
 	MaxStreamDecode, MaxDecodeTotal int64
+	// eager reads with pdfcpu's ReadContext alone, never lazyParse (the
+	// differential test reads each file both ways).
+	eager bool
 }
 
 // Defaults for Options.
@@ -174,7 +177,10 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 	if int64(len(b)) > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(b)), Max: opts.MaxFileSize}}
 	}
-	ctx, err := parse(b, opts)
+	ctx, err := lazyParse(b, opts)
+	if errors.Is(err, errLazy) || opts.eager {
+		ctx, err = parse(b, opts)
+	}
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: parseError(b, err)}
 	}
