@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
@@ -31,6 +32,11 @@ import (
 // missing or malformed...) makes it give up, and the file is read as
 // before (parse: ReadContext and its repairs), so no file reads worse.
 // TestLazyParseDifferential holds the two to the same Document.
+
+// eagerOnly makes every read use pdfcpu's ReadContext alone, never
+// lazyParse: the differential tests set it (SetEagerOnly) to read each
+// file both ways.
+var eagerOnly atomic.Bool
 
 // errLazy says lazyParse gave up: the file is read by pdfcpu instead.
 var errLazy = errors.New("not plain: read by pdfcpu")
@@ -358,7 +364,10 @@ func (l *lazy) stream(d types.Dict, i int) (types.StreamDict, bool) {
 		return types.StreamDict{}, false
 	}
 	n, ok := l.length(d)
-	if !ok || n <= 0 || n > int64(len(b)-i) || n > l.ctx.Configuration.Limits.MaxStreamBytes {
+	if ok && n == 0 && !emptyStream(b[i:]) {
+		ok = false // (pdfcpu reads to "endstream", and corrects /Length)
+	}
+	if !ok || n < 0 || n > int64(len(b)-i) || n > l.ctx.Configuration.Limits.MaxStreamBytes {
 		return types.StreamDict{}, false
 	}
 	pipe, ok := filterPipeline(d)
@@ -649,15 +658,17 @@ func (l *lazy) load(n int, e *model.XRefTableEntry) error {
 			return errLazy
 		}
 		sd, ok := l.stream(d, end)
-		if !ok || sd.IsObjStm() || sd.Type() != nil && *sd.Type() == "XRef" {
-			return errLazy // (an object stream no entry uses, an xref stream of no section)
+		if !ok {
+			return errLazy
 		}
 		o = sd
 	default:
 		return errLazy
 	}
-	if d, isDict := o.(types.Dict); isDict && d.IsLinearizationParmDict() {
-		return errLazy
+	if d, isDict := o.(types.Dict); isDict && d.IsLinearizationParmDict() && !l.ctx.Read.Linearized {
+		if err := l.linearized(n, d); err != nil {
+			return err
+		}
 	}
 	e.Object = o
 	return nil
@@ -779,4 +790,38 @@ func lazyCompressed(c context.Context, s string) (types.Object, error) {
 		}
 	}
 	return o, nil
+}
+
+// emptyStream: "endstream" follows at most ends of line, so that pdfcpu,
+// which reads a stream of /Length 0 up to "endstream" and cuts the ends
+// of line before it, reads no bytes.
+func emptyStream(b []byte) bool {
+	return bytes.HasPrefix(bytes.TrimLeft(b, "\r\n"), []byte("endstream"))
+}
+
+// linearized records a linearization parameter dictionary as
+// handleLinearizationParmDict does (the first one met: map order, as
+// pdfcpu's); a malformed one, which fails pdfcpu's read, is left to it.
+func (l *lazy) linearized(n int, d types.Dict) error {
+	h := d.ArrayEntry("H")
+	if len(h) != 2 && len(h) != 4 {
+		return errLazy
+	}
+	p, ok := h[0].(types.Integer)
+	if !ok {
+		return errLazy
+	}
+	l.ctx.Read.Linearized = true
+	l.ctx.LinearizationObjs[n] = true
+	primary := int64(p)
+	l.ctx.OffsetPrimaryHintTable = &primary
+	if len(h) == 4 {
+		o, ok := h[2].(types.Integer)
+		if !ok {
+			return errLazy
+		}
+		overflow := int64(o)
+		l.ctx.OffsetOverflowHintTable = &overflow
+	}
+	return nil
 }

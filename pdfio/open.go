@@ -46,9 +46,6 @@ type Options struct {
 	// stream past either is not read (decode.go): the object that needed
 	// it is a TooLarge defect.
 	MaxStreamDecode, MaxDecodeTotal int64
-	// eager reads with pdfcpu's ReadContext alone, never lazyParse (the
-	// differential test reads each file both ways).
-	eager bool
 }
 
 // Defaults for Options.
@@ -178,7 +175,7 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(b)), Max: opts.MaxFileSize}}
 	}
 	ctx, err := lazyParse(b, opts)
-	if errors.Is(err, errLazy) || opts.eager {
+	if errors.Is(err, errLazy) || eagerOnly.Load() {
 		ctx, err = parse(b, opts)
 	}
 	if err != nil {
