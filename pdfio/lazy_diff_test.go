@@ -2,8 +2,8 @@ package pdfio_test
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"context"
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"reflect"
