@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
@@ -20,18 +22,21 @@ import (
 // most of the cost of a read. lazyParse builds the same model.Context from
 // the bytes in place, for the files whose structure is plain: it reads the
 // cross-reference sections itself (tables and streams, through /Prev, the
-// chain badSection has checked whole), parses each object at its offset
-// with the fast parser (parseCompressed's, which gives back exactly what
-// pdfcpu's parser would), keeps a stream's bytes as a slice of the file's,
-// and leaves the objects of object streams to the decoder (decode.go), as
-// pdfcpu does. What the fast parser declines of an object without a stream
-// goes to pdfcpu's own parser (ParseObjectWithContext, its parser of
-// record). Anything else it is not sure of (damage, encryption, a hybrid
-// or linearized file, a filter alias, an indirect /Filter, a header that
-// does not match its entry, an offset off the end, an object stream
-// missing or malformed...) makes it give up, and the file is read as
-// before (parse: ReadContext and its repairs), so no file reads worse.
-// TestLazyParseDifferential holds the two to the same Document.
+// chain badSection has checked whole), parses each top-level object at its
+// offset with the fast parser (parseCompressed's, which gives back exactly
+// what pdfcpu's parser would; the reader's whole-file checks look at every
+// object's type, so these are all parsed, but without a copy), keeps a
+// stream's bytes as a slice of the file's, and leaves the objects of
+// object streams unparsed, decoded and parsed by the decoder (decode.go)
+// when the walk reaches them, as before. What the fast parser declines of
+// an object without a stream goes to pdfcpu's own parser
+// (ParseObjectWithContext, its parser of record). Anything else it is not
+// sure of (damage, encryption, a hybrid file, a filter alias, an indirect
+// /Filter, a header that does not match its entry, an offset off the end,
+// an object stream missing or malformed, a panic...) makes it give up, and
+// the file is read as before (parse: ReadContext and its repairs), so no
+// file reads worse. TestLazyParseDifferential and FuzzLazyParse hold the
+// two to the same Document and the same audit.
 
 // eagerOnly makes every read use pdfcpu's ReadContext alone, never
 // lazyParse: the differential tests set it (SetEagerOnly) to read each
@@ -65,10 +70,13 @@ func lazyParse(b []byte, opts Options) (ctx *model.Context, err error) {
 	if err != nil {
 		return nil, errLazy
 	}
-	l := &lazy{b: b, ctx: ctx, goctx: opts.Context}
-	if l.goctx == nil {
-		l.goctx = context.Background()
+	parent := opts.Context
+	if parent == nil {
+		parent = context.Background()
 	}
+	goctx, cancel := context.WithTimeout(parent, opts.Timeout)
+	defer cancel()
+	l := &lazy{b: b, ctx: ctx, goctx: goctx, parent: parent, timeout: opts.Timeout}
 	if err := l.header(); err != nil {
 		return nil, err
 	}
@@ -98,7 +106,23 @@ func plainHeader(b []byte) bool {
 type lazy struct {
 	b     []byte
 	ctx   *model.Context
-	goctx context.Context
+	goctx context.Context // the read's context, with Options.Timeout
+	// parent and timeout say why goctx is done (stopped).
+	parent  context.Context
+	timeout time.Duration
+	zeroGen int // the generation of every object of an object stream
+}
+
+// stopped is the error that ends the read once goctx is done, as parse
+// says it: the caller's cause, or ErrTimeout; nil until then.
+func (l *lazy) stopped() error {
+	switch {
+	case l.goctx.Err() == nil:
+		return nil
+	case l.parent.Err() != nil:
+		return context.Cause(l.parent)
+	}
+	return fmt.Errorf("%w (more than %v)", ErrTimeout, l.timeout)
 }
 
 // header sets the header version and its end of line as headerVersion does.
@@ -125,8 +149,8 @@ func (l *lazy) header() error {
 func (l *lazy) sections(off int64) error {
 	seen := map[int64]bool{}
 	for incr := 1; ; incr++ {
-		if l.goctx.Err() != nil {
-			return context.Cause(l.goctx)
+		if err := l.stopped(); err != nil {
+			return err
 		}
 		if seen[off] || incr > maxSections {
 			return errLazy
@@ -605,8 +629,8 @@ func (l *lazy) objects() error {
 	i := 0
 	for n, e := range xt.Table {
 		if i++; i%1024 == 0 {
-			if l.goctx.Err() != nil {
-				return context.Cause(l.goctx)
+			if err := l.stopped(); err != nil {
+				return err
 			}
 		}
 		l.ctx.MaxObjNr = max(l.ctx.MaxObjNr, n)
@@ -640,6 +664,9 @@ func (l *lazy) load(n int, e *model.XRefTableEntry) error {
 			return errLazy
 		}
 		po, err := pdfcpu.ParseObjectWithContext(l.goctx, l.ctx, *e.Offset, n, genOf(e))
+		if err := l.stopped(); err != nil {
+			return err
+		}
 		if err != nil {
 			return errLazy
 		}
@@ -751,8 +778,7 @@ func (l *lazy) compressed(e *model.XRefTableEntry) error {
 	if err != nil {
 		return errLazy
 	}
-	g := 0
-	e.Object, e.Generation, e.Compressed = o, &g, false
+	e.Object, e.Generation, e.Compressed = o, &l.zeroGen, false // (pdfcpu gives each its own 0; nothing reading the table writes it)
 	return nil
 }
 
