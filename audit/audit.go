@@ -22,6 +22,7 @@ import (
 	"crypto/x509"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"regexp"
 	"sort"
@@ -67,28 +68,48 @@ type Options struct {
 // Check returns the findings for d, errors first, each group in the order
 // the file was walked.
 func Check(d *pdfio.Document, opts Options) []Finding {
-	a := &auditor{d: d, opts: opts}
-	if opts.Profile == nil {
-		a.opts.Profile = canon.PDF
+	var out []Finding
+	for f := range Findings(d, opts) {
+		out = append(out, f)
 	}
-	a.canon, _ = canon.New(a.opts.Profile)
-	defer a.closeEmbedded()
-	for _, rules := range []func(){a.wellFormed, a.defects, a.certified, a.version, a.info, a.trees, a.sets,
-		a.members, a.pages, a.structure, a.images, a.aliasChains, a.urls, a.redirectDuplicates, a.embedded, a.sources, a.seals} {
-		if a.stopped() {
-			break
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Severity > out[j].Severity })
+	return out
+}
+
+// Findings yields the findings for d as they are found, in the order the
+// file is walked (not errors first: Check sorts them), and holds none of
+// them: a program auditing a file of millions of findings writes each as
+// it comes, in bounded memory (audit/batch spools them). Breaking out of
+// the loop stops the check.
+func Findings(d *pdfio.Document, opts Options) iter.Seq[Finding] {
+	return func(yield func(Finding) bool) {
+		a := &auditor{d: d, opts: opts, yield: yield}
+		if opts.Profile == nil {
+			a.opts.Profile = canon.PDF
 		}
-		rules()
+		a.canon, _ = canon.New(a.opts.Profile)
+		defer a.closeEmbedded()
+		for _, rules := range []func(){a.wellFormed, a.defects, a.certified, a.version, a.info, a.trees, a.sets,
+			a.members, a.pages, a.structure, a.images, a.aliasChains, a.urls, a.redirectDuplicates, a.embedded, a.sources, a.seals} {
+			if a.stopped() {
+				break
+			}
+			rules()
+		}
 	}
-	sort.SliceStable(a.out, func(i, j int) bool { return a.out[i].Severity > a.out[j].Severity })
-	return a.out
 }
 
 type auditor struct {
-	d          *pdfio.Document
-	opts       Options
-	canon      *canon.Canonicalizer
-	out        []Finding
+	d     *pdfio.Document
+	opts  Options
+	canon *canon.Canonicalizer
+	// yield takes each finding (Findings); done: it said stop.
+	yield func(Finding) bool
+	done  bool
+	// found counts the findings of each severity so far; typed holds the
+	// WC-TYPE findings' places (has).
+	found      [Serious + 1]int
+	typed      map[place]bool
 	imageByRef map[webcapture.Ref]*pdfio.Image // by image (see image)
 	embed      *pdfio.AttachedFile             // the embedded WARC the sources are (embedded.go); nil: none
 	embedName  string                          // \"the embedded WARC NAME\", or WARCs
@@ -97,12 +118,24 @@ type auditor struct {
 	after      map[webcapture.Ref]bool         // the sets written after the (last) embedded WARC
 }
 
-// stopped reports whether Options.Context is done: the check stops.
+// place is where a finding is: its object and key.
+type place struct {
+	obj webcapture.Ref
+	key string
+}
+
+// stopped reports whether Options.Context is done, or the caller of
+// Findings stopped: the check stops.
 func (a *auditor) stopped() bool {
-	return a.opts.Context != nil && a.opts.Context.Err() != nil
+	return a.done || a.opts.Context != nil && a.opts.Context.Err() != nil
 }
 
 func (a *auditor) add(rule string, obj webcapture.Ref, key string, format string, args ...any) {
+	a.emit(a.finding(rule, obj, key, format, args))
+}
+
+// finding makes a finding of rule, with the rule's severity.
+func (a *auditor) finding(rule string, obj webcapture.Ref, key string, format string, args []any) Finding {
 	if to, ok := embedRule[rule]; ok && a.embed != nil {
 		rule = to // against the file's own archive (embedded.go)
 	}
@@ -110,8 +143,22 @@ func (a *auditor) add(rule string, obj webcapture.Ref, key string, format string
 	if !ok {
 		panic("audit: unknown rule " + rule) // a programming error, caught by the tests
 	}
-	a.out = append(a.out, Finding{Rule: rule, Severity: r.Severity, Object: obj, Key: key,
-		Message: message(format, args), Spec: r.Spec})
+	return Finding{Rule: rule, Severity: r.Severity, Object: obj, Key: key, Message: message(format, args), Spec: r.Spec}
+}
+
+// emit gives a finding to the caller, and counts it.
+func (a *auditor) emit(f Finding) {
+	if a.done {
+		return
+	}
+	a.found[f.Severity]++
+	if f.Rule == "WC-TYPE" {
+		if a.typed == nil {
+			a.typed = map[place]bool{}
+		}
+		a.typed[place{f.Object, f.Key}] = true
+	}
+	a.done = !a.yield(f)
 }
 
 // message is a finding's message: no URL in it shows its password
@@ -128,15 +175,17 @@ func message(format string, args []any) string {
 	return withoutPasswords(fmt.Sprintf(format, shown...))
 }
 
-// has reports whether a finding of rule is already there for obj and key.
+// has reports whether a finding of rule is already there for obj and key
+// (rule is WC-TYPE, the one rule asked about).
 func (a *auditor) has(rule string, obj webcapture.Ref, key string) bool {
-	for _, f := range a.out {
-		if f.Rule == rule && f.Object == obj && f.Key == key {
-			return true
-		}
+	if rule != "WC-TYPE" {
+		panic("audit: has is kept for WC-TYPE only, not " + rule) // a programming error
 	}
-	return false
+	return a.typed[place{obj, key}]
 }
+
+// warnings is the number of warnings and errors found so far.
+func (a *auditor) warnings() int { return a.found[Caution] + a.found[Serious] }
 
 // defectRule maps the reader's defects to rules.
 var defectRule = map[pdfio.DefectKind]string{

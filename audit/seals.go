@@ -294,10 +294,11 @@ func (a *auditor) sealAfter(vs []*seal.Verdict) {
 		// warning (no page changes, and a writer may rewrite /ModDate
 		// when it saves after a signature; of the signed real-world
 		// files none changes only its metadata after its last seal).
-		a.add("WC-SEAL-AFTER", lastV.Seal.Ref, "/ByteRange", "%d update(s) after %s (which covers bytes 0 to %d of %d) changed only the document's metadata, which no seal covers: %s (a viewer's document properties may not be what was signed)%s",
-			len(a.d.Revisions)-1-last, sealName(lastV), a.d.Revisions[last].End, lastEnd,
-			listShort(metaObjs), unreferencedToo(unref))
-		a.out[len(a.out)-1].Severity = Caution
+		f := a.finding("WC-SEAL-AFTER", lastV.Seal.Ref, "/ByteRange", "%d update(s) after %s (which covers bytes 0 to %d of %d) changed only the document's metadata, which no seal covers: %s (a viewer's document properties may not be what was signed)%s",
+			[]any{len(a.d.Revisions) - 1 - last, sealName(lastV), a.d.Revisions[last].End, lastEnd,
+				listShort(metaObjs), unreferencedToo(unref)})
+		f.Severity = Caution
+		a.emit(f)
 	}
 }
 

@@ -43,7 +43,7 @@ func (a *auditor) sources() {
 			a.add("WC-SOURCE-MISSING", cs.Ref, "/SI", "none of the set's source URLs (%s) is among %s%s", strings.Join(cs.SourceURLs(), ", "), a.sourcesName(), why)
 			continue
 		}
-		before := len(a.out)
+		before := a.warnings()
 		if a.compare(cs, url, data, src) {
 			a.sha256s(cs, url, data, src)
 		}
@@ -55,16 +55,9 @@ func (a *auditor) sources() {
 	a.verified(ok, checked)
 }
 
-// warned reports whether a warning or an error was found since the
-// first findings.
-func (a *auditor) warned(first int) bool {
-	for _, f := range a.out[first:] {
-		if f.Severity >= Caution {
-			return true
-		}
-	}
-	return false
-}
+// warned reports whether a warning or an error was found since there
+// were before of them (warnings).
+func (a *auditor) warned(before int) bool { return a.warnings() > before }
 
 // archiveDigests reports the records of a WARC file given as sources whose
 // digests do not verify (WC-SOURCE-DIGEST), each on the content set whose

@@ -3,8 +3,8 @@
 # whole processes, each pair interleaved (a warm-up run of each, then
 # A B A B … RUNS times; bench/cmd/pairtime), medians of CPU time (user +
 # system), wall time and peak memory, and the ratios webcap / peer. It
-# prints the machine it ran on and one Markdown table; the README's
-# performance table is this output.
+# prints the machine it ran on and one Markdown table; docs/performance.md's
+# table is this output.
 #
 #   bash bench/peers.sh                     # everything (about 15 minutes here)
 #   QUICK=1 bash bench/peers.sh             # small corpora, one run: does it work?
@@ -92,9 +92,11 @@ if want read; then
     if [ "$flavour" = objstm ]; then "$bin/genbig" -pages "$PAGES" -objstm -o "$f"; else "$bin/genbig" -pages "$PAGES" -o "$f"; fi
     p="$(commas "$PAGES") pages, $([ $flavour = objstm ] && echo "xref + object streams" || echo "xref table")"
     rc="$bin/readcontext $f >/dev/null"
-    row -name "info --json, $p" -peer "pdfcpu ReadContext" -target 1.2 -target-mem 1.2 \
+    t=0.7 # issue 30: faster than pdfcpu, which parses what a Web Capture walk skips
+    [ "$flavour" = objstm ] && t=0.8
+    row -name "info --json, $p" -peer "pdfcpu ReadContext" -target $t -target-mem $t \
       -a "$bin/webcap info --json $f >/dev/null" -b "$rc"
-    row -name "audit --jsonl, $p" -peer "pdfcpu ReadContext" -target 1.2 -target-mem 1.2 \
+    row -name "audit --jsonl, $p" -peer "pdfcpu ReadContext" -target $t -target-mem $t \
       -a "$bin/webcap audit --jsonl $f >/dev/null" -b "$rc"
     row -name "audit --jsonl, $p" -peer "pdfcpu validate" \
       -a "$bin/webcap audit --jsonl $f >/dev/null" -b "$bin/readcontext -validate $f >/dev/null"

@@ -102,6 +102,7 @@ type Browser struct {
 	rendered int // pages rendered since Chromium started
 	restarts int
 	proxy    *refusingProxy // where Chromium's own connections go (networkFlags)
+	session  bool           // a page was rendered in the session (RenderOptions.Session)
 	mem      memState
 }
 
@@ -198,7 +199,11 @@ func (b *Browser) Close() {
 func (b *Browser) restartIfWorn() error {
 	b.mu.Lock()
 	worn := b.rendered >= b.opts.RestartEvery
+	var kept []*network.CookieParam
 	if worn {
+		if b.session {
+			kept = b.sessionCookies() // a session outlives the restart by its cookies
+		}
 		b.idle, b.rendered = nil, 0
 		b.cancel()
 	}
@@ -207,7 +212,10 @@ func (b *Browser) restartIfWorn() error {
 		return nil
 	}
 	b.restarts++
-	return b.start()
+	if err := b.start(); err != nil {
+		return err
+	}
+	return b.restoreCookies(kept)
 }
 
 // A Response is one response as Go fetched it.
@@ -678,6 +686,7 @@ func favicon(ev fetch.EventRequestPaused) bool {
 func (b *Browser) takeTab(session bool) (*tab, error) {
 	b.mu.Lock()
 	b.rendered++
+	b.session = b.session || session
 	for i := len(b.idle) - 1; i >= 0; i-- {
 		if t := b.idle[i]; t.session == session {
 			b.idle = slices.Delete(b.idle, i, i+1)

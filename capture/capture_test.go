@@ -432,6 +432,7 @@ func TestAppend(t *testing.T) {
 	if !bytes.HasPrefix(res.PDF, first.PDF) {
 		t.Fatal("the file's bytes are not a prefix of the result")
 	}
+	pdfcheck.CheckNameTrees(t, res.PDF) // every tree, walked by qpdf
 	var got []string
 	for _, p := range res.Pages {
 		got = append(got, strings.TrimPrefix(p.URL, srv.URL))

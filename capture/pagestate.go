@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 )
@@ -31,8 +33,8 @@ import (
 // are rendered (Options.Session renders them one at a time, in queue
 // order). Its sessionStorage is a tab's: it is lost when a tab is
 // replaced (after maxTabUses pages, a crash, or a page run on virtual
-// time), and the whole session when Chromium is restarted
-// (RestartEvery).
+// time); when Chromium is restarted (RestartEvery) the session keeps its
+// cookies (sessionCookies), not its storage.
 
 // tabContext is how a tab is opened: in a browser context of its own
 // unless in the session.
@@ -150,4 +152,35 @@ func (t *tab) timersPending(ctx context.Context, r *rendering) bool {
 	}
 	pending, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(pendingJS, r.opts.Settle.Milliseconds())))
 	return err == nil && pending
+}
+
+// sessionCookies are the cookies of the browser's own context (the
+// session's), to be set again in the next Chromium (restoreCookies); none
+// when they cannot be read.
+func (b *Browser) sessionCookies() []*network.CookieParam {
+	got, err := cdp.Call(b.ctx, chromedp.FromContext(b.ctx).Browser, storage.GetCookies, storage.GetCookiesParams{})
+	if err != nil {
+		return nil
+	}
+	var out []*network.CookieParam
+	for _, c := range got.Cookies {
+		p := &network.CookieParam{Name: c.Name, Value: c.Value, Domain: c.Domain, Path: c.Path, Secure: c.Secure, HTTPOnly: c.HTTPOnly,
+			SameSite: c.SameSite, Priority: c.Priority, SourceScheme: c.SourceScheme, SourcePort: c.SourcePort, PartitionKey: c.PartitionKey}
+		if !c.Session && c.Expires > 0 && !math.IsInf(c.Expires, 0) {
+			p.Expires = cdp.TimeSinceEpoch(c.Expires)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// restoreCookies sets the session's cookies in the browser's own context.
+func (b *Browser) restoreCookies(cs []*network.CookieParam) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	if _, err := cdp.Call(b.ctx, chromedp.FromContext(b.ctx).Browser, storage.SetCookies, storage.SetCookiesParams{Cookies: cs}); err != nil {
+		return fmt.Errorf("restoring the session's cookies after restarting the browser: %w", err)
+	}
+	return nil
 }

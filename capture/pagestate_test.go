@@ -61,3 +61,28 @@ func TestRenderForgets(t *testing.T) {
 		})
 	}
 }
+
+// A session outlives a restart of Chromium by its cookies: /get, rendered
+// in the session after the restart, is sent and reads the cookies /set
+// left (its storage is gone with the browser).
+func TestSessionCookiesOutliveRestart(t *testing.T) {
+	b := newBrowser(t)
+	srv := stateSite()
+	defer srv.Close()
+	if _, err := b.Render(context.Background(), srv.URL+"/set", RenderOptions{Session: true}); err != nil {
+		t.Fatal(err)
+	}
+	b.mu.Lock()
+	b.rendered = b.opts.RestartEvery
+	b.mu.Unlock()
+	if err := b.restartIfWorn(); err != nil || b.restarts != 1 {
+		t.Fatalf("restart: %v, %d restarts", err, b.restarts)
+	}
+	p, err := b.Render(context.Background(), srv.URL+"/get", RenderOptions{Session: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "sent=true cookie=srv=1; js=1 local=null session=null idb="; p.Title != want {
+		t.Errorf("/get after /set and a restart: %q, want %q", p.Title, want)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/md5"
+	"github.com/webcap/webcap/internal/pdfcheck"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -166,6 +167,7 @@ func TestRefreshWrite(t *testing.T) {
 	if !bytes.HasPrefix(r.PDF, first.PDF) {
 		t.Fatal("the file's bytes are not a prefix of the refreshed file")
 	}
+	pdfcheck.CheckNameTrees(t, r.PDF) // every tree, walked by qpdf
 	d, err := pdfio.ReadBytes(r.PDF, "refreshed.pdf", pdfio.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/webcap/webcap/canon"
+	"github.com/webcap/webcap/internal/pdfcheck"
 	"github.com/webcap/webcap/pdfio"
 )
 
@@ -105,6 +106,11 @@ func TestWriteLinks(t *testing.T) {
 	}
 	if _, err := exec.LookPath("qpdf"); err != nil {
 		t.Skip("qpdf not installed")
+	}
+	// The URLS, IDS and /Dests trees, walked by qpdf (append and refresh
+	// continue this write; TestAppend and TestRefreshWrite walk theirs).
+	if trees := pdfcheck.CheckNameTrees(t, res.PDF); trees["URLS"] == nil || len(trees["URLS"].Keys) != 3 || trees["Dests"] == nil {
+		t.Errorf("qpdf's walk: URLS %+v, Dests %+v; want 3 keys and a tree", trees["URLS"], trees["Dests"])
 	}
 	f := filepath.Join(t.TempDir(), "capture.pdf")
 	if err := os.WriteFile(f, res.PDF, 0o600); err != nil {

@@ -174,7 +174,10 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 	if int64(len(b)) > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(b)), Max: opts.MaxFileSize}}
 	}
-	ctx, err := parse(b, opts)
+	ctx, err := lazyParse(b, opts)
+	if errors.Is(err, errLazy) || eagerOnly.Load() {
+		ctx, err = parse(b, opts)
+	}
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: parseError(b, err)}
 	}

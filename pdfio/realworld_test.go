@@ -114,23 +114,32 @@ func TestRealWorldEncryptedNeedsPassword(t *testing.T) {
 	t.Logf("without a password: %v", err)
 }
 
-// Printed pages append to every real file webcap can write to: the pages
-// are added after the file's own, its bytes are kept, and qpdf accepts the
-// result.
+// Printed pages append to every real file webcap can read: the pages are
+// added after the file's own, its bytes are kept, and qpdf accepts the
+// result. An encrypted file is refused as such (ErrEncryptedWrite); any
+// other error fails, and every readable file must be updated.
 func TestRealWorldAppendPages(t *testing.T) {
-	dir := sharedtest.Dir(t, "realworld")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
+	files, readable := sharedtest.RealWorld(t)
 	printed := printedFile()
+	updated, refused := 0, 0
 	for _, f := range files {
 		name := filepath.Base(f)
 		t.Run(name, func(t *testing.T) {
+			sharedtest.Unreadable(t, f)
 			orig, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
 			}
+			if pw, ok := sharedtest.RealWorldPasswords[name]; ok {
+				if _, err := NewUpdate(orig, name, Options{Password: pw}); !errors.Is(err, ErrEncryptedWrite) {
+					t.Fatalf("NewUpdate of an encrypted file: %v, want ErrEncryptedWrite", err)
+				}
+				refused++
+				return
+			}
 			u, err := NewUpdate(orig, name, Options{})
 			if err != nil {
-				t.Skipf("not writable: %v", err) // encrypted, or damaged beyond an update
+				t.Fatalf("NewUpdate: %v", err)
 			}
 			before, err := u.Document()
 			if err != nil {
@@ -138,10 +147,7 @@ func TestRealWorldAppendPages(t *testing.T) {
 			}
 			added, _, err := u.AppendPages(printed, "printed.pdf")
 			if err != nil {
-				if len(before.Defects) > 0 {
-					t.Skipf("a damaged file: %v", err)
-				}
-				t.Fatal(err)
+				t.Fatalf("AppendPages: %v", err)
 			}
 			out, err := u.Bytes()
 			if c := before.Certification; c != nil {
@@ -149,8 +155,12 @@ func TestRealWorldAppendPages(t *testing.T) {
 				if !errors.Is(err, ErrCertified) {
 					t.Fatalf("an update of a file certified with DocMDP /P %d: %v, want ErrCertified", c.Permission, err)
 				}
-				u, _ = NewUpdate(orig, name, Options{AllowCertified: true})
-				added, _, _ = u.AppendPages(printed, "printed.pdf")
+				if u, err = NewUpdate(orig, name, Options{AllowCertified: true}); err != nil {
+					t.Fatal(err)
+				}
+				if added, _, err = u.AppendPages(printed, "printed.pdf"); err != nil {
+					t.Fatal(err)
+				}
 				out, err = u.Bytes()
 			}
 			if err != nil {
@@ -167,7 +177,11 @@ func TestRealWorldAppendPages(t *testing.T) {
 				t.Fatalf("%d pages, want %d then the 2 added", len(d.Pages), n)
 			}
 			checkQPDF(t, out, len(d.Pages))
+			updated++
 		})
+	}
+	if updated+refused != readable {
+		t.Errorf("%d of the %d readable real files updated, %d refused as encrypted: every one must be", updated, readable, refused)
 	}
 }
 

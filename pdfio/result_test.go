@@ -1,6 +1,7 @@
 package pdfio
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,20 +36,38 @@ func TestResultIsAParse(t *testing.T) {
 		files["hostile "+n] = b
 	}
 	files["web, xref table"], files["web, xref stream"] = pdfbuild.Web(false), pdfbuild.Web(true)
-	real, _ := filepath.Glob(filepath.Join(sharedtest.Dir(t, "realworld"), "*.pdf"))
+	real, readable := sharedtest.RealWorld(t)
+	isReal := map[string]bool{}
 	for _, f := range real {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		files[filepath.Base(f)] = b
+		isReal[filepath.Base(f)] = true
 	}
-	updated := 0
+	updated, realUpdated, realRefused := 0, 0, 0
 	for name, orig := range files {
 		t.Run(name, func(t *testing.T) {
+			if isReal[name] {
+				// Every readable real file is updated; an encrypted one
+				// is refused as such. Any other error fails.
+				sharedtest.Unreadable(t, name)
+				if pw, ok := sharedtest.RealWorldPasswords[name]; ok {
+					if _, err := NewUpdate(orig, name, Options{Password: pw}); !errors.Is(err, ErrEncryptedWrite) {
+						t.Fatalf("NewUpdate of an encrypted file: %v, want ErrEncryptedWrite", err)
+					}
+					realRefused++
+					return
+				}
+			}
+			skipf := t.Skipf
+			if isReal[name] {
+				skipf = t.Fatalf
+			}
 			u, err := NewUpdate(orig, name, Options{AllowCertified: true})
 			if err != nil {
-				t.Skipf("no update: %v", err)
+				skipf("no update: %v", err)
 			}
 			doc, err := u.Document()
 			if err != nil {
@@ -65,11 +84,11 @@ func TestResultIsAParse(t *testing.T) {
 				t.Fatal(err)
 			}
 			if err := u.SetSpiderInfo(&webcapture.Info{Version: &webcapture.Number{Value: 1}, Commands: []*webcapture.Command{c}}); err != nil {
-				t.Skipf("no SpiderInfo: %v", err)
+				skipf("no SpiderInfo: %v", err)
 			}
 			out, err := u.Bytes()
 			if err != nil {
-				t.Skipf("no update: %v", err)
+				skipf("no update: %v", err)
 			}
 			parsed, err := ReadBytes(out, "out.pdf", Options{})
 			if err != nil {
@@ -83,10 +102,16 @@ func TestResultIsAParse(t *testing.T) {
 				t.Errorf("Result differs from a parse:\n got %s\nwant %s", docSummary(got), docSummary(parsed))
 			}
 			updated++
+			if isReal[name] {
+				realUpdated++
+			}
 		})
 	}
 	if updated < len(files)/2 {
 		t.Errorf("updated %d of %d files", updated, len(files))
+	}
+	if realUpdated+realRefused != readable {
+		t.Errorf("%d of the %d readable real files updated, %d refused as encrypted: every one must be", realUpdated, readable, realRefused)
 	}
 }
 

@@ -2,6 +2,7 @@ package pdfio
 
 import (
 	"bytes"
+	"errors"
 	"maps"
 	"os"
 	"path/filepath"
@@ -33,6 +34,10 @@ func TestUpdateResultIsTheReadOfTheBytes(t *testing.T) {
 		}
 		files[name] = b
 	}
+	// The real files when ../shared is there (the generated ones stand
+	// without it): each readable one must be updated, an encrypted one
+	// refused as such.
+	isReal, readable := map[string]bool{}, 0
 	if root, ok := sharedtest.Root(); ok {
 		real, _ := filepath.Glob(filepath.Join(root, "realworld", "*.pdf"))
 		for _, f := range real {
@@ -41,9 +46,13 @@ func TestUpdateResultIsTheReadOfTheBytes(t *testing.T) {
 				t.Fatal(err)
 			}
 			files[filepath.Base(f)] = b
+			isReal[filepath.Base(f)] = true
+			if sharedtest.RealWorldUnreadable[filepath.Base(f)] == "" {
+				readable++
+			}
 		}
 	}
-	incremental := 0
+	incremental, realDone := 0, 0
 	for _, name := range slices.Sorted(func(yield func(string) bool) {
 		for n := range files {
 			if !yield(n) {
@@ -52,21 +61,33 @@ func TestUpdateResultIsTheReadOfTheBytes(t *testing.T) {
 		}
 	}) {
 		t.Run(name, func(t *testing.T) {
-			u, err := OpenUpdate(files[name], name, Options{})
+			opts := Options{}
+			if isReal[name] {
+				sharedtest.Unreadable(t, name)
+				if pw, ok := sharedtest.RealWorldPasswords[name]; ok {
+					if _, err := NewUpdate(files[name], name, Options{Password: pw}); !errors.Is(err, ErrEncryptedWrite) {
+						t.Fatalf("NewUpdate of an encrypted file: %v, want ErrEncryptedWrite", err)
+					}
+					realDone++
+					return
+				}
+				opts.AllowCertified = true // a certified file too: its update is still read
+			}
+			u, err := OpenUpdate(files[name], name, opts)
 			if err != nil {
-				t.Skip("cannot be read:", err)
+				t.Fatal("cannot be read:", err)
 			}
 			d, err := u.Document()
 			if err != nil {
 				t.Fatal(err)
 			}
 			if u.unwritable != nil {
-				t.Skip("cannot be updated:", u.unwritable)
+				t.Fatal("cannot be updated:", u.unwritable)
 			}
 			changeEverything(t, u, d)
 			out, err := u.Bytes()
 			if err != nil {
-				t.Skip("not updated:", err) // certified
+				t.Fatal("not updated:", err)
 			}
 			got, err := u.Result(out, "out.pdf")
 			if err != nil {
@@ -84,7 +105,13 @@ func TestUpdateResultIsTheReadOfTheBytes(t *testing.T) {
 			} else if len(d.Damage) == 0 {
 				t.Error("a well-formed file's update was read whole")
 			}
+			if isReal[name] {
+				realDone++
+			}
 		})
+	}
+	if realDone != readable {
+		t.Errorf("%d of the %d readable real files updated or refused as encrypted: every one must be", realDone, readable)
 	}
 	if incremental < 4 {
 		t.Errorf("%d files' updates read incrementally, want at least the 4 generated ones", incremental)

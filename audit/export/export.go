@@ -80,6 +80,36 @@ type Results interface {
 	At(i int) audit.FileResult
 }
 
+// Streamed is what Results may also be: a file's result without its
+// findings, which are then read one at a time. The formats that write a
+// finding at a time (SARIF) use it, so that a file of millions of findings
+// (audit/batch.Spool) is not held whole; the others call At.
+type Streamed interface {
+	// Head is the i-th result without its findings, and its status.
+	Head(i int) (audit.FileResult, audit.Status)
+	// EachFinding calls fn with each of the i-th file's findings, in
+	// At's order, until fn's first error, which it returns.
+	EachFinding(i int, fn func(audit.Finding) error) error
+}
+
+// head is the i-th result and its status, without its findings when
+// results are Streamed; each calls fn with its findings.
+func head(results Results, i int) (r audit.FileResult, status audit.Status, each func(fn func(audit.Finding) error) error) {
+	if st, ok := results.(Streamed); ok {
+		r, status = st.Head(i)
+		return r, status, func(fn func(audit.Finding) error) error { return st.EachFinding(i, fn) }
+	}
+	r = results.At(i)
+	return r, r.Status(), func(fn func(audit.Finding) error) error {
+		for _, f := range r.Findings {
+			if err := fn(f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
 // Slice is Results held in a slice.
 type Slice []audit.FileResult
 

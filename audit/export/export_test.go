@@ -354,3 +354,39 @@ func TestMergeAndTally(t *testing.T) {
 		t.Errorf("Tally = %+v", tally)
 	}
 }
+
+// streamed is Results that are also Streamed.
+type streamed struct{ Slice }
+
+func (s streamed) Head(i int) (audit.FileResult, audit.Status) {
+	r := s.Slice[i]
+	status := r.Status()
+	r.Findings = nil
+	return r, status
+}
+
+func (s streamed) EachFinding(i int, fn func(audit.Finding) error) error {
+	for _, f := range s.Slice[i].Findings {
+		if err := fn(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Every format writes Streamed results as it writes them held.
+func TestStreamed(t *testing.T) {
+	rs := results(t)
+	for _, f := range []Format{VeraPDF, PREMIS, Archivematica, SARIF, JUnit} {
+		var held, stream bytes.Buffer
+		if err := Write(&held, f, Slice(rs), opts); err != nil {
+			t.Fatal(err)
+		}
+		if err := Write(&stream, f, streamed{Slice(rs)}, opts); err != nil {
+			t.Fatal(err)
+		}
+		if held.String() != stream.String() {
+			t.Errorf("%v: Streamed results written differently (%d bytes, held %d)", f, stream.Len(), held.Len())
+		}
+	}
+}

@@ -148,15 +148,15 @@ func writeSARIF(w io.Writer, results Results, opts Options) error {
 	ew.printf("{\n  \"$schema\": %s,\n  \"version\": %s,\n  \"runs\": [\n    {\n      \"tool\": %s,\n      \"artifacts\": [",
 		ew.json(sarifSchema), ew.json(sarifVersion), ew.json(sarifTool{driver}))
 	for i := range results.Len() {
-		r := results.At(i)
-		a := sarifArtifact{Location: sarifArtifactLocation{URI: fileURI(r.Input)}, Length: r.Size, Properties: sarifArtifactProp{r.Status().String()}}
+		r, status, _ := head(results, i)
+		a := sarifArtifact{Location: sarifArtifactLocation{URI: fileURI(r.Input)}, Length: r.Size, Properties: sarifArtifactProp{status.String()}}
 		ew.element(i, a)
 	}
 	ew.printf("\n      ],\n      \"results\": [")
 	inv := sarifInvocation{ExecutionSuccessful: true, Notifications: []sarifNotification{}}
 	n := 0
 	for i := range results.Len() {
-		r := results.At(i)
+		r, _, each := head(results, i)
 		at := sarifArtifactLocation{URI: fileURI(r.Input), Index: &i}
 		if r.Error != nil {
 			if r.Error.Operational() {
@@ -165,7 +165,7 @@ func writeSARIF(w io.Writer, results Results, opts Options) error {
 			inv.Notifications = append(inv.Notifications, sarifNotification{Level: "error", Message: sarifMessage{r.Error.Message},
 				Locations: []sarifLocation{{Physical: sarifPhysical{at}}}})
 		}
-		for _, f := range r.Findings {
+		err := each(func(f audit.Finding) error {
 			res := sarifResult{RuleID: f.Rule, Level: sarifLevel(f.Severity), Message: sarifMessage{f.Message + " (" + f.Spec + ")"},
 				Locations: []sarifLocation{{Physical: sarifPhysical{at}}}}
 			if k, ok := index[f.Rule]; ok {
@@ -176,6 +176,10 @@ func writeSARIF(w io.Writer, results Results, opts Options) error {
 			}
 			ew.element(n, res)
 			n++
+			return ew.err
+		})
+		if err != nil {
+			return err
 		}
 	}
 	ew.printf("\n      ],\n      \"invocations\": [\n        %s\n      ]\n    }\n  ]\n}\n", ew.json(inv))

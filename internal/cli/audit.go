@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/audit/batch"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/mirror"
@@ -246,6 +246,10 @@ type auditOptions struct {
 	Files []string
 
 	sources *sourceCache // Sources opened once for the files of this process; nil: for each file
+	// SpoolLimit is the findings of a file held in memory (hidden
+	// --spool-limit, batch.Spool.Limit); spoolDir where those past it go.
+	SpoolLimit int
+	spoolDir   string
 }
 
 // loadSources reads --sources in this process, before any file, under
@@ -278,6 +282,8 @@ func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 	f.StringVar(&opts.Sources, "sources", "", "recompute identifiers from the captured data: a wget mirror `DIR`, a WARC file or a JSON MANIFEST")
 	addAllowOutsideFlag(cmd, &opts.AllowOutside)
 	opts.trustFlags.add(cmd)
+	f.IntVar(&opts.SpoolLimit, spoolFlag, batch.DefaultLimit, "findings of a file held in memory; past them, all are written to temporary files (-1: never)")
+	_ = f.MarkHidden(spoolFlag)
 }
 
 func (o *auditOptions) bounds() (*limitFlags, string, []string) {
@@ -349,10 +355,14 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		}
 		defer log.Close()
 	}
+	dir, removeDir, err := newSpoolDir()
+	if err != nil {
+		return err
+	}
+	defer removeDir()
+	opts.spoolDir = dir
 	results := make([]fileJSON, len(opts.Files))
 	prior := make([]*priorResult, len(opts.Files)) // done before, by the results --resume read
-	finished := make(chan int, len(opts.Files))
-	jobs := make(chan int)
 	auditor := newAuditor(opts)
 	defer auditor.close()
 	if auditor.pool == nil { // in this process (--in-process, or no program to run)
@@ -360,43 +370,26 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		ctx, stop = limits.WatchMemory(ctx, int64(opts.MaxMemory), maxMemoryFlag)
 		defer stop()
 	}
-	var wg sync.WaitGroup
-	for range min(opts.Jobs, len(opts.Files)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				meta := results[i].fileMeta
-				results[i] = auditor.audit(ctx, opts.Files[i])
-				results[i].fileMeta = meta
-				finished <- i
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i, path := range opts.Files {
-			if ctx.Err() != nil {
-				return
-			}
-			results[i].fileMeta = statMeta(path, opts.ResumeBy == "sha256")
-			if log != nil {
-				if prev, ok := log.match(path, &results[i].fileMeta, opts.ResumeBy == "sha256"); ok {
-					prior[i] = &prev
-					finished <- i
-					continue
-				}
-			}
-			select {
-			case jobs <- i:
-			case <-ctx.Done():
-				return
+	// prepare notes what --resume compares, and skips a file it holds.
+	prepare := func(i int) bool {
+		path := opts.Files[i]
+		results[i].fileMeta = statMeta(path, opts.ResumeBy == "sha256")
+		if log != nil {
+			if prev, ok := log.match(path, &results[i].fileMeta, opts.ResumeBy == "sha256"); ok {
+				prior[i] = &prev
+				return true
 			}
 		}
-	}()
+		return false
+	}
+	auditOne := func(ctx context.Context, i int) {
+		meta := results[i].fileMeta
+		results[i] = auditor.audit(ctx, opts.Files[i])
+		results[i].fileMeta = meta
+	}
 	out := opts.IO.Out
 	if log != nil {
-		out = log.f
+		out = log.Writer()
 	}
 	w := bufio.NewWriter(out)
 	jsonl := opts.JSONL || log != nil
@@ -409,7 +402,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	emit := func(i int) error {
 		progress.step(opts.Files[i])
 		if prior[i] != nil {
-			sum.add(&fails, prior[i].tally)
+			sum.add(&fails, prior[i].Tally)
 			return nil
 		}
 		results[i].Status = fileStatus(results[i])
@@ -418,7 +411,12 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		switch {
 		case jsonl:
 			progress.clear()
-			err := writeLine(w, fileLineJSON{schemaName("audit-file"), r})
+			var err error
+			if s := r.spilled(); s != nil {
+				err = writeSpilledLine(w, fileLineJSON{schemaName("audit-file"), r}, s)
+			} else {
+				err = writeLine(w, fileLineJSON{schemaName("audit-file"), r})
+			}
 			if err == nil {
 				err = w.Flush()
 			}
@@ -435,40 +433,22 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			}
 		}
 		if !keep && !html {
+			results[i].release()
 			results[i] = fileJSON{} // said: not kept
 		}
 		return nil
 	}
-	ordered := !jsonl || opts.Ordered
-	ready := make([]bool, len(opts.Files))
-	next := 0
-	for range opts.Files {
-		var i int
-		select {
-		case i = <-finished:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil { // a file cut short is not a result
-			wg.Wait()
+	runOpts := batch.RunOptions{Jobs: opts.Jobs, Unordered: jsonl && !opts.Ordered}
+	if err := batch.Run(ctx, len(opts.Files), runOpts, prepare, auditOne, emit); err != nil {
+		if ctx.Err() != nil {
 			return stopError(ctx, "audit", "") // interrupted, or (--in-process) --max-memory passed
 		}
-		if !ordered {
-			if err := emit(i); err != nil {
-				return err
-			}
-			continue
-		}
-		for ready[i] = true; next < len(opts.Files) && ready[next]; next++ {
-			if err := emit(next); err != nil {
-				return err
-			}
-		}
+		return err
 	}
-	wg.Wait()
 	progress.clear()
 	switch {
 	case opts.JSON:
-		err = writeLine(w, auditReport{Schema: schemaName("audit"), Files: results, Summary: sum})
+		err = writeAuditReport(w, results, sum)
 	case jsonl:
 	case opts.Format != "":
 		err = writeFormat(w, opts.Format, jsonResults(results))
@@ -490,25 +470,27 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	return formatExit(opts.Format, jsonResults(results), fails.err())
 }
 
-// tally is what the summary and the exit status count of a file's result.
-type tally struct {
-	kind                    string // the error's kind; "": the file was read
-	errors, warnings, infos int
-}
+// tally is what the summary and the exit status count of a file's result
+// (batch.Tally).
+type tally = batch.Tally
 
 func tallyOf(r fileJSON) tally {
 	var t tally
 	if r.Error != nil {
-		t.kind = r.Error.Kind
+		t.Kind = r.Error.Kind
+	}
+	if s := r.spilled(); s != nil {
+		t.Errors, t.Warnings, t.Infos = s.Summary.Errors, s.Summary.Warnings, s.Summary.Infos
+		return t
 	}
 	for _, f := range r.Findings {
 		switch f.Severity {
 		case "error":
-			t.errors++
+			t.Errors++
 		case "warning":
-			t.warnings++
+			t.Warnings++
 		default:
-			t.infos++
+			t.Infos++
 		}
 	}
 	return t
@@ -518,38 +500,31 @@ func tallyOf(r fileJSON) tally {
 // unreadable file by its kind, a file with an error finding as failed.
 func (s *auditSummary) add(fails *failures, t tally) {
 	s.Files++
-	s.Errors += t.errors
-	s.Warnings += t.warnings
-	s.Infos += t.infos
-	if t.kind != "" {
+	s.Errors += t.Errors
+	s.Warnings += t.Warnings
+	s.Infos += t.Infos
+	if t.Kind != "" {
 		s.Unreadable++
-		fails.addKind(t.kind)
+		fails.addKind(t.Kind)
 	}
-	if t.errors > 0 {
+	if t.Errors > 0 {
 		fails.failed++
 	}
 }
 
 func writeFileFindings(w *bufio.Writer, r fileJSON, verbose bool, jsonFlag string) error {
+	if s := r.spilled(); s != nil {
+		return writeSpilledText(w, r, s, verbose, jsonFlag)
+	}
 	name := displayInput(r.Input)
 	if r.Error != nil {
 		fmt.Fprintf(w, "%s: unreadable: %s\n", name, r.Error.Message)
 	}
 	limit := newRuleLimit(verbose)
 	for _, f := range r.Findings {
-		if !limit.show(f.Severity + " " + f.Rule) {
-			continue
+		if limit.show(f.Severity + " " + f.Rule) {
+			writeFindingLine(w, name, f)
 		}
-		where := f.Object
-		if where == "" {
-			where = "file"
-		} else {
-			where = "object " + strings.TrimSuffix(where, " R") + " R"
-		}
-		if f.Key != "" {
-			where += " " + f.Key
-		}
-		fmt.Fprintf(w, "%s: %s %s %s: %s (%s)\n", name, f.Severity, f.Rule, where, f.Message, f.Spec)
 	}
 	limit.eachHidden(func(rule string, n int) {
 		fmt.Fprintf(w, "%s: %s: %s\n", name, rule, notShown(n, "finding", jsonFlag))
@@ -558,4 +533,43 @@ func writeFileFindings(w *bufio.Writer, r fileJSON, verbose bool, jsonFlag strin
 		fmt.Fprintf(w, "%s: %s\n", name, status)
 	}
 	return nil
+}
+
+// writeAuditReport writes audit --json's document: at once, or when a
+// file's findings spilled, a file at a time (as report --format json).
+func writeAuditReport(w *bufio.Writer, results []fileJSON, sum auditSummary) error {
+	spilled := false
+	for i := range results {
+		spilled = spilled || results[i].spilled() != nil
+	}
+	if !spilled {
+		return writeLine(w, auditReport{Schema: schemaName("audit"), Files: results, Summary: sum})
+	}
+	fmt.Fprintf(w, `{"schema":%q,"files":[`, schemaName("audit"))
+	for i, r := range results {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		if err := writeFileJSON(w, r); err != nil {
+			return err
+		}
+	}
+	b, err := marshal(sum)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, `],"summary":%s}`+"\n", b)
+	return err
+}
+
+// writeFileJSON writes a file's result as a JSON object (no newline).
+func writeFileJSON(w *bufio.Writer, r fileJSON) error {
+	if s := r.spilled(); s != nil {
+		return writeSpilled(w, r, s)
+	}
+	b, err := marshal(r)
+	if err == nil {
+		_, err = w.Write(b)
+	}
+	return err
 }

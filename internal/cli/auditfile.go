@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/audit/batch"
 	"github.com/webcap/webcap/htmlreport"
 	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/internal/workers"
@@ -62,21 +63,38 @@ func auditFile(ctx context.Context, path string, opts *auditOptions) fileJSON {
 		return r
 	}
 	defer closeFile()
-	findings := audit.Check(d, aopts)
-	if ctx.Err() != nil { // cut short: no verdict on the file
+	sp := &batch.Spool{Dir: opts.spoolDir, Limit: opts.SpoolLimit, First: perRule}
+	var verdicts []audit.Finding // what the report's sets show (htmlreport.Describe)
+	for f := range audit.Findings(d, aopts) {
+		if err := sp.Add(f); err != nil {
+			break // said by Close
+		}
+		if opts.Sets && (strings.HasPrefix(f.Rule, "WC-SOURCE-") || strings.HasPrefix(f.Rule, "WC-EMBED-")) {
+			verdicts = append(verdicts, f)
+		}
+	}
+	found, err := sp.Close()
+	switch {
+	case ctx.Err() != nil: // cut short: no verdict on the file
+		found.Remove()
 		r.Error = newErrorJSON(context.Cause(ctx))
 		r.Error.Message = context.Cause(ctx).Error()
 		return r
+	case err != nil: // the spool could not be written: no verdict either
+		found.Remove()
+		r.Error = newErrorJSON(&ioError{err})
+		r.Error.Message = err.Error()
+		return r
 	}
-	for _, f := range findings {
-		fj := findingJSON{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Key: f.Key, Spec: f.Spec}
-		if !f.Object.IsZero() {
-			fj.Object = f.Object.String()
+	if found.Spilled() {
+		r.spooled = found
+	} else {
+		for _, f := range found.Held {
+			r.Findings = append(r.Findings, findingJSONOf(f))
 		}
-		r.Findings = append(r.Findings, fj)
 	}
 	if opts.Sets {
-		r.Capture = htmlreport.Describe(d, findings, opts.Sources != "" || audit.Embedded(findings))
+		r.Capture = htmlreport.Describe(d, verdicts, opts.Sources != "" || audit.Embedded(verdicts))
 	}
 	return r
 }
@@ -101,7 +119,8 @@ func newAuditor(opts *auditOptions) *auditor {
 	args := []string{os.Args[0], // so that a multi-call binary (the tests') runs webcap
 		"audit-worker", "--profile", opts.Profile.String(), "--timeout", opts.Timeout.String(),
 		"--max-memory", strconv.FormatInt(int64(opts.MaxMemory), 10),
-		"--max-file-size", strconv.FormatInt(int64(opts.MaxFileSize), 10)}
+		"--max-file-size", strconv.FormatInt(int64(opts.MaxFileSize), 10),
+		"--" + spoolFlag, strconv.Itoa(opts.SpoolLimit), "--spool-dir", opts.spoolDir}
 	if opts.Sets {
 		args = append(args, "--sets")
 	}
@@ -169,11 +188,12 @@ func (a *auditor) inWorker(ctx context.Context, path string) fileJSON {
 	}
 	r := fileJSON{Input: path, Findings: []findingJSON{}}
 	answer, err := a.pool.Do(ctx, task)
-	var line fileLineJSON
+	var line workerAnswer
 	var ce *workers.CrashError
 	switch {
 	case err == nil && json.Unmarshal(answer, &line) == nil && line.Input == asJSONText(path):
 		line.Input = path // the name as given, bytes and all
+		line.spooled = line.Spool
 		return line.fileJSON
 	case err == nil:
 		r.Error = hostile("the reader gave no result")
@@ -240,6 +260,7 @@ func newAuditWorkerCmd(ios *IOStreams, runF func(context.Context, *auditOptions)
 		RunE:    runner(opts, runF, runAuditWorker, func([]string) error { return nil }),
 	}
 	addAuditFlags(cmd, opts)
+	cmd.Flags().StringVar(&opts.spoolDir, "spool-dir", "", "the directory of the findings spilled (audit's)")
 	return cmd
 }
 
@@ -261,7 +282,8 @@ func runAuditWorker(ctx context.Context, opts *auditOptions) error {
 			opts.sources = &sourceCache{}
 		}
 		fault(task.file())
-		b, err := json.Marshal(fileLineJSON{schemaName("audit-file"), auditFile(ctx, task.file(), opts)})
+		r := auditFile(ctx, task.file(), opts)
+		b, err := json.Marshal(workerAnswer{fileLineJSON{schemaName("audit-file"), r}, r.spilled()})
 		if err != nil {
 			panic(err)
 		}

@@ -104,24 +104,45 @@ WARC, once written, is put into the PDF as well (an associated file,
 /AFRelationship /Source): webcap audit OUT.pdf then recomputes every
 content set's identifier from it, with no --sources and no network.
 
+--urls-from LIST --out-dir DIR captures each seed of LIST (a URL a line,
+then its own --levels, --same-site, --same-path or --max-pages; # starts a
+comment) into DIR/NAME.pdf (and, with --warc WDIR, WDIR/NAME.warc.gz), NAME
+being a slug of the seed and a hash of it; --shard I/N takes the seeds
+whose URL hashes to I (FNV-1a, as audit's), --resume keeps the seeds whose
+outputs are complete and audit with no error, --jsonl prints a line per
+seed, --workers N captures N seeds at once, each worker process with its
+own Chromium. See docs/scale.md.
+
 Exit status: 0 when the capture audits with no error, 1 when no page could
 be captured or errors remain, 2 for a usage error, 3 when a file cannot be
 written or Chromium cannot be started, 130 when interrupted (what was
 captured before is written).`,
 		Example: `  $ webcap capture https://example.com/ -o example.pdf
+  # each seed of a list into its own PDF and WARC; shard 0 of 4, resumable
+  $ webcap capture --urls-from seeds.txt --out-dir out --warc out --shard 0/4 --resume --jsonl
   $ webcap capture --levels 2 --same-path https://example.com/docs/ -o docs.pdf
   $ webcap capture --max-pages 20 --timeout 2m --json https://a.example/ https://b.example/ -o two.pdf
   $ webcap capture --post 'q=web+capture' https://example.com/search -o results.pdf
   $ webcap capture --warc example.warc.gz https://example.com/ -o example.pdf
   # robots.txt of slow.example times out (a 5xx, too): everything is forbidden; fetch anyway
   $ webcap capture --ignore-robots https://slow.example/ -o slow.pdf`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.many.From != "" { // the seeds are the list's (capturemany.go)
+				opts.many.workerArgs = workerFlags(cmd.Flags())
+				return nil
+			}
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
 		RunE: runner(opts, runF, inBand(runCapture), func(args []string) error {
+			if opts.many.From != "" {
+				return checkMany(opts, args)
+			}
 			opts.URLs = args
 			return checkCapture("capture", opts)
 		}),
 	}
 	captureFlags(cmd, opts, false)
+	opts.many.add(cmd)
 	return cmd
 }
 
@@ -147,6 +168,7 @@ type captureOptions struct {
 	WARCKeepCreds   bool       // --warc-keep-credentials
 	sealFlags                  // --timestamp-url, --sign-*, --ltv (sealflags.go)
 	embed           embedFlags // --embed-warc (embedflags.go)
+	many            manyFlags  // --urls-from, --out-dir, --shard, --resume, --jsonl, --workers (capturemany.go)
 }
 
 // captureFlags are capture's and append's flags.
@@ -243,6 +265,9 @@ read or written or Chromium cannot be started.`,
 }
 
 func runCapture(ctx context.Context, opts *captureOptions) error {
+	if opts.many.From != "" {
+		return runCaptureMany(ctx, opts)
+	}
 	name := opts.name()
 	// Before anything is fetched: a crawl is not lost to a bad -o.
 	r := &runFiles{inPlace: opts.File}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/audit/batch"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/capture"
 	"github.com/webcap/webcap/pdfio"
@@ -55,9 +56,9 @@ func auditLimits(timeout time.Duration, mem byteSize, given bool) limitFlags {
 // line parses into, defaults included; nothing runs.
 func TestCommandFlags(t *testing.T) {
 	canonDefaults := canonFlags{Profile: canon.PDF, Input: canon.Encoded}
-	auditDefaults := auditOptions{Profile: canon.PDF, Jobs: runtime.NumCPU(), limitFlags: auditLimits(time.Minute, defaultMaxMemory, false), RestartAfter: 1000,
+	auditDefaults := auditOptions{Profile: canon.PDF, Jobs: runtime.NumCPU(), limitFlags: auditLimits(time.Minute, defaultMaxMemory, false), RestartAfter: 1000, SpoolLimit: batch.DefaultLimit,
 		inputFlags: inputFlags{Include: []string{"*.pdf"}}, ResumeBy: "stat", progressFlags: progressFlags{Progress: progressAuto}, htmlFlags: htmlFlags{Thumbnails: "auto"}}
-	captureDefaults := captureOptions{fetchFlags: fetchDefaults(50), Levels: 1, Jobs: 2, PostType: capture.DefaultPostType}
+	captureDefaults := captureOptions{fetchFlags: fetchDefaults(50), Levels: 1, Jobs: 2, PostType: capture.DefaultPostType, many: manyFlags{Workers: 1}}
 	for _, tc := range []struct {
 		name  string
 		parse func([]string) (any, error)
@@ -83,7 +84,7 @@ func TestCommandFlags(t *testing.T) {
 		{"audit defaults", parseWith(newAuditCmd), []string{"a.pdf"},
 			func() *auditOptions { o := auditDefaults; o.Files = []string{"a.pdf"}; return &o }()},
 		{"audit", parseWith(newAuditCmd), []string{"--profile", "pdf2", "--json", "--jobs", "3", "--timeout", "5s", "--password-file", "pw.txt", "--sources", "m.json", "--in-process", "--progress", "plain", "a.pdf", "b.pdf"},
-			&auditOptions{Profile: canon.PDF2, JSON: true, Jobs: 3, limitFlags: auditLimits(5*time.Second, defaultMaxMemory, false), passwordFlags: passwordFlags{PasswordFile: "pw.txt"}, Sources: "m.json", RestartAfter: 1000, InProcess: true,
+			&auditOptions{Profile: canon.PDF2, JSON: true, Jobs: 3, limitFlags: auditLimits(5*time.Second, defaultMaxMemory, false), passwordFlags: passwordFlags{PasswordFile: "pw.txt"}, Sources: "m.json", RestartAfter: 1000, InProcess: true, SpoolLimit: batch.DefaultLimit,
 				inputFlags: inputFlags{Include: []string{"*.pdf"}}, ResumeBy: "stat", progressFlags: progressFlags{Progress: progressPlain}, htmlFlags: htmlFlags{Thumbnails: "auto"}, Files: []string{"a.pdf", "b.pdf"}}},
 		{"audit html", parseWith(newAuditCmd), []string{"--html", filepath.Join(os.TempDir(), "webcap-flags-test-report.html"), "--thumbnails", "none", "--force", "--sets", "a.pdf"},
 			func() *auditOptions {
@@ -99,8 +100,8 @@ func TestCommandFlags(t *testing.T) {
 				o.JSONL, o.Ordered, o.Resume, o.ResumeBy, o.Files = true, true, "r.jsonl", "sha256", []string{"d"}
 				return &o
 			}()},
-		{"audit-worker", parseWith(newAuditWorkerCmd), []string{"--profile", "rfc3986", "--timeout", "2s", "--max-memory", "2MiB", "--sources", "d"},
-			&auditOptions{Profile: canon.RFC3986, limitFlags: auditLimits(2*time.Second, 2<<20, true), Sources: "d"}},
+		{"audit-worker", parseWith(newAuditWorkerCmd), []string{"--profile", "rfc3986", "--timeout", "2s", "--max-memory", "2MiB", "--sources", "d", "--spool-limit", "5", "--spool-dir", "s"},
+			&auditOptions{Profile: canon.RFC3986, limitFlags: auditLimits(2*time.Second, 2<<20, true), Sources: "d", SpoolLimit: 5, spoolDir: "s"}},
 		{"fix", parseWith(newFixCmd), []string{"--profile", "pdf2", "-o", "out.pdf", "in.pdf"},
 			&fixOptions{limitFlags: readLimits, Profile: canon.PDF2, outputFlags: outputFlags{Out: "out.pdf"}, File: "in.pdf"}},
 		{"fix in place", parseWith(newFixCmd), []string{"--in-place", "in.pdf"},
@@ -125,7 +126,15 @@ func TestCommandFlags(t *testing.T) {
 				fetchFlags: fetchFlags{Profile: canon.PDF2, Chromium: "/bin/c", MaxPages: 9, MaxBytes: 2 << 20, Timeout: time.Minute,
 					PageTimeout: 5 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: 2 * time.Second, Settle: 2 * time.Second, Bookmarks: "none",
 					progressFlags: progressFlags{Progress: progressAuto, Quiet: true}, crawlMemory: crawlMemory{MaxMemory: 512 << 20, maxMemoryGiven: true, BrowserMemory: 1 << 30}},
-				Levels: 3, SameSite: true, SamePath: true, Jobs: 4, KeepCredentials: true, JSON: true, Verbose: true, Post: "q=1", PostType: "text/plain"}},
+				Levels: 3, SameSite: true, SamePath: true, Jobs: 4, KeepCredentials: true, JSON: true, Verbose: true, Post: "q=1", PostType: "text/plain", many: manyFlags{Workers: 1}}},
+		{"capture urls-from", parseWith(newCaptureCmd), []string{"--urls-from", "seeds.txt", "--out-dir", "out", "--warc", "out", "--shard", "1/4", "--resume", "--jsonl", "--workers", "2", "--levels", "2", "--progress", "none"},
+			func() *captureOptions {
+				o := captureDefaults
+				o.Levels, o.WARC, o.Progress = 2, "out", progressNone
+				o.many = manyFlags{From: "seeds.txt", OutDir: "out", Shard: "1/4", Resume: true, JSONL: true, Workers: 2, shard: shard.Shard{I: 1, N: 4},
+					workerArgs: []string{"--levels=2", "--out-dir=out", "--resume=true", "--warc=out"}}
+				return &o
+			}()},
 		{"capture submit", parseWith(newCaptureCmd), []string{"--submit", "http://a/?q=1", "-o", "out.pdf"},
 			func() *captureOptions {
 				o := captureDefaults
@@ -137,6 +146,7 @@ func TestCommandFlags(t *testing.T) {
 				o := captureDefaults
 				o.File, o.URLs, o.Out, o.Levels = "site.pdf", []string{"http://a/"}, "out.pdf", 2
 				o.lim.MaxFileSize = pdfio.DefaultMaxFileSize
+				o.many = manyFlags{} // capture's alone
 				return &o
 			}()},
 		{"refresh defaults", parseWith(newRefreshCmd), []string{"site.pdf", "-o", "out.pdf"},

@@ -44,6 +44,14 @@ func fileResult(j fileJSON) audit.FileResult {
 		}
 		r.Error = &audit.FileError{Message: j.Error.Message, Kind: kind}
 	}
+	if s := j.spilled(); s != nil { // read back whole: a report of them all
+		found, err := spilledFindings(s)
+		if err != nil && r.Error == nil {
+			r.Error = &audit.FileError{Message: err.Error(), Kind: audit.Unavailable}
+		}
+		r.Findings = found
+		return r
+	}
 	for _, f := range j.Findings {
 		var ref webcapture.Ref
 		if f.Object != "" {
@@ -69,7 +77,11 @@ func severityOf(name string) audit.Severity {
 // fileStatus is a file's verdict in JHOVE's words, as the library decides
 // it.
 func fileStatus(j fileJSON) string {
-	if s := fileResult(j).Status(); s != audit.Unchecked {
+	status := func() audit.Status { return fileResult(j).Status() }
+	if s := j.spilled(); s != nil { // decided from the summary
+		status = func() audit.Status { return s.Summary.Status(fileResult(fileJSON{Error: j.Error}).Error) }
+	}
+	if s := status(); s != audit.Unchecked {
 		return s.String()
 	}
 	return "" // no verdict: the error says why
@@ -104,6 +116,32 @@ type jsonResults []fileJSON
 
 func (r jsonResults) Len() int                  { return len(r) }
 func (r jsonResults) At(i int) audit.FileResult { return fileResult(r[i]) }
+
+// Head and EachFinding make jsonResults export.Streamed: a file whose
+// findings spilled is written a finding at a time where the format can.
+func (r jsonResults) Head(i int) (audit.FileResult, audit.Status) {
+	s := r[i].spilled()
+	if s == nil {
+		res := fileResult(r[i])
+		return res, res.Status()
+	}
+	res := fileResult(fileJSON{Input: r[i].Input, fileMeta: r[i].fileMeta, Error: r[i].Error})
+	return res, s.Summary.Status(res.Error)
+}
+
+func (r jsonResults) EachFinding(i int, fn func(audit.Finding) error) error {
+	if s := r[i].spilled(); s != nil {
+		return s.Each(fn)
+	}
+	for _, f := range fileResult(r[i]).Findings {
+		if err := fn(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var _ export.Streamed = jsonResults{}
 
 // formatExit is the outcome of a run whose report went out in format
 // name: the Archivematica contract says the verdict in the output and

@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/webcap/webcap/audit/batch"
 	"github.com/webcap/webcap/shard"
 )
 
@@ -80,59 +78,12 @@ func (f *inputFlags) inputs(ctx context.Context, cmd string, files []string, ios
 		}
 		files = append(slices.Clip(files), list...)
 	}
-	var out []string
-	for _, p := range files {
-		if f.Recursive {
-			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-				found, err := f.walk(ctx, p)
-				if err != nil {
-					return nil, &ioError{fmt.Errorf("%s: %w", cmd, pathError(err))}
-				}
-				for _, q := range found {
-					if f.Shard.Takes(shard.Path(q)) {
-						out = append(out, q)
-					}
-				}
-				continue
-			}
-		}
-		if f.Shard.Takes(shard.Path(p)) {
-			out = append(out, p)
-		}
+	out, err := batch.List(ctx, files, batch.ListOptions{Recursive: f.Recursive, Include: f.Include, Shard: f.Shard})
+	if errors.Is(err, context.Canceled) {
+		err = checkInterrupt(ctx)
+	}
+	if err != nil {
+		return nil, &ioError{fmt.Errorf("%s: %w", cmd, pathError(err))}
 	}
 	return out, nil
-}
-
-// walk lists the files under dir whose names match Include, in lexical
-// order; symbolic links are not followed.
-func (f *inputFlags) walk(ctx context.Context, dir string) ([]string, error) {
-	var found []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if d.Type().IsRegular() && f.included(d.Name()) {
-			found = append(found, p)
-		}
-		return nil
-	})
-	if errors.Is(err, context.Canceled) {
-		return nil, checkInterrupt(ctx)
-	}
-	return found, err
-}
-
-// included reports whether a file's name matches one of the Include globs,
-// case ignored ("*.pdf" takes "A.PDF").
-func (f *inputFlags) included(name string) bool {
-	name = strings.ToLower(name)
-	for _, g := range f.Include {
-		if ok, _ := filepath.Match(strings.ToLower(g), name); ok {
-			return true
-		}
-	}
-	return false
 }

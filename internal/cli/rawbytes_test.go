@@ -197,7 +197,7 @@ func TestInfoJSONKeepsEveryByte(t *testing.T) {
 	checkInfoJSON(t, file, d)
 	rep := runJSONLines(t, 0, "info", "--json", file)[0]
 	noReplacement(t, rep, "")
-	// The forms themselves, as the README shows them.
+	// The forms themselves, as docs/commands.md shows them.
 	if got := get(t, rep, "urls", "keys", 0, "key"); jsonBytes(t, got) != "http://www.example.com/caf\xe9" || got.(map[string]any)["hex"] != "687474703A2F2F7777772E6578616D706C652E636F6D2F636166E9" {
 		t.Errorf("Latin-1 key = %v", got)
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/hex"
 	"errors"
+	"github.com/webcap/webcap/audit/batch"
 	"github.com/webcap/webcap/htmlreport"
 	"sort"
 	"strings"
@@ -317,6 +318,9 @@ type fileJSON struct {
 	// HTML report shows (htmlreport.Capture): with audit --sets (or
 	// --html) only.
 	Capture *htmlreport.Capture `json:"capture,omitempty"`
+	// spooled holds the findings instead of Findings when they spilled
+	// (auditspool.go); nil: Findings holds them.
+	spooled *batch.Findings
 }
 
 // fileLineJSON is one file's result on a line of its own (audit --jsonl).

@@ -144,7 +144,7 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 	var sum auditSummary
 	var fails failures
 	for _, l := range files.lines {
-		sum.add(&fails, l.t)
+		sum.add(&fails, l.Tally)
 	}
 	var out io.Writer = opts.IO.Out
 	file, err := opts.createOutput()

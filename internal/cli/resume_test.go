@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,45 +47,14 @@ func TestOpenResume(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer l.Close()
-			if len(l.done) != tc.inputs {
-				t.Errorf("%d inputs read, want %d", len(l.done), tc.inputs)
+			if l.Len() != tc.inputs {
+				t.Errorf("%d inputs read, want %d", l.Len(), tc.inputs)
 			}
-			l.f.WriteString(b) // appended where the good lines end
+			io.WriteString(l.Writer(), b) // appended where the good lines end
 			if got, _ := os.ReadFile(p); string(got) != tc.keep+b {
 				t.Errorf("after an append the file is %q, want %q", got, tc.keep+b)
 			}
 		})
-	}
-}
-
-// A result is reused for the same path and size and mtime (or SHA-256);
-// an operational failure never.
-func TestResumeMatch(t *testing.T) {
-	size := func(n int64) *int64 { return &n }
-	l := &resumeLog{done: map[string]priorResult{
-		"a.pdf":   {fileMeta{Size: size(5), Mtime: "t1", SHA256: "aa"}, tally{}},
-		"io.pdf":  {fileMeta{Size: size(5), Mtime: "t1"}, tally{kind: "io"}},
-		"bad.pdf": {fileMeta{Size: size(5), Mtime: "t1"}, tally{kind: "invalid"}},
-	}}
-	for _, tc := range []struct {
-		name, path string
-		now        fileMeta
-		byHash     bool
-		want       bool
-	}{
-		{"same", "a.pdf", fileMeta{Size: size(5), Mtime: "t1"}, false, true},
-		{"touched", "a.pdf", fileMeta{Size: size(5), Mtime: "t2"}, false, false},
-		{"grown", "a.pdf", fileMeta{Size: size(6), Mtime: "t1"}, false, false},
-		{"touched, same bytes", "a.pdf", fileMeta{Size: size(5), Mtime: "t2", SHA256: "aa"}, true, true},
-		{"other bytes", "a.pdf", fileMeta{Size: size(5), Mtime: "t1", SHA256: "bb"}, true, false},
-		{"not there", "b.pdf", fileMeta{Size: size(5), Mtime: "t1"}, false, false},
-		{"gone now", "a.pdf", fileMeta{}, false, false},
-		{"io failure: retried", "io.pdf", fileMeta{Size: size(5), Mtime: "t1"}, false, false},
-		{"invalid: a finding, kept", "bad.pdf", fileMeta{Size: size(5), Mtime: "t1"}, false, true},
-	} {
-		if _, ok := l.match(tc.path, &tc.now, tc.byHash); ok != tc.want {
-			t.Errorf("%s: match = %v, want %v", tc.name, ok, tc.want)
-		}
 	}
 }
 

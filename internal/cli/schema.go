@@ -34,6 +34,7 @@ func schemaTopics() []schemaTopic {
 		{"build", "document", "build --json: the content sets added"},
 		{"fix", "document", "fix --json: the repairs, planned or made"},
 		{"capture", "document", "capture --json: the pages captured and the URLs skipped"},
+		{"capture-seed", "stream", "capture --urls-from --jsonl: one object per seed, as each is done"},
 		{"append", "document", "append --json: as capture's, with the input"},
 		{"refresh", "document", "refresh --json: what changed, page by page"},
 		{"refresh-report", "document", "refresh --report FILE.json: what changed, with a word diff of each changed page"},

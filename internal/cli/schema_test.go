@@ -31,6 +31,7 @@ var outputTypes = map[string][]any{
 	"build":          {buildSummary{}, failureJSON{}},
 	"fix":            {fixSummary{}, failureJSON{}},
 	"capture":        {captureSummary{}, failureJSON{}},
+	"capture-seed":   {seedLineJSON{}},
 	"append":         {captureSummary{}, failureJSON{}},
 	"refresh":        {refreshSummary{}, failureJSON{}},
 	"refresh-report": {refreshReportJSON{}},

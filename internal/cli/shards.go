@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,7 +10,7 @@ import (
 	"os"
 
 	"github.com/webcap/webcap/audit"
-	"github.com/webcap/webcap/audit/export"
+	"github.com/webcap/webcap/audit/batch"
 	"github.com/webcap/webcap/internal/limits"
 )
 
@@ -27,14 +25,8 @@ type shardLineJSON struct {
 	fileResultJSON
 }
 
-// A shardLine is where a file's result is.
-type shardLine struct {
-	input string
-	shard int
-	off   int64
-	n     int
-	t     tally // what it counts for
-}
+// A shardLine is where a file's result is (batch.Line).
+type shardLine = batch.Line
 
 // A shardSet is the shards read: each one's file (stdin: a temporary
 // copy), the one open for reading lines back, and the first error met
@@ -77,86 +69,34 @@ func (s *shardSet) read(ctx context.Context, shard string, ios *IOStreams, maxSi
 		r = f
 	}
 	name := s.names[idx]
-	br := bufio.NewReaderSize(r, 1<<16)
-	var lines []shardLine
-	var off int64
-	for n := 1; ; n++ {
-		line, err := readShardLine(br)
-		if err := checkInterrupt(ctx); err != nil {
-			return nil, err
-		}
-		var le *shardLineError
-		switch {
-		case errors.As(err, &le):
-			return nil, &invalidError{fmt.Errorf("report: %s: line %d: %w", name, n, err)}
-		case errors.Is(err, limits.ErrLimit):
-			return nil, fmt.Errorf("report: %s: %w", name, err)
-		case err != nil && err != io.EOF:
-			if _, ok := err.(*fs.PathError); ok { // it names the file
-				return nil, &ioError{fmt.Errorf("report: %w", pathError(err))}
-			}
-			return nil, &ioError{fmt.Errorf("report: %s: %w", name, err)}
-		}
-		complete := err == nil
-		if len(bytes.TrimSpace(line)) > 0 {
-			f, perr := parseShardLine(line)
-			switch {
-			case perr != nil && !complete:
-				fmt.Fprintf(ios.ErrOut, "webcap: report: %s: line %d is cut short (%d bytes without a newline): skipped\n", name, n, len(line))
-			case perr != nil:
-				return nil, &invalidError{fmt.Errorf("report: %s: line %d: %v", name, n, perr)}
-			default:
-				l := shardLine{input: f.Input, shard: idx, off: off, n: len(line)}
-				l.t = tallyOf(f.fileJSON)
-				lines = append(lines, l)
-			}
-		}
-		off += int64(len(line))
-		if !complete {
-			return lines, nil
-		}
+	lines, err := batch.ReadShard(ctx, r, batch.ShardOptions{Shard: idx, MaxLine: maxShardLine,
+		Parse: func(line []byte) (string, tally, error) {
+			f, err := parseShardLine(line)
+			return f.Input, tallyOf(f.fileJSON), err
+		},
+		CutShort: func(n, size int) {
+			fmt.Fprintf(ios.ErrOut, "webcap: report: %s: line %d is cut short (%d bytes without a newline): skipped\n", name, n, size)
+		}})
+	var le *batch.LineError
+	switch {
+	case err == nil:
+		return lines, nil
+	case ctx.Err() != nil && errors.Is(err, context.Cause(ctx)):
+		return nil, err
+	case errors.As(err, &le):
+		return nil, &invalidError{fmt.Errorf("report: %s: %w", name, le)}
+	case errors.Is(err, limits.ErrLimit):
+		return nil, fmt.Errorf("report: %s: %w", name, err)
 	}
+	if _, ok := err.(*fs.PathError); ok { // it names the file
+		return nil, &ioError{fmt.Errorf("report: %w", pathError(err))}
+	}
+	return nil, &ioError{fmt.Errorf("report: %s: %w", name, err)}
 }
 
-// maxShardLine is the longest line of a shard report reads: an audit-file
-// line of some million findings. The JSON a line holds is decoded whole,
-// so that a longer one (a file of no newline) would be held whole; audit
-// writes every finding of a file there, without a cap, and a file whose
-// line is longer cannot be reported. A variable for tests.
-var maxShardLine = 256 << 20
-
-// A shardLineError is a line that cannot be an audit --jsonl object, told
-// before it is read whole: one longer than maxShardLine, or one that does
-// not start with "{" (a file of zeros, of text, of another format).
-type shardLineError struct{ msg string }
-
-func (e *shardLineError) Error() string { return e.msg }
-
-// readShardLine reads a line of a shard, with its newline; io.EOF with
-// the last one if it has none. A line is refused as soon as its first
-// byte that is not a space is not "{", or once it passes maxShardLine.
-func readShardLine(br *bufio.Reader) ([]byte, error) {
-	var line []byte
-	opened := false
-	for {
-		frag, err := br.ReadSlice('\n')
-		if !opened {
-			if t := bytes.TrimLeft(frag, " \t\r\n"); len(t) > 0 {
-				if t[0] != '{' {
-					return nil, &shardLineError{fmt.Sprintf("not an audit --jsonl object: it starts with %.20q", bytes.TrimRight(t, "\r\n"))}
-				}
-				opened = true
-			}
-		}
-		if len(line)+len(frag) > maxShardLine {
-			return nil, &shardLineError{fmt.Sprintf("longer than %d MiB, the longest line report reads", maxShardLine>>20)}
-		}
-		line = append(line, frag...)
-		if err != bufio.ErrBufferFull {
-			return line, err
-		}
-	}
-}
+// maxShardLine is the longest line of a shard report reads
+// (batch.MaxLine): a variable for tests.
+var maxShardLine = batch.MaxLine
 
 // sizeCap is a stream that fails once it gives more than max bytes (max
 // <= 0: none): stdin is read as a shard named is, within --max-file-size.
@@ -190,37 +130,30 @@ func parseShardLine(line []byte) (fileResultJSON, error) {
 	return l.fileResultJSON, nil
 }
 
-// merge keeps one line per file, as export.Merge decides.
+// merge keeps one line per file (batch.Merge).
 func (s *shardSet) merge(all []shardLine) (shardResults, int) {
-	keep, dups := export.Merge(len(all), func(i int) string { return all[i].input })
-	out := shardResults{set: s, lines: make([]shardLine, len(keep))}
-	for i, k := range keep {
-		out.lines[i] = all[k]
-	}
-	return out, dups
+	kept, dups := batch.Merge(all)
+	return shardResults{set: s, lines: kept}, dups
 }
 
 // line reads l's line back.
 func (s *shardSet) line(l shardLine) ([]byte, error) {
-	if s.cur != l.shard {
+	if s.cur != l.Shard {
 		if s.f != nil {
 			s.f.Close()
 		}
-		f, err := os.Open(s.paths[l.shard])
+		f, err := os.Open(s.paths[l.Shard])
 		if err != nil {
 			s.f, s.cur = nil, -1
 			return nil, err
 		}
-		s.f, s.cur = f, l.shard
+		s.f, s.cur = f, l.Shard
 	}
-	if cap(s.buf) < l.n {
-		s.buf = make([]byte, l.n)
+	b, err := l.Read(s.f, s.buf)
+	if err == nil {
+		s.buf = b
 	}
-	b := s.buf[:l.n]
-	if _, err := s.f.ReadAt(b, l.off); err != nil {
-		return nil, err
-	}
-	return b, nil
+	return b, err
 }
 
 // close closes the shard open and removes the copy of stdin.
@@ -252,14 +185,14 @@ func (s shardResults) file(i int) fileResultJSON {
 	if err == nil {
 		f, err = parseShardLine(b)
 	}
-	if err == nil && f.Input != l.input {
-		err = fmt.Errorf("the line of %s is another file's", l.input)
+	if err == nil && f.Input != l.Input {
+		err = fmt.Errorf("the line of %s is another file's", l.Input)
 	}
 	if err != nil {
 		if s.set.err == nil {
-			s.set.err = fmt.Errorf("%s changed while it was read: %v", s.set.names[l.shard], err)
+			s.set.err = fmt.Errorf("%s changed while it was read: %v", s.set.names[l.Shard], err)
 		}
-		f = fileResultJSON{fileJSON: fileJSON{Input: l.input, Findings: []findingJSON{}}}
+		f = fileResultJSON{fileJSON: fileJSON{Input: l.Input, Findings: []findingJSON{}}}
 	}
 	f.Status = fileStatus(f.fileJSON)
 	return f

@@ -15,7 +15,8 @@ import (
 )
 
 // TestCaptureWARCCredentials: a site whose first page sets an HttpOnly
-// session cookie that the second page's request carries. capture --warc
+// session cookie that the second page's request carries (--session: one
+// browser context for the crawl, in queue order). capture --warc
 // writes no byte of the cookie's value (the second page's request record
 // says "Cookie: (redacted)", the first page's response "Set-Cookie:
 // (redacted)", the warcinfo names the fields) and every record's digests
@@ -43,7 +44,7 @@ func TestCaptureWARCCredentials(t *testing.T) {
 	for _, keep := range []bool{false, true} {
 		dir := t.TempDir()
 		pdf, archive := filepath.Join(dir, "site.pdf"), filepath.Join(dir, "site.warc")
-		args := []string{"capture", "--json", "--ignore-robots", "--levels", "2", "--jobs", "1", "--wait-idle", "50ms", "--warc", archive}
+		args := []string{"capture", "--json", "--ignore-robots", "--levels", "2", "--session", "--wait-idle", "50ms", "--warc", archive}
 		if keep {
 			args = append(args, "--warc-keep-credentials")
 		}

@@ -29,10 +29,12 @@ var forbidden = map[string][]string{
 	mod + "/internal/sockettest": {mod},
 	mod + "/internal/sealoracle": {mod}, // a leaf: openssl and pdfsig asked about seals (the tests of seal and cli)                                                                                                                                                                               // a leaf: the browser socket tests' pages and listener (capture's tests, internal/hostile)
 	mod + "/internal/urlcorpus":  {mod + "/canon", mod + "/webcapture", mod + "/pdfio"},
-	mod + "/internal/workers":    {mod, "github.com"},                                                                                           // process plumbing only: what a task means is its caller's
-	mod + "/audit/export":        {mod + "/capture", mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"}, // formats of audit results: cli → export → audit
-	mod + "/htmlreport":          {mod + "/capture", mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"}, // the HTML report: cli → htmlreport → audit, pdfio (pdfcpu only through pdfio)
+	mod + "/internal/workers":    {mod, "github.com"},                                                                                                                // process plumbing only: what a task means is its caller's
+	mod + "/audit/batch":         {mod + "/capture", mod + "/htmlreport", mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"}, // a batch audit's decisions: cli → batch → audit, export
+	mod + "/audit/export":        {mod + "/capture", mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"},                      // formats of audit results: cli → export → audit
+	mod + "/htmlreport":          {mod + "/capture", mod + "/internal/cli", mod + "/cmd", mod + "/record", mod + "/repair", "github.com/spf13"},                      // the HTML report: cli → htmlreport → audit, pdfio (pdfcpu only through pdfio)
 
+	mod + "/seeds":            {mod + "/internal/cli", mod + "/cmd", mod + "/repair", "github.com/spf13"},                                                    // a list of seeds captured: cli → seeds → capture, audit
 	mod + "/shard":            {mod},                                                                                                                         // a leaf: the split of a list among machines
 	mod + "/internal/testpki": {mod},                                                                                                                         // a leaf: the tests' CA, TSA, OCSP and CRL on loopback
 	mod + "/seal":             {mod + "/audit", mod + "/record", mod + "/repair", mod + "/capture", mod + "/internal/cli", mod + "/cmd", "github.com/spf13"}, // signatures and timestamps (pdfcpu only through pdfio)

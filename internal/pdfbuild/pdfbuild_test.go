@@ -120,18 +120,20 @@ func TestQPDFAcceptsSamples(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite the bundled PDFs (testdata/capture.pdf, testdata/build/web.pdf) from their generators")
+var update = flag.Bool("update", false, "rewrite the bundled PDFs (testdata/capture.pdf, testdata/collide.pdf, testdata/build/web.pdf) from their generators")
 
 // The bundled PDFs are their generators' output, byte for byte: the
-// README's quick start (Sample("capture")) and the build example's input
-// (Web(false)). go test ./internal/pdfbuild -update rewrites them.
+// README's quick start (Sample("capture")), its fix example
+// (Sample("collide")) and the build example's input (Web(false)). go test ./internal/pdfbuild -update rewrites them.
 func TestBundledExampleIsCurrent(t *testing.T) {
 	capture, _ := Sample("capture")
+	collide, _ := Sample("collide")
 	for _, tc := range []struct {
 		path string
 		want []byte
 	}{
 		{filepath.Join("..", "..", "testdata", "capture.pdf"), capture},
+		{filepath.Join("..", "..", "testdata", "collide.pdf"), collide},
 		{filepath.Join("..", "..", "testdata", "build", "web.pdf"), Web(false)},
 	} {
 		if *update {

@@ -1,4 +1,4 @@
-package cli
+package batch
 
 import (
 	"bufio"
@@ -9,11 +9,9 @@ import (
 )
 
 // A shard's line is refused at its first byte that is not a space when
-// that is not "{", and once it is longer than maxShardLine, before it is
-// read whole.
-func TestReadShardLine(t *testing.T) {
-	defer func(n int) { maxShardLine = n }(maxShardLine)
-	maxShardLine = 64
+// that is not "{", and once it is longer than the longest line, before it
+// is read whole.
+func TestReadLine(t *testing.T) {
 	tests := []struct {
 		name, in string
 		line     string // the line read, when no error
@@ -29,13 +27,13 @@ func TestReadShardLine(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			// A buffer smaller than the input: the line comes in pieces.
-			got, err := readShardLine(bufio.NewReaderSize(strings.NewReader(tc.in), 16))
-			var le *shardLineError
+			got, err := ReadLine(bufio.NewReaderSize(strings.NewReader(tc.in), 16), 64)
+			var le *LineError
 			switch {
-			case tc.err != "" && (!errors.As(err, &le) || err.Error() != tc.err):
-				t.Errorf("readShardLine(%.20q): %v, want %q", tc.in, err, tc.err)
+			case tc.err != "" && (!errors.As(err, &le) || le.Err.Error() != tc.err):
+				t.Errorf("ReadLine(%.20q): %v, want %q", tc.in, err, tc.err)
 			case tc.err == "" && ((err != nil && err != io.EOF) || string(got) != tc.line):
-				t.Errorf("readShardLine(%.20q) = %q, %v; want %q", tc.in, got, err, tc.line)
+				t.Errorf("ReadLine(%.20q) = %q, %v; want %q", tc.in, got, err, tc.line)
 			}
 		})
 	}

@@ -1,0 +1,12 @@
+package pdfio
+
+// SetEagerOnly makes every read use pdfcpu's ReadContext alone (true), or
+// lazyParse where it can (false), for the differential tests of package
+// pdfio_test; it returns the setting before.
+func SetEagerOnly(on bool) bool { return eagerOnly.Swap(on) }
+
+// LazyReads reports whether lazyParse reads b itself (no fallback).
+func LazyReads(b []byte) bool {
+	_, err := lazyParse(b, Options{}.withDefaults())
+	return err == nil
+}
