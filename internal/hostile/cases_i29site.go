@@ -35,6 +35,6 @@ func init() {
 		MaxCPU:  60e9,
 		MaxRSS:  1 << 30,
 		MaxTree: 3 << 30,
-		// Now (i29ctx merged): exit 0, 6.73 s CPU, 238 MB (tree 464 MB).
+		// Now (main ab156a5 merged): exit 0, 6.09 s CPU, 238 MB (tree 485 MB).
 		Before: "exit 0, 6.20 s CPU, 237 MB (tree 400 MB): within its bounds, never.gif left out, but the chart printed as \"Loading chart…\" without its 1 s and 3 s images, and profile.html with account.html's cookie under --jobs 1 (TestBrowserRealSite, TestBrowserRealSiteJobs)"})
 }
