@@ -54,7 +54,12 @@ func main() {
 	extra := flag.String("webcap-args", "", "more arguments for webcap capture (space-separated)")
 	peerExtra := flag.String("peer-extra", "", "the peer's -extra Chromium flags")
 	verbose := flag.Bool("v", false, "print each run and the CPU of each kind of process")
+	serve := flag.String("serve", "", "only serve the site of the first -pages size at this address (127.0.0.1:8029), for trying things by hand")
 	flag.Parse()
+	if *serve != "" {
+		log.Printf("serving %d pages at http://%s/", ints(*pagesList)[0], *serve)
+		log.Fatal(http.ListenAndServe(*serve, newSite(ints(*pagesList)[0])))
+	}
 	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, 36 /* PR_SET_CHILD_SUBREAPER */, 1, 0); e != 0 {
 		log.Fatalf("prctl(PR_SET_CHILD_SUBREAPER): %v", e)
 	}
@@ -311,17 +316,26 @@ func kindOf(pid int) string {
 		return ""
 	}
 	s := string(bytes.ReplaceAll(b, []byte{0}, []byte{' '}))
+	first := func(s string) string {
+		if f := strings.Fields(s); len(f) > 0 {
+			return f[0]
+		}
+		return ""
+	}
 	if i := strings.Index(s, "--type="); i >= 0 {
-		t := strings.Fields(s[i+len("--type="):])[0]
+		t := first(s[i+len("--type="):])
 		if t == "utility" {
 			if j := strings.Index(s, "--utility-sub-type="); j >= 0 {
-				sub := strings.Fields(s[j+len("--utility-sub-type="):])[0]
+				sub := first(s[j+len("--utility-sub-type="):])
 				return "utility:" + strings.TrimSuffix(strings.TrimPrefix(sub, "network.mojom."), "Service")
 			}
 		}
 		return t
 	}
-	name := filepath.Base(strings.Fields(s)[0])
+	name := filepath.Base(first(s))
+	if name == "." {
+		return ""
+	}
 	if strings.Contains(name, "chrom") {
 		return "browser"
 	}
