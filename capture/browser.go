@@ -355,6 +355,16 @@ type RenderOptions struct {
 	// that a page with a resource that never ends is still printed
 	// within its time.
 	ResourceTimeout time.Duration
+	// Settle is how much page time the page's timers are given once it
+	// has settled, on virtual time (runTimers): content a script adds
+	// after its load (an image inserted after 3 s) is printed without
+	// waiting for it in real time. 0: DefaultSettle; NoSettle: none.
+	Settle time.Duration
+	// Session renders the page in the browser's own context, whose
+	// cookies and storage the pages before it left (and it leaves to
+	// those after); otherwise it is rendered in a context that holds
+	// nothing of another page's (pagestate.go).
+	Session bool
 	// Client fetches the page's requests; nil: Browser.Client, or a client
 	// that may connect to the URL's own kind of address (AddressPolicy).
 	Client *http.Client
@@ -386,6 +396,8 @@ type RenderOptions struct {
 const (
 	DefaultIdleQuiet = 500 * time.Millisecond
 	DefaultIdleMax   = 10 * time.Second
+	DefaultSettle    = 5 * time.Second
+	NoSettle         = -1 // RenderOptions.Settle: the page's timers get no time
 )
 
 func (o RenderOptions) withDefaults() RenderOptions {
@@ -397,6 +409,9 @@ func (o RenderOptions) withDefaults() RenderOptions {
 	}
 	if o.IdleMax <= 0 {
 		o.IdleMax = DefaultIdleMax
+	}
+	if o.Settle == 0 {
+		o.Settle = DefaultSettle
 	}
 	return o
 }
@@ -438,6 +453,11 @@ type tab struct {
 	cur     *rendering // the page being rendered; nil between pages
 	uses    int        // pages rendered
 	crashed bool       // its renderer crashed (watchCrash)
+	warped  bool       // its page ran on virtual time (runTimers): not reused
+	// session: the tab is in the browser's own context, shared by the
+	// crawl's pages (RenderOptions.Session); otherwise in a context of
+	// its own, emptied between pages (forget).
+	session bool
 }
 
 // maxTabUses is how many pages a tab renders before it is closed, so that
@@ -460,14 +480,15 @@ type rendering struct {
 
 // newTab opens a tab with the browser's cache off, service workers
 // bypassed, and every request paused (Fetch.enable) and served by webcap,
-// for whichever page it renders.
-func (b *Browser) newTab() (*tab, error) {
-	ctx, cancel := chromedp.NewContext(b.ctx)
+// for whichever page it renders; in a browser context of its own unless
+// session (pagestate.go).
+func (b *Browser) newTab(session bool) (*tab, error) {
+	ctx, cancel := chromedp.NewContext(b.ctx, tabContext(session)...)
 	if err := chromedp.Do(ctx); err != nil {
 		cancel()
 		return nil, err
 	}
-	t := &tab{ctx: ctx, cancel: cancel}
+	t := &tab{ctx: ctx, cancel: cancel, session: session}
 	t.watchCrash()
 	target := chromedp.FromContext(ctx).Target
 	events := chromedp.Events(ctx, fetch.RequestPaused)
@@ -503,6 +524,10 @@ func (b *Browser) newTab() (*tab, error) {
 		}},
 		{"enabling request interception", func() error {
 			_, err := cdp.Call(ctx, target, fetch.Enable, fetch.EnableParams{})
+			return err
+		}},
+		{"watching the page's timers", func() error {
+			_, err := cdp.Call(ctx, target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: timersJS})
 			return err
 		}},
 	} {
@@ -663,30 +688,31 @@ func favicon(ev fetch.EventRequestPaused) bool {
 	return ev.ResourceType == network.ResourceTypeOther && strings.HasSuffix(strings.ToLower(strings.SplitN(ev.Request.URL, "?", 2)[0]), "favicon.ico")
 }
 
-// takeTab returns an idle tab, or a new one.
-func (b *Browser) takeTab() (*tab, error) {
+// takeTab returns an idle tab of the session's kind, or a new one.
+func (b *Browser) takeTab(session bool) (*tab, error) {
 	b.mu.Lock()
-	if n := len(b.idle); n > 0 {
-		t := b.idle[n-1]
-		b.idle = b.idle[:n-1]
-		b.rendered++
-		b.mu.Unlock()
-		return t, nil
-	}
 	b.rendered++
+	for i := len(b.idle) - 1; i >= 0; i-- {
+		if t := b.idle[i]; t.session == session {
+			b.idle = slices.Delete(b.idle, i, i+1)
+			b.mu.Unlock()
+			return t, nil
+		}
+	}
 	b.mu.Unlock()
-	return b.newTab()
+	return b.newTab(session)
 }
 
 // putTab makes a tab idle once it shows a blank page (so that nothing of
-// the page before can reach the next one), or closes it: at once when its
-// page was abandoned (its time is up, or the capture stopped), whose
-// renderer may be too busy to show a blank page soon.
-func (b *Browser) putTab(t *tab, abandoned bool) {
+// the page before can reach the next one), and, outside a session, once
+// its context has forgotten what the page stored at origins; or closes
+// it: at once when its page was abandoned (its time is up, or the capture
+// stopped), whose renderer may be too busy to show a blank page soon.
+func (b *Browser) putTab(t *tab, abandoned bool, origins []string) {
 	t.mu.Lock()
 	t.cur = nil
 	t.uses++
-	worn := t.uses >= maxTabUses || t.crashed
+	worn := t.uses >= maxTabUses || t.crashed || t.warped
 	t.mu.Unlock()
 	if worn || abandoned {
 		t.cancel()
@@ -695,6 +721,10 @@ func (b *Browser) putTab(t *tab, abandoned bool) {
 	ctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil || b.ctx.Err() != nil {
+		t.cancel()
+		return
+	}
+	if err := t.forget(ctx, origins); err != nil {
 		t.cancel()
 		return
 	}
@@ -707,7 +737,7 @@ func (b *Browser) putTab(t *tab, abandoned bool) {
 // page that holds only the answers received (Responses), for a WARC.
 func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out *Page, err error) {
 	start := time.Now() // the page's start: opening a tab is part of its time
-	t, err := b.takeTab()
+	t, err := b.takeTab(opts.Session)
 	if err != nil {
 		return nil, err
 	}
@@ -735,7 +765,7 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 	defer func() {
 		stop()
 		rcancel()
-		b.putTab(t, ctx.Err() != nil)
+		b.putTab(t, ctx.Err() != nil, t.origins(r))
 	}()
 	loaded := -1 // r.moved once the page is loaded
 	defer func() {
@@ -759,8 +789,18 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 		return nil, fmt.Errorf("loading %s: %w", u, err)
 	}
 	loaded = t.moves(r)
-	if err := b.settle(rctx, t, r); err != nil {
+	quiet, err := b.settle(rctx, t, r)
+	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", u, err)
+	}
+	if quiet && t.timersPending(rctx, r) {
+		// A page that never stopped fetching has had its time: its
+		// clock would hold on virtual time while it fetches. One whose
+		// timers are all done (or later than its Settle) keeps its
+		// tab's real time, and the tab is reused.
+		if err := t.runTimers(rctx, r); err != nil {
+			return nil, fmt.Errorf("loading %s: %w", u, err)
+		}
 	}
 	// One round trip: the title, the links, and the anchors marked.
 	info, err := chromedp.Run(rctx, chromedp.Evaluate[pageInfo](pageJS))
@@ -830,32 +870,81 @@ func (t *tab) documentError(r *rendering) *FetchError {
 // settle waits until the page is done: lazy content asked for (loading
 // made eager, the page scrolled through for loaders that wait to be
 // seen), then no request for IdleQuiet (at most IdleMax), then its fonts
-// and images ready. It is what Browsertrix and Gotenberg wait for.
-func (b *Browser) settle(ctx context.Context, t *tab, r *rendering) error {
+// and images ready. It is what Browsertrix and Gotenberg wait for. quiet
+// says whether the page stopped fetching (not cut off at IdleMax).
+func (b *Browser) settle(ctx context.Context, t *tab, r *rendering) (quiet bool, err error) {
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](lazyJS, awaitPromise)); err != nil {
-		return fmt.Errorf("loading lazy content: %w", err)
+		return false, fmt.Errorf("loading lazy content: %w", err)
 	}
 	deadline := time.Now().Add(r.opts.IdleMax)
 	tick := time.NewTicker(r.opts.IdleQuiet / 5)
 	defer tick.Stop()
 	for {
 		t.mu.Lock()
-		quiet := r.inflight == 0 && time.Since(r.last) >= r.opts.IdleQuiet
+		quiet = r.inflight == 0 && time.Since(r.last) >= r.opts.IdleQuiet
 		t.mu.Unlock()
 		if quiet || time.Now().After(deadline) {
 			break
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return false, ctx.Err()
 		case <-tick.C:
 		}
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(readyJS, r.opts.IdleMax.Milliseconds()), awaitPromise)); err != nil {
-		return fmt.Errorf("waiting for fonts and images: %w", err)
+		return false, fmt.Errorf("waiting for fonts and images: %w", err)
 	}
-	return nil
+	return quiet, nil
 }
+
+// runTimers runs the page's pending timers on virtual time, as Chromium's
+// own --virtual-time-budget does (Emulation.setVirtualTimePolicy,
+// pauseIfNetworkFetchesPending): whenever the page has nothing to do and
+// fetches nothing, its clock jumps to its next timer, until opts.Settle
+// of page time has passed. Content a script adds after the load (an image
+// inserted after 1 s or 3 s) is fetched and there when the page is
+// printed, in the real time it takes to run the scripts and fetch; a page
+// whose timers never end (a setInterval) stops at the budget, and one that
+// keeps fetching after Settle of real time. The page's
+// clock stays paused after it (until the page's time ends), and the tab
+// is not reused: virtual time cannot be turned off.
+func (t *tab) runTimers(ctx context.Context, r *rendering) error {
+	if r.opts.Settle <= 0 {
+		return nil
+	}
+	// The page's clock holds while it fetches: a page that keeps
+	// fetching (thousands of requests) would hold it to its time limit,
+	// so the wait is bounded by Settle of real time too, and the page
+	// printed as it is then.
+	vctx, cancel := context.WithTimeout(ctx, r.opts.Settle)
+	defer cancel()
+	expired := chromedp.Events(vctx, emulation.VirtualTimeBudgetExpired)
+	t.mu.Lock()
+	t.warped = true // virtual time cannot be turned off, not even by detaching
+	t.mu.Unlock()
+	budget := float64(r.opts.Settle.Milliseconds())
+	if _, err := cdp.Call(vctx, chromedp.FromContext(t.ctx).Target, emulation.SetVirtualTimePolicy, emulation.SetVirtualTimePolicyParams{
+		Policy: emulation.VirtualTimePolicyPauseIfNetworkFetchesPending, Budget: &budget,
+		// A page that never idles (a loop of immediate tasks) still moves
+		// on: after this many tasks its clock is pushed forward.
+		MaxVirtualTimeTaskStarvationCount: maxStarvation,
+	}); err != nil {
+		return errors.Join(ctx.Err(), fmt.Errorf("running its timers: %w", err))
+	}
+	for _, err := range expired {
+		if err != nil && vctx.Err() == nil {
+			return fmt.Errorf("running its timers: %w", err)
+		}
+		break
+	}
+	return ctx.Err()
+}
+
+// maxStarvation is how many tasks a page may run on virtual time before
+// its clock is pushed forward (Chromium's own tests of virtual time use
+// far more; fewer ends a busy page's budget sooner).
+const maxStarvation = 10000
 
 func awaitPromise(p *runtime.EvaluateParams) { p.AwaitPromise = ptr(true) }
 

@@ -121,7 +121,9 @@ func equal(a, b []string) bool {
 }
 
 // A reused tab keeps pages apart: each page's responses are its own, and
-// one tab serves page after page.
+// one tab serves page after page, when its pages have no timers to run on
+// virtual time; a tab whose page ran on it (a timer due in 1 s) is not
+// reused (its clock cannot be made real again).
 func TestRenderReusesTabs(t *testing.T) {
 	b := newBrowser(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -132,6 +134,9 @@ func TestRenderReusesTabs(t *testing.T) {
 		}
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprintf(w, `<title>%s</title><img src="%s.gif">`, r.URL.Path, r.URL.Path)
+		if r.URL.Path == "/timers" {
+			fmt.Fprint(w, `<script>setTimeout(() => document.title = "later", 1000)</script>`)
+		}
 	}))
 	defer srv.Close()
 	for i := range 6 {
@@ -153,6 +158,15 @@ func TestRenderReusesTabs(t *testing.T) {
 	b.mu.Unlock()
 	if idle != 1 {
 		t.Errorf("%d idle tabs after rendering one page at a time, want 1", idle)
+	}
+	if p, err := b.Render(context.Background(), srv.URL+"/timers", RenderOptions{}); err != nil || p.Title != "later" {
+		t.Fatalf("a page whose timer is due in 1 s: %v, title %q, want later", err, p.Title)
+	}
+	b.mu.Lock()
+	idle = len(b.idle)
+	b.mu.Unlock()
+	if idle != 0 {
+		t.Errorf("%d idle tabs after a page on virtual time, want 0", idle)
 	}
 }
 

@@ -50,6 +50,16 @@ type Options struct {
 	// (RenderOptions).
 	Media              string
 	IdleQuiet, IdleMax time.Duration
+	// Settle is the page time given to a page's timers once it has
+	// settled, on virtual time (RenderOptions.Settle): 0 DefaultSettle,
+	// NoSettle none.
+	Settle time.Duration
+	// Session renders the crawl's pages in one browser context, one at a
+	// time in queue order (Jobs is then 1): the cookies and storage a page
+	// leaves reach the pages after it, as in one user's visit. Without it
+	// each page is rendered in a context that holds nothing of another
+	// page's, as a stranger would see it (RenderOptions.Session).
+	Session bool
 	// Archive keeps every answer the crawl received, for a WARC
 	// (WriteWARC): robots.txt's, those of renderings not kept (a
 	// redirect to a page captured already, an error page) in
@@ -125,6 +135,9 @@ func (opts Options) withDefaults() Options {
 	if opts.Jobs <= 0 {
 		opts.Jobs = 2
 	}
+	if opts.Session {
+		opts.Jobs = 1 // a page's state reaches the next in queue order
+	}
 	if opts.PageTimeout <= 0 {
 		opts.PageTimeout = 30 * time.Second
 	}
@@ -140,7 +153,7 @@ func (opts Options) withDefaults() Options {
 
 // renderDefaults are the RenderOptions opts give, defaults filled in.
 func renderDefaults(opts Options) RenderOptions {
-	return RenderOptions{Media: opts.Media, IdleQuiet: opts.IdleQuiet, IdleMax: opts.IdleMax, ResourceTimeout: opts.PageTimeout / 2}.withDefaults()
+	return RenderOptions{Media: opts.Media, IdleQuiet: opts.IdleQuiet, IdleMax: opts.IdleMax, ResourceTimeout: opts.PageTimeout / 2, Settle: opts.Settle, Session: opts.Session}.withDefaults()
 }
 
 // crawlSpec is what a crawl is asked to do besides its starts.

@@ -79,7 +79,7 @@ func TestRenderCrashed(t *testing.T) {
 	b := newBrowser(t)
 	for _, when := range []string{"loading", "reading"} {
 		t.Run(when, func(t *testing.T) {
-			tb, err := b.newTab()
+			tb, err := b.newTab(false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -176,7 +176,9 @@ func PlanRefresh(file []byte, name string, opts RefreshOptions) (*RefreshPlan, e
 // Run refreshes as planned (see Refresh).
 func (p *RefreshPlan) Run(ctx context.Context, b *Browser) (*RefreshResult, error) {
 	u, d, name, opts, starts := p.u, p.d, p.name, p.opts, p.starts
-	o := opts.Options.withDefaults()
+	o := opts.Options
+	o.Session = o.Session || inSession(d.Info.Commands)
+	o = o.withDefaults()
 	res := &RefreshResult{Commands: p.Commands}
 	cmdIndex := map[webcapture.Ref]int{}
 	for i, c := range d.Info.Commands {
@@ -338,6 +340,19 @@ func skipStatus(s Skip) string {
 		}
 	}
 	return StatusUnreachable
+}
+
+// inSession reports whether a command of the file rendered its pages in
+// one browser context (its settings' Session): the refresh does too, so
+// that a page that depends on the cookie an earlier one set is compared
+// with what it was.
+func inSession(cmds []*webcapture.Command) bool {
+	for _, c := range cmds {
+		if c.Settings != nil && c.Settings.Global["Session"] == true {
+			return true
+		}
+	}
+	return false
 }
 
 // replayed makes the crawl's starts from a file's commands, and says which

@@ -40,11 +40,18 @@ func settings(b *Browser, opts Options) *record.Settings {
 			"Margins":       []any{m, m, m, m},
 			"Background":    printSettings.Background,
 			"Media":         r.Media,
-			"Wait":          "load, lazy content, network idle, fonts and images",
+			"Wait":          "load, lazy content, network idle, fonts and images, timers on virtual time",
 			"IdleQuietMs":   r.IdleQuiet.Milliseconds(),
 			"IdleMaxMs":     r.IdleMax.Milliseconds(),
 			"PageTimeoutMs": opts.PageTimeout.Milliseconds(),
-			"Robots":        !opts.IgnoreRobots,
+			// The page time its timers were given (0: none), and the time
+			// each of its resources had (RenderOptions).
+			"SettleMs":          max(r.Settle, 0).Milliseconds(),
+			"ResourceTimeoutMs": r.ResourceTimeout.Milliseconds(),
+			"Robots":            !opts.IgnoreRobots,
+			// One browser context for the whole crawl, its pages in queue
+			// order (true), or a context of its own for each page.
+			"Session": opts.Session,
 			// How pages are filed (bookmarks.go): an item per site and per
 			// page set, or none; each set tagged as an SpdrArt Article
 			// holding the browser's own tags of its pages.

@@ -49,7 +49,15 @@ func (o *fetchFlags) options(ios *IOStreams, cmd string) capture.Options {
 		allow = capture.Loopback | capture.Private | capture.LinkLocal | capture.Metadata
 	}
 	return capture.Options{Profile: o.Profile, MaxPages: o.MaxPages, MaxBytes: int64(o.MaxBytes), PageTimeout: o.PageTimeout,
-		IgnoreRobots: o.IgnoreRobots, Allow: allow, Media: o.Media, Bookmarks: capture.BookmarksMode(o.Bookmarks), IdleQuiet: o.WaitIdle, Progress: newCaptureProgress(ios, o.mode(ios, progressPlain), cmd, o.MaxPages)}
+		IgnoreRobots: o.IgnoreRobots, Allow: allow, Media: o.Media, Bookmarks: capture.BookmarksMode(o.Bookmarks), IdleQuiet: o.WaitIdle, Settle: o.settle(), Session: o.Session, Progress: newCaptureProgress(ios, o.mode(ios, progressPlain), cmd, o.MaxPages)}
+}
+
+// settle is --settle as capture.Options takes it: 0 is none.
+func (o *fetchFlags) settle() time.Duration {
+	if o.Settle == 0 {
+		return capture.NoSettle
+	}
+	return o.Settle
 }
 
 // stopped reports a crawl that stopped before its end, once what it did

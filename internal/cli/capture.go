@@ -58,7 +58,14 @@ Every request is fetched by webcap itself and handed to the browser, so the
 identifiers are computed from exactly the bytes rendered: whole 200
 answers only (the browser's cache is off and no conditional request is
 sent). A page is printed once it is done: its load event, its lazy images
-(loaded eagerly, the page scrolled through), a quiet network, its fonts.
+(loaded eagerly, the page scrolled through), a quiet network, its fonts;
+then the timers it has due within --settle (5s of page time) run on virtual
+time, so an image a script inserts after 3 s is printed without waiting 3 s.
+Each page is rendered in an empty browser context (no cookie, storage or
+database another page left: what a stranger sees), so a capture does not
+depend on --jobs or on timing; --session renders the pages one at a time in
+queue order in one context, so a cookie account.html sets reaches the pages
+after it (recorded in the command's settings: refresh does the same).
 Each fetched resource is one content set: every URL that redirected to a
 page is in its URL alias chain and finds it in the URLS tree. Only http and
 https are fetched, and only from public addresses, unless a start URL is

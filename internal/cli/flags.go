@@ -139,6 +139,8 @@ type fetchFlags struct {
 	Media        string
 	NoSandbox    bool
 	WaitIdle     time.Duration
+	Settle       time.Duration
+	Session      bool
 	Bookmarks    string
 	crawlMemory  // --max-memory, --browser-memory (capmem.go)
 	progressFlags
@@ -159,12 +161,18 @@ func (o *fetchFlags) add(cmd *cobra.Command, maxPages int) {
 	f.StringVar(&o.Media, "media", "print", "print pages with CSS media `print` or screen")
 	f.BoolVar(&o.NoSandbox, "no-sandbox", false, "run Chromium without its sandbox (it always is as root)")
 	f.DurationVar(&o.WaitIdle, "wait-idle", capture.DefaultIdleQuiet, "print a page once it has fetched nothing for `D` (at most 10s after its load)")
+	f.DurationVar(&o.Settle, "settle", capture.DefaultSettle, "once a page has settled, run the timers it has pending for up to `D` of page time on virtual time (no real waiting), so content its scripts add later is printed; 0: none")
+	f.BoolVar(&o.Session, "session", false, "render the pages one at a time in queue order in one browser context, so the cookies and storage a page leaves reach the pages after it (default: each page in an empty context, as a stranger sees it); refresh does so for a file captured so")
 	_ = cmd.RegisterFlagCompletionFunc("media", cobra.FixedCompletions([]string{"print", "screen"}, cobra.ShellCompDirectiveNoFileComp))
 	f.StringVar(&o.Bookmarks, "bookmarks", string(capture.BookmarksSites), "bookmarks: `sites` (an item per site, one per page under it, each opening its page and tagged with its Article) or none")
 	_ = cmd.RegisterFlagCompletionFunc("bookmarks", cobra.FixedCompletions([]string{"sites", "none"}, cobra.ShellCompDirectiveNoFileComp))
 	o.crawlMemory.add(cmd)
 	o.progressFlags.add(cmd)
 }
+
+// maxSettle bounds --settle: a page whose timers never end runs them for
+// all of it, in the CPU time that takes.
+const maxSettle = time.Minute
 
 // check checks what the fetch flags' types do not.
 func (o *fetchFlags) check(cmd string) error {
@@ -177,6 +185,8 @@ func (o *fetchFlags) check(cmd string) error {
 		return usagef("%s: --bookmarks %q: want sites or none", cmd, o.Bookmarks)
 	case o.WaitIdle <= 0 || o.WaitIdle > capture.DefaultIdleMax:
 		return usagef("%s: --wait-idle %v: give a time above 0 and up to %v", cmd, o.WaitIdle, capture.DefaultIdleMax)
+	case o.Settle < 0 || o.Settle > maxSettle:
+		return usagef("%s: --settle %v: give a time from 0 (none) up to %v", cmd, o.Settle, maxSettle)
 	}
 	if err := o.crawlMemory.check(cmd); err != nil {
 		return err

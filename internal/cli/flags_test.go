@@ -39,7 +39,7 @@ func parseWith[T any](newCmd func(*IOStreams, func(context.Context, *T) error) *
 // fetchDefaults are the fetch flags' defaults, --max-pages aside.
 func fetchDefaults(maxPages int) fetchFlags {
 	return fetchFlags{Profile: canon.PDF, MaxPages: maxPages, MaxBytes: 100 << 20, Timeout: 5 * time.Minute,
-		PageTimeout: 30 * time.Second, Media: "print", WaitIdle: capture.DefaultIdleQuiet, Bookmarks: "sites", progressFlags: progressFlags{Progress: progressAuto},
+		PageTimeout: 30 * time.Second, Media: "print", WaitIdle: capture.DefaultIdleQuiet, Settle: capture.DefaultSettle, Bookmarks: "sites", progressFlags: progressFlags{Progress: progressAuto},
 		crawlMemory: crawlMemory{MaxMemory: defaultMaxMemory, BrowserMemory: capture.DefaultBrowserMemory}}
 }
 
@@ -119,11 +119,11 @@ func TestCommandFlags(t *testing.T) {
 			}()},
 		{"capture", parseWith(newCaptureCmd), []string{"--levels", "3", "--same-site", "--same-path", "--max-pages", "9", "--max-bytes", "2MiB",
 			"--timeout", "1m", "--page-timeout", "5s", "--jobs", "4", "--profile", "pdf2", "--chromium", "/bin/c", "--ignore-robots",
-			"--keep-credentials", "--post", "q=1", "--post-type", "text/plain", "--allow-private", "--media", "screen", "--wait-idle", "2s",
+			"--keep-credentials", "--post", "q=1", "--post-type", "text/plain", "--allow-private", "--media", "screen", "--wait-idle", "2s", "--settle", "2s",
 			"--no-sandbox", "--json", "-v", "--force", "--quiet", "--bookmarks", "none", "--max-memory", "512MiB", "--browser-memory", "1GiB", "http://a/", "http://b/", "-o", "out.pdf"},
 			&captureOptions{URLs: []string{"http://a/", "http://b/"}, outputFlags: outputFlags{Out: "out.pdf", Force: true},
 				fetchFlags: fetchFlags{Profile: canon.PDF2, Chromium: "/bin/c", MaxPages: 9, MaxBytes: 2 << 20, Timeout: time.Minute,
-					PageTimeout: 5 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: 2 * time.Second, Bookmarks: "none",
+					PageTimeout: 5 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: 2 * time.Second, Settle: 2 * time.Second, Bookmarks: "none",
 					progressFlags: progressFlags{Progress: progressAuto, Quiet: true}, crawlMemory: crawlMemory{MaxMemory: 512 << 20, maxMemoryGiven: true, BrowserMemory: 1 << 30}},
 				Levels: 3, SameSite: true, SamePath: true, Jobs: 4, KeepCredentials: true, JSON: true, Verbose: true, Post: "q=1", PostType: "text/plain"}},
 		{"capture submit", parseWith(newCaptureCmd), []string{"--submit", "http://a/?q=1", "-o", "out.pdf"},
@@ -143,10 +143,10 @@ func TestCommandFlags(t *testing.T) {
 			&refreshOptions{lim: limitFlags{MaxFileSize: pdfio.DefaultMaxFileSize}, File: "site.pdf", outputFlags: outputFlags{Out: "out.pdf"}, fetchFlags: fetchDefaults(100)}},
 		{"refresh", parseWith(newRefreshCmd), []string{"--dry-run", "--text-only", "--json", "--resubmit", "--profile", "rfc3986", "--max-pages", "7",
 			"--max-bytes", "1GiB", "--timeout", "10s", "--page-timeout", "3s", "--ignore-robots", "--allow-private", "--media", "screen",
-			"--wait-idle", "1s", "--no-sandbox", "--chromium", "c", "--progress", "none", "site.pdf"},
+			"--wait-idle", "1s", "--settle", "0", "--session", "--no-sandbox", "--chromium", "c", "--progress", "none", "site.pdf"},
 			&refreshOptions{lim: limitFlags{MaxFileSize: pdfio.DefaultMaxFileSize}, File: "site.pdf", DryRun: true, TextOnly: true, JSON: true, Resubmit: true,
 				fetchFlags: fetchFlags{Profile: canon.RFC3986, Chromium: "c", MaxPages: 7, MaxBytes: 1 << 30, Timeout: 10 * time.Second,
-					PageTimeout: 3 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: time.Second, Bookmarks: "sites",
+					PageTimeout: 3 * time.Second, IgnoreRobots: true, AllowPrivate: true, Media: "screen", NoSandbox: true, WaitIdle: time.Second, Session: true, Bookmarks: "sites",
 					progressFlags: progressFlags{Progress: progressNone}, crawlMemory: fetchDefaults(0).crawlMemory}}},
 		{"version", parseWith(newVersionCmd), []string{"--json"}, &versionOptions{JSON: true}},
 	} {
@@ -209,6 +209,7 @@ func TestCommandFlagErrors(t *testing.T) {
 		{[]string{"append", "--media", "tv", "a.pdf", "http://a/", "-o", "o.pdf"}, `webcap: append: --media "tv": want print or screen`},
 		{[]string{"refresh", "--profile", "x", "--dry-run", "a.pdf"}, `webcap: refresh: --profile "x": want pdf, pdf2 or rfc3986`},
 		{[]string{"refresh", "--wait-idle", "1m", "--dry-run", "a.pdf"}, "webcap: refresh: --wait-idle 1m0s: give a time above 0 and up to 10s"},
+		{[]string{"capture", "--settle", "2m", "http://a/", "-o", "out.pdf"}, "webcap: capture: --settle 2m0s: give a time from 0 (none) up to 1m0s"},
 		{[]string{"refresh", "--dry-run", "-o", "o.pdf", "a.pdf"}, "webcap: refresh: --dry-run writes nothing: drop -o and --in-place"},
 		{[]string{"capture", "--warc-keep-credentials", "http://a/", "-o", "o.pdf"}, "webcap: capture: --warc-keep-credentials is about the WARC: give --warc OUT.warc.gz"},
 		{[]string{"append", "--warc-keep-credentials", "a.pdf", "http://a/", "-o", "o.pdf"}, "webcap: append: --warc-keep-credentials is about the WARC: give --warc OUT.warc.gz"},

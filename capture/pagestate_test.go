@@ -1,0 +1,63 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// stateSite serves /set, which stores a cookie (by its answer's
+// Set-Cookie and by its script), localStorage, sessionStorage and an
+// IndexedDB database, and /get, whose title says which of them it finds
+// (and whether its request carried the cookie).
+func stateSite() *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		switch r.URL.Path {
+		case "/set":
+			w.Header().Set("Set-Cookie", "srv=1; Path=/")
+			fmt.Fprint(w, `<title>set</title><script>document.cookie = "js=1; path=/"; localStorage.setItem("l", "1"); sessionStorage.setItem("s", "1");
+const rq = indexedDB.open("db", 1); rq.onupgradeneeded = () => rq.result.createObjectStore("st");</script>`)
+		case "/get":
+			_, sent := r.Header["Cookie"]
+			fmt.Fprintf(w, `<title>get</title><script>
+const got = ["sent=%v", "cookie=" + document.cookie, "local=" + localStorage.getItem("l"), "session=" + sessionStorage.getItem("s")];
+indexedDB.databases().then(dbs => { got.push("idb=" + dbs.map(d => d.name).join(",")); document.title = got.join(" "); });
+</script>`, sent)
+		}
+	}))
+}
+
+// Each page is rendered in a context that holds nothing of the pages
+// before it (no cookie, storage or database), whichever tab renders it;
+// in the session, what /set stored reaches /get rendered after it.
+func TestRenderForgets(t *testing.T) {
+	b := newBrowser(t)
+	srv := stateSite()
+	defer srv.Close()
+	for _, tc := range []struct {
+		name    string
+		session bool
+		want    string
+	}{
+		{"apart", false, "sent=false cookie= local=null session=null idb="},
+		{"session", true, "sent=true cookie=srv=1; js=1 local=1 session=1 idb=db"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for range 2 { // the second /set and /get reuse the tab
+				if _, err := b.Render(context.Background(), srv.URL+"/set", RenderOptions{Session: tc.session}); err != nil {
+					t.Fatal(err)
+				}
+				p, err := b.Render(context.Background(), srv.URL+"/get", RenderOptions{Session: tc.session})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Title != tc.want {
+					t.Errorf("/get after /set: %q, want %q", p.Title, tc.want)
+				}
+			}
+		})
+	}
+}
