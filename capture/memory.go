@@ -253,6 +253,7 @@ func (b *Browser) watchMemory(ctx context.Context) {
 		return
 	}
 	pid, limit := c.Browser.Process().Pid, b.memory()
+	w := &proctree.Watch{Root: pid}
 	go func() {
 		t := time.NewTicker(watchEvery)
 		defer t.Stop()
@@ -262,7 +263,7 @@ func (b *Browser) watchMemory(ctx context.Context) {
 				return
 			case <-t.C:
 			}
-			total, renderer := treeMemory(pid)
+			total, renderer := treeMemory(w)
 			if total > limit && renderer > 0 && syscall.Kill(renderer, syscall.SIGKILL) == nil {
 				b.mem.stops.Add(1)
 				// Its memory is counted until it is gone: no other
@@ -293,12 +294,15 @@ func (b *Browser) explainStop() func(err *error) {
 }
 
 // treeMemory returns the anonymous resident memory (RssAnon: what each
-// holds for itself, no shared page counted twice) of pid and of every
-// process descending from it, summed, and the renderer among them that
-// holds the most (0: none).
-func treeMemory(pid int) (total int64, renderer int) {
+// holds for itself, no shared page counted twice) of w's root and of
+// every process descending from it, summed, and the renderer among them
+// that holds the most (0: none). The tree is read again only when a
+// process may have joined it (proctree.Watch): reading all of /proc every
+// watchEvery was a third of webcap's own CPU time in a capture of 24
+// small pages (bench/capture-cpu.sh), on a machine of 130 processes.
+func treeMemory(w *proctree.Watch) (total int64, renderer int) {
 	var most int64
-	for _, p := range proctree.Tree(pid) {
+	for _, p := range w.Tree() {
 		m := proctree.RSSAnon(p)
 		total += m
 		if m > most && isRenderer(p) {

@@ -38,3 +38,24 @@ func TestTree(t *testing.T) {
 		t.Errorf("the reaped child %d is still alive or in the tree", pid)
 	}
 }
+
+// A Watch finds a child started after its first read, and its tree is
+// Tree's.
+func TestWatch(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads Linux's /proc")
+	}
+	w := &Watch{Root: os.Getpid()}
+	if tree := w.Tree(); tree[0] != os.Getpid() {
+		t.Fatalf("Watch.Tree() = %v: want self first", tree)
+	}
+	cmd := exec.Command("sleep", "600")
+	if err := cmd.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	if tree := w.Tree(); !slices.Contains(tree, cmd.Process.Pid) {
+		t.Errorf("Watch.Tree() = %v after starting %d: the child is not in it", tree, cmd.Process.Pid)
+	}
+}

@@ -1,0 +1,91 @@
+// Command cdppeer is the peer of webcap capture for issue 29's speed
+// target: one headless Chromium driven over the DevTools protocol
+// (chromedp) in one tab, as a script would print pages with the browser
+// alone. For each URL, in order: navigate, wait for the load event,
+// Page.printToPDF with webcap's print settings, write the bytes to
+// DIR/NNN.pdf. Nothing is intercepted, nothing joined or recorded.
+//
+//	cdppeer -out DIR URL...
+//
+// Chromium runs with the flags webcap's launcher gives it on main
+// (capture/browser.go start, memoryFlags, networkFlags), but for its
+// proxy: the peer fetches the pages itself, so its connections go to the
+// site directly. -extra adds flags (name or name=value, comma-separated),
+// to measure what a flag buys the browser alone.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("cdppeer: ")
+	out := flag.String("out", "", "the directory the PDFs are written to")
+	exe := flag.String("chromium", "chromium", "the Chromium executable")
+	extra := flag.String("extra", "", "more Chromium flags, comma-separated (name or name=value)")
+	flag.Parse()
+	if *out == "" || flag.NArg() == 0 {
+		log.Fatal("usage: cdppeer -out DIR URL...")
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(*exe), chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("js-flags", "--max-old-space-size=1024"),
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
+		chromedp.Flag("dns-prefetch-disable", true),
+		chromedp.Flag("no-pings", true),
+		chromedp.Flag("disable-domain-reliability", true),
+		chromedp.Flag("disable-site-isolation-trials", true),
+		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process,NetworkPrediction,SpeculationRulesPrefetchFuture,Prerender2"),
+	}
+	if os.Geteuid() == 0 {
+		opts = append(opts, chromedp.NoSandbox)
+	}
+	for _, f := range strings.Split(*extra, ",") {
+		if f = strings.TrimPrefix(strings.TrimSpace(f), "--"); f == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(f, "=")
+		if ok {
+			opts = append(opts, chromedp.Flag(name, value))
+		} else {
+			opts = append(opts, chromedp.Flag(name, true))
+		}
+	}
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer acancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	for i, u := range flag.Args() {
+		if err := chromedp.Do(ctx, chromedp.Navigate(u)); err != nil {
+			log.Fatalf("%s: %v", u, err)
+		}
+		pdf, err := chromedp.Run(ctx, chromedp.PrintToPDF(func(pp *page.PrintToPDFParams) {
+			m := 0.3937
+			pp.PaperWidth, pp.PaperHeight = 8.5, 11
+			pp.MarginTop, pp.MarginBottom, pp.MarginLeft, pp.MarginRight = &m, &m, &m, &m
+			t := true
+			pp.PrintBackground = &t
+		}))
+		if err != nil {
+			log.Fatalf("%s: %v", u, err)
+		}
+		if err := os.WriteFile(filepath.Join(*out, fmt.Sprintf("%03d.pdf", i)), pdf, 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+}
