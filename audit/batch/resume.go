@@ -73,6 +73,19 @@ type Tally struct {
 	Errors, Warnings, Infos int
 }
 
+// Count counts a finding of severity ("error", "warning"; any other an
+// info).
+func (t *Tally) Count(severity string) {
+	switch severity {
+	case "error":
+		t.Errors++
+	case "warning":
+		t.Warnings++
+	default:
+		t.Infos++
+	}
+}
+
 // A Prior is what is kept of a result read: what resuming compares, and
 // what the summary and the exit status count (not the findings: a million
 // files' would not fit).
@@ -137,14 +150,7 @@ func (l *logLine) tally() Tally {
 		t.Kind = l.Error.Kind
 	}
 	for _, f := range l.Findings {
-		switch f.Severity {
-		case "error":
-			t.Errors++
-		case "warning":
-			t.Warnings++
-		default:
-			t.Infos++
-		}
+		t.Count(f.Severity)
 	}
 	return t
 }

@@ -484,14 +484,7 @@ func tallyOf(r fileJSON) tally {
 		return t
 	}
 	for _, f := range r.Findings {
-		switch f.Severity {
-		case "error":
-			t.Errors++
-		case "warning":
-			t.Warnings++
-		default:
-			t.Infos++
-		}
+		t.Count(f.Severity)
 	}
 	return t
 }
