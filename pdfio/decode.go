@@ -250,15 +250,5 @@ func (d *decoder) load(e *model.XRefTableEntry) (types.Object, error) {
 // compressedObject parses an object of an object stream with pdfcpu's
 // parser, which may not be a stream (pdfcpu's compressedObject).
 func compressedObject(data []byte) (types.Object, error) {
-	s := string(data)
-	o, err := model.ParseObjectContext(context.Background(), &s, 0)
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := o.(types.Dict); ok {
-		if n, ref := d.Length(); n != nil || ref != nil {
-			return nil, errors.New("an object stream holds a stream")
-		}
-	}
-	return o, nil
+	return lazyCompressed(context.Background(), string(data))
 }
