@@ -45,7 +45,8 @@ func TestAuditSpilledIsByteIdentical(t *testing.T) {
 	}{
 		{"text", nil},
 		{"verbose", []string{"--verbose"}},
-		{"jsonl", []string{"--jsonl"}},
+		{"jsonl", []string{"--jsonl", "--ordered"}},
+		{"jsonl unordered", []string{"--jsonl", "--jobs", "1"}},
 		{"json", []string{"--json"}},
 		{"json sets", []string{"--json", "--sets"}},
 		{"sarif", []string{"--format", "sarif"}},
