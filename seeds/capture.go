@@ -113,7 +113,7 @@ func (c *Capturer) do(ctx context.Context, s Seed) Result {
 			r.Message = "redone: " + err.Error()
 		}
 	}
-	if err := c.writable(r.PDF, r.WARC); err != nil {
+	if err := cfg.writable(r.PDF, r.WARC); err != nil {
 		return r.fail(3, err)
 	}
 	if ctx.Err() != nil {
@@ -208,11 +208,37 @@ func (c *Capturer) write(r *Result, res *capture.Result) error {
 	return nil
 }
 
+// Writable checks, before anything is captured, that the outputs of
+// every seed of a list named list may be written (see writable): an
+// output that exists without Resume or Force, or that is not a regular
+// file, is a [*LineError] (wrapping an [*OutputError]) naming the first
+// such seed's line and file, and how many more seeds have one.
+func (c *Config) Writable(list string, ss []Seed) error {
+	var first *LineError
+	more := 0
+	for _, s := range ss {
+		err := c.writable(c.PDF(s.URL), c.WARCPath(s.URL))
+		switch {
+		case err == nil:
+		case first == nil:
+			first = &LineError{List: list, Line: s.Line, Err: err}
+		default:
+			more++
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	if more > 0 {
+		first.Err = fmt.Errorf("%w; %d more %s such an output", first.Err, more, plural(more, "seed has", "seeds have"))
+	}
+	return first
+}
+
 // writable checks that a seed's outputs may be written: absent, or
 // regular files that Resume or Force allow to replace. A symbolic link
-// (to an input, say) is never written through. What a killed run left
-// (".NAME.pdf.*.tmp") is removed.
-func (c *Capturer) writable(paths ...string) error {
+// (to an input, say) is never written through.
+func (c *Config) writable(paths ...string) error {
 	for _, p := range paths {
 		if p == "" {
 			continue
@@ -224,12 +250,29 @@ func (c *Capturer) writable(paths ...string) error {
 		case err != nil:
 			return err
 		case !fi.Mode().IsRegular():
-			return fmt.Errorf("%s: %s, not a regular file: not replaced", p, kind(fi.Mode()))
-		case !c.Config.Resume && !c.Config.Force:
-			return fmt.Errorf("%s: exists (--resume keeps it when complete, --force replaces it)", p)
+			return &OutputError{p, kind(fi.Mode()) + ", not a regular file: not replaced"}
+		case !c.Resume && !c.Force:
+			return &OutputError{p, "exists (--resume keeps it when complete, --force replaces it)"}
 		}
 	}
 	return nil
+}
+
+// An OutputError is a seed's output that may not be written: it exists
+// (without Config.Resume or Force), or is not a regular file.
+type OutputError struct {
+	Path    string
+	Problem string
+}
+
+func (e *OutputError) Error() string { return e.Path + ": " + e.Problem }
+
+// plural is one or other by n.
+func plural(n int, one, other string) string {
+	if n == 1 {
+		return one
+	}
+	return other
 }
 
 // kind says what a file that is not a regular one is.

@@ -179,8 +179,7 @@ func TestComplete(t *testing.T) {
 	if _, err := Complete(cfg, seed); err == nil || errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Complete of a symbolic link = %v, want a refusal", err)
 	}
-	c := &Capturer{Config: *cfg}
-	if err := c.writable(cfg.PDF(seed)); err == nil || !strings.Contains(err.Error(), "a symbolic link, not a regular file") {
+	if err := cfg.writable(cfg.PDF(seed)); err == nil || !strings.Contains(err.Error(), "a symbolic link, not a regular file") {
 		t.Errorf("writable(a symbolic link) = %v, want a refusal", err)
 	}
 }
@@ -231,6 +230,49 @@ func TestCompleteWARC(t *testing.T) {
 			}
 			if tc.ok && (done.Sets == 0 || done.Pages == 0) {
 				t.Errorf("Complete = %+v: no pages or sets", done)
+			}
+		})
+	}
+}
+
+// TestWritable: a list's outputs are checked before anything is
+// captured; the first seed whose output may not be written is named by
+// its line and file, with how many more.
+func TestWritable(t *testing.T) {
+	dir := t.TempDir()
+	a, b, c := Seed{Line: 1, URL: "http://a.example/"}, Seed{Line: 3, URL: "http://b.example/"}, Seed{Line: 4, URL: "http://c.example/"}
+	plain := &Config{Dir: dir, WARCDir: dir}
+	for _, path := range []string{plain.WARCPath(b.URL), plain.PDF(c.URL)} {
+		if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("elsewhere", plain.PDF(a.URL)); err != nil {
+		t.Fatal(err)
+	}
+	list := []Seed{a, b, c}
+	tests := []struct {
+		name string
+		cfg  Config
+		list []Seed
+		want string // "": no error
+	}{
+		{"none there", Config{Dir: filepath.Join(dir, "absent")}, list, ""},
+		{"exists", *plain, []Seed{b, c}, "list.txt:3: " + plain.WARCPath(b.URL) + ": exists (--resume keeps it when complete, --force replaces it); 1 more seed has such an output"},
+		{"resume", Config{Dir: dir, WARCDir: dir, Resume: true}, []Seed{b, c}, ""},
+		{"force", Config{Dir: dir, WARCDir: dir, Force: true}, []Seed{b, c}, ""},
+		{"a link, even with --force", Config{Dir: dir, Force: true}, list, "list.txt:1: " + plain.PDF(a.URL) + ": a symbolic link, not a regular file: not replaced"},
+		{"three", *plain, list, "; 2 more seeds have such an output"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.cfg.Writable("list.txt", tc.list)
+			var oe *OutputError
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("Writable = %v, want nil", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &oe)):
+				t.Errorf("Writable = %v, want an *OutputError with %q", err, tc.want)
 			}
 		})
 	}

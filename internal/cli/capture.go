@@ -111,7 +111,9 @@ being a slug of the seed and a hash of it; --shard I/N takes the seeds
 whose URL hashes to I (FNV-1a, as audit's), --resume keeps the seeds whose
 outputs are complete and audit with no error, --jsonl prints a line per
 seed, --workers N captures N seeds at once, each worker process with its
-own Chromium. See docs/scale.md.
+own Chromium. Every seed's outputs are checked before anything starts: one
+that exists, without --resume or --force, is a usage error naming its line
+and file. See docs/scale.md.
 
 Exit status: 0 when the capture audits with no error, 1 when no page could
 be captured or errors remain, 2 for a usage error, 3 when a file cannot be

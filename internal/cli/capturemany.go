@@ -114,6 +114,16 @@ func runCaptureMany(ctx context.Context, opts *captureOptions) error {
 		}
 	}
 	cfg := opts.manyConfig()
+	// Every seed's outputs are checked before a worker or its Chromium
+	// starts: a list captured once, run again without --resume, fails
+	// at once, not seed by seed.
+	if err := cfg.Writable(m.From, list); err != nil {
+		var oe *seeds.OutputError
+		if errors.As(err, &oe) { // as capture -o FILE that exists
+			return usagef("capture: --urls-from %v", err)
+		}
+		return &ioError{fmt.Errorf("capture: --urls-from %w", err)}
+	}
 	do, stop := opts.seedWorkers(ctx, &cfg)
 	defer stop()
 	var done, cut atomic.Int64
