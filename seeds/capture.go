@@ -77,12 +77,25 @@ type Result struct {
 }
 
 // A Capturer captures seeds one at a time in one browser, started when
-// first needed and started again after a capture that fails with it.
+// first needed and started again after a capture that fails with it or
+// once its Chromium has exited (killed, out of memory): a seed during
+// which Chromium exits fails, nothing written, and the next seed gets a
+// new one, unless Chromium exited or failed to start for
+// MaxBrowserFailures seeds in a row.
 type Capturer struct {
 	Config  Config
 	Browser func(ctx context.Context) (*capture.Browser, error)
 	b       *capture.Browser
+	// failures counts the seeds in a row whose Chromium exited or did not
+	// start; lastFailure is the last one's error.
+	failures    int
+	lastFailure error
 }
+
+// MaxBrowserFailures is how many seeds in a row a Capturer's Chromium
+// may exit during, or fail to start for, before the Capturer gives up:
+// every later seed then fails at once, saying why.
+const MaxBrowserFailures = 3
 
 // Close stops the browser.
 func (c *Capturer) Close() {
@@ -119,18 +132,21 @@ func (c *Capturer) do(ctx context.Context, s Seed) Result {
 	if ctx.Err() != nil {
 		return r.interrupted()
 	}
-	if c.b == nil {
-		b, err := c.Browser(ctx)
-		if err != nil {
-			return r.fail(3, err)
-		}
-		c.b = b
+	if err := c.browser(ctx); err != nil {
+		return r.fail(3, err)
 	}
 	res, err := c.capture(ctx, s)
+	if ctx.Err() != nil {
+		return r.interrupted()
+	}
+	if exited := c.b.Exited(); exited != nil {
+		c.Close()
+		c.failed(exited)
+		return r.fail(3, fmt.Errorf("%w while the seed was captured: nothing written (the next seed starts another; --resume captures this one again)", exited))
+	}
+	c.failures = 0
 	var nothing *capture.NothingError
 	switch {
-	case ctx.Err() != nil:
-		return r.interrupted()
 	case errors.As(err, &nothing):
 		r.Skips = len(nothing.Skips)
 		return r.fail(1, err)
@@ -154,6 +170,36 @@ func (c *Capturer) do(ctx context.Context, s Seed) Result {
 		r.Exit = 4 // as capture's: what was captured is written
 	}
 	return r
+}
+
+// browser makes sure c has a Chromium running: it starts one when there
+// is none or the last one exited, unless MaxBrowserFailures seeds in a
+// row have seen it exit or fail to start.
+func (c *Capturer) browser(ctx context.Context) error {
+	if c.b != nil {
+		exited := c.b.Exited()
+		if exited == nil {
+			return nil
+		}
+		c.Close() // it exited between seeds
+		c.failed(exited)
+	}
+	if c.failures >= MaxBrowserFailures {
+		return fmt.Errorf("Chromium not started again: it exited or failed to start for %d seeds in a row (the last time: %w)", c.failures, c.lastFailure)
+	}
+	b, err := c.Browser(ctx)
+	if err != nil {
+		c.failed(err)
+		return err
+	}
+	c.b = b
+	return nil
+}
+
+// failed counts a seed whose Chromium exited or did not start.
+func (c *Capturer) failed(err error) {
+	c.failures++
+	c.lastFailure = err
 }
 
 // capture runs the seed's crawl under its time and memory limits.

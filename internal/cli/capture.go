@@ -111,7 +111,9 @@ being a slug of the seed and a hash of it; --shard I/N takes the seeds
 whose URL hashes to I (FNV-1a, as audit's), --resume keeps the seeds whose
 outputs are complete and audit with no error, --jsonl prints a line per
 seed, --workers N captures N seeds at once, each worker process with its
-own Chromium. Every seed's outputs are checked before anything starts: one
+own Chromium: a Chromium that exits (killed, out of memory) fails the
+seed being captured, nothing written, and is started again for the next
+seed, up to 3 seeds in a row. Every seed's outputs are checked before anything starts: one
 that exists, without --resume or --force, is a usage error naming its line
 and file. See docs/scale.md.
 

@@ -261,7 +261,7 @@ func manyExit(ctx context.Context, exit, n int) error {
 		}
 		return &interrupted{os.Interrupt, true}
 	case 3:
-		return &ioError{fmt.Errorf("capture: some of the %s could not be written or Chromium not started", plural(n, "seed"))}
+		return &ioError{fmt.Errorf("capture: some of the %s could not be written, or Chromium failed", plural(n, "seed"))}
 	case 4:
 		return &invalidError{errFailed} // a seed stopped by --max-memory: its line says
 	}
