@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webcap/webcap/audit/batch"
 	"github.com/webcap/webcap/capture"
 	"github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/shard"
@@ -134,7 +135,7 @@ func TestRun(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := map[string]bool{}
-			exit := Run(context.Background(), list, 2, func(_ context.Context, s Seed) Result {
+			exit := Run(context.Background(), list, batch.RunOptions{Jobs: 2}, func(_ context.Context, s Seed) Result {
 				return Result{Seed: s.URL, Exit: tc.exits[s.URL]}
 			}, func(r Result) { got[r.Seed] = true })
 			if exit != tc.want || len(got) != 3 {
@@ -145,10 +146,44 @@ func TestRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var statuses []string
-	exit := Run(ctx, list, 1, func(context.Context, Seed) Result { t.Fatal("a seed ran after the end"); return Result{} },
+	exit := Run(ctx, list, batch.RunOptions{Jobs: 1}, func(context.Context, Seed) Result { t.Fatal("a seed ran after the end"); return Result{} },
 		func(r Result) { statuses = append(statuses, r.Status) })
 	if exit != 130 || len(statuses) != 3 || statuses[0] != Interrupted {
 		t.Errorf("Run after cancel = %d, %v; want 130 and 3 interrupted", exit, statuses)
+	}
+}
+
+// TestRunOrder: results come in list order by default, and with
+// Unordered as each seed is done (a seed done early does not wait).
+func TestRunOrder(t *testing.T) {
+	list := []Seed{{Line: 1, URL: "slow"}, {Line: 2, URL: "b"}, {Line: 3, URL: "c"}}
+	for _, unordered := range []bool{false, true} {
+		t.Run(fmt.Sprintf("unordered=%v", unordered), func(t *testing.T) {
+			release := make(chan struct{})
+			var got []string
+			// slow waits for c: until c is done (in list order, it cannot
+			// be given before slow), or until it is given (unordered).
+			Run(context.Background(), list, batch.RunOptions{Jobs: 2, Unordered: unordered}, func(_ context.Context, s Seed) Result {
+				if s.URL == "slow" {
+					<-release
+				} else if s.URL == "c" && !unordered {
+					defer close(release)
+				}
+				return Result{Seed: s.URL, Line: s.Line}
+			}, func(r Result) {
+				got = append(got, r.Seed)
+				if r.Seed == "c" && unordered {
+					close(release)
+				}
+			})
+			want := "slow b c"
+			if unordered {
+				want = "b c slow"
+			}
+			if strings.Join(got, " ") != want {
+				t.Errorf("Run(Unordered: %v) gave %v, want %s", unordered, got, want)
+			}
+		})
 	}
 }
 

@@ -30,6 +30,12 @@ import (
 // captures it again); the worker starts another Chromium for the next
 // seeds, which are captured. Before, every later seed of the worker
 // failed with the dead browser.
+//
+// capture-many-jsonl-ordered: --workers 2 --jsonl --ordered over three
+// seeds, the first held by the server until the third is asked for (so
+// after the second is done): the lines come in list order, as audit's
+// --ordered gives them (batch.Run decides for both). Before, there was
+// no --ordered, and the lines came as each seed was done.
 
 func init() {
 	const list = "list.txt"
@@ -116,4 +122,38 @@ func init() {
 		},
 		MaxCPU: 60e9, MaxTree: 3 << 30,
 		Before: "exit 1, 0.84 s CPU, 219 MB (tree 257 MB): the held seed and both after it failed, \"no page could be captured ... browser process exited: signal: killed: context canceled\" (WEBCAP_HOSTILE_BEFORE=/work/webcap-old)"})
+}
+
+func init() {
+	const list = "list.txt"
+	Register(Case{Name: "capture-many-jsonl-ordered", Part: Outputs, Browser: true,
+		Setup: func(dir string) ([]string, func(), error) {
+			third := make(chan struct{})
+			var once atomic.Bool
+			release := func() {
+				if once.CompareAndSwap(false, true) {
+					close(third)
+				}
+			}
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/hold.html":
+					<-third // the other worker is done with two.html
+				case "/three.html":
+					release()
+				}
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				fmt.Fprintf(w, "<!doctype html><title>%s</title><p>Page %s.", r.URL.Path, r.URL.Path)
+			}))
+			text := srv.URL + "/hold.html\n" + srv.URL + "/two.html\n" + srv.URL + "/three.html\n"
+			// The cleanup releases hold.html too, whatever webcap did.
+			return []string{"capture", "--urls-from", list, "--out-dir", "out", "--workers", "2", "--jsonl", "--ordered", "--wait-idle", "50ms"},
+				func() { release(); srv.Close() }, Write(dir, list, []byte(text))
+		},
+		Exit: 0,
+		Stdout: []string{`\A\{[^\n]*"seed":"http://127\.0\.0\.1:\d+/hold\.html","line":1,[^\n]*"status":"captured"[^\n]*\n` +
+			`\{[^\n]*"line":2,[^\n]*"status":"captured"[^\n]*\n\{[^\n]*"line":3,[^\n]*"status":"captured"[^\n]*\n\z`},
+		Stderr: []string{`capture: \[1/3\] http://127\.0\.0\.1:\d+/two\.html: captured`}, // progress: as each is done
+		MaxCPU: 60e9, MaxTree: 3 << 30,
+		Before: "exit 2, 0.01 s CPU, 62 MB: webcap: capture: unknown flag: --ordered (WEBCAP_HOSTILE_BEFORE=/work/webcap-old); without it, lines came as each seed was done, as they still do by default"})
 }
