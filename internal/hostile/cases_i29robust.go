@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -75,13 +76,17 @@ func init() {
 }
 
 // killBrowsers kills (SIGKILL) the Chromium browser processes under this
-// process (not their renderers and helpers, which have --type=;
-// Chromium writes its command line as one string) and says how many.
-func killBrowsers() int {
+// process that run in dir (those of the case's webcap: cases run side by
+// side), not their renderers and helpers (which have --type=; Chromium
+// writes its command line as one string), and says how many.
+func killBrowsers(dir string) int {
+	dir, _ = filepath.EvalSymlinks(dir)
 	n := 0
 	for _, pid := range proctree.Tree(os.Getpid())[1:] {
 		line := strings.Join(proctree.Args(pid), " ")
-		if strings.Contains(line, "chrom") && !strings.Contains(line, "--type=") && syscall.Kill(pid, syscall.SIGKILL) == nil {
+		cwd, _ := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "cwd"))
+		if strings.Contains(line, "chrom") && !strings.Contains(line, "--type=") && cwd == dir &&
+			syscall.Kill(pid, syscall.SIGKILL) == nil {
 			n++
 		}
 	}
@@ -97,7 +102,7 @@ func init() {
 			killed.Store(-1)
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.URL.Path == "/hold.html" && killed.CompareAndSwap(-1, 0) {
-					killed.Store(int64(killBrowsers())) // answered once Chromium is killed
+					killed.Store(int64(killBrowsers(dir))) // answered once Chromium is killed
 				}
 				w.Header().Set("Content-Type", "text/html; charset=utf-8")
 				fmt.Fprintf(w, "<!doctype html><title>%s</title><p>Page %s.", r.URL.Path, r.URL.Path)
