@@ -262,8 +262,35 @@ func (c *Capturer) write(r *Result, res *capture.Result) error {
 func (c *Config) Writable(list string, ss []Seed) error {
 	var first *LineError
 	more := 0
+	// Each directory is listed once: a seed's outputs are looked at only
+	// when their names are in it (a million seeds: one listing, not a
+	// million lstat calls).
+	there := func(dir string) func(path string) bool {
+		f, err := os.Open(dir)
+		if err != nil {
+			return func(string) bool { return !errors.Is(err, fs.ErrNotExist) } // absent: nothing there
+		}
+		defer f.Close()
+		names, err := f.Readdirnames(-1)
+		if err != nil {
+			return func(string) bool { return true }
+		}
+		in := make(map[string]bool, len(names))
+		for _, n := range names {
+			in[n] = true
+		}
+		return func(path string) bool { return in[filepath.Base(path)] }
+	}
+	inDir, inWARCDir := there(c.Dir), func(string) bool { return false }
+	if c.WARCDir != "" {
+		inWARCDir = there(c.WARCDir)
+	}
 	for _, s := range ss {
-		err := c.writable(c.PDF(s.URL), c.WARCPath(s.URL))
+		pdf, warc := c.PDF(s.URL), c.WARCPath(s.URL)
+		if !inDir(pdf) && (warc == "" || !inWARCDir(warc)) {
+			continue
+		}
+		err := c.writable(pdf, warc)
 		switch {
 		case err == nil:
 		case first == nil:
