@@ -77,12 +77,25 @@ type Result struct {
 }
 
 // A Capturer captures seeds one at a time in one browser, started when
-// first needed and started again after a capture that fails with it.
+// first needed and started again after a capture that fails with it or
+// once its Chromium has exited (killed, out of memory): a seed during
+// which Chromium exits fails, nothing written, and the next seed gets a
+// new one, unless Chromium exited or failed to start for
+// MaxBrowserFailures seeds in a row.
 type Capturer struct {
 	Config  Config
 	Browser func(ctx context.Context) (*capture.Browser, error)
 	b       *capture.Browser
+	// failures counts the seeds in a row whose Chromium exited or did not
+	// start; lastFailure is the last one's error.
+	failures    int
+	lastFailure error
 }
+
+// MaxBrowserFailures is how many seeds in a row a Capturer's Chromium
+// may exit during, or fail to start for, before the Capturer gives up:
+// every later seed then fails at once, saying why.
+const MaxBrowserFailures = 3
 
 // Close stops the browser.
 func (c *Capturer) Close() {
@@ -113,24 +126,27 @@ func (c *Capturer) do(ctx context.Context, s Seed) Result {
 			r.Message = "redone: " + err.Error()
 		}
 	}
-	if err := c.writable(r.PDF, r.WARC); err != nil {
+	if err := cfg.writable(r.PDF, r.WARC); err != nil {
 		return r.fail(3, err)
 	}
 	if ctx.Err() != nil {
 		return r.interrupted()
 	}
-	if c.b == nil {
-		b, err := c.Browser(ctx)
-		if err != nil {
-			return r.fail(3, err)
-		}
-		c.b = b
+	if err := c.browser(ctx); err != nil {
+		return r.fail(3, err)
 	}
 	res, err := c.capture(ctx, s)
+	if ctx.Err() != nil {
+		return r.interrupted()
+	}
+	if exited := c.b.Exited(); exited != nil {
+		c.Close()
+		c.failed(exited)
+		return r.fail(3, fmt.Errorf("%w while the seed was captured: nothing written (the next seed starts another; --resume captures this one again)", exited))
+	}
+	c.failures = 0
 	var nothing *capture.NothingError
 	switch {
-	case ctx.Err() != nil:
-		return r.interrupted()
 	case errors.As(err, &nothing):
 		r.Skips = len(nothing.Skips)
 		return r.fail(1, err)
@@ -154,6 +170,36 @@ func (c *Capturer) do(ctx context.Context, s Seed) Result {
 		r.Exit = 4 // as capture's: what was captured is written
 	}
 	return r
+}
+
+// browser makes sure c has a Chromium running: it starts one when there
+// is none or the last one exited, unless MaxBrowserFailures seeds in a
+// row have seen it exit or fail to start.
+func (c *Capturer) browser(ctx context.Context) error {
+	if c.b != nil {
+		exited := c.b.Exited()
+		if exited == nil {
+			return nil
+		}
+		c.Close() // it exited between seeds
+		c.failed(exited)
+	}
+	if c.failures >= MaxBrowserFailures {
+		return fmt.Errorf("Chromium not started again: it exited or failed to start for %d seeds in a row (the last time: %w)", c.failures, c.lastFailure)
+	}
+	b, err := c.Browser(ctx)
+	if err != nil {
+		c.failed(err)
+		return err
+	}
+	c.b = b
+	return nil
+}
+
+// failed counts a seed whose Chromium exited or did not start.
+func (c *Capturer) failed(err error) {
+	c.failures++
+	c.lastFailure = err
 }
 
 // capture runs the seed's crawl under its time and memory limits.
@@ -208,11 +254,64 @@ func (c *Capturer) write(r *Result, res *capture.Result) error {
 	return nil
 }
 
+// Writable checks, before anything is captured, that the outputs of
+// every seed of a list named list may be written (see writable): an
+// output that exists without Resume or Force, or that is not a regular
+// file, is a [*LineError] (wrapping an [*OutputError]) naming the first
+// such seed's line and file, and how many more seeds have one.
+func (c *Config) Writable(list string, ss []Seed) error {
+	var first *LineError
+	more := 0
+	// Each directory is listed once: a seed's outputs are looked at only
+	// when their names are in it (a million seeds: one listing, not a
+	// million lstat calls).
+	there := func(dir string) func(path string) bool {
+		f, err := os.Open(dir)
+		if err != nil {
+			return func(string) bool { return !errors.Is(err, fs.ErrNotExist) } // absent: nothing there
+		}
+		defer f.Close()
+		names, err := f.Readdirnames(-1)
+		if err != nil {
+			return func(string) bool { return true }
+		}
+		in := make(map[string]bool, len(names))
+		for _, n := range names {
+			in[n] = true
+		}
+		return func(path string) bool { return in[filepath.Base(path)] }
+	}
+	inDir, inWARCDir := there(c.Dir), func(string) bool { return false }
+	if c.WARCDir != "" {
+		inWARCDir = there(c.WARCDir)
+	}
+	for _, s := range ss {
+		pdf, warc := c.PDF(s.URL), c.WARCPath(s.URL)
+		if !inDir(pdf) && (warc == "" || !inWARCDir(warc)) {
+			continue
+		}
+		err := c.writable(pdf, warc)
+		switch {
+		case err == nil:
+		case first == nil:
+			first = &LineError{List: list, Line: s.Line, Err: err}
+		default:
+			more++
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	if more > 0 {
+		first.Err = fmt.Errorf("%w; %d more %s such an output", first.Err, more, plural(more, "seed has", "seeds have"))
+	}
+	return first
+}
+
 // writable checks that a seed's outputs may be written: absent, or
 // regular files that Resume or Force allow to replace. A symbolic link
-// (to an input, say) is never written through. What a killed run left
-// (".NAME.pdf.*.tmp") is removed.
-func (c *Capturer) writable(paths ...string) error {
+// (to an input, say) is never written through.
+func (c *Config) writable(paths ...string) error {
 	for _, p := range paths {
 		if p == "" {
 			continue
@@ -224,12 +323,29 @@ func (c *Capturer) writable(paths ...string) error {
 		case err != nil:
 			return err
 		case !fi.Mode().IsRegular():
-			return fmt.Errorf("%s: %s, not a regular file: not replaced", p, kind(fi.Mode()))
-		case !c.Config.Resume && !c.Config.Force:
-			return fmt.Errorf("%s: exists (--resume keeps it when complete, --force replaces it)", p)
+			return &OutputError{p, kind(fi.Mode()) + ", not a regular file: not replaced"}
+		case !c.Resume && !c.Force:
+			return &OutputError{p, "exists (--resume keeps it when complete, --force replaces it)"}
 		}
 	}
 	return nil
+}
+
+// An OutputError is a seed's output that may not be written: it exists
+// (without Config.Resume or Force), or is not a regular file.
+type OutputError struct {
+	Path    string
+	Problem string
+}
+
+func (e *OutputError) Error() string { return e.Path + ": " + e.Problem }
+
+// plural is one or other by n.
+func plural(n int, one, other string) string {
+	if n == 1 {
+		return one
+	}
+	return other
 }
 
 // kind says what a file that is not a regular one is.

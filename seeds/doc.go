@@ -49,7 +49,10 @@
 // # Workers
 //
 // [Run] hands the seeds to a function, at most Jobs at a time. [Capturer]
-// captures seeds one after the other with one Chromium; [Serve] is a
+// captures seeds one after the other with one Chromium (started again
+// for the next seed when it exits, killed or out of memory, during one:
+// that seed fails, nothing written, so that Resume redoes it; up to
+// [MaxBrowserFailures] seeds in a row); [Serve] is a
 // worker process's loop around one, and [Pool] the parent's side, through
 // internal/workers: one bounded browser per worker process.
 package seeds

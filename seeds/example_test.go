@@ -28,7 +28,7 @@ https://example.org/docs/ --levels 2 --same-path
 	//
 	//	c := &seeds.Capturer{Config: seeds.Config{Dir: "out", Resume: true}, Browser: start}
 	//	defer c.Close()
-	//	seeds.Run(ctx, all, 1, c.Do, func(r seeds.Result) { fmt.Println(r.Seed, r.Status, r.PDF) })
+	//	seeds.Run(ctx, all, batch.RunOptions{Jobs: 1}, c.Do, func(r seeds.Result) { fmt.Println(r.Seed, r.Status, r.PDF) })
 
 	// Output:
 	// line 2: https://example.com/ -> example.com-0f115db062b7c0dd.pdf, shard 0 of 4

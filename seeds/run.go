@@ -6,48 +6,38 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 
+	"github.com/webcap/webcap/audit/batch"
 	"github.com/webcap/webcap/internal/workers"
 )
 
-// Run hands each seed to do, at most jobs at once (at least one), and
-// calls emit with each result as it comes (from one goroutine at a time),
-// until the seeds are done or ctx is; a seed not started when ctx ends is
-// reported Interrupted. It returns the results' worst exit status: 0 when
-// every seed was captured or kept.
-func Run(ctx context.Context, list []Seed, jobs int, do func(context.Context, Seed) Result, emit func(Result)) int {
-	jobs = max(jobs, 1)
-	var (
-		mu   sync.Mutex
-		wg   sync.WaitGroup
-		exit int
-		next = make(chan Seed)
-	)
-	report := func(r Result) {
-		mu.Lock()
-		defer mu.Unlock()
-		exit = worse(exit, r.Exit)
-		emit(r)
-	}
-	for range min(jobs, len(list)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for s := range next {
-				if ctx.Err() != nil {
-					report(Result{Seed: s.URL, Line: s.Line}.interrupted())
-					continue
-				}
-				report(do(ctx, s))
+// Run hands each seed to do, opts.Jobs at once (at least one), and calls
+// emit with each result, from the caller's goroutine: in list order, or
+// (opts.Unordered) as each seed is done, as batch.Run decides for audit.
+// A seed not started when ctx ends is reported Interrupted: every seed
+// has a result. It returns the results' worst exit status: 0 when every
+// seed was captured or kept.
+func Run(ctx context.Context, list []Seed, opts batch.RunOptions, do func(context.Context, Seed) Result, emit func(Result)) int {
+	exit := 0
+	results := make([]*Result, len(list)) // a seed's, from its do until its emit
+	// batch.Run stops handing files on once its context ends; here the
+	// seeds not started then are reported, so it runs on to the end (do
+	// sees ctx).
+	_ = batch.Run(context.WithoutCancel(ctx), len(list), opts, func(int) bool { return false },
+		func(_ context.Context, i int) {
+			s := list[i]
+			r := Result{Seed: s.URL, Line: s.Line}.interrupted()
+			if ctx.Err() == nil {
+				r = do(ctx, s)
 			}
-		}()
-	}
-	for _, s := range list {
-		next <- s
-	}
-	close(next)
-	wg.Wait()
+			results[i] = &r
+		},
+		func(i int) error {
+			exit = worse(exit, results[i].Exit)
+			emit(*results[i])
+			results[i] = nil
+			return nil
+		})
 	return exit
 }
 

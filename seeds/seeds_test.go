@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webcap/webcap/audit/batch"
 	"github.com/webcap/webcap/capture"
 	"github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/shard"
@@ -134,7 +135,7 @@ func TestRun(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := map[string]bool{}
-			exit := Run(context.Background(), list, 2, func(_ context.Context, s Seed) Result {
+			exit := Run(context.Background(), list, batch.RunOptions{Jobs: 2}, func(_ context.Context, s Seed) Result {
 				return Result{Seed: s.URL, Exit: tc.exits[s.URL]}
 			}, func(r Result) { got[r.Seed] = true })
 			if exit != tc.want || len(got) != 3 {
@@ -145,10 +146,44 @@ func TestRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var statuses []string
-	exit := Run(ctx, list, 1, func(context.Context, Seed) Result { t.Fatal("a seed ran after the end"); return Result{} },
+	exit := Run(ctx, list, batch.RunOptions{Jobs: 1}, func(context.Context, Seed) Result { t.Fatal("a seed ran after the end"); return Result{} },
 		func(r Result) { statuses = append(statuses, r.Status) })
 	if exit != 130 || len(statuses) != 3 || statuses[0] != Interrupted {
 		t.Errorf("Run after cancel = %d, %v; want 130 and 3 interrupted", exit, statuses)
+	}
+}
+
+// TestRunOrder: results come in list order by default, and with
+// Unordered as each seed is done (a seed done early does not wait).
+func TestRunOrder(t *testing.T) {
+	list := []Seed{{Line: 1, URL: "slow"}, {Line: 2, URL: "b"}, {Line: 3, URL: "c"}}
+	for _, unordered := range []bool{false, true} {
+		t.Run(fmt.Sprintf("unordered=%v", unordered), func(t *testing.T) {
+			release := make(chan struct{})
+			var got []string
+			// slow waits for c: until c is done (in list order, it cannot
+			// be given before slow), or until it is given (unordered).
+			Run(context.Background(), list, batch.RunOptions{Jobs: 2, Unordered: unordered}, func(_ context.Context, s Seed) Result {
+				if s.URL == "slow" {
+					<-release
+				} else if s.URL == "c" && !unordered {
+					defer close(release)
+				}
+				return Result{Seed: s.URL, Line: s.Line}
+			}, func(r Result) {
+				got = append(got, r.Seed)
+				if r.Seed == "c" && unordered {
+					close(release)
+				}
+			})
+			want := "slow b c"
+			if unordered {
+				want = "b c slow"
+			}
+			if strings.Join(got, " ") != want {
+				t.Errorf("Run(Unordered: %v) gave %v, want %s", unordered, got, want)
+			}
+		})
 	}
 }
 
@@ -179,8 +214,7 @@ func TestComplete(t *testing.T) {
 	if _, err := Complete(cfg, seed); err == nil || errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Complete of a symbolic link = %v, want a refusal", err)
 	}
-	c := &Capturer{Config: *cfg}
-	if err := c.writable(cfg.PDF(seed)); err == nil || !strings.Contains(err.Error(), "a symbolic link, not a regular file") {
+	if err := cfg.writable(cfg.PDF(seed)); err == nil || !strings.Contains(err.Error(), "a symbolic link, not a regular file") {
 		t.Errorf("writable(a symbolic link) = %v, want a refusal", err)
 	}
 }
@@ -231,6 +265,49 @@ func TestCompleteWARC(t *testing.T) {
 			}
 			if tc.ok && (done.Sets == 0 || done.Pages == 0) {
 				t.Errorf("Complete = %+v: no pages or sets", done)
+			}
+		})
+	}
+}
+
+// TestWritable: a list's outputs are checked before anything is
+// captured; the first seed whose output may not be written is named by
+// its line and file, with how many more.
+func TestWritable(t *testing.T) {
+	dir := t.TempDir()
+	a, b, c := Seed{Line: 1, URL: "http://a.example/"}, Seed{Line: 3, URL: "http://b.example/"}, Seed{Line: 4, URL: "http://c.example/"}
+	plain := &Config{Dir: dir, WARCDir: dir}
+	for _, path := range []string{plain.WARCPath(b.URL), plain.PDF(c.URL)} {
+		if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("elsewhere", plain.PDF(a.URL)); err != nil {
+		t.Fatal(err)
+	}
+	list := []Seed{a, b, c}
+	tests := []struct {
+		name string
+		cfg  Config
+		list []Seed
+		want string // "": no error
+	}{
+		{"none there", Config{Dir: filepath.Join(dir, "absent")}, list, ""},
+		{"exists", *plain, []Seed{b, c}, "list.txt:3: " + plain.WARCPath(b.URL) + ": exists (--resume keeps it when complete, --force replaces it); 1 more seed has such an output"},
+		{"resume", Config{Dir: dir, WARCDir: dir, Resume: true}, []Seed{b, c}, ""},
+		{"force", Config{Dir: dir, WARCDir: dir, Force: true}, []Seed{b, c}, ""},
+		{"a link, even with --force", Config{Dir: dir, Force: true}, list, "list.txt:1: " + plain.PDF(a.URL) + ": a symbolic link, not a regular file: not replaced"},
+		{"three", *plain, list, "; 2 more seeds have such an output"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.cfg.Writable("list.txt", tc.list)
+			var oe *OutputError
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("Writable = %v, want nil", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &oe)):
+				t.Errorf("Writable = %v, want an *OutputError with %q", err, tc.want)
 			}
 		})
 	}

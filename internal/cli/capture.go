@@ -110,8 +110,13 @@ comment) into DIR/NAME.pdf (and, with --warc WDIR, WDIR/NAME.warc.gz), NAME
 being a slug of the seed and a hash of it; --shard I/N takes the seeds
 whose URL hashes to I (FNV-1a, as audit's), --resume keeps the seeds whose
 outputs are complete and audit with no error, --jsonl prints a line per
-seed, --workers N captures N seeds at once, each worker process with its
-own Chromium. See docs/scale.md.
+seed as each is done (in list order with --ordered, as audit's), --workers
+N captures N seeds at once, each worker process with its own Chromium. A
+Chromium that exits (killed, out of memory) fails the seed being
+captured, nothing written (--resume redoes it), and is started again for
+the next seed, up to 3 seeds in a row. Every seed's outputs are checked
+before anything starts: one that exists, without --resume or --force, is
+a usage error naming its line and file. See docs/scale.md.
 
 Exit status: 0 when the capture audits with no error, 1 when no page could
 be captured or errors remain, 2 for a usage error, 3 when a file cannot be
@@ -120,6 +125,8 @@ captured before is written).`,
 		Example: `  $ webcap capture https://example.com/ -o example.pdf
   # each seed of a list into its own PDF and WARC; shard 0 of 4, resumable
   $ webcap capture --urls-from seeds.txt --out-dir out --warc out --shard 0/4 --resume --jsonl
+  # two seeds at a time, their JSON lines in the list's order
+  $ webcap capture --urls-from seeds.txt --out-dir out --workers 2 --jsonl --ordered > results.jsonl
   $ webcap capture --levels 2 --same-path https://example.com/docs/ -o docs.pdf
   $ webcap capture --max-pages 20 --timeout 2m --json https://a.example/ https://b.example/ -o two.pdf
   $ webcap capture --post 'q=web+capture' https://example.com/search -o results.pdf
@@ -168,7 +175,7 @@ type captureOptions struct {
 	WARCKeepCreds   bool       // --warc-keep-credentials
 	sealFlags                  // --timestamp-url, --sign-*, --ltv (sealflags.go)
 	embed           embedFlags // --embed-warc (embedflags.go)
-	many            manyFlags  // --urls-from, --out-dir, --shard, --resume, --jsonl, --workers (capturemany.go)
+	many            manyFlags  // --urls-from, --out-dir, --shard, --resume, --jsonl, --ordered, --workers (capturemany.go)
 }
 
 // captureFlags are capture's and append's flags.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/webcap/webcap/audit/batch"
 	"github.com/webcap/webcap/capture"
 	"github.com/webcap/webcap/internal/workers"
 	"github.com/webcap/webcap/seeds"
@@ -29,6 +30,7 @@ type manyFlags struct {
 	Shard   string
 	Resume  bool
 	JSONL   bool
+	Ordered bool // --jsonl in list order
 	Workers int
 
 	shard      shard.Shard
@@ -36,7 +38,7 @@ type manyFlags struct {
 }
 
 // manyOnly are the flags of the parent alone: the workers get the others.
-var manyOnly = map[string]bool{"urls-from": true, "shard": true, "jsonl": true, "workers": true, "progress": true}
+var manyOnly = map[string]bool{"urls-from": true, "shard": true, "jsonl": true, "ordered": true, "workers": true, "progress": true}
 
 func (m *manyFlags) add(cmd *cobra.Command) {
 	f := cmd.Flags()
@@ -44,7 +46,8 @@ func (m *manyFlags) add(cmd *cobra.Command) {
 	f.StringVar(&m.OutDir, "out-dir", "", "with --urls-from: write each seed's NAME.pdf in `DIR` (made if absent; NAME is the seed's host and path and a hash of it); --warc DIR writes NAME.warc.gz there")
 	f.StringVar(&m.Shard, "shard", "", "with --urls-from: capture shard `I/N` of the list only (0-based, by the FNV-1a hash of the seed as written, as audit's)")
 	f.BoolVar(&m.Resume, "resume", false, "with --urls-from: keep the seeds whose outputs are complete and audit with no error; capture the others again")
-	f.BoolVar(&m.JSONL, "jsonl", false, "with --urls-from: print a JSON line per seed (seed, outputs, status, pages, sets, skips, errors, exit)")
+	f.BoolVar(&m.JSONL, "jsonl", false, "with --urls-from: print a JSON line per seed (seed, outputs, status, pages, sets, skips, errors, exit), as each is done")
+	f.BoolVar(&m.Ordered, "ordered", false, "with --urls-from --jsonl, print the seeds' lines in list order, not as each seed is done")
 	f.IntVar(&m.Workers, "workers", 1, "with --urls-from: capture `N` seeds at once, each worker process with its own Chromium")
 }
 
@@ -114,24 +117,46 @@ func runCaptureMany(ctx context.Context, opts *captureOptions) error {
 		}
 	}
 	cfg := opts.manyConfig()
+	// Every seed's outputs are checked before a worker or its Chromium
+	// starts: a list captured once, run again without --resume, fails
+	// at once, not seed by seed.
+	if err := cfg.Writable(m.From, list); err != nil {
+		var oe *seeds.OutputError
+		if errors.As(err, &oe) { // as capture -o FILE that exists
+			return usagef("capture: --urls-from %v", err)
+		}
+		return &ioError{fmt.Errorf("capture: --urls-from %w", err)}
+	}
 	do, stop := opts.seedWorkers(ctx, &cfg)
 	defer stop()
-	var done, cut atomic.Int64
-	enc := json.NewEncoder(opts.IO.Out)
+	// A seed's progress line is said as it is done; its --jsonl line as
+	// batch.Run gives it (in list order with --ordered, as audit's).
+	var (
+		mu   sync.Mutex
+		done atomic.Int64
+	)
 	progress := opts.mode(opts.IO, progressPlain) != progressNone
-	exit := seeds.Run(ctx, list, m.Workers, do, func(r seeds.Result) {
-		if r.Status == seeds.Interrupted {
-			cut.Add(1) // said once, below
-		} else if n := done.Add(1); progress {
-			fmt.Fprintf(opts.IO.ErrOut, "capture: [%d/%d] %s\n", n, len(list), seedLine(r))
+	said := func(ctx context.Context, s seeds.Seed) seeds.Result {
+		r := do(ctx, s)
+		if r.Status != seeds.Interrupted {
+			n := done.Add(1)
+			if progress {
+				mu.Lock()
+				fmt.Fprintf(opts.IO.ErrOut, "capture: [%d/%d] %s\n", n, len(list), seedLine(r))
+				mu.Unlock()
+			}
 		}
+		return r
+	}
+	enc := json.NewEncoder(opts.IO.Out)
+	exit := seeds.Run(ctx, list, batch.RunOptions{Jobs: m.Workers, Unordered: !m.Ordered}, said, func(r seeds.Result) {
 		if m.JSONL {
 			_ = enc.Encode(seedLineJSON{schemaName("capture-seed"), r})
 		}
 	})
 	if exit == 130 {
 		fmt.Fprintf(opts.IO.ErrOut, "webcap: capture: %v: %d of the %s done, %d not (--resume keeps those done)\n",
-			context.Cause(ctx), done.Load(), plural(len(list), "seed"), cut.Load())
+			context.Cause(ctx), done.Load(), plural(len(list), "seed"), int64(len(list))-done.Load())
 	}
 	return manyExit(ctx, exit, len(list))
 }
@@ -251,7 +276,7 @@ func manyExit(ctx context.Context, exit, n int) error {
 		}
 		return &interrupted{os.Interrupt, true}
 	case 3:
-		return &ioError{fmt.Errorf("capture: some of the %s could not be written or Chromium not started", plural(n, "seed"))}
+		return &ioError{fmt.Errorf("capture: some of the %s could not be written, or Chromium failed", plural(n, "seed"))}
 	case 4:
 		return &invalidError{errFailed} // a seed stopped by --max-memory: its line says
 	}

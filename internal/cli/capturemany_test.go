@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/webcap/webcap/seeds"
 )
 
 // capture --urls-from's usage errors are found before Chromium starts,
@@ -18,6 +20,9 @@ func TestCaptureManyUsage(t *testing.T) {
 	os.WriteFile(good, []byte("http://127.0.0.1:1/\n"), 0o644)
 	file := filepath.Join(dir, "file")
 	os.WriteFile(file, []byte("x"), 0o644)
+	done := filepath.Join(dir, "done") // a run's outputs: found before Chromium starts
+	os.Mkdir(done, 0o755)
+	os.WriteFile(filepath.Join(done, seeds.Name("http://127.0.0.1:1/")+".pdf"), []byte("x"), 0o644)
 	tests := []struct {
 		name  string
 		args  []string
@@ -36,6 +41,7 @@ func TestCaptureManyUsage(t *testing.T) {
 		{"bad shard", []string{"--urls-from", good, "--out-dir", dir, "--shard", "4/4"}, "", "want I/N"},
 		{"json", []string{"--urls-from", good, "--out-dir", dir, "--json"}, "", "--jsonl prints a JSON line per seed"},
 		{"workers", []string{"--urls-from", good, "--out-dir", dir, "--workers", "0"}, "", "--workers 0"},
+		{"output exists", []string{"--urls-from", good, "--out-dir", done}, "", good + ":1: " + filepath.Join(done, seeds.Name("http://127.0.0.1:1/")) + ".pdf: exists (--resume keeps it"},
 		{"seal", []string{"--urls-from", good, "--out-dir", dir, "--timestamp-url", "http://127.0.0.1:1/"}, "", "not done per seed"},
 	}
 	for _, tc := range tests {

@@ -153,8 +153,8 @@ func init() {
 				}
 				return []string{"capture", "--urls-from", list, "--out-dir", "out", "--resume", "--jsonl"}, nil, Write(dir, list, []byte(seed+"\n"))
 			},
-			Exit:   3,
-			Stdout: []string{`"status":"failed"`, `out/127\.0\.0\.1-1-[0-9a-f]{16}\.pdf: a symbolic link, not a regular file: not replaced`},
+			Exit:   2,
+			Stderr: []string{`list\.txt:1: out/127\.0\.0\.1-1-[0-9a-f]{16}\.pdf: a symbolic link, not a regular file: not replaced`},
 			Check:  Unchanged(list, []byte("http://127.0.0.1:1/\n")), MaxCPU: cpuQuick,
 			Before: manyBefore},
 	)

@@ -150,3 +150,13 @@ func lastPID() []byte {
 	}
 	return f[4]
 }
+
+// Args is a process's command line, its program's name first (nil when
+// it cannot be read, as once the process has exited).
+func Args(pid int) []string {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+}

@@ -26,6 +26,9 @@ func TestTree(t *testing.T) {
 	if !Alive(pid) {
 		t.Errorf("Alive(%d) = false for a running child", pid)
 	}
+	if args := Args(pid); !slices.Equal(args, []string{"sleep", "600"}) {
+		t.Errorf("Args(%d) = %q, want [sleep 600]", pid, args)
+	}
 	if m := RSSAnon(os.Getpid()); m <= 0 {
 		t.Errorf("RSSAnon(self) = %d, want > 0", m)
 	}
@@ -34,7 +37,7 @@ func TestTree(t *testing.T) {
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
-	if Alive(pid) || slices.Contains(Tree(os.Getpid()), pid) {
+	if Alive(pid) || slices.Contains(Tree(os.Getpid()), pid) || Args(pid) != nil {
 		t.Errorf("the reaped child %d is still alive or in the tree", pid)
 	}
 }
