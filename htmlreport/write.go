@@ -63,9 +63,9 @@ func entryAt(results Results, i int) entry {
 		return entry{f, status, counts, func(fn func(audit.Finding) error) error { return st.EachFinding(i, fn) }}
 	}
 	f := results.At(i)
-	found := f.Result.Findings
+	found, status := f.Result.Findings, f.Result.Status()
 	f.Result.Findings = nil
-	return entry{f, f.Result.Status(), export.CountsOf(found), func(fn func(audit.Finding) error) error {
+	return entry{f, status, export.CountsOf(found), func(fn func(audit.Finding) error) error {
 		for _, x := range found {
 			if err := fn(x); err != nil {
 				return err
