@@ -1,0 +1,94 @@
+package hostile
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Issue 30's findings streamed, in every output: a file of 2,000,000
+// findings (huge: WC-URLS-SOURCE, a key each) written as a veraPDF
+// report, as JUnit and as the HTML report. Before, every format but
+// text, --jsonl, --json and SARIF read a file's spilled findings back
+// whole in audit's own process, which --max-memory does not bound (it
+// bounds the worker that reads the file): 2.2 GB for veraPDF, 2.6 GB for
+// JUnit. Now each writes the findings as it reads them back from the
+// spool, holding the spool's counts (a JUnit testsuite's failures=,
+// veraPDF's failed rules and log count), and --html reads no more of a
+// file's findings than it lists (htmlreport.MaxFindings): the run's peak
+// is the worker's, which reads the document.
+
+// reportHolds is a Check that the HTML report at name holds each of want.
+func reportHolds(name string, want ...string) func(dir string) error {
+	return func(dir string) error {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		for _, w := range want {
+			if !strings.Contains(string(b), w) {
+				return fmt.Errorf("%s does not hold %q", name, w)
+			}
+		}
+		return emptyDir("tmp")(dir)
+	}
+}
+
+func init() {
+	Register(
+		Case{
+			Name:  "huge-findings-verapdf",
+			Part:  Bounds,
+			Setup: huge(2000000, "audit", "--format", "verapdf", "--max-memory", "1GiB", "--timeout", "10m"),
+			Env:   []string{"TMPDIR=tmp"},
+			Exit:  1,
+			Stdout: []string{`^      <logs logsCount="2000002">$`,
+				`^        <logMessage occurrences="1" level="WARNING">WC-URLS-SOURCE object 4 0 R /SI: URLS key &#34;http://www.example.com/01999999.html&#34; names none`,
+				`^    <validationReports compliant="0" nonCompliant="1" failedJobs="0">1</validationReports>$`},
+			Check:  emptyDir("tmp"),
+			MaxCPU: 240 * time.Second, MaxRSS: 1 << 30,
+			Slow:   true,
+			Before: "webcap-old, this case: exit 1, the same report (456 MB), 2.18 GB peak (audit's own process, not bounded by --max-memory), 81 s wall on a loaded machine",
+		},
+		Case{
+			Name:  "huge-findings-junit",
+			Part:  Bounds,
+			Setup: huge(2000000, "audit", "--format", "junit", "--max-memory", "1GiB", "--timeout", "10m"),
+			Env:   []string{"TMPDIR=tmp"},
+			Exit:  1,
+			Stdout: []string{`^  <testsuite package="webcap.audit" id="0" name="huge.pdf" timestamp="[^"]+" hostname="[^"]*" tests="2" failures="1" errors="0" skipped="0" time="0.000">$`,
+				`URLS key "http://www.example.com/01999999.html" names none of the content set's source URLs \(http://www.example.com/\) \(ISO 32000-1 §14.10.3.1, Table 355\)&#xA;</system-out>$`},
+			Check:  emptyDir("tmp"),
+			MaxCPU: 180 * time.Second, MaxRSS: 1 << 30,
+			Slow:   true,
+			Before: "webcap-old, this case: exit 1, the same report (424 MB), 2.65 GB peak (audit's own process), 105 s wall on a loaded machine",
+		},
+		Case{
+			Name:   "huge-findings-html",
+			Part:   Bounds,
+			Setup:  huge(2000000, "audit", "--html", "report.html", "--thumbnails", "none", "--max-memory", "1GiB", "--timeout", "10m"),
+			Env:    []string{"TMPDIR=tmp"},
+			Exit:   1,
+			Stdout: []string{`^1 file audited: 1 error, 2000002 warnings, 0 notes, 0 unreadable$`},
+			Check: reportHolds("report.html", "1 file, 1 content set, 2,000,003 findings.", "1,998,003 more findings not shown: audit --json lists every one.",
+				"http://www.example.com/00000997.html"),
+			MaxCPU: 120 * time.Second, MaxRSS: 1 << 30,
+			Slow:   true,
+			Before: "webcap-old, this case: exit 1, the same report, 960 MB peak: within 1 GiB, with the file's 2,000,003 findings read back whole in audit's process to list 1,000",
+		},
+		Case{
+			Name:  "many-findings-premis-spilled",
+			Part:  Bounds,
+			Setup: huge(50000, "audit", "--format", "premis", "--spool-limit", "1000"),
+			Env:   []string{"TMPDIR=tmp"},
+			Exit:  1,
+			Stdout: []string{`^        <eventOutcomeDetailNote>format=&#34;PDF&#34;; result=&#34;Well-Formed, but not valid&#34;; errors=&#34;1&#34;; warnings=&#34;50002&#34;; notes=&#34;0&#34;; rules=&#34;WC-CS-ID \(1\)&#34;</eventOutcomeDetailNote>$`,
+				`^        <eventOutcomeDetailNote>warning WC-URLS-SOURCE object 4 0 R /SI: URLS key &#34;http://www.example.com/00049999.html&#34; names none`},
+			Check:  emptyDir("tmp"),
+			MaxRSS: 256 << 20,
+			Before: "webcap-old, this case: the same report (byte for byte, but for the time), exit 1, 62 MB, 0.6 s CPU: it passes there too (at 2,000,000 findings: 1.30 GB, the spilled findings read back whole); the case keeps PREMIS's spilled path and the spool's files removed",
+		},
+	)
+}
