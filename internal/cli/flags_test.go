@@ -16,6 +16,7 @@ import (
 	"github.com/webcap/webcap/audit/batch"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/capture"
+	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/pdfio"
 )
 
@@ -261,8 +262,10 @@ func TestProfileCompletion(t *testing.T) {
 	}
 }
 
-// --max-memory's default grows with the largest input (a sound 110 MB
-// capture needs about 1.7 GB), and is the flag's value when it is given.
+// --max-memory's default is 1 GiB for a command that reads (audit, info),
+// grows with the largest input of one that rewrites it (build, fix: a
+// sound 110 MB capture needs about 1.7 GB there; limits.MemoryFor), and
+// is the flag's value when it is given.
 func TestMaxMemoryDefault(t *testing.T) {
 	dir := t.TempDir()
 	file := func(name string, size int64) string {
@@ -279,24 +282,36 @@ func TestMaxMemoryDefault(t *testing.T) {
 	}
 	small, big := file("small.pdf", 1<<20), file("big.pdf", 111_000_000)
 	for _, c := range []struct {
+		work  limits.Work
 		files []string
 		want  byteSize
 	}{
-		{nil, defaultMaxMemory},
-		{[]string{small}, defaultMaxMemory},
-		{[]string{small, filepath.Join(dir, "missing.pdf"), dir}, defaultMaxMemory},
-		{[]string{small, big}, 24 * 111_000_000},
+		{limits.Read, nil, defaultMaxMemory},
+		{limits.Read, []string{small, big}, defaultMaxMemory},
+		{limits.Rewrite, nil, defaultMaxMemory},
+		{limits.Rewrite, []string{small}, defaultMaxMemory},
+		{limits.Rewrite, []string{small, filepath.Join(dir, "missing.pdf"), dir}, defaultMaxMemory},
+		{limits.Rewrite, []string{small, big}, 24 * 111_000_000},
 	} {
-		if got := memoryFor(c.files); got != c.want {
-			t.Errorf("memoryFor(%v) = %d, want %d", c.files, got, c.want)
+		if got := memoryFor(c.work, c.files); got != c.want {
+			t.Errorf("memoryFor(%v, %v) = %d, want %d", c.work, c.files, got, c.want)
 		}
+	}
+	fix := parseWith(newFixCmd)
+	got, err := fix([]string{big, "-o", filepath.Join(dir, "out.pdf")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _, files := got.(*fixOptions).bounds()
+	if l.sizeMemory(files); l.MaxMemory != 24*111_000_000 {
+		t.Errorf("fix %s: --max-memory %d, want %d", big, l.MaxMemory, 24*111_000_000)
 	}
 	parse := parseWith(newAuditCmd)
 	for _, c := range []struct {
 		args []string
 		want byteSize
 	}{
-		{[]string{big}, 24 * 111_000_000},
+		{[]string{big}, defaultMaxMemory},
 		{[]string{"--max-memory", "1GiB", big}, 1 << 30},
 		{[]string{"--max-memory", "500MB", small}, 500_000_000},
 	} {
