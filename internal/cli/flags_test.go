@@ -48,6 +48,10 @@ func fetchDefaults(maxPages int) fetchFlags {
 // readLimits are --timeout, --max-file-size and --max-memory's defaults.
 var readLimits = limitFlags{Timeout: pdfio.DefaultTimeout, MaxFileSize: pdfio.DefaultMaxFileSize, MaxMemory: defaultMaxMemory}
 
+// rewriteLimits are build's and fix's (--max-memory's default grows with
+// the input: limits.MemoryFor).
+var rewriteLimits = limitFlags{Timeout: pdfio.DefaultTimeout, MaxFileSize: pdfio.DefaultMaxFileSize, MaxMemory: defaultMaxMemory, work: limits.Rewrite}
+
 // auditLimits are audit's: --timeout and --max-memory per file or worker.
 func auditLimits(timeout time.Duration, mem byteSize, given bool) limitFlags {
 	return limitFlags{Timeout: timeout, MaxFileSize: pdfio.DefaultMaxFileSize, MaxMemory: mem, maxMemoryGiven: given, perFile: true}
@@ -104,15 +108,15 @@ func TestCommandFlags(t *testing.T) {
 		{"audit-worker", parseWith(newAuditWorkerCmd), []string{"--profile", "rfc3986", "--timeout", "2s", "--max-memory", "2MiB", "--sources", "d", "--spool-limit", "5", "--spool-dir", "s"},
 			&auditOptions{Profile: canon.RFC3986, limitFlags: auditLimits(2*time.Second, 2<<20, true), Sources: "d", SpoolLimit: 5, spoolDir: "s"}},
 		{"fix", parseWith(newFixCmd), []string{"--profile", "pdf2", "-o", "out.pdf", "in.pdf"},
-			&fixOptions{limitFlags: readLimits, Profile: canon.PDF2, outputFlags: outputFlags{Out: "out.pdf"}, File: "in.pdf"}},
+			&fixOptions{limitFlags: rewriteLimits, Profile: canon.PDF2, outputFlags: outputFlags{Out: "out.pdf"}, File: "in.pdf"}},
 		{"fix in place", parseWith(newFixCmd), []string{"--in-place", "in.pdf"},
-			&fixOptions{limitFlags: readLimits, Profile: canon.PDF, outputFlags: outputFlags{InPlace: true}, File: "in.pdf"}},
+			&fixOptions{limitFlags: rewriteLimits, Profile: canon.PDF, outputFlags: outputFlags{InPlace: true}, File: "in.pdf"}},
 		{"fix dry run", parseWith(newFixCmd), []string{"--dry-run", "in.pdf"},
-			&fixOptions{limitFlags: readLimits, Profile: canon.PDF, DryRun: true, File: "in.pdf"}},
+			&fixOptions{limitFlags: rewriteLimits, Profile: canon.PDF, DryRun: true, File: "in.pdf"}},
 		{"build defaults", parseWith(newBuildCmd), []string{"m.json", "-o", "out.pdf"},
-			&buildOptions{limitFlags: readLimits, outputFlags: outputFlags{Out: "out.pdf"}, Manifest: "m.json"}},
+			&buildOptions{limitFlags: rewriteLimits, outputFlags: outputFlags{Out: "out.pdf"}, Manifest: "m.json"}},
 		{"build", parseWith(newBuildCmd), []string{"--profile", "rfc3986", "--sources", "mirror", "--json", "--force", "m.json", "--output", "out.pdf"},
-			&buildOptions{limitFlags: readLimits, outputFlags: outputFlags{Out: "out.pdf", Force: true}, Manifest: "m.json", Profile: canon.RFC3986, Sources: "mirror", JSON: true}},
+			&buildOptions{limitFlags: rewriteLimits, outputFlags: outputFlags{Out: "out.pdf", Force: true}, Manifest: "m.json", Profile: canon.RFC3986, Sources: "mirror", JSON: true}},
 		{"capture defaults", parseWith(newCaptureCmd), []string{"http://a/", "-o", "out.pdf"},
 			func() *captureOptions {
 				o := captureDefaults
