@@ -67,7 +67,7 @@ func init() {
 				`^        <logMessage occurrences="1" level="WARNING">WC-URLS-SOURCE object 4 0 R /SI: URLS key &#34;http://www.example.com/00999999.html&#34; names none`,
 				`^    <validationReports compliant="0" nonCompliant="1" failedJobs="0">1</validationReports>$`},
 			Check:  emptyDir("tmp"),
-			MaxCPU: 90 * time.Second, MaxRSS: 900 << 20, // 0.75 GB here, the worker reading the file
+			MaxCPU: 90 * time.Second, MaxRSS: 900 << 20, // 0.75 GB measured
 			Slow:   true,
 			Before: "webcap-old, this case: exit 1, the same report (228 MB), 1.09 GB peak (audit's own process, which --max-memory does not bound; 2.18 GB at 2,000,000 findings), 43 s wall on a loaded machine",
 		},
@@ -80,7 +80,7 @@ func init() {
 			Stdout: []string{`^  <testsuite package="webcap.audit" id="0" name="huge.pdf" timestamp="[^"]+" hostname="[^"]*" tests="2" failures="1" errors="0" skipped="0" time="0.000">$`,
 				`URLS key &#34;http://www.example.com/00999999.html&#34; names none of the content set&#39;s source URLs \(http://www.example.com/\) \(ISO 32000-1 §14.10.3.1, Table 355\)&#xA;</system-out>$`},
 			Check:  emptyDir("tmp"),
-			MaxCPU: 90 * time.Second, MaxRSS: 900 << 20, // 0.75 GB here, the worker reading the file
+			MaxCPU: 90 * time.Second, MaxRSS: 900 << 20, // 0.75 GB measured
 			Slow:   true,
 			Before: "webcap-old, this case: exit 1, the same report (212 MB), 1.32 GB peak (audit's own process; 2.65 GB at 2,000,000 findings), 35 s wall on a loaded machine",
 		},
