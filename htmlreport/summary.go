@@ -39,14 +39,13 @@ func newSummary() *summary {
 	return &summary{rules: map[ruleKey]*RuleCount{}, years: map[string]int{}, versions: map[string]int{}}
 }
 
-func (s *summary) add(f File) {
+func (s *summary) add(f entry) {
 	s.Files++
-	s.Status[f.Result.Status()]++
-	s.Findings += len(f.Result.Findings)
-	seen := map[ruleKey]bool{}
-	for _, x := range f.Result.Findings {
+	s.Status[f.status]++
+	for _, x := range f.counts { // one per rule and severity
+		s.Findings += x.N
 		if x.Severity >= 0 && int(x.Severity) < len(s.Severity) {
-			s.Severity[x.Severity]++
+			s.Severity[x.Severity] += x.N
 		}
 		k := ruleKey{x.Rule, x.Severity}
 		c := s.rules[k]
@@ -54,11 +53,8 @@ func (s *summary) add(f File) {
 			c = &RuleCount{Rule: text(x.Rule), Severity: x.Severity.String()}
 			s.rules[k] = c
 		}
-		c.Findings++
-		if !seen[k] {
-			seen[k] = true
-			c.Files++
-		}
+		c.Findings += x.N
+		c.Files++
 	}
 	switch {
 	case f.Capture == nil && f.Result.Error != nil:

@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"html/template"
 	"net/url"
@@ -96,9 +97,11 @@ var verifiedWords = map[string]string{
 	"no-id":      "no /ID",
 }
 
-func newFileView(n int, f File, rules string) fileView {
+// newFileView is the view of the n-th file, its first MaxFindings
+// findings listed (read no further), the rest counted.
+func newFileView(n int, f entry, rules string) (fileView, error) {
 	r := f.Result
-	st := r.Status()
+	st := f.status
 	v := fileView{N: n, Anchor: fmt.Sprintf("f%d", n), Path: r.Input, Input: text(r.Input), Status: st.String(), Class: statusClass[st], SHA256: text(r.SHA256)}
 	if r.Size > 0 {
 		v.Size = plural(int(r.Size), "byte")
@@ -110,18 +113,21 @@ func newFileView(n int, f File, rules string) fileView {
 		v.Error = text(r.Error.Message)
 		v.Kind = []string{"invalid", "unavailable", "interrupted"}[min(int(r.Error.Kind), 2)]
 	}
-	for i, x := range r.Findings {
-		switch x.Severity {
+	for _, c := range f.counts {
+		switch c.Severity {
 		case audit.Serious:
-			v.Errors++
+			v.Errors += c.N
 		case audit.Caution:
-			v.Warnings++
+			v.Warnings += c.N
 		default:
-			v.Notes++
+			v.Notes += c.N
 		}
+	}
+	v.MoreFindings = max(v.Errors+v.Warnings+v.Notes-MaxFindings, 0)
+	err := f.each(func(x audit.Finding) error {
+		i := len(v.Findings)
 		if i >= MaxFindings {
-			v.MoreFindings++
-			continue
+			return errListed
 		}
 		fv := findingView{ID: fmt.Sprintf("%s-%d", v.Anchor, i+1), Rule: text(x.Rule), Severity: x.Severity.String(), Message: text(x.Message), Spec: text(x.Spec), Where: "file"}
 		if _, ok := audit.RuleByID(x.Rule); ok {
@@ -134,9 +140,13 @@ func newFileView(n int, f File, rules string) fileView {
 			fv.Where += " " + text(x.Key)
 		}
 		v.Findings = append(v.Findings, fv)
+		return nil
+	})
+	if err != nil && !errors.Is(err, errListed) {
+		return v, err
 	}
 	if f.Capture == nil {
-		return v
+		return v, nil
 	}
 	v.Recorded, v.Version, v.MoreSets = true, text(f.Capture.Version), f.Capture.More
 	v.SetCount = len(f.Capture.Sets) + f.Capture.More
@@ -158,8 +168,11 @@ func newFileView(n int, f File, rules string) fileView {
 		}
 		v.Sets = append(v.Sets, sv)
 	}
-	return v
+	return v, nil
 }
+
+// errListed ends the reading of a file's findings at MaxFindings.
+var errListed = errors.New("htmlreport: findings listed")
 
 // shownSet is s with its strings as the report shows them (text); Page
 // and Objects stay what they are.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/audit/export"
 	"github.com/webcap/webcap/pdfio"
 )
 
@@ -29,6 +30,49 @@ type File struct {
 type Results interface {
 	Len() int
 	At(i int) File
+}
+
+// Streamed is what Results may also be: a file without its findings,
+// with their counts, and the findings read one at a time. The report
+// counts a file's findings and lists its first MaxFindings, so that from
+// Streamed results it reads no more than these of a file of millions
+// (audit/batch.Spool), and holds none but them.
+type Streamed interface {
+	// Head is the i-th file without its findings, its status, and its
+	// findings counted by rule and severity (export.CountsOf).
+	Head(i int) (File, audit.Status, []export.Count)
+	// EachFinding calls fn with each of the i-th file's findings, in
+	// At's order, until fn's first error, which it returns.
+	EachFinding(i int, fn func(audit.Finding) error) error
+}
+
+// entry is a file as the report reads it: without its findings, with
+// their counts, and a reading of them.
+type entry struct {
+	File   // Result.Findings: nil
+	status audit.Status
+	counts []export.Count
+	each   func(fn func(audit.Finding) error) error
+}
+
+// entryAt is the i-th file.
+func entryAt(results Results, i int) entry {
+	if st, ok := results.(Streamed); ok {
+		f, status, counts := st.Head(i)
+		f.Result.Findings = nil
+		return entry{f, status, counts, func(fn func(audit.Finding) error) error { return st.EachFinding(i, fn) }}
+	}
+	f := results.At(i)
+	found, status := f.Result.Findings, f.Result.Status()
+	f.Result.Findings = nil
+	return entry{f, status, export.CountsOf(found), func(fn func(audit.Finding) error) error {
+		for _, x := range found {
+			if err := fn(x); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
 }
 
 // Slice is Results held in memory.
@@ -97,7 +141,7 @@ func Write(ctx context.Context, path string, results Results, opts Options) (Sta
 		if i%1024 == 0 && ctx.Err() != nil {
 			return w.stats, context.Cause(ctx)
 		}
-		w.sum.add(results.At(i))
+		w.sum.add(entryAt(results, i))
 	}
 	if results.Len() <= opts.MaxSingle {
 		return w.stats, w.single(path)
@@ -211,7 +255,10 @@ func (w *writer) singleBody(out io.Writer) error {
 	n := w.results.Len()
 	views := make([]fileView, n)
 	for i := range n {
-		views[i] = newFileView(i+1, w.results.At(i), "")
+		var err error
+		if views[i], err = newFileView(i+1, entryAt(w.results, i), ""); err != nil {
+			return err
+		}
 	}
 	err := w.exec(b, "head", w.head("Web Capture audit report", nav))
 	err = w.then(err, b, "summary", w.summaryView(""))
@@ -412,7 +459,10 @@ func (w *writer) pages(dir string) error {
 		first := (k - 1) * indexRows
 		views := make([]fileView, 0, indexRows)
 		for i := first; i < min(first+indexRows, n); i++ {
-			v := newFileView(i+1, w.results.At(i), "rules.html")
+			v, err := newFileView(i+1, entryAt(w.results, i), "rules.html")
+			if err != nil {
+				return err
+			}
 			v.Page = filesName(i/filesPerPage + 1)
 			views = append(views, v)
 		}

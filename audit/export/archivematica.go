@@ -21,8 +21,8 @@ type fprOutput struct {
 // Archivematica runs the command on one file, and reads one object.
 func writeArchivematica(w io.Writer, results Results) error {
 	for i := range results.Len() {
-		r := results.At(i)
-		b, err := json.Marshal(fprOutput{Outcome: Outcome(r.Status()), Note: DetailNote(r)})
+		r := fileAt(results, i)
+		b, err := json.Marshal(fprOutput{Outcome: Outcome(r.status), Note: detailNote(r)})
 		if err != nil {
 			return err
 		}

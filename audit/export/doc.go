@@ -22,6 +22,14 @@
 // failure, where the format tells the two apart (JUnit <error>, SARIF tool
 // notifications). docs/formats.md documents each mapping.
 //
+// Every format is written as it is read, a file at a time, and a file's
+// findings a finding at a time when the results are Streamed: what a
+// format says before the findings (JUnit's failures, veraPDF's failed
+// rules and log count) comes from their counts (Count), and the findings
+// are read again as often as the format needs, so that a file of millions
+// of findings (audit/batch.Spool) is never whole in memory. veraPDF's log
+// messages are counted by a 128-bit key each, not held.
+//
 // Usage:
 //
 //	opts := export.Options{Version: "v1.2.0", Time: time.Now()}

@@ -2,6 +2,7 @@ package export
 
 import (
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -81,33 +82,131 @@ type Results interface {
 }
 
 // Streamed is what Results may also be: a file's result without its
-// findings, which are then read one at a time. The formats that write a
-// finding at a time (SARIF) use it, so that a file of millions of findings
-// (audit/batch.Spool) is not held whole; the others call At.
+// findings, with their counts, and the findings read one at a time, as
+// often as a format needs. Every format writes Streamed results a finding
+// at a time, holding only the counts (what a format says before the
+// findings: a JUnit testsuite's failures, veraPDF's failed rules), so that
+// a file of millions of findings (audit/batch.Spool) is never whole in
+// memory.
 type Streamed interface {
-	// Head is the i-th result without its findings, and its status.
-	Head(i int) (audit.FileResult, audit.Status)
+	// Head is the i-th result without its findings, its status, and its
+	// findings counted by rule and severity (CountsOf).
+	Head(i int) (audit.FileResult, audit.Status, []Count)
 	// EachFinding calls fn with each of the i-th file's findings, in
 	// At's order, until fn's first error, which it returns.
 	EachFinding(i int, fn func(audit.Finding) error) error
 }
 
-// head is the i-th result and its status, without its findings when
-// results are Streamed; each calls fn with its findings.
-func head(results Results, i int) (r audit.FileResult, status audit.Status, each func(fn func(audit.Finding) error) error) {
-	if st, ok := results.(Streamed); ok {
-		r, status = st.Head(i)
-		return r, status, func(fn func(audit.Finding) error) error { return st.EachFinding(i, fn) }
+// A Count is how many of a file's findings are of a rule at a severity.
+type Count struct {
+	Rule     string
+	Severity audit.Severity
+	N        int
+}
+
+// CountsOf counts findings by rule and severity, in the order each was
+// first found.
+func CountsOf(findings []audit.Finding) []Count {
+	var out []Count
+	at := map[Count]int{}
+	for _, f := range findings {
+		k := Count{Rule: f.Rule, Severity: f.Severity}
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, k)
+		}
+		out[i].N++
 	}
-	r = results.At(i)
-	return r, r.Status(), func(fn func(audit.Finding) error) error {
-		for _, f := range r.Findings {
+	return out
+}
+
+// file is a result as the formats write it: without its findings, which
+// each reads (as often as it needs), and with their counts.
+type file struct {
+	audit.FileResult // Findings: nil
+	status           audit.Status
+	counts           []Count
+	each             func(fn func(audit.Finding) error) error
+}
+
+// fileAt is the i-th result.
+func fileAt(results Results, i int) file {
+	if st, ok := results.(Streamed); ok {
+		r, status, counts := st.Head(i)
+		r.Findings = nil
+		return file{r, status, counts, func(fn func(audit.Finding) error) error { return st.EachFinding(i, fn) }}
+	}
+	return fileOf(results.At(i))
+}
+
+// fileOf is r as the formats write it.
+func fileOf(r audit.FileResult) file {
+	found := r.Findings
+	status := r.Status()
+	r.Findings = nil
+	return file{r, status, CountsOf(found), func(fn func(audit.Finding) error) error {
+		for _, f := range found {
 			if err := fn(f); err != nil {
 				return err
 			}
 		}
 		return nil
+	}}
+}
+
+// bySeverity are the file's findings by severity.
+func (f file) bySeverity() (errs, warns, infos int) {
+	for _, c := range f.counts {
+		switch c.Severity {
+		case audit.Serious:
+			errs += c.N
+		case audit.Caution:
+			warns += c.N
+		default:
+			infos += c.N
+		}
 	}
+	return
+}
+
+// failed is each rule with error findings and how many, by rule ID.
+func (f file) failed() []Count {
+	var out []Count
+	for _, c := range f.counts {
+		if c.Severity == audit.Serious {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Rule < out[j].Rule })
+	return out
+}
+
+// errStop ends a reading of the findings early.
+var errStop = errors.New("export: stop")
+
+// eachOf calls fn with each of the file's error findings of c's rule (c.N
+// of them), reading no further than the last.
+func (f file) eachOf(c Count, fn func(audit.Finding) error) error {
+	n := 0
+	err := f.each(func(x audit.Finding) error {
+		if x.Severity != c.Severity || x.Rule != c.Rule {
+			return nil
+		}
+		n++
+		if err := fn(x); err != nil {
+			return err
+		}
+		if n == c.N {
+			return errStop
+		}
+		return nil
+	})
+	if errors.Is(err, errStop) {
+		return nil
+	}
+	return err
 }
 
 // Slice is Results held in a slice.
@@ -187,18 +286,17 @@ type RuleCount struct {
 func Tally(results Results) []RuleCount {
 	byRule := map[string]*RuleCount{}
 	for i := range results.Len() {
-		r := results.At(i)
 		seen := map[string]bool{}
-		for _, f := range r.Findings {
-			c := byRule[f.Rule]
+		for _, x := range fileAt(results, i).counts {
+			c := byRule[x.Rule]
 			if c == nil {
-				c = &RuleCount{Rule: f.Rule, Severity: f.Severity}
-				byRule[f.Rule] = c
+				c = &RuleCount{Rule: x.Rule, Severity: x.Severity}
+				byRule[x.Rule] = c
 			}
-			c.Severity = max(c.Severity, f.Severity)
-			c.Findings++
-			if !seen[f.Rule] {
-				seen[f.Rule] = true
+			c.Severity = max(c.Severity, x.Severity)
+			c.Findings += x.N
+			if !seen[x.Rule] {
+				seen[x.Rule] = true
 				c.Files++
 			}
 		}
@@ -315,19 +413,4 @@ func where(f audit.Finding) string {
 		w += " " + f.Key
 	}
 	return w
-}
-
-// counts are a file's findings by severity.
-func counts(r audit.FileResult) (errs, warns, infos int) {
-	for _, f := range r.Findings {
-		switch f.Severity {
-		case audit.Serious:
-			errs++
-		case audit.Caution:
-			warns++
-		default:
-			infos++
-		}
-	}
-	return
 }

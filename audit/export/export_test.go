@@ -358,11 +358,11 @@ func TestMergeAndTally(t *testing.T) {
 // streamed is Results that are also Streamed.
 type streamed struct{ Slice }
 
-func (s streamed) Head(i int) (audit.FileResult, audit.Status) {
+func (s streamed) Head(i int) (audit.FileResult, audit.Status, []Count) {
 	r := s.Slice[i]
 	status := r.Status()
 	r.Findings = nil
-	return r, status
+	return r, status, CountsOf(s.Slice[i].Findings)
 }
 
 func (s streamed) EachFinding(i int, fn func(audit.Finding) error) error {
@@ -390,3 +390,5 @@ func TestStreamed(t *testing.T) {
 		}
 	}
 }
+
+var _ Streamed = streamed{}

@@ -3,8 +3,6 @@ package export
 import (
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 
 	"github.com/webcap/webcap/audit"
 )
@@ -66,66 +64,88 @@ func writeJUnit(w io.Writer, results Results, opts Options) error {
 	if err != nil {
 		return err
 	}
+	x := &xmlw{w: w, enc: enc}
 	for i := range results.Len() {
-		if err := enc.EncodeElement(junitSuiteOf(i, results.At(i), host, opts), start("testsuite")); err != nil {
-			return err
+		writeJUnitSuite(x, i, fileAt(results, i), host, opts)
+		if x.err != nil {
+			return x.err
 		}
 	}
 	return xmlEnd(w, enc, "testsuites")
 }
 
-// junitSuiteOf is the testsuite of the i-th file, r.
-func junitSuiteOf(i int, r audit.FileResult, host string, opts Options) junitSuite {
-	s := junitSuite{Package: junitPackage, ID: i, Name: r.Input, Timestamp: opts.time().Format("2006-01-02T15:04:05"),
-		Hostname: host, Time: "0.000",
-		Properties: []junitProperty{{"status", r.Status().String()}, {"program", opts.tool() + " " + opts.version()}}}
+// writeJUnitSuite writes the testsuite of the i-th file, r (junitSuite),
+// its findings read once for each rule with errors (as far as its last)
+// and once for system-out.
+func writeJUnitSuite(x *xmlw, i int, r file, host string, opts Options) {
+	failed := r.failed()
+	tests, failures, errs := 1+len(failed), len(failed), 0
+	if r.Error != nil {
+		tests, failures, errs = 1, 0, 1
+	}
+	x.open("testsuite", attr("package", junitPackage), intAttr("id", i), attr("name", r.Input),
+		attr("timestamp", opts.time().Format("2006-01-02T15:04:05")), attr("hostname", host), intAttr("tests", tests),
+		intAttr("failures", failures), intAttr("errors", errs), intAttr("skipped", 0), attr("time", "0.000"))
+	x.open("properties")
+	x.elem(junitProperty{"status", r.status.String()}, "property")
+	x.elem(junitProperty{"program", opts.tool() + " " + opts.version()}, "property")
+	x.close("properties")
 	if r.Error != nil {
 		kind := "invalid"
 		if r.Error.Operational() {
 			kind = "unavailable"
 		}
-		s.Cases = []junitCase{{Name: "read", Classname: junitPackage, Time: "0.000",
-			Error: &junitProblem{Type: kind, Message: r.Error.Message, Text: r.Error.Message}}}
-		s.Tests, s.Errors = 1, 1
-		return s
+		x.elem(junitCase{Name: "read", Classname: junitPackage, Time: "0.000",
+			Error: &junitProblem{Type: kind, Message: r.Error.Message, Text: r.Error.Message}}, "testcase")
+		x.elem("", "system-out")
+		x.elem("", "system-err")
+		x.close("testsuite")
+		return
 	}
-	failed := map[string][]audit.Finding{}
-	var out strings.Builder
-	for _, f := range r.Findings {
-		if f.Severity == audit.Serious {
-			failed[f.Rule] = append(failed[f.Rule], f)
-		} else {
-			fmt.Fprintln(&out, FindingLine(f))
-		}
-	}
-	ids := make([]string, 0, len(failed))
-	for id := range failed {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
 	// The rules with no error are one testcase, "audit", which
 	// passes: a testcase per rule would make a million files 75
 	// million testcases.
-	s.Cases = append(s.Cases, junitCase{Name: "audit", Classname: junitPackage, Time: "0.000"})
-	for _, id := range ids {
-		s.Cases = append(s.Cases, junitCase{Name: id, Classname: junitPackage, Time: "0.000", Failure: failure(failed[id])})
-		s.Failures++
+	x.elem(junitCase{Name: "audit", Classname: junitPackage, Time: "0.000"}, "testcase")
+	for _, c := range failed {
+		writeJUnitFailure(x, r, c)
 	}
-	s.Tests = len(s.Cases)
-	s.SystemOut = out.String()
-	return s
+	x.open("system-out")
+	err := r.each(func(f audit.Finding) error {
+		if f.Severity != audit.Serious {
+			x.text(FindingLine(f) + "\n")
+		}
+		return x.err
+	})
+	if x.err == nil {
+		x.err = err
+	}
+	x.close("system-out")
+	x.elem("", "system-err")
+	x.close("testsuite")
 }
 
-// failure is a rule's testcase failure: the first finding's message, and
-// every finding a line.
-func failure(fs []audit.Finding) *junitProblem {
-	var text strings.Builder
-	for _, f := range fs {
-		fmt.Fprintln(&text, FindingLine(f))
+// writeJUnitFailure writes the testcase of rule c, failed: the first
+// finding's message, and every finding a line.
+func writeJUnitFailure(x *xmlw, r file, c Count) {
+	n := 0
+	err := r.eachOf(c, func(f audit.Finding) error {
+		if n == 0 {
+			msg := f.Message
+			if c.N > 1 {
+				msg = fmt.Sprintf("%s (and %d more)", msg, c.N-1)
+			}
+			x.open("testcase", attr("name", c.Rule), attr("classname", junitPackage), attr("time", "0.000"))
+			x.open("failure", attr("type", c.Rule), attr("message", msg))
+		}
+		n++
+		x.text(FindingLine(f) + "\n")
+		return x.err
+	})
+	if n > 0 {
+		x.close("failure")
+		x.close("testcase")
 	}
-	msg := fs[0].Message
-	if len(fs) > 1 {
-		msg = fmt.Sprintf("%s (and %d more)", msg, len(fs)-1)
+	if x.err == nil {
+		x.err = err
 	}
-	return &junitProblem{Type: fs[0].Rule, Message: msg, Text: text.String()}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/webcap/webcap/audit"
@@ -94,10 +95,10 @@ func writePREMIS(w io.Writer, results Results, opts Options) error {
 		return err
 	}
 	agentID := opts.tool() + "-" + opts.version()
-	at := opts.time()
+	x := &xmlw{w: w, enc: enc}
 	// PREMIS wants every object before the events.
 	for i := range results.Len() {
-		r := results.At(i)
+		r := fileAt(results, i)
 		obj := premisObj{Type: "file", IDType: "local", IDValue: r.Input, OriginalName: r.Input,
 			Characteristics: premisChars{FormatName: "Portable Document Format"}}
 		if r.Size > 0 {
@@ -107,47 +108,96 @@ func writePREMIS(w io.Writer, results Results, opts Options) error {
 		if r.SHA256 != "" {
 			obj.Characteristics.Fixity = &premisFixity{"SHA-256", r.SHA256}
 		}
-		if err := enc.EncodeElement(obj, start("object")); err != nil {
-			return err
-		}
+		x.elem(obj, "object")
 	}
 	for i := range results.Len() {
-		r := results.At(i)
-		ev := premisEvent{IDType: "local", IDValue: fmt.Sprintf("%s-validation-%s-%d", opts.tool(), at.Format("20060102T150405Z"), i+1),
-			Type: "validation", DateTime: at.Format("2006-01-02T15:04:05Z"), Detail: premisEventDetail(opts),
-			Outcome: premisOutcome{Outcome: Outcome(r.Status())},
-			Agent:   premisLink{"local", agentID, "executing program"},
-			Object:  premisObjLink{"local", r.Input, "source"}}
-		ev.Outcome.Details = append(ev.Outcome.Details, premisDetail{DetailNote(r)})
-		for _, f := range r.Findings {
-			ev.Outcome.Details = append(ev.Outcome.Details, premisDetail{FindingLine(f)})
-		}
-		if err := enc.EncodeElement(ev, start("event")); err != nil {
-			return err
+		writePREMISEvent(x, i, fileAt(results, i), agentID, opts)
+		if x.err != nil {
+			return x.err
 		}
 	}
 	agent := premisAgent{IDType: "local", IDValue: agentID, Name: opts.tool() + " audit", Type: "software", Version: opts.version()}
-	if err := enc.EncodeElement(agent, start("agent")); err != nil {
-		return err
+	x.elem(agent, "agent")
+	if x.err != nil {
+		return x.err
 	}
 	return xmlEnd(w, enc, "premis")
+}
+
+// writePREMISEvent writes the i-th file's validation event (premisEvent):
+// its verdict in one line, then a line per finding, read one at a time.
+func writePREMISEvent(x *xmlw, i int, r file, agentID string, opts Options) {
+	at := opts.time()
+	x.open("event")
+	x.open("eventIdentifier")
+	x.elem("local", "eventIdentifierType")
+	x.elem(fmt.Sprintf("%s-validation-%s-%d", opts.tool(), at.Format("20060102T150405Z"), i+1), "eventIdentifierValue")
+	x.close("eventIdentifier")
+	x.elem("validation", "eventType")
+	x.elem(at.Format("2006-01-02T15:04:05Z"), "eventDateTime")
+	x.open("eventDetailInformation")
+	x.elem(premisEventDetail(opts), "eventDetail")
+	x.close("eventDetailInformation")
+	x.open("eventOutcomeInformation")
+	x.elem(Outcome(r.status), "eventOutcome")
+	x.elem(premisDetail{detailNote(r)}, "eventOutcomeDetail")
+	err := r.each(func(f audit.Finding) error {
+		x.elem(premisDetail{FindingLine(f)}, "eventOutcomeDetail")
+		return x.err
+	})
+	if x.err == nil {
+		x.err = err
+	}
+	x.close("eventOutcomeInformation")
+	x.elem(premisLink{"local", agentID, "executing program"}, "linkingAgentIdentifier")
+	x.elem(premisObjLink{"local", r.Input, "source"}, "linkingObjectIdentifier")
+	x.close("event")
 }
 
 // DetailNote is a file's verdict in one line, as Archivematica's JHOVE
 // command writes its eventOutcomeDetailNote: format="PDF"; result="<JHOVE
 // status>", then the counts and the rules with errors, or the error that
 // kept the file from being read.
-func DetailNote(r audit.FileResult) string {
-	s := fmt.Sprintf("format=%q; result=%q", "PDF", r.Status().String())
+func DetailNote(r audit.FileResult) string { return detailNote(fileOf(r)) }
+
+// detailNote is DetailNote of a file whose findings are counted: the
+// rules with errors are those whose findings are all errors (as
+// audit.Summarize reads findings in audit's order, errors first), each
+// with its count.
+func detailNote(r file) string {
+	s := fmt.Sprintf("format=%q; result=%q", "PDF", r.status.String())
 	if r.Error != nil {
 		return s + fmt.Sprintf("; error=%q", r.Error.Message)
 	}
-	errs, warns, infos := counts(r)
+	errs, warns, infos := r.bySeverity()
 	s += fmt.Sprintf("; errors=\"%d\"; warnings=\"%d\"; notes=\"%d\"", errs, warns, infos)
 	if errs > 0 {
-		s += fmt.Sprintf("; rules=%q", strings.Join(audit.Summarize(r.Findings).RulesOf(audit.Serious), ", "))
+		s += fmt.Sprintf("; rules=%q", strings.Join(errorRules(r.counts), ", "))
 	}
 	return s
+}
+
+// errorRules are the rules with errors as audit.Summarize's RulesOf says
+// them of findings in audit's order (errors first): "RULE (N)", where N
+// counts the rule's findings of every severity, for each rule whose last
+// findings (its least severe) are errors, in rule ID order.
+func errorRules(counts []Count) []string {
+	total := map[string]int{}
+	least := map[string]audit.Severity{}
+	for _, c := range counts {
+		if _, ok := least[c.Rule]; !ok || c.Severity < least[c.Rule] {
+			least[c.Rule] = c.Severity
+		}
+		total[c.Rule] += c.N
+	}
+	var out []string
+	for id, n := range total {
+		if least[id] == audit.Serious {
+			out = append(out, fmt.Sprintf("%s (%d)", id, n))
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // FindingLine is a finding in one line, as webcap audit prints it without

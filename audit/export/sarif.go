@@ -148,15 +148,15 @@ func writeSARIF(w io.Writer, results Results, opts Options) error {
 	ew.printf("{\n  \"$schema\": %s,\n  \"version\": %s,\n  \"runs\": [\n    {\n      \"tool\": %s,\n      \"artifacts\": [",
 		ew.json(sarifSchema), ew.json(sarifVersion), ew.json(sarifTool{driver}))
 	for i := range results.Len() {
-		r, status, _ := head(results, i)
-		a := sarifArtifact{Location: sarifArtifactLocation{URI: fileURI(r.Input)}, Length: r.Size, Properties: sarifArtifactProp{status.String()}}
+		r := fileAt(results, i)
+		a := sarifArtifact{Location: sarifArtifactLocation{URI: fileURI(r.Input)}, Length: r.Size, Properties: sarifArtifactProp{r.status.String()}}
 		ew.element(i, a)
 	}
 	ew.printf("\n      ],\n      \"results\": [")
 	inv := sarifInvocation{ExecutionSuccessful: true, Notifications: []sarifNotification{}}
 	n := 0
 	for i := range results.Len() {
-		r, _, each := head(results, i)
+		r := fileAt(results, i)
 		at := sarifArtifactLocation{URI: fileURI(r.Input), Index: &i}
 		if r.Error != nil {
 			if r.Error.Operational() {
@@ -165,7 +165,7 @@ func writeSARIF(w io.Writer, results Results, opts Options) error {
 			inv.Notifications = append(inv.Notifications, sarifNotification{Level: "error", Message: sarifMessage{r.Error.Message},
 				Locations: []sarifLocation{{Physical: sarifPhysical{at}}}})
 		}
-		err := each(func(f audit.Finding) error {
+		err := r.each(func(f audit.Finding) error {
 			res := sarifResult{RuleID: f.Rule, Level: sarifLevel(f.Severity), Message: sarifMessage{f.Message + " (" + f.Spec + ")"},
 				Locations: []sarifLocation{{Physical: sarifPhysical{at}}}}
 			if k, ok := index[f.Rule]; ok {

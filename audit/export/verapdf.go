@@ -3,8 +3,9 @@ package export
 import (
 	"encoding/xml"
 	"fmt"
+	"hash/maphash"
 	"io"
-	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/webcap/webcap/audit"
@@ -127,99 +128,161 @@ func writeVeraPDF(w io.Writer, results Results, opts Options) error {
 	if err != nil {
 		return err
 	}
+	x := &xmlw{w: w, enc: enc}
 	build := mrrBuild{[]mrrRelease{{ID: opts.tool(), Version: opts.version(), BuildDate: opts.time().Format("2006-01-02T15:04:05Z")}}}
-	if err := enc.EncodeElement(build, start("buildInformation")); err != nil {
-		return err
-	}
-	if err := enc.EncodeToken(start("jobs")); err != nil {
-		return err
-	}
+	x.elem(build, "buildInformation")
+	x.open("jobs")
 	all := clauses()
+	seeds := logSeeds{maphash.MakeSeed(), maphash.MakeSeed()}
 	var sum mrrBatchSummary
 	compliant, nonCompliant := 0, 0
 	for i := range results.Len() {
-		job := mrrJobOf(results.At(i), all)
+		f := fileAt(results, i)
+		failed := f.failed()
 		switch {
-		case job.Exception != nil:
+		case f.Error != nil:
 			sum.FailedToParse++
-		case job.Report.IsCompliant:
+		case len(failed) == 0:
 			compliant++
 		default:
 			nonCompliant++
 		}
-		if err := enc.EncodeElement(job, start("job")); err != nil {
-			return err
+		writeMRRJob(x, f, failed, all, seeds)
+		if x.err != nil {
+			return x.err
 		}
 	}
-	if err := enc.EncodeToken(xml.EndElement{Name: xml.Name{Local: "jobs"}}); err != nil {
-		return err
-	}
+	x.close("jobs")
 	sum.TotalJobs = results.Len()
 	sum.Validation = mrrBatchCount{Compliant: &compliant, NonCompliant: &nonCompliant, FailedJobs: sum.FailedToParse, Count: compliant + nonCompliant}
-	if err := enc.EncodeElement(sum, start("batchSummary")); err != nil {
-		return err
+	x.elem(sum, "batchSummary")
+	if x.err != nil {
+		return x.err
 	}
 	return xmlEnd(w, enc, "report")
 }
 
-// mrrJobOf is a file's job: its validation report (a failed rule per rule
-// with error findings, a check per finding; warnings and notes as log
-// messages), or the exception that kept it from being read.
-func mrrJobOf(r audit.FileResult, all map[string]clause) mrrJob {
-	job := mrrJob{Item: mrrItem{Size: r.Size, Name: r.Input}}
-	if r.Error != nil {
-		job.Exception = &mrrTaskException{Type: "PARSE", IsExecuted: true, Message: r.Error.Message}
-		return job
+// writeMRRJob writes a file's job (mrrJob): its validation report (a
+// failed rule per rule with error findings, each with a check per
+// finding; warnings and notes as log messages, each message once with its
+// occurrences), or the exception that kept it from being read. failed
+// are the file's rules with errors. The findings are read once for each
+// failed rule, as far as its last, and twice for the log messages.
+func writeMRRJob(x *xmlw, f file, failed []Count, all map[string]clause, seeds logSeeds) {
+	x.open("job")
+	x.elem(mrrItem{Size: f.Size, Name: f.Input}, "item")
+	if f.Error != nil {
+		x.elem(mrrTaskException{Type: "PARSE", IsExecuted: true, Message: f.Error.Message}, "taskException")
+		x.close("job")
+		return
 	}
-	v := mrrValidation{JobEndStatus: "normal", ProfileName: profileName}
-	byRule := map[string]*mrrRule{}
-	var order []string
-	logs := map[[2]string]int{}
-	var logOrder [][2]string
-	for _, f := range r.Findings {
-		if f.Severity != audit.Serious {
-			k := [2]string{logLevel(f.Severity), f.Rule + " " + where(f) + ": " + f.Message}
-			if logs[k] == 0 {
-				logOrder = append(logOrder, k)
-			}
-			logs[k]++
-			continue
-		}
-		rule := byRule[f.Rule]
-		if rule == nil {
-			c := clauseOf(all, f.Rule)
-			desc := f.Rule
-			if def, ok := audit.RuleByID(f.Rule); ok {
+	errs, warns, infos := f.bySeverity()
+	statement := "PDF file is not compliant with Validation Profile requirements."
+	if len(failed) == 0 {
+		statement = "PDF file is compliant with Validation Profile requirements."
+	}
+	x.open("validationReport", attr("jobEndStatus", "normal"), attr("profileName", profileName), attr("statement", statement),
+		attr("isCompliant", strconv.FormatBool(len(failed) == 0)))
+	x.open("details", intAttr("passedRules", max(len(audit.Rules)-len(failed), 0)), intAttr("failedRules", len(failed)),
+		intAttr("passedChecks", 0), intAttr("failedChecks", errs))
+	for _, c := range failed {
+		writeMRRRule(x, f, c, all)
+	}
+	x.close("details")
+	x.close("validationReport")
+	if warns+infos > 0 {
+		writeMRRLogs(x, f, seeds)
+	}
+	x.close("job")
+}
+
+// writeMRRRule writes the failed rule of c: a check per finding.
+func writeMRRRule(x *xmlw, f file, c Count, all map[string]clause) {
+	n := 0
+	err := f.eachOf(c, func(found audit.Finding) error {
+		if n == 0 {
+			cl := clauseOf(all, c.Rule)
+			desc := c.Rule
+			if def, ok := audit.RuleByID(c.Rule); ok {
 				desc += ": " + def.Summary
 			}
-			rule = &mrrRule{Specification: c.Specification, Clause: c.Clause, TestNumber: c.TestNumber, Status: "failed",
-				Tags: f.Rule, Description: desc, Object: object(f), Test: f.Rule}
-			byRule[f.Rule] = rule
-			order = append(order, f.Rule)
+			x.open("rule", attr("specification", cl.Specification), attr("clause", cl.Clause), intAttr("testNumber", cl.TestNumber),
+				attr("status", "failed"), intAttr("failedChecks", c.N), attr("tags", c.Rule))
+			x.elem(desc, "description")
+			x.elem(object(found), "object")
+			x.elem(c.Rule, "test")
 		}
-		rule.FailedChecks++
-		rule.Checks = append(rule.Checks, mrrCheck{Status: "failed", Context: checkContext(f), ErrorMessage: f.Message})
-		v.Details.FailedChecks++
+		n++
+		x.elem(mrrCheck{Status: "failed", Context: checkContext(found), ErrorMessage: found.Message}, "check")
+		return x.err
+	})
+	if n > 0 {
+		x.close("rule")
 	}
-	sort.Strings(order)
-	for _, id := range order {
-		v.Details.Rules = append(v.Details.Rules, *byRule[id])
+	if x.err == nil {
+		x.err = err
 	}
-	v.Details.FailedRules = len(order)
-	v.Details.PassedRules = max(len(audit.Rules)-len(order), 0)
-	v.IsCompliant = len(order) == 0
-	v.Statement = "PDF file is not compliant with Validation Profile requirements."
-	if v.IsCompliant {
-		v.Statement = "PDF file is compliant with Validation Profile requirements."
-	}
-	job.Report = &v
-	if len(logOrder) > 0 {
-		job.Logs = &mrrLogs{Count: len(logOrder)}
-		for _, k := range logOrder {
-			job.Logs.Messages = append(job.Logs.Messages, mrrMessage{Occurrences: logs[k], Level: k[0], Text: k[1]})
+}
+
+// writeMRRLogs writes the file's warnings and notes as log messages: each
+// message once, in the order first found, with its occurrences. The first
+// reading counts the messages by a key of 128 bits (logKey), the second
+// writes each at its first occurrence: a file's millions of messages cost
+// 16 bytes each, not themselves.
+func writeMRRLogs(x *xmlw, f file, seeds logSeeds) {
+	seen := map[logKey]int{}
+	err := f.each(func(found audit.Finding) error {
+		if found.Severity != audit.Serious {
+			seen[seeds.key(logMessage(found))]++
 		}
+		return nil
+	})
+	if err != nil {
+		x.err = err
+		return
 	}
-	return job
+	x.open("logs", intAttr("logsCount", len(seen)))
+	err = f.each(func(found audit.Finding) error {
+		if found.Severity == audit.Serious {
+			return nil
+		}
+		level, text := logMessage(found)
+		k := seeds.key(level, text)
+		if n := seen[k]; n > 0 {
+			x.elem(mrrMessage{Occurrences: n, Level: level, Text: text}, "logMessage")
+			seen[k] = 0
+		}
+		return x.err
+	})
+	if x.err == nil {
+		x.err = err
+	}
+	x.close("logs")
+}
+
+// logMessage is a warning's or a note's log message: its level and text.
+func logMessage(f audit.Finding) (level, text string) {
+	return logLevel(f.Severity), f.Rule + " " + where(f) + ": " + f.Message
+}
+
+// A logKey stands for a log message: two hashes of its level and text,
+// under seeds of the run (a collision of both is a chance of 2^-128 a
+// pair).
+type logKey [2]uint64
+
+type logSeeds [2]maphash.Seed
+
+func (s logSeeds) key(level, text string) logKey {
+	var k logKey
+	for i, seed := range s {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		h.WriteString(level)
+		h.WriteByte(0)
+		h.WriteString(text)
+		k[i] = h.Sum64()
+	}
+	return k
 }
 
 func logLevel(s audit.Severity) string {

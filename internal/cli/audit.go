@@ -67,7 +67,7 @@ take one shard, and together take every file once (docs/scale.md).
 Files are read in worker processes (--jobs of them, each auditing many
 files, one at a time), each file under --timeout and each worker under
 --max-memory (a hard limit: the kernel's, where there is one; by default
-1 GiB, or 24 times the size of the largest file when that is more): a
+1 GiB): a
 hostile file that makes the parser hang, crash or grow past the limit is
 reported as not readable (exit 4, kind "invalid"), its worker is
 replaced, and the other files go on. A worker is also replaced after --restart-after files.
@@ -275,7 +275,7 @@ func addAuditFlags(cmd *cobra.Command, opts *auditOptions) {
 	addProfileFlag(cmd, &opts.Profile, canon.PDF, "canonicalization URLS keys must be in: pdf, pdf2 or rfc3986")
 	f := cmd.Flags()
 	opts.limitFlags.add(cmd, 60*time.Second, "time limit for each file",
-		"memory limit of each worker process: a file that needs more is unreadable (`SIZE`: 500MB, 2GiB; default: 1 GiB, or 24 times the largest file's size when that is more)")
+		"memory limit of each worker process: a file that needs more is unreadable (`SIZE`: 500MB, 2GiB; default: 1 GiB)")
 	opts.perFile = true
 	opts.passwordFlags.add(cmd)
 	f.BoolVar(&opts.Sets, "sets", false, "with --json or --jsonl, record each file's content sets and SpiderInfo version (what --html and report --html show)")

@@ -19,12 +19,14 @@ import (
 // as they are found, which holds them in memory up to --spool-limit
 // (hidden; batch.DefaultLimit) and past it writes them to files in the
 // run's spool directory. A spilled result (fileJSON.spooled) carries no
-// findings but the spool's summary (the counts, the first perRule of each
-// rule, which are all the text shows) and the files' names: a worker hands
-// these to audit, which writes the findings from the files, a line at a
-// time, where the output holds them (--verbose, --jsonl, --json), or reads
-// one file's back where a report needs them whole (--format, --html). So
-// a file of two million findings costs the memory of its document, not of
+// findings but the spool's summary (the counts of each rule at each
+// severity, the first perRule of each, which are all the text shows) and
+// the files' names: a worker hands these to audit, which writes the
+// findings from the files, a line at a time, in every output that holds
+// them: --verbose, --jsonl, --json, every --format (jsonResults is
+// export.Streamed: a format's counts come from the summary) and --html
+// (htmlResults is htmlreport.Streamed: it reads as far as it lists). So a
+// file of two million findings costs the memory of its document, not of
 // its findings. Output is byte for byte what it was.
 
 // spoolFlag is the hidden flag of audit and audit-worker that sets the
@@ -62,8 +64,9 @@ func (r *fileJSON) release() {
 	}
 }
 
-// spilledFindings reads r's spilled findings back, whole (a report that
-// needs a file's findings at once: --format, --html).
+// spilledFindings reads r's spilled findings back, whole: a result's
+// At, which the outputs do not call for a spilled one (they are
+// Streamed).
 func spilledFindings(s *batch.Findings) ([]audit.Finding, error) {
 	out := make([]audit.Finding, 0, s.Len())
 	err := s.Each(func(f audit.Finding) error {

@@ -16,7 +16,7 @@ import (
 func TestAuditSpilledIsByteIdentical(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string][]byte{
-		"huge.pdf":   pdfbuild.HugeObject(300),       // 300 warnings of one rule
+		"huge.pdf":   pdfbuild.HugeObject(1200),      // 1,200 warnings of one rule: more than --html lists
 		"broken.pdf": pdfbuild.BigBroken(300, false), // errors and warnings of many rules
 	}
 	var paths []string
@@ -34,10 +34,29 @@ func TestAuditSpilledIsByteIdentical(t *testing.T) {
 	t.Setenv("TMPDIR", spool)
 	// The run's time and host differ between runs: not the output's.
 	stamp := regexp.MustCompile(`"?(mtime|timestamp|time|buildDate|start|finish|duration|startTimeUtc|endTimeUtc|dateTime|hostname|eventDateTime)"?[:=]"[^"]*"|<eventDateTime>[^<]*<|<(eventIdentifierValue|dateTime)>[^<]*<`)
+	// The HTML report's time, and its name in the output.
+	htmlStamp := regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC|report-(-1|7)\.html`)
 	run := func(limit string, args []string) (string, int) {
 		ios, _, out, _ := Test()
+		html := ""
+		for i, a := range args {
+			if a == "--html" {
+				html = filepath.Join(dir, "report"+limit+".html")
+				args = append(append(append([]string(nil), args[:i+1]...), html), args[i+1:]...)
+				break
+			}
+		}
 		code := Main(context.Background(), append(append([]string{"audit", "--in-process", "--spool-limit", limit}, args...), paths...), ios)
-		return stamp.ReplaceAllString(out.String(), ""), code
+		got := stamp.ReplaceAllString(out.String(), "")
+		if html != "" {
+			b, err := os.ReadFile(html)
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(html)
+			got += "\n--- report ---\n" + htmlStamp.ReplaceAllString(string(b), "")
+		}
+		return got, code
 	}
 	for _, tc := range []struct {
 		name string
@@ -52,6 +71,9 @@ func TestAuditSpilledIsByteIdentical(t *testing.T) {
 		{"sarif", []string{"--format", "sarif"}},
 		{"junit", []string{"--format", "junit"}},
 		{"verapdf", []string{"--format", "verapdf"}},
+		{"premis", []string{"--format", "premis"}},
+		{"archivematica", []string{"--format", "archivematica"}},
+		{"html", []string{"--html", "--thumbnails", "none", "--sets"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want, wantCode := run("-1", tc.args)

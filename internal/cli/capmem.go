@@ -52,7 +52,7 @@ func (m *crawlMemory) check(cmd string) error {
 // refresh's), unless it was given.
 func (m *crawlMemory) sizeMemory(file string) {
 	if !m.maxMemoryGiven && file != "" {
-		m.MaxMemory = memoryFor([]string{file})
+		m.MaxMemory = memoryFor(limits.Rewrite, []string{file})
 	}
 }
 

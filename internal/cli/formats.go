@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/audit/batch"
 	"github.com/webcap/webcap/audit/export"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -117,16 +118,26 @@ type jsonResults []fileJSON
 func (r jsonResults) Len() int                  { return len(r) }
 func (r jsonResults) At(i int) audit.FileResult { return fileResult(r[i]) }
 
-// Head and EachFinding make jsonResults export.Streamed: a file whose
-// findings spilled is written a finding at a time where the format can.
-func (r jsonResults) Head(i int) (audit.FileResult, audit.Status) {
+// Head and EachFinding make jsonResults export.Streamed: every format
+// writes a file's findings a finding at a time, those that spilled read
+// back from the spool's files, counted by its summary.
+func (r jsonResults) Head(i int) (audit.FileResult, audit.Status, []export.Count) {
 	s := r[i].spilled()
 	if s == nil {
 		res := fileResult(r[i])
-		return res, res.Status()
+		return res, res.Status(), export.CountsOf(res.Findings)
 	}
 	res := fileResult(fileJSON{Input: r[i].Input, fileMeta: r[i].fileMeta, Error: r[i].Error})
-	return res, s.Summary.Status(res.Error)
+	return res, s.Summary.Status(res.Error), spoolCounts(s)
+}
+
+// spoolCounts are the counts of a spool's summary.
+func spoolCounts(s *batch.Findings) []export.Count {
+	out := make([]export.Count, len(s.Summary.Codes))
+	for i, c := range s.Summary.Codes {
+		out[i] = export.Count{Rule: c.Rule, Severity: c.Severity, N: c.Count}
+	}
+	return out
 }
 
 func (r jsonResults) EachFinding(i int, fn func(audit.Finding) error) error {
@@ -153,7 +164,11 @@ func formatExit(name string, files export.Results, err error) error {
 		return err
 	}
 	for i := range files.Len() {
-		if files.At(i).Error.Operational() {
+		if r, ok := files.(export.Streamed); ok {
+			if res, _, _ := r.Head(i); res.Error.Operational() {
+				return &ioError{errFailed}
+			}
+		} else if files.At(i).Error.Operational() {
 			return &ioError{errFailed}
 		}
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
+	"github.com/webcap/webcap/audit"
+	"github.com/webcap/webcap/audit/export"
 	"github.com/webcap/webcap/htmlreport"
 )
 
@@ -125,6 +127,20 @@ type htmlResults []fileJSON
 
 func (r htmlResults) Len() int                 { return len(r) }
 func (r htmlResults) At(i int) htmlreport.File { return htmlFile(r[i]) }
+
+// Head and EachFinding make htmlResults htmlreport.Streamed, as
+// jsonResults is export.Streamed: a file's findings that spilled are read
+// back from the spool's files as far as the report lists them.
+func (r htmlResults) Head(i int) (htmlreport.File, audit.Status, []export.Count) {
+	res, status, counts := jsonResults(r).Head(i)
+	return htmlreport.File{Result: res, Capture: r[i].Capture}, status, counts
+}
+
+func (r htmlResults) EachFinding(i int, fn func(audit.Finding) error) error {
+	return jsonResults(r).EachFinding(i, fn)
+}
+
+var _ htmlreport.Streamed = htmlResults{}
 
 // htmlShards are report's merged shards, as the report reads them.
 type htmlShards struct{ shardResults }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"sync"
 	"time"
@@ -26,9 +25,10 @@ type limitFlags struct {
 	Timeout        time.Duration
 	MaxFileSize    byteSize
 	MaxMemory      byteSize
-	maxMemoryGiven bool // --max-memory was given: no default from the files' sizes
-	perFile        bool // audit: Timeout bounds each file, not the run
-	workerMemory   bool // audit: MaxMemory bounds each worker process, not this one
+	maxMemoryGiven bool        // --max-memory was given: no default from the files' sizes
+	perFile        bool        // audit: Timeout bounds each file, not the run
+	workerMemory   bool        // audit: MaxMemory bounds each worker process, not this one
+	work           limits.Work // what the command does with its files, which --max-memory's default follows
 }
 
 // Flag names, as the errors of the limits name them.
@@ -58,8 +58,11 @@ func (l *limitFlags) addMaxFileSize(cmd *cobra.Command) {
 // addReadLimits adds the flags to a command that reads PDFs and bounds its
 // whole run.
 func (l *limitFlags) addReadLimits(cmd *cobra.Command) {
-	l.add(cmd, pdfio.DefaultTimeout, "stop the command if it takes longer than `D` (exit 4)",
-		"stop the command if it needs more memory than `SIZE` (exit 4; default: 1 GiB, or 24 times the largest input's size when that is more)")
+	memory := "stop the command if it needs more memory than `SIZE` (exit 4; default: 1 GiB)"
+	if l.work == limits.Rewrite {
+		memory = "stop the command if it needs more memory than `SIZE` (exit 4; default: 1 GiB, or 24 times the input's size when that is more)"
+	}
+	l.add(cmd, pdfio.DefaultTimeout, "stop the command if it takes longer than `D` (exit 4)", memory)
 }
 
 // check checks what the flags' types do not.
@@ -74,41 +77,29 @@ func (l *limitFlags) check(cmd string) error {
 	return nil
 }
 
-// defaultMaxMemory is --max-memory's default for files up to about 45 MB:
-// a PDF reader that needs more than this for one such file is under attack
-// (reading the 20,000-page file of bench/, 15 MB, takes about 340 MB).
-const defaultMaxMemory = 1 << 30
+// defaultMaxMemory is --max-memory's default before the inputs are known
+// (limits.DefaultMemory).
+const defaultMaxMemory = byteSize(limits.DefaultMemory)
 
-// memoryPerByte is how much memory the default --max-memory allows per
-// byte of the largest file a command (or an audit worker) may read: a
-// legitimate capture takes about 15 (the 100,000-set file bench/peers.sh
-// builds, 111 MB, is read in 1.7 GB) to 23 times its size (the
-// 20,000-page one). A fixed limit would call a large, sound capture
-// hostile.
-const memoryPerByte = 24
-
-// memoryFor is --max-memory's default for files: defaultMaxMemory, or
-// memoryPerByte times the size of the largest of them when that is more.
-// A file that cannot be stat'ed counts for nothing here (reading it says
-// why it cannot be read).
-func memoryFor(files []string) byteSize {
+// memoryFor is --max-memory's default for work on files: what
+// limits.MemoryFor decides from the size of the largest of them. A file
+// that cannot be stat'ed counts for nothing here (reading it says why it
+// cannot be read).
+func memoryFor(w limits.Work, files []string) byteSize {
 	var largest int64
 	for _, f := range files {
 		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
 			largest = max(largest, fi.Size())
 		}
 	}
-	if largest > math.MaxInt64/memoryPerByte {
-		return math.MaxInt64
-	}
-	return byteSize(max(defaultMaxMemory, memoryPerByte*largest))
+	return byteSize(limits.MemoryFor(w, largest))
 }
 
 // sizeMemory sets --max-memory's default from the input files, unless it
 // was given.
 func (l *limitFlags) sizeMemory(files []string) {
 	if !l.maxMemoryGiven {
-		l.MaxMemory = memoryFor(files)
+		l.MaxMemory = memoryFor(l.work, files)
 	}
 }
 
