@@ -55,6 +55,7 @@ func main() {
 	peerExtra := flag.String("peer-extra", "", "the peer's -extra Chromium flags")
 	verbose := flag.Bool("v", false, "print each run and the CPU of each kind of process")
 	serve := flag.String("serve", "", "only serve the site of the first -pages size at this address (127.0.0.1:8029), for trying things by hand")
+	other := flag.String("base", "", "A/B: run this other webcap executable, with the same arguments, in the peer's place")
 	flag.Parse()
 	if *serve != "" {
 		log.Printf("serving %d pages at http://%s/", ints(*pagesList)[0], *serve)
@@ -68,7 +69,11 @@ func main() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(tmp)
-	fmt.Println("| pages | --jobs | webcap CPU s | wall s | peer CPU s | wall s | CPU ratio | wall ratio |")
+	peerName := "peer"
+	if *other != "" {
+		peerName = "base"
+	}
+	fmt.Printf("| pages | --jobs | webcap CPU s | wall s | %s CPU s | wall s | CPU ratio | wall ratio |\n", peerName)
 	fmt.Println("|--:|--:|--:|--:|--:|--:|--:|--:|")
 	for _, n := range ints(*pagesList) {
 		s := newSite(n)
@@ -84,15 +89,17 @@ func main() {
 			wargs := []string{"capture", "--levels", "2", "--max-pages", strconv.Itoa(n), "--jobs", strconv.Itoa(jobs),
 				"--ignore-robots", "-q", "--force", "-o", filepath.Join(tmp, "out.pdf")}
 			wargs = append(append(wargs, strings.Fields(*extra)...), base+"/")
-			pargs := []string{"-out", tmp, "-extra", *peerExtra}
-			pargs = append(pargs, urls...)
+			pexe, pargs := *peer, append([]string{"-out", tmp, "-extra", *peerExtra}, urls...)
+			if *other != "" {
+				pexe, pargs = *other, wargs
+			}
 			var ws, ps []sample
 			for i := 0; i <= *runs; i++ {
 				a, err := run(*webcap, wargs)
 				if err != nil {
 					log.Fatal(err)
 				}
-				b, err := run(*peer, pargs)
+				b, err := run(pexe, pargs)
 				if err != nil {
 					log.Fatal(err)
 				}
@@ -101,7 +108,7 @@ func main() {
 					if i == 0 {
 						what = "warm-up"
 					}
-					log.Printf("%d pages, jobs %d, %s %d: webcap %s; peer %s", n, jobs, what, i, a, b)
+					log.Printf("%d pages, jobs %d, %s %d: webcap %s; %s %s", n, jobs, what, i, a, peerName, b)
 				}
 				if i > 0 {
 					ws, ps = append(ws, a), append(ps, b)
@@ -112,7 +119,7 @@ func main() {
 			fmt.Printf("| %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f× | %.2f× |\n", n, jobs, wc, ww, pc, pw, wc/pc, ww/pw)
 			if *verbose {
 				log.Printf("  webcap by kind (medians): %s", kinds(ws))
-				log.Printf("  peer by kind (medians):   %s", kinds(ps))
+				log.Printf("  %s by kind (medians):   %s", peerName, kinds(ps))
 			}
 		}
 		srv.Close()
@@ -137,6 +144,7 @@ func ints(s string) []int {
 type sample struct {
 	wall, tree, top float64
 	kind            map[string]float64
+	procs           map[string]int // processes of each kind
 }
 
 func (s sample) String() string {
@@ -173,7 +181,8 @@ func kinds(ss []sample) string {
 	slices.Sort(ks)
 	var parts []string
 	for _, k := range ks {
-		parts = append(parts, fmt.Sprintf("%s %.2fs", k, med(ss, func(s sample) float64 { return s.kind[k] })))
+		parts = append(parts, fmt.Sprintf("%s %.2fs (%g)", k, med(ss, func(s sample) float64 { return s.kind[k] }),
+			med(ss, func(s sample) float64 { return float64(s.procs[k]) })))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -219,10 +228,10 @@ func run(exe string, args []string) (sample, error) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	kind := w.stop()
+	kind, procs := w.stop()
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	top := time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-	return sample{wall: wall, tree: rusageChildren() - before, top: top, kind: kind}, nil
+	return sample{wall: wall, tree: rusageChildren() - before, top: top, kind: kind, procs: procs}, nil
 }
 
 // A watcher samples the CPU of a process tree from /proc.
@@ -276,14 +285,15 @@ func watch(root int) *watcher {
 	return w
 }
 
-func (w *watcher) stop() map[string]float64 {
+func (w *watcher) stop() (map[string]float64, map[string]int) {
 	close(w.done)
 	w.wg.Wait()
-	out := map[string]float64{}
+	cpu, n := map[string]float64{}, map[string]int{}
 	for _, p := range w.last {
-		out[p.kind] += p.cpu
+		cpu[p.kind] += p.cpu
+		n[p.kind]++
 	}
-	return out
+	return cpu, n
 }
 
 var tick = 100.0 // USER_HZ: Linux reports 100 everywhere
