@@ -960,8 +960,8 @@ func awaitPromise(p *runtime.EvaluateParams) { p.AwaitPromise = ptr(true) }
 // lazyJS asks for a page's lazy content: images and frames that load when
 // seen (loading="lazy") load now, and the page is scrolled through, a
 // screen at a time (at most 100), for scripts that load content as it
-// comes into view; then back to the top. The scroll (some 9% of a
-// capture's CPU time, bench/capture-cpu.sh) is left out when nothing in
+// comes into view; then back to the top. The scroll (9% of a capture's
+// CPU time when left out altogether, bench/README.md) is left out when nothing in
 // the page or a frame of it could react to it (timersJS): no observer of
 // what is seen, no scroll, wheel or resize listener or attribute, no
 // interval; a frame it cannot read could.
