@@ -12,7 +12,9 @@ import (
 // TestRenderLazy renders pages that load an image far below the fold
 // only when it comes into view: natively (loading="lazy", made eager; the
 // page is not scrolled), or by a script (the page is scrolled through,
-// since something in it reacts to scrolling). The image is there.
+// since something in it reacts to scrolling: an observer, a listener, a
+// script that polls by a chain of timeouts or of animation frames). The
+// image is there.
 func TestRenderLazy(t *testing.T) {
 	const tall = `<div style="height: 6000px">Scroll down.</div><img id="late" data-src="/late.gif" width="40" height="30" alt="late">`
 	const load = `const img = document.getElementById("late"); if (img.dataset.src && img.getBoundingClientRect().top < innerHeight) { img.src = img.dataset.src; delete img.dataset.src; }`
@@ -24,6 +26,8 @@ func TestRenderLazy(t *testing.T) {
 		{"scroll listener", tall + `<script>addEventListener("scroll", () => { ` + load + ` });</script>`, ""},
 		{"onscroll property", tall + `<script>window.onscroll = () => { ` + load + ` };</script>`, ""},
 		{"onscroll attribute", `<body onscroll='` + load + `'>` + tall, ""},
+		{"timeout chain", tall + `<script>(function poll() { ` + load + ` setTimeout(poll, 0); })();</script>`, ""},
+		{"animation frame loop", tall + `<script>(function poll() { ` + load + ` requestAnimationFrame(poll); })();</script>`, ""},
 		{"observer in a frame", `<div style="height: 6000px">Scroll down.</div><iframe src="/frame" width="300" height="200"></iframe>`, tall[strings.Index(tall, "<img"):] + io},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -108,7 +108,7 @@ var errCookiesLeft = errors.New("cookies arrived after the tab's were cleared")
 // The page's own functions are wrapped, not replaced: a timer runs as
 // set. A timer set by a string is noted until cleared.
 const timersJS = `(() => {
-	const due = new Map(), live = new Set(), now = () => performance.now();
+	const due = new Map(), now = () => performance.now();
 	const st = window.setTimeout, si = window.setInterval, ct = window.clearTimeout, ci = window.clearInterval;
 	window.setTimeout = function (f, d, ...a) {
 		const at = now() + (Number(d) || 0);
@@ -123,11 +123,10 @@ const timersJS = `(() => {
 		const g = typeof f !== "function" ? f : function () { due.set(id, now() + every); return f.apply(this, arguments); };
 		id = si.call(this, g, d, ...a);
 		due.set(id, now() + every);
-		live.add(id);
 		return id;
 	};
-	window.clearTimeout = function (id) { due.delete(id); live.delete(id); return ct.call(this, id); };
-	window.clearInterval = function (id) { due.delete(id); live.delete(id); return ci.call(this, id); };
+	window.clearTimeout = function (id) { due.delete(id); return ct.call(this, id); };
+	window.clearInterval = function (id) { due.delete(id); return ci.call(this, id); };
 	Object.defineProperty(window, Symbol.for("webcap.timers"), {value: within => {
 		const by = now() + within;
 		for (const at of due.values()) if (at <= by) return true;
@@ -136,8 +135,10 @@ const timersJS = `(() => {
 	// What could react to the page being scrolled (lazyJS): an observer
 	// of what is seen, a listener of scrolling or of the window's size
 	// (by addEventListener or an on… property; attributes are looked for
-	// when asked), a script polling on an interval. Whatever cannot be
-	// watched counts as reacting.
+	// when asked), a script that polls: by an interval or a timer pending
+	// (a chain of timeouts has one at any time), or by animation frames
+	// or idle callbacks (a loop of them cannot be told from one call).
+	// Whatever cannot be watched counts as reacting.
 	let reacts = false;
 	try {
 		const kinds = new Set(["scroll", "scrollend", "wheel", "mousewheel", "resize"]), mark = Symbol.for("webcap.scroll");
@@ -146,6 +147,10 @@ const timersJS = `(() => {
 			try { if (kinds.has(String(type))) reacts = true; } catch (e) { reacts = true; }
 			return ael.apply(this, arguments);
 		};
+		for (const k of ["requestAnimationFrame", "requestIdleCallback"]) {
+			const f = window[k];
+			if (typeof f === "function") window[k] = function () { reacts = true; return f.apply(this, arguments); };
+		}
 		if (window.IntersectionObserver) {
 			const observe = IntersectionObserver.prototype.observe;
 			IntersectionObserver.prototype.observe = function () { reacts = true; return observe.apply(this, arguments); };
@@ -162,7 +167,7 @@ const timersJS = `(() => {
 			}
 		}
 	} catch (e) { reacts = true; }
-	Object.defineProperty(window, Symbol.for("webcap.scroll"), {value: () => reacts || live.size > 0});
+	Object.defineProperty(window, Symbol.for("webcap.scroll"), {value: () => reacts || due.size > 0});
 })()`
 
 // pendingJS says whether the page (or a frame of it it can reach) has a
