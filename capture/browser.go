@@ -196,6 +196,14 @@ func (b *Browser) Close() {
 	b.proxy.close()
 }
 
+// worn reports whether Chromium has rendered RestartEvery pages: it is
+// to be restarted (restartIfWorn) once no page is rendering.
+func (b *Browser) worn() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.rendered >= b.opts.RestartEvery
+}
+
 // restartIfWorn restarts Chromium once it has rendered RestartEvery pages.
 // It must be called between pages (no page rendering).
 func (b *Browser) restartIfWorn() error {

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/webcap/webcap/canon"
@@ -206,33 +205,56 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, spec c
 		// ends would hold the crawl up until its time limit.
 		robots: &Robots{Client: client, Agent: opts.Agent, Timeout: opts.PageTimeout}, onPage: spec.onPage}
 	revisited := spec.revisit == nil
+	// Jobs pages are rendered at once, each in its tab, and handled in
+	// queue order. After page k is handled, the pages taken are those
+	// after it, up to k+Jobs: what the crawl takes depends on the pages
+	// handled, never on which rendering ends first, so that a capture is
+	// the same however long each page takes. A tab is not held up by a
+	// slower one beside it (as when pages went in batches of Jobs, each
+	// waiting for the batch's last).
+	type flight struct {
+		it   Item
+		p    *Page
+		err  error
+		done chan struct{}
+	}
+	var window []*flight
 	for {
-		if err := b.restartIfWorn(); err != nil {
-			cr.stop(fmt.Errorf("restarting Chromium: %w", err))
+		for len(window) < cr.opts.Jobs {
+			if b.worn() {
+				if len(window) > 0 {
+					break // restarted between pages, once those rendering are done
+				}
+				if err := b.restartIfWorn(); err != nil {
+					cr.stop(fmt.Errorf("restarting Chromium: %w", err))
+				}
+			}
+			it, ok := cr.next(ctx)
+			if !ok && !revisited && len(window) == 0 {
+				// The links have run out: the URLs to look at on their own.
+				revisited = true
+				spec.revisit(f)
+				it, ok = cr.next(ctx)
+			}
+			if !ok {
+				break // the queue is empty (for now: the pages rendering may add to it), or MaxPages were taken
+			}
+			fl := &flight{it: it, done: make(chan struct{})}
+			go func() {
+				defer close(fl.done)
+				fl.p, fl.err = cr.fetchPage(ctx, fl.it)
+			}()
+			window = append(window, fl)
 		}
-		batch := cr.batch(ctx)
-		if len(batch) == 0 && !revisited {
-			// The links have run out: the URLs to look at on their own.
-			revisited = true
-			spec.revisit(f)
-			batch = cr.batch(ctx)
+		if len(window) == 0 {
+			break
 		}
-		if len(batch) == 0 {
-			break // the queue is empty, or MaxPages were taken
-		}
-		pages := make([]*Page, len(batch))
-		errs := make([]error, len(batch))
+		fl := window[0]
+		window = window[1:]
 		t0 := time.Now()
-		var wg sync.WaitGroup
-		for k, it := range batch {
-			wg.Go(func() { pages[k], errs[k] = cr.fetchPage(ctx, it) })
-		}
-		wg.Wait()
+		<-fl.done
 		cr.res.Render += time.Since(t0)
-		// Handled in queue order, so the result does not depend on timing.
-		for k, it := range batch {
-			cr.handle(ctx, it, pages[k], errs[k])
-		}
+		cr.handle(ctx, fl.it, fl.p, fl.err)
 	}
 	if cr.res.Stopped == nil && ctx.Err() != nil {
 		cr.res.Stopped = context.Cause(ctx)
@@ -252,14 +274,14 @@ func (cr *crawler) stop(err error) {
 	}
 }
 
-// batch takes up to Jobs URLs to render in parallel tabs, skipping those
-// past the capture's limits or forbidden by robots.txt.
-func (cr *crawler) batch(ctx context.Context) []Item {
-	var batch []Item
-	for len(batch) < cr.opts.Jobs {
+// next takes the next URL to render, skipping those past the capture's
+// limits or forbidden by robots.txt; false when none is queued or
+// MaxPages were taken.
+func (cr *crawler) next(ctx context.Context) (Item, bool) {
+	for {
 		it, ok := cr.f.Next()
 		if !ok {
-			break
+			return Item{}, false
 		}
 		if ctx.Err() != nil {
 			cr.stop(context.Cause(ctx))
@@ -276,10 +298,9 @@ func (cr *crawler) batch(ctx context.Context) []Item {
 				cr.res.Skips = append(cr.res.Skips, cr.skipOf(ctx, it.URL, err))
 				continue
 			}
-			batch = append(batch, it)
+			return it, true
 		}
 	}
-	return batch
 }
 
 // stopSkip is the Skip of a URL not fetched because the capture stopped
