@@ -893,20 +893,31 @@ func (b *Browser) settle(ctx context.Context, t *tab, r *rendering) (quiet bool,
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](lazyJS, awaitPromise)); err != nil {
 		return false, fmt.Errorf("loading lazy content: %w", err)
 	}
+	// The wait ends IdleQuiet after the last request ended, unless
+	// another started: it is timed to then (a tick of IdleQuiet/5 made it
+	// IdleQuiet/10 longer on average), and looked at again every
+	// IdleQuiet/5 while requests are in flight.
 	deadline := time.Now().Add(r.opts.IdleMax)
-	tick := time.NewTicker(r.opts.IdleQuiet / 5)
-	defer tick.Stop()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
 	for {
 		t.mu.Lock()
-		quiet = r.inflight == 0 && time.Since(r.last) >= r.opts.IdleQuiet
+		busy, since := r.inflight > 0, time.Since(r.last)
 		t.mu.Unlock()
-		if quiet || time.Now().After(deadline) {
+		quiet = !busy && since >= r.opts.IdleQuiet
+		left := time.Until(deadline)
+		if quiet || left <= 0 {
 			break
 		}
+		wait := r.opts.IdleQuiet - since
+		if busy {
+			wait = r.opts.IdleQuiet / 5
+		}
+		timer.Reset(min(wait, left))
 		select {
 		case <-ctx.Done():
 			return false, ctx.Err()
-		case <-tick.C:
+		case <-timer.C:
 		}
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(readyJS, r.opts.IdleMax.Milliseconds()), awaitPromise)); err != nil {
