@@ -101,6 +101,13 @@ type Browser struct {
 	cancel   context.CancelFunc
 	mu       sync.Mutex
 	idle     []*tab
+	// putting counts the tabs of each kind (session or not) being made
+	// idle (putTab), which a page waits for rather than open a tab; puts
+	// is signalled as each is done. gen counts the browsers started (and
+	// closed): a tab of an earlier one is not made idle.
+	putting map[bool]int
+	puts    *sync.Cond
+	gen     int
 	rendered int // pages rendered since Chromium started
 	restarts int
 	proxy    *refusingProxy // where Chromium's own connections go (networkFlags)
@@ -116,7 +123,8 @@ func NewBrowser(ctx context.Context, execPath string, opts BrowserOptions) (*Bro
 	if opts.RestartEvery <= 0 {
 		opts.RestartEvery = DefaultRestartEvery
 	}
-	b := &Browser{exe: execPath, opts: opts, parent: ctx, sandbox: !opts.NoSandbox, Version: "unknown"}
+	b := &Browser{exe: execPath, opts: opts, parent: ctx, sandbox: !opts.NoSandbox, Version: "unknown", putting: map[bool]int{}}
+	b.puts = sync.NewCond(&b.mu)
 	if b.sandbox && os.Geteuid() == 0 {
 		b.sandbox = false
 		b.Notes = append(b.Notes, "running as root: Chromium runs without its sandbox (run webcap as another user to keep it)")
@@ -192,6 +200,7 @@ func (b *Browser) Close() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.idle = nil
+	b.gen++
 	b.cancel()
 	b.proxy.close()
 }
@@ -215,6 +224,7 @@ func (b *Browser) restartIfWorn() error {
 			kept = b.sessionCookies() // a session outlives the restart by its cookies
 		}
 		b.idle, b.rendered = nil, 0
+		b.gen++ // a tab being made idle now is of the browser stopped
 		b.cancel()
 	}
 	b.mu.Unlock()
@@ -474,6 +484,7 @@ type tab struct {
 	// crawl's pages (RenderOptions.Session); otherwise in a context of
 	// its own, emptied between pages (forget).
 	session bool
+	gen     int // the browser's (Browser.gen)
 }
 
 // maxTabUses is how many pages a tab renders before it is closed, so that
@@ -504,7 +515,10 @@ func (b *Browser) newTab(session bool) (*tab, error) {
 		cancel()
 		return nil, err
 	}
-	t := &tab{ctx: ctx, cancel: cancel, session: session}
+	b.mu.Lock()
+	gen := b.gen
+	b.mu.Unlock()
+	t := &tab{ctx: ctx, cancel: cancel, session: session, gen: gen}
 	t.watchCrash()
 	target := chromedp.FromContext(ctx).Target
 	events := chromedp.Events(ctx, fetch.RequestPaused)
@@ -704,17 +718,24 @@ func favicon(ev fetch.EventRequestPaused) bool {
 	return ev.ResourceType == network.ResourceTypeOther && strings.HasSuffix(strings.ToLower(strings.SplitN(ev.Request.URL, "?", 2)[0]), "favicon.ico")
 }
 
-// takeTab returns an idle tab of the session's kind, or a new one.
+// takeTab returns an idle tab of the session's kind, or one being made
+// idle once it is (opening a tab costs more than the wait), or a new one.
 func (b *Browser) takeTab(session bool) (*tab, error) {
 	b.mu.Lock()
 	b.rendered++
 	b.session = b.session || session
-	for i := len(b.idle) - 1; i >= 0; i-- {
-		if t := b.idle[i]; t.session == session {
-			b.idle = slices.Delete(b.idle, i, i+1)
-			b.mu.Unlock()
-			return t, nil
+	for {
+		for i := len(b.idle) - 1; i >= 0; i-- {
+			if t := b.idle[i]; t.session == session {
+				b.idle = slices.Delete(b.idle, i, i+1)
+				b.mu.Unlock()
+				return t, nil
+			}
 		}
+		if b.putting[session] == 0 {
+			break
+		}
+		b.puts.Wait()
 	}
 	b.mu.Unlock()
 	return b.newTab(session)
@@ -725,6 +746,8 @@ func (b *Browser) takeTab(session bool) (*tab, error) {
 // its context has forgotten what the page stored at origins; or closes
 // it: at once when its page was abandoned (its time is up, or the capture
 // stopped), whose renderer may be too busy to show a blank page soon.
+// The tab is emptied while its page is being handled (and another
+// rendered): a page that takes it waits until it is (takeTab).
 func (b *Browser) putTab(t *tab, abandoned bool, origins []string) {
 	t.mu.Lock()
 	t.cur = nil
@@ -735,19 +758,42 @@ func (b *Browser) putTab(t *tab, abandoned bool, origins []string) {
 		t.cancel()
 		return
 	}
+	b.mu.Lock()
+	b.putting[t.session]++
+	b.mu.Unlock()
+	go func() {
+		ok := b.empty(t, origins)
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.putting[t.session]--
+		b.puts.Broadcast()
+		if !ok || t.gen != b.gen {
+			t.cancel()
+			return
+		}
+		b.idle = append(b.idle, t)
+	}()
+}
+
+// empty shows a blank page in a tab, and forgets what its page stored.
+func (b *Browser) empty(t *tab, origins []string) bool {
 	ctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
 	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil || b.ctx.Err() != nil {
-		t.cancel()
-		return
+	// The browser stopped (restarted, closed): its tabs' contexts have
+	// ended, and so does this.
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		return false
 	}
-	if err := t.forget(ctx, origins); err != nil {
-		t.cancel()
-		return
-	}
+	return t.forget(ctx, origins) == nil
+}
+
+// settled waits until no tab is being made idle (tests).
+func (b *Browser) settled() {
 	b.mu.Lock()
-	b.idle = append(b.idle, t)
-	b.mu.Unlock()
+	defer b.mu.Unlock()
+	for b.putting[false]+b.putting[true] > 0 {
+		b.puts.Wait()
+	}
 }
 
 // render is Render, but a rendering that fails returns, with its error, a
