@@ -11,7 +11,8 @@
 // (capture/browser.go start, memoryFlags, networkFlags), but for its
 // proxy: the peer fetches the pages itself, so its connections go to the
 // site directly. -extra adds flags (name or name=value, comma-separated),
-// to measure what a flag buys the browser alone.
+// to measure what a flag buys the browser alone; disable-features=NAME
+// adds NAME to the features disabled (once for each).
 package main
 
 import (
@@ -50,8 +51,8 @@ func main() {
 		chromedp.Flag("no-pings", true),
 		chromedp.Flag("disable-domain-reliability", true),
 		chromedp.Flag("disable-site-isolation-trials", true),
-		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process,NetworkPrediction,SpeculationRulesPrefetchFuture,Prerender2"),
 	}
+	disabled := "IsolateOrigins,site-per-process,NetworkPrediction,SpeculationRulesPrefetchFuture,Prerender2"
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox)
 	}
@@ -60,12 +61,17 @@ func main() {
 			continue
 		}
 		name, value, ok := strings.Cut(f, "=")
+		if name == "disable-features" {
+			disabled += "," + value // one feature each time, added to the list
+			continue
+		}
 		if ok {
 			opts = append(opts, chromedp.Flag(name, value))
 		} else {
 			opts = append(opts, chromedp.Flag(name, true))
 		}
 	}
+	opts = append(opts, chromedp.Flag("disable-features", disabled))
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer acancel()
 	ctx, cancel := chromedp.NewContext(actx)
