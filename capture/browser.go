@@ -97,17 +97,17 @@ type Browser struct {
 	sandbox bool
 	parent  context.Context
 
-	ctx      context.Context
-	cancel   context.CancelFunc
-	mu       sync.Mutex
-	idle     []*tab
+	ctx    context.Context
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	idle   []*tab
 	// putting counts the tabs of each kind (session or not) being made
 	// idle (putTab), which a page waits for rather than open a tab; puts
 	// is signalled as each is done. gen counts the browsers started (and
 	// closed): a tab of an earlier one is not made idle.
-	putting map[bool]int
-	puts    *sync.Cond
-	gen     int
+	putting  map[bool]int
+	puts     *sync.Cond
+	gen      int
 	rendered int // pages rendered since Chromium started
 	restarts int
 	proxy    *refusingProxy // where Chromium's own connections go (networkFlags)

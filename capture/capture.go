@@ -205,25 +205,36 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, spec c
 		// ends would hold the crawl up until its time limit.
 		robots: &Robots{Client: client, Agent: opts.Agent, Timeout: opts.PageTimeout}, onPage: spec.onPage}
 	revisited := spec.revisit == nil
-	// Jobs pages are rendered at once, each in its tab, and handled in
-	// queue order. After page k is handled, the pages taken are those
-	// after it, up to k+Jobs: what the crawl takes depends on the pages
-	// handled, never on which rendering ends first, so that a capture is
-	// the same however long each page takes. A tab is not held up by a
-	// slower one beside it (as when pages went in batches of Jobs, each
-	// waiting for the batch's last).
+	// Jobs pages render at once, each in its tab, taken in queue order as
+	// tabs come free, up to 2×Jobs ahead of the first page not handled:
+	// a tab is not held up by a slower page (as when pages went in
+	// batches of Jobs, each waiting for its slowest), nor the tabs by
+	// the handling. Pages are handled in queue order, and a page taken
+	// ahead is handled as if taken after those before it: one a page
+	// before it led to (a redirect to its URL) is given back, unrendered
+	// (Frontier.Reached), and one past the byte limit then is skipped. So
+	// what is captured depends only on the pages, not on which rendering
+	// ends first, nor on Jobs. In a session, a page is rendered once the
+	// one before it has been handled.
 	type flight struct {
-		it   Item
-		p    *Page
-		err  error
-		done chan struct{}
+		it      Item
+		p       *Page
+		err     error
+		started bool
+		done    chan struct{}
 	}
 	var window []*flight
+	ahead := 2 * cr.opts.Jobs
+	if cr.opts.Session {
+		ahead = 1
+	}
+	finished := make(chan struct{}, ahead)
+	running := 0
 	for {
-		for len(window) < cr.opts.Jobs {
+		for len(window) < ahead {
 			if b.worn() {
-				if len(window) > 0 {
-					break // restarted between pages, once those rendering are done
+				if len(window) > 0 || running > 0 {
+					break // restarted between pages, once none is rendering
 				}
 				if err := b.restartIfWorn(); err != nil {
 					cr.stop(fmt.Errorf("restarting Chromium: %w", err))
@@ -237,24 +248,59 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, spec c
 				it, ok = cr.next(ctx)
 			}
 			if !ok {
-				break // the queue is empty (for now: the pages rendering may add to it), or MaxPages were taken
+				break // the queue is empty (for now: the pages taken may add to it), or MaxPages were taken
 			}
-			fl := &flight{it: it, done: make(chan struct{})}
-			go func() {
-				defer close(fl.done)
-				fl.p, fl.err = cr.fetchPage(ctx, fl.it)
-			}()
-			window = append(window, fl)
+			window = append(window, &flight{it: it, done: make(chan struct{})})
+		}
+		for running > 0 {
+			select {
+			case <-finished:
+				running--
+				continue
+			default:
+			}
+			break
+		}
+		for _, fl := range window {
+			if running >= cr.opts.Jobs {
+				break
+			}
+			if !fl.started {
+				fl.started = true
+				running++
+				go func() {
+					fl.p, fl.err = cr.fetchPage(ctx, fl.it)
+					close(fl.done)
+					finished <- struct{}{}
+				}()
+			}
 		}
 		if len(window) == 0 {
 			break
 		}
+		t0 := time.Now()
+		select {
+		case <-finished:
+			running--
+			cr.res.Render += time.Since(t0)
+			continue
+		case <-window[0].done:
+			cr.res.Render += time.Since(t0)
+		}
 		fl := window[0]
 		window = window[1:]
-		t0 := time.Now()
-		<-fl.done
-		cr.res.Render += time.Since(t0)
-		cr.handle(ctx, fl.it, fl.p, fl.err)
+		if cr.fetched >= cr.opts.MaxBytes && cr.res.Stopped == nil {
+			cr.res.Skips = append(cr.res.Skips, skip(fl.it.URL, SkipByteLimit, "the capture's byte limit was reached (%d bytes fetched, the limit is %d)", cr.fetched, cr.opts.MaxBytes))
+		} else {
+			cr.handle(ctx, fl.it, fl.p, fl.err)
+		}
+		window = slices.DeleteFunc(window, func(fl *flight) bool {
+			if !f.Reached(fl.it) {
+				return false
+			}
+			f.Untake() // its rendering, if started, ends unused
+			return true
+		})
 	}
 	if cr.res.Stopped == nil && ctx.Err() != nil {
 		cr.res.Stopped = context.Cause(ctx)
