@@ -8,6 +8,11 @@
 //
 //	capcpu -webcap ./webcap -peer ./cdppeer -pages 24,50 -jobs 1,2 -runs 5
 //
+// -before runs another webcap too, interleaved (before, webcap, peer, …),
+// and gives its own row against the same peer runs: a change's effect on
+// the ratio, both measured at the same moments of a noisy machine. -base
+// runs another webcap in the peer's place (an A/B of two builds).
+//
 // How the tree's CPU is counted: capcpu makes itself the child subreaper
 // (prctl PR_SET_CHILD_SUBREAPER), so that a Chromium process orphaned when
 // its parent exits is re-parented to capcpu rather than to init, and
@@ -21,8 +26,9 @@
 // The breakdown (-v) is read from /proc/PID/stat of every descendant,
 // every 50 ms, the last figure of each process kept and summed by kind
 // (the Go process, Chromium's browser process, renderers, the GPU
-// process, utility processes such as the network service, zygotes): a
-// process that ends between two samples loses up to 50 ms.
+// process, utility processes such as the network service, zygotes), with
+// the number of processes of each kind: a process that ends between two
+// samples loses up to 50 ms.
 package main
 
 import (
@@ -56,6 +62,7 @@ func main() {
 	verbose := flag.Bool("v", false, "print each run and the CPU of each kind of process")
 	serve := flag.String("serve", "", "only serve the site of the first -pages size at this address (127.0.0.1:8029), for trying things by hand")
 	other := flag.String("base", "", "A/B: run this other webcap executable, with the same arguments, in the peer's place")
+	before := flag.String("before", "", "run this other webcap executable too (the one before a change), interleaved with the two others, and give its ratio to the same peer runs")
 	flag.Parse()
 	if *serve != "" {
 		log.Printf("serving %d pages at http://%s/", ints(*pagesList)[0], *serve)
@@ -93,8 +100,15 @@ func main() {
 			if *other != "" {
 				pexe, pargs = *other, wargs
 			}
-			var ws, ps []sample
+			var ws, ps, bs []sample
 			for i := 0; i <= *runs; i++ {
+				var c sample
+				if *before != "" {
+					var err error
+					if c, err = run(*before, wargs); err != nil {
+						log.Fatal(err)
+					}
+				}
 				a, err := run(*webcap, wargs)
 				if err != nil {
 					log.Fatal(err)
@@ -109,14 +123,24 @@ func main() {
 						what = "warm-up"
 					}
 					log.Printf("%d pages, jobs %d, %s %d: webcap %s; %s %s", n, jobs, what, i, a, peerName, b)
+					if *before != "" {
+						log.Printf("%d pages, jobs %d, %s %d: before %s", n, jobs, what, i, c)
+					}
 				}
 				if i > 0 {
-					ws, ps = append(ws, a), append(ps, b)
+					ws, ps, bs = append(ws, a), append(ps, b), append(bs, c)
 				}
 			}
 			wc, ww := med(ws, func(s sample) float64 { return s.tree }), med(ws, func(s sample) float64 { return s.wall })
 			pc, pw := med(ps, func(s sample) float64 { return s.tree }), med(ps, func(s sample) float64 { return s.wall })
 			fmt.Printf("| %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f× | %.2f× |\n", n, jobs, wc, ww, pc, pw, wc/pc, ww/pw)
+			if *before != "" {
+				bc, bw := med(bs, func(s sample) float64 { return s.tree }), med(bs, func(s sample) float64 { return s.wall })
+				fmt.Printf("| %d | %d (before) | %.2f | %.2f | %.2f | %.2f | %.2f× | %.2f× |\n", n, jobs, bc, bw, pc, pw, bc/pc, bw/pw)
+				if *verbose {
+					log.Printf("  before by kind (medians): %s", kinds(bs))
+				}
+			}
 			if *verbose {
 				log.Printf("  webcap by kind (medians): %s", kinds(ws))
 				log.Printf("  %s by kind (medians):   %s", peerName, kinds(ps))
