@@ -19,11 +19,16 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -34,6 +39,8 @@ func main() {
 	out := flag.String("out", "", "the directory the PDFs are written to")
 	exe := flag.String("chromium", "chromium", "the Chromium executable")
 	extra := flag.String("extra", "", "more Chromium flags, comma-separated (name or name=value)")
+	intercept := flag.Bool("intercept", false, "not the peer: fetch every request in Go and hand it to the browser (Fetch.fulfillRequest), as webcap does, to measure what that costs alone")
+	blank := flag.Bool("blank", false, "not the peer: show about:blank between pages, as webcap does, to measure what that costs alone")
 	flag.Parse()
 	if *out == "" || flag.NArg() == 0 {
 		log.Fatal("usage: cdppeer -out DIR URL...")
@@ -76,7 +83,30 @@ func main() {
 	defer acancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
+	if *intercept {
+		if err := chromedp.Do(ctx); err != nil {
+			log.Fatal(err)
+		}
+		target := chromedp.FromContext(ctx).Target
+		events := chromedp.Events(ctx, fetch.RequestPaused)
+		if _, err := cdp.Call(ctx, target, fetch.Enable, fetch.EnableParams{}); err != nil {
+			log.Fatal(err)
+		}
+		go func() {
+			for ev, err := range events {
+				if err != nil {
+					return
+				}
+				go fulfill(ctx, target, ev)
+			}
+		}()
+	}
 	for i, u := range flag.Args() {
+		if i > 0 && *blank {
+			if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+				log.Fatal(err)
+			}
+		}
 		if err := chromedp.Do(ctx, chromedp.Navigate(u)); err != nil {
 			log.Fatalf("%s: %v", u, err)
 		}
@@ -94,4 +124,35 @@ func main() {
 			log.Fatal(err)
 		}
 	}
+}
+
+// fulfill fetches a paused request with Go's client and hands the answer
+// to the browser (-intercept).
+func fulfill(ctx context.Context, target *chromedp.Target, ev fetch.EventRequestPaused) {
+	req, err := http.NewRequestWithContext(ctx, ev.Request.Method, ev.Request.URL, nil)
+	if err == nil {
+		for k, v := range ev.Request.Headers {
+			if s, ok := v.(string); ok && !strings.EqualFold(k, "Accept-Encoding") {
+				req.Header.Set(k, s)
+			}
+		}
+		var resp *http.Response
+		if resp, err = http.DefaultClient.Do(req); err == nil {
+			body, rerr := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if rerr == nil {
+				var hs []*fetch.HeaderEntry
+				for k, vs := range resp.Header {
+					if !strings.EqualFold(k, "Content-Length") {
+						for _, v := range vs {
+							hs = append(hs, &fetch.HeaderEntry{Name: k, Value: v})
+						}
+					}
+				}
+				cdp.Call(ctx, target, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: int64(resp.StatusCode), ResponseHeaders: hs, Body: body})
+				return
+			}
+		}
+	}
+	cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonFailed})
 }
