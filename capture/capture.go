@@ -231,10 +231,22 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, spec c
 	finished := make(chan struct{}, ahead)
 	running := 0
 	for {
+		for running > 0 {
+			select {
+			case <-finished:
+				running--
+				continue
+			default:
+			}
+			break
+		}
 		for len(window) < ahead {
 			if b.worn() {
-				if len(window) > 0 || running > 0 {
+				if len(window) > 0 {
 					break // restarted between pages, once none is rendering
+				}
+				for ; running > 0; running-- {
+					<-finished // a page given back, still rendering
 				}
 				if err := b.restartIfWorn(); err != nil {
 					cr.stop(fmt.Errorf("restarting Chromium: %w", err))
@@ -251,15 +263,6 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, spec c
 				break // the queue is empty (for now: the pages taken may add to it), or MaxPages were taken
 			}
 			window = append(window, &flight{it: it, done: make(chan struct{})})
-		}
-		for running > 0 {
-			select {
-			case <-finished:
-				running--
-				continue
-			default:
-			}
-			break
 		}
 		for _, fl := range window {
 			if running >= cr.opts.Jobs {
