@@ -59,7 +59,7 @@ func main() {
 		chromedp.Flag("disable-domain-reliability", true),
 		chromedp.Flag("disable-site-isolation-trials", true),
 	}
-	disabled := "IsolateOrigins,site-per-process,NetworkPrediction,SpeculationRulesPrefetchFuture,Prerender2"
+	disabled := "IsolateOrigins,site-per-process,NetworkPrediction,SpeculationRulesPrefetchFuture,Prerender2,RenderDocument"
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox)
 	}
