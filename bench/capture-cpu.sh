@@ -15,9 +15,11 @@
 #   RUNS=1 PAGES=24 JOBS=1 bash bench/capture-cpu.sh   # does it work?
 #   VERBOSE=1 bash bench/capture-cpu.sh         # each run, and the CPU of each kind of process
 #   WEBCAP=/work/webcap-old bash bench/capture-cpu.sh  # another webcap binary
+#   BEFORE=/work/webcap-old bash bench/capture-cpu.sh  # also that one, interleaved: its ratio to the same peer runs
 #
 # Environment: RUNS (5), PAGES ("24,50"), JOBS ("1,2"), WEBCAP (default:
-# built from this tree), VERBOSE, WEBCAP_ARGS (more capture flags),
+# built from this tree), BEFORE (another webcap, run too), VERBOSE,
+# WEBCAP_ARGS (more capture flags),
 # PEER_EXTRA (more Chromium flags for the peer, comma-separated).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -28,4 +30,4 @@ go build -o "$tmp/cdppeer" ./cmd/cdppeer
 go build -o "$tmp/capcpu" ./cmd/capcpu
 echo "machine: $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg), $(chromium --version 2>/dev/null || echo 'no chromium')"
 "$tmp/capcpu" -webcap "${WEBCAP:-$tmp/webcap}" -peer "$tmp/cdppeer" -pages "${PAGES:-24,50}" -jobs "${JOBS:-1,2}" \
-  -runs "${RUNS:-5}" -webcap-args "${WEBCAP_ARGS:-}" -peer-extra "${PEER_EXTRA:-}" ${VERBOSE:+-v}
+  -runs "${RUNS:-5}" -before "${BEFORE:-}" -webcap-args "${WEBCAP_ARGS:-}" -peer-extra "${PEER_EXTRA:-}" ${VERBOSE:+-v}

@@ -97,10 +97,17 @@ type Browser struct {
 	sandbox bool
 	parent  context.Context
 
-	ctx      context.Context
-	cancel   context.CancelFunc
-	mu       sync.Mutex
-	idle     []*tab
+	ctx    context.Context
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	idle   []*tab
+	// putting counts the tabs of each kind (session or not) being made
+	// idle (putTab), which a page waits for rather than open a tab; puts
+	// is signalled as each is done. gen counts the browsers started (and
+	// closed): a tab of an earlier one is not made idle.
+	putting  map[bool]int
+	puts     *sync.Cond
+	gen      int
 	rendered int // pages rendered since Chromium started
 	restarts int
 	proxy    *refusingProxy // where Chromium's own connections go (networkFlags)
@@ -116,7 +123,8 @@ func NewBrowser(ctx context.Context, execPath string, opts BrowserOptions) (*Bro
 	if opts.RestartEvery <= 0 {
 		opts.RestartEvery = DefaultRestartEvery
 	}
-	b := &Browser{exe: execPath, opts: opts, parent: ctx, sandbox: !opts.NoSandbox, Version: "unknown"}
+	b := &Browser{exe: execPath, opts: opts, parent: ctx, sandbox: !opts.NoSandbox, Version: "unknown", putting: map[bool]int{}}
+	b.puts = sync.NewCond(&b.mu)
 	if b.sandbox && os.Geteuid() == 0 {
 		b.sandbox = false
 		b.Notes = append(b.Notes, "running as root: Chromium runs without its sandbox (run webcap as another user to keep it)")
@@ -192,8 +200,17 @@ func (b *Browser) Close() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.idle = nil
+	b.gen++
 	b.cancel()
 	b.proxy.close()
+}
+
+// worn reports whether Chromium has rendered RestartEvery pages: it is
+// to be restarted (restartIfWorn) once no page is rendering.
+func (b *Browser) worn() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.rendered >= b.opts.RestartEvery
 }
 
 // restartIfWorn restarts Chromium once it has rendered RestartEvery pages.
@@ -207,6 +224,7 @@ func (b *Browser) restartIfWorn() error {
 			kept = b.sessionCookies() // a session outlives the restart by its cookies
 		}
 		b.idle, b.rendered = nil, 0
+		b.gen++ // a tab being made idle now is of the browser stopped
 		b.cancel()
 	}
 	b.mu.Unlock()
@@ -466,6 +484,7 @@ type tab struct {
 	// crawl's pages (RenderOptions.Session); otherwise in a context of
 	// its own, emptied between pages (forget).
 	session bool
+	gen     int // the browser's (Browser.gen)
 }
 
 // maxTabUses is how many pages a tab renders before it is closed, so that
@@ -496,7 +515,10 @@ func (b *Browser) newTab(session bool) (*tab, error) {
 		cancel()
 		return nil, err
 	}
-	t := &tab{ctx: ctx, cancel: cancel, session: session}
+	b.mu.Lock()
+	gen := b.gen
+	b.mu.Unlock()
+	t := &tab{ctx: ctx, cancel: cancel, session: session, gen: gen}
 	t.watchCrash()
 	target := chromedp.FromContext(ctx).Target
 	events := chromedp.Events(ctx, fetch.RequestPaused)
@@ -696,17 +718,24 @@ func favicon(ev fetch.EventRequestPaused) bool {
 	return ev.ResourceType == network.ResourceTypeOther && strings.HasSuffix(strings.ToLower(strings.SplitN(ev.Request.URL, "?", 2)[0]), "favicon.ico")
 }
 
-// takeTab returns an idle tab of the session's kind, or a new one.
+// takeTab returns an idle tab of the session's kind, or one being made
+// idle once it is (opening a tab costs more than the wait), or a new one.
 func (b *Browser) takeTab(session bool) (*tab, error) {
 	b.mu.Lock()
 	b.rendered++
 	b.session = b.session || session
-	for i := len(b.idle) - 1; i >= 0; i-- {
-		if t := b.idle[i]; t.session == session {
-			b.idle = slices.Delete(b.idle, i, i+1)
-			b.mu.Unlock()
-			return t, nil
+	for {
+		for i := len(b.idle) - 1; i >= 0; i-- {
+			if t := b.idle[i]; t.session == session {
+				b.idle = slices.Delete(b.idle, i, i+1)
+				b.mu.Unlock()
+				return t, nil
+			}
 		}
+		if b.putting[session] == 0 {
+			break
+		}
+		b.puts.Wait()
 	}
 	b.mu.Unlock()
 	return b.newTab(session)
@@ -717,6 +746,8 @@ func (b *Browser) takeTab(session bool) (*tab, error) {
 // its context has forgotten what the page stored at origins; or closes
 // it: at once when its page was abandoned (its time is up, or the capture
 // stopped), whose renderer may be too busy to show a blank page soon.
+// The tab is emptied while its page is being handled (and another
+// rendered): a page that takes it waits until it is (takeTab).
 func (b *Browser) putTab(t *tab, abandoned bool, origins []string) {
 	t.mu.Lock()
 	t.cur = nil
@@ -727,19 +758,42 @@ func (b *Browser) putTab(t *tab, abandoned bool, origins []string) {
 		t.cancel()
 		return
 	}
+	b.mu.Lock()
+	b.putting[t.session]++
+	b.mu.Unlock()
+	go func() {
+		ok := b.empty(t, origins)
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.putting[t.session]--
+		b.puts.Broadcast()
+		if !ok || t.gen != b.gen {
+			t.cancel()
+			return
+		}
+		b.idle = append(b.idle, t)
+	}()
+}
+
+// empty shows a blank page in a tab, and forgets what its page stored.
+func (b *Browser) empty(t *tab, origins []string) bool {
 	ctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
 	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil || b.ctx.Err() != nil {
-		t.cancel()
-		return
+	// The browser stopped (restarted, closed): its tabs' contexts have
+	// ended, and so does this.
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		return false
 	}
-	if err := t.forget(ctx, origins); err != nil {
-		t.cancel()
-		return
-	}
+	return t.forget(ctx, origins) == nil
+}
+
+// settled waits until no tab is being made idle (tests).
+func (b *Browser) settled() {
 	b.mu.Lock()
-	b.idle = append(b.idle, t)
-	b.mu.Unlock()
+	defer b.mu.Unlock()
+	for b.putting[false]+b.putting[true] > 0 {
+		b.puts.Wait()
+	}
 }
 
 // render is Render, but a rendering that fails returns, with its error, a
@@ -885,20 +939,31 @@ func (b *Browser) settle(ctx context.Context, t *tab, r *rendering) (quiet bool,
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](lazyJS, awaitPromise)); err != nil {
 		return false, fmt.Errorf("loading lazy content: %w", err)
 	}
+	// The wait ends IdleQuiet after the last request ended, unless
+	// another started: it is timed to then (a tick of IdleQuiet/5 made it
+	// IdleQuiet/10 longer on average), and looked at again every
+	// IdleQuiet/5 while requests are in flight.
 	deadline := time.Now().Add(r.opts.IdleMax)
-	tick := time.NewTicker(r.opts.IdleQuiet / 5)
-	defer tick.Stop()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
 	for {
 		t.mu.Lock()
-		quiet = r.inflight == 0 && time.Since(r.last) >= r.opts.IdleQuiet
+		busy, since := r.inflight > 0, time.Since(r.last)
 		t.mu.Unlock()
-		if quiet || time.Now().After(deadline) {
+		quiet = !busy && since >= r.opts.IdleQuiet
+		left := time.Until(deadline)
+		if quiet || left <= 0 {
 			break
 		}
+		wait := r.opts.IdleQuiet - since
+		if busy {
+			wait = r.opts.IdleQuiet / 5
+		}
+		timer.Reset(min(wait, left))
 		select {
 		case <-ctx.Done():
 			return false, ctx.Err()
-		case <-tick.C:
+		case <-timer.C:
 		}
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(readyJS, r.opts.IdleMax.Milliseconds()), awaitPromise)); err != nil {
@@ -960,9 +1025,24 @@ func awaitPromise(p *runtime.EvaluateParams) { p.AwaitPromise = ptr(true) }
 // lazyJS asks for a page's lazy content: images and frames that load when
 // seen (loading="lazy") load now, and the page is scrolled through, a
 // screen at a time (at most 100), for scripts that load content as it
-// comes into view; then back to the top.
+// comes into view; then back to the top. The scroll (9% of a capture's
+// CPU time when left out altogether, bench/README.md) is left out when nothing in
+// the page or a frame of it could react to it (timersJS): no observer of
+// what is seen, no scroll, wheel or resize listener or attribute, no
+// interval; a frame it cannot read could.
 const lazyJS = `(async () => {
 	for (const e of document.querySelectorAll('img[loading="lazy"], iframe[loading="lazy"]')) e.loading = "eager";
+	const key = Symbol.for("webcap.scroll"), on = "[onscroll], [onscrollend], [onwheel], [onmousewheel], [onresize]";
+	let seen = 0;
+	const reacts = w => {
+		if (++seen > 100) return true;
+		try {
+			if (typeof w[key] !== "function" || w[key]() || w.document.querySelector(on)) return true;
+			for (let i = 0; i < w.frames.length; i++) if (reacts(w.frames[i])) return true;
+			return false;
+		} catch (e) { return true; }
+	};
+	if (!reacts(window)) return true;
 	const step = Math.max(window.innerHeight, 100);
 	const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
 	for (let y = 0, n = 0; n < 100 && y < document.documentElement.scrollHeight; y += step, n++) {

@@ -153,6 +153,7 @@ func TestRenderReusesTabs(t *testing.T) {
 			t.Errorf("page %s: responses %q, title %q; want %q", path, got, p.Title, want)
 		}
 	}
+	b.settled()
 	b.mu.Lock()
 	idle := len(b.idle)
 	b.mu.Unlock()
@@ -162,6 +163,7 @@ func TestRenderReusesTabs(t *testing.T) {
 	if p, err := b.Render(context.Background(), srv.URL+"/timers", RenderOptions{}); err != nil || p.Title != "later" {
 		t.Fatalf("a page whose timer is due in 1 s: %v, title %q, want later", err, p.Title)
 	}
+	b.settled()
 	b.mu.Lock()
 	idle = len(b.idle)
 	b.mu.Unlock()

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/webcap/webcap/canon"
@@ -206,33 +205,105 @@ func crawl(ctx context.Context, b *Browser, starts []Start, opts Options, spec c
 		// ends would hold the crawl up until its time limit.
 		robots: &Robots{Client: client, Agent: opts.Agent, Timeout: opts.PageTimeout}, onPage: spec.onPage}
 	revisited := spec.revisit == nil
+	// Jobs pages render at once, each in its tab, taken in queue order as
+	// tabs come free, up to 2×Jobs ahead of the first page not handled:
+	// a tab is not held up by a slower page (as when pages went in
+	// batches of Jobs, each waiting for its slowest), nor the tabs by
+	// the handling. Pages are handled in queue order, and a page taken
+	// ahead is handled as if taken after those before it: one a page
+	// before it led to (a redirect to its URL) is given back, unrendered
+	// (Frontier.Reached), and one past the byte limit then is skipped. So
+	// what is captured depends only on the pages, not on which rendering
+	// ends first, nor on Jobs. In a session, a page is rendered once the
+	// one before it has been handled.
+	type flight struct {
+		it      Item
+		p       *Page
+		err     error
+		started bool
+		done    chan struct{}
+	}
+	var window []*flight
+	ahead := 2 * cr.opts.Jobs
+	if cr.opts.Session {
+		ahead = 1
+	}
+	finished := make(chan struct{}, ahead)
+	running := 0
 	for {
-		if err := b.restartIfWorn(); err != nil {
-			cr.stop(fmt.Errorf("restarting Chromium: %w", err))
+		for running > 0 {
+			select {
+			case <-finished:
+				running--
+				continue
+			default:
+			}
+			break
 		}
-		batch := cr.batch(ctx)
-		if len(batch) == 0 && !revisited {
-			// The links have run out: the URLs to look at on their own.
-			revisited = true
-			spec.revisit(f)
-			batch = cr.batch(ctx)
+		for len(window) < ahead {
+			if b.worn() {
+				if len(window) > 0 {
+					break // restarted between pages, once none is rendering
+				}
+				for ; running > 0; running-- {
+					<-finished // a page given back, still rendering
+				}
+				if err := b.restartIfWorn(); err != nil {
+					cr.stop(fmt.Errorf("restarting Chromium: %w", err))
+				}
+			}
+			it, ok := cr.next(ctx)
+			if !ok && !revisited && len(window) == 0 {
+				// The links have run out: the URLs to look at on their own.
+				revisited = true
+				spec.revisit(f)
+				it, ok = cr.next(ctx)
+			}
+			if !ok {
+				break // the queue is empty (for now: the pages taken may add to it), or MaxPages were taken
+			}
+			window = append(window, &flight{it: it, done: make(chan struct{})})
 		}
-		if len(batch) == 0 {
-			break // the queue is empty, or MaxPages were taken
+		for _, fl := range window {
+			if running >= cr.opts.Jobs {
+				break
+			}
+			if !fl.started {
+				fl.started = true
+				running++
+				go func() {
+					fl.p, fl.err = cr.fetchPage(ctx, fl.it)
+					close(fl.done)
+					finished <- struct{}{}
+				}()
+			}
 		}
-		pages := make([]*Page, len(batch))
-		errs := make([]error, len(batch))
+		if len(window) == 0 {
+			break
+		}
 		t0 := time.Now()
-		var wg sync.WaitGroup
-		for k, it := range batch {
-			wg.Go(func() { pages[k], errs[k] = cr.fetchPage(ctx, it) })
+		select {
+		case <-finished:
+			running--
+			cr.res.Render += time.Since(t0)
+			continue
+		case <-window[0].done:
+			cr.res.Render += time.Since(t0)
 		}
-		wg.Wait()
-		cr.res.Render += time.Since(t0)
-		// Handled in queue order, so the result does not depend on timing.
-		for k, it := range batch {
-			cr.handle(ctx, it, pages[k], errs[k])
+		fl := window[0]
+		window = window[1:]
+		if cr.fetched >= cr.opts.MaxBytes && cr.res.Stopped == nil {
+			cr.res.Skips = append(cr.res.Skips, skip(fl.it.URL, SkipByteLimit, "the capture's byte limit was reached (%d bytes fetched, the limit is %d)", cr.fetched, cr.opts.MaxBytes))
+		} else {
+			cr.handle(ctx, fl.it, fl.p, fl.err)
 		}
+		window = slices.DeleteFunc(window, func(fl *flight) bool {
+			if !f.Reached(fl.it) {
+				return false
+			}
+			f.Untake() // its rendering, if started, ends unused
+			return true
+		})
 	}
 	if cr.res.Stopped == nil && ctx.Err() != nil {
 		cr.res.Stopped = context.Cause(ctx)
@@ -252,14 +323,14 @@ func (cr *crawler) stop(err error) {
 	}
 }
 
-// batch takes up to Jobs URLs to render in parallel tabs, skipping those
-// past the capture's limits or forbidden by robots.txt.
-func (cr *crawler) batch(ctx context.Context) []Item {
-	var batch []Item
-	for len(batch) < cr.opts.Jobs {
+// next takes the next URL to render, skipping those past the capture's
+// limits or forbidden by robots.txt; false when none is queued or
+// MaxPages were taken.
+func (cr *crawler) next(ctx context.Context) (Item, bool) {
+	for {
 		it, ok := cr.f.Next()
 		if !ok {
-			break
+			return Item{}, false
 		}
 		if ctx.Err() != nil {
 			cr.stop(context.Cause(ctx))
@@ -276,10 +347,9 @@ func (cr *crawler) batch(ctx context.Context) []Item {
 				cr.res.Skips = append(cr.res.Skips, cr.skipOf(ctx, it.URL, err))
 				continue
 			}
-			batch = append(batch, it)
+			return it, true
 		}
 	}
-	return batch
 }
 
 // stopSkip is the Skip of a URL not fetched because the capture stopped

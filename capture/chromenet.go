@@ -62,7 +62,11 @@ func (b *Browser) networkFlags() ([]chromedp.ExecAllocatorOption, error) {
 		// then sees the requests of its cross-site frames, which would
 		// otherwise be rendered, and fetched, in processes of their own.
 		chromedp.Flag("disable-site-isolation-trials", true),
-		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process,NetworkPrediction,SpeculationRulesPrefetchFuture,Prerender2"),
+		// RenderDocument (a new frame in the renderer for each document
+		// the tab shows) is off: a page and the blank page after it are
+		// two documents, and the frames cost 6-8% of a capture's CPU
+		// (bench/capture-cpu.sh; the peer, given the same flag, 6%).
+		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process,NetworkPrediction,SpeculationRulesPrefetchFuture,Prerender2,RenderDocument"),
 	}, nil
 }
 

@@ -92,6 +92,7 @@ type Frontier struct {
 	// by Rest.
 	maxLinks int
 	over     []Skip
+	reached  map[string]bool // keys a page led to (Fetched)
 }
 
 // NewFrontier queues the starts' URLs. maxPages <= 0 means no limit; c
@@ -148,7 +149,7 @@ func (f *Frontier) Taken() int { return f.taken }
 
 // Fetched records that a URL was reached by redirection from a queued
 // one, so that a link to it is not fetched again, and takes it out of the
-// queue if it was queued.
+// queue if it was queued (Reached then reports it).
 func (f *Frontier) Fetched(u string) {
 	k, err := f.key(u)
 	if err != nil {
@@ -156,7 +157,20 @@ func (f *Frontier) Fetched(u string) {
 	}
 	f.seen[k] = true
 	f.queue = slices.DeleteFunc(f.queue, func(it Item) bool { return it.Key == k })
+	if f.reached == nil {
+		f.reached = map[string]bool{}
+	}
+	f.reached[k] = true
 }
+
+// Reached reports whether a page led to it (Fetched): an item taken
+// before that page was handled (rendered ahead) would not have been
+// taken after, and is given back (Untake).
+func (f *Frontier) Reached(it Item) bool { return f.reached[it.Key] }
+
+// Untake undoes a Next whose item is not fetched after all (Reached): it
+// does not count against MaxPages.
+func (f *Frontier) Untake() { f.taken-- }
 
 // Revisit queues a URL of command cmd to be fetched on its own, after the
 // links already queued, following none of its links (refresh checks the

@@ -296,10 +296,12 @@ func (b *Browser) explainStop() func(err *error) {
 // treeMemory returns the anonymous resident memory (RssAnon: what each
 // holds for itself, no shared page counted twice) of w's root and of
 // every process descending from it, summed, and the renderer among them
-// that holds the most (0: none). The tree is read again only when a
-// process may have joined it (proctree.Watch): reading all of /proc every
-// watchEvery was a third of webcap's own CPU time in a capture of 24
-// small pages (bench/capture-cpu.sh), on a machine of 130 processes.
+// that holds the most (0: none). The tree is read again only where a
+// process may have joined it (proctree.Watch: the PIDs given out since):
+// reading all of /proc every watchEvery was a third of webcap's own CPU
+// time in a capture of 24 small pages (bench/capture-cpu.sh), on a
+// machine of 130 processes, and still was when only read after a process
+// started anywhere, on a machine running builds beside the capture.
 func treeMemory(w *proctree.Watch) (total int64, renderer int) {
 	var most int64
 	for _, p := range w.Tree() {

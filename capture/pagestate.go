@@ -102,7 +102,9 @@ var errCookiesLeft = errors.New("cookies arrived after the tab's were cleared")
 // timersJS runs in every document before its scripts
 // (Page.addScriptToEvaluateOnNewDocument), and notes the timers its
 // scripts set and when each is due, so that timersPending can tell
-// whether running the page's timers on virtual time would do anything.
+// whether running the page's timers on virtual time would do anything,
+// and notes whether anything could react to the page being scrolled
+// (lazyJS).
 // The page's own functions are wrapped, not replaced: a timer runs as
 // set. A timer set by a string is noted until cleared.
 const timersJS = `(() => {
@@ -130,6 +132,42 @@ const timersJS = `(() => {
 		for (const at of due.values()) if (at <= by) return true;
 		return false;
 	}});
+	// What could react to the page being scrolled (lazyJS): an observer
+	// of what is seen, a listener of scrolling or of the window's size
+	// (by addEventListener or an on… property; attributes are looked for
+	// when asked), a script that polls: by an interval or a timer pending
+	// (a chain of timeouts has one at any time), or by animation frames
+	// or idle callbacks (a loop of them cannot be told from one call).
+	// Whatever cannot be watched counts as reacting.
+	let reacts = false;
+	try {
+		const kinds = new Set(["scroll", "scrollend", "wheel", "mousewheel", "resize"]), mark = Symbol.for("webcap.scroll");
+		const ael = EventTarget.prototype.addEventListener;
+		EventTarget.prototype.addEventListener = function (type) {
+			try { if (kinds.has(String(type))) reacts = true; } catch (e) { reacts = true; }
+			return ael.apply(this, arguments);
+		};
+		for (const k of ["requestAnimationFrame", "requestIdleCallback"]) {
+			const f = window[k];
+			if (typeof f === "function") window[k] = function () { reacts = true; return f.apply(this, arguments); };
+		}
+		if (window.IntersectionObserver) {
+			const observe = IntersectionObserver.prototype.observe;
+			IntersectionObserver.prototype.observe = function () { reacts = true; return observe.apply(this, arguments); };
+		}
+		for (const o of [window, Document.prototype, Element.prototype, HTMLElement.prototype, SVGElement.prototype, HTMLBodyElement.prototype, HTMLFrameSetElement.prototype]) {
+			for (const k of kinds) {
+				let at = o, d;
+				while (at && !(d = Object.getOwnPropertyDescriptor(at, "on" + k))) at = Object.getPrototypeOf(at);
+				if (!d || !d.set || d.set[mark]) continue;
+				if (!d.configurable) { reacts = true; continue; }
+				const set = d.set, wrapped = function (v) { if (v) reacts = true; return set.call(this, v); };
+				wrapped[mark] = true;
+				Object.defineProperty(at, "on" + k, {...d, set: wrapped});
+			}
+		}
+	} catch (e) { reacts = true; }
+	Object.defineProperty(window, Symbol.for("webcap.scroll"), {value: () => reacts || due.size > 0});
 })()`
 
 // pendingJS says whether the page (or a frame of it it can reach) has a

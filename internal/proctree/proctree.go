@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -88,22 +89,26 @@ func parentOf(pid int) (int, bool) {
 	return pp, err == nil
 }
 
-// RSSAnon is a process's RssAnon in bytes (0 when it cannot be read).
+// RSSAnon is a process's RssAnon in bytes (0 when it cannot be read):
+// its resident pages less those shared (files, shared memory), from
+// /proc/PID/statm ("size resident shared ...", in pages), which the
+// kernel writes in a line where /proc/PID/status takes fifty.
 func RSSAnon(pid int) int64 {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
-	if err != nil {
+	var buf [256]byte
+	b, ok := readSmall(filepath.Join("/proc", strconv.Itoa(pid), "statm"), buf[:])
+	if !ok {
 		return 0
 	}
-	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "RssAnon:"); ok {
-			if f := strings.Fields(v); len(f) > 0 { // "123456 kB"
-				if n, err := strconv.ParseInt(f[0], 10, 64); err == nil {
-					return n << 10
-				}
-			}
-		}
+	f := bytes.Fields(b)
+	if len(f) < 3 {
+		return 0
 	}
-	return 0
+	res, err1 := strconv.ParseInt(string(f[1]), 10, 64)
+	shared, err2 := strconv.ParseInt(string(f[2]), 10, 64)
+	if err1 != nil || err2 != nil || res < shared {
+		return 0
+	}
+	return (res - shared) * int64(os.Getpagesize())
 }
 
 // Alive reports whether a process still runs (a zombie, which holds no
@@ -113,42 +118,99 @@ func Alive(pid int) bool {
 	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }
 
-// A Watch is a process tree read again and again (a watchdog's): Tree
-// reads the whole of /proc only when a process or thread was created
-// since its last read (the kernel's last PID, the fifth field of
-// /proc/loadavg, moved); otherwise no process can have joined the tree,
-// and the tree read before is returned (a process that ended since reads
-// as nothing: RSSAnon 0, not Alive). Chromium, once its tabs are open,
-// rarely starts a process, while a read of /proc costs a read of every
-// process on the machine.
+// A Watch is a process tree read again and again (a watchdog's). Its
+// first Tree reads the whole of /proc; after that, only the PIDs the
+// kernel gave out since (up to its last PID, the fifth field of
+// /proc/loadavg) are looked at: a process joins the tree when its parent
+// is in it, and a PID given out again leaves it unless its new process's
+// parent is in the tree. A process that ended reads as nothing (RSSAnon
+// 0, not Alive) until its PID is given out again. Reading the whole of
+// /proc costs a read of every process on the machine, each time any
+// process starts: on a machine that starts processes all the time (a
+// build beside the capture), that was a third of a capture's own CPU
+// time (bench/capture-cpu.sh). When the PIDs wrapped around, or too many
+// were given out to look at one by one, /proc is read whole again.
 type Watch struct {
 	Root int
-	last []byte
-	tree []int
+	last int          // the last PID given out at the last read
+	tree []int        // Root first
+	in   map[int]bool // tree's PIDs
 }
 
-// Tree is Tree(w.Root), read again only when it may have grown.
+// maxNewPIDs is how many PIDs given out since the last read are looked
+// at one by one; more, and /proc is read whole (a directory of some
+// hundreds of entries, and each one's stat).
+const maxNewPIDs = 2048
+
+// Tree is Tree(w.Root), read again only where it may have changed.
 func (w *Watch) Tree() []int {
 	last := lastPID()
-	if w.tree == nil || last == nil || !bytes.Equal(last, w.last) {
+	switch {
+	case w.tree != nil && last == w.last:
+	case w.tree == nil || last <= 0 || last < w.last || last-w.last > maxNewPIDs:
 		w.tree, w.last = Tree(w.Root), last
+		w.in = map[int]bool{}
+		for _, p := range w.tree {
+			w.in[p] = true
+		}
+	default:
+		for p := w.last + 1; p <= last; p++ {
+			w.look(p)
+		}
+		w.last = last
 	}
 	return w.tree
 }
 
+// look takes a PID given out since the last read into the tree when it
+// is a process (not a thread: a thread's PID reads as a process, of its
+// process's parent) whose parent is in it, and out when it was there.
+func (w *Watch) look(p int) {
+	if p == w.Root {
+		return
+	}
+	if w.in[p] {
+		delete(w.in, p)
+		w.tree = slices.DeleteFunc(w.tree, func(q int) bool { return q == p })
+	}
+	if pp, ok := parentOf(p); !ok || !w.in[pp] || !leader(p) {
+		return
+	}
+	w.in[p] = true
+	w.tree = append(w.tree, p)
+}
+
+// leader reports whether pid is a process (the leader of its thread
+// group), not one of its threads.
+func leader(pid int) bool {
+	var buf [4096]byte // the first lines say it
+	b, ok := readSmall(filepath.Join("/proc", strconv.Itoa(pid), "status"), buf[:])
+	if !ok {
+		return false
+	}
+	for line := range bytes.Lines(b) {
+		if v, ok := bytes.CutPrefix(line, []byte("Tgid:")); ok {
+			return string(bytes.TrimSpace(v)) == strconv.Itoa(pid)
+		}
+	}
+	return false
+}
+
 // lastPID is the last PID the kernel gave out, as /proc/loadavg says it
-// ("0.05 0.10 0.08 1/230 31434": its last field); nil when it cannot be
+// ("0.05 0.10 0.08 1/230 31434": its last field); 0 when it cannot be
 // read.
-func lastPID() []byte {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return nil
+func lastPID() int {
+	var buf [128]byte
+	b, ok := readSmall("/proc/loadavg", buf[:])
+	if !ok {
+		return 0
 	}
 	f := bytes.Fields(b)
 	if len(f) < 5 {
-		return nil
+		return 0
 	}
-	return f[4]
+	n, _ := strconv.Atoi(string(f[4]))
+	return n
 }
 
 // Args is a process's command line, its program's name first (nil when

@@ -8,6 +8,11 @@
 //
 //	capcpu -webcap ./webcap -peer ./cdppeer -pages 24,50 -jobs 1,2 -runs 5
 //
+// -before runs another webcap too, interleaved (before, webcap, peer, …),
+// and gives its own row against the same peer runs: a change's effect on
+// the ratio, both measured at the same moments of a noisy machine. -base
+// runs another webcap in the peer's place (an A/B of two builds).
+//
 // How the tree's CPU is counted: capcpu makes itself the child subreaper
 // (prctl PR_SET_CHILD_SUBREAPER), so that a Chromium process orphaned when
 // its parent exits is re-parented to capcpu rather than to init, and
@@ -21,8 +26,9 @@
 // The breakdown (-v) is read from /proc/PID/stat of every descendant,
 // every 50 ms, the last figure of each process kept and summed by kind
 // (the Go process, Chromium's browser process, renderers, the GPU
-// process, utility processes such as the network service, zygotes): a
-// process that ends between two samples loses up to 50 ms.
+// process, utility processes such as the network service, zygotes), with
+// the number of processes of each kind: a process that ends between two
+// samples loses up to 50 ms.
 package main
 
 import (
@@ -55,6 +61,8 @@ func main() {
 	peerExtra := flag.String("peer-extra", "", "the peer's -extra Chromium flags")
 	verbose := flag.Bool("v", false, "print each run and the CPU of each kind of process")
 	serve := flag.String("serve", "", "only serve the site of the first -pages size at this address (127.0.0.1:8029), for trying things by hand")
+	other := flag.String("base", "", "A/B: run this other webcap executable, with the same arguments, in the peer's place")
+	before := flag.String("before", "", "run this other webcap executable too (the one before a change), interleaved with the two others, and give its ratio to the same peer runs")
 	flag.Parse()
 	if *serve != "" {
 		log.Printf("serving %d pages at http://%s/", ints(*pagesList)[0], *serve)
@@ -68,7 +76,11 @@ func main() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(tmp)
-	fmt.Println("| pages | --jobs | webcap CPU s | wall s | peer CPU s | wall s | CPU ratio | wall ratio |")
+	peerName := "peer"
+	if *other != "" {
+		peerName = "base"
+	}
+	fmt.Printf("| pages | --jobs | webcap CPU s | wall s | %s CPU s | wall s | CPU ratio | wall ratio |\n", peerName)
 	fmt.Println("|--:|--:|--:|--:|--:|--:|--:|--:|")
 	for _, n := range ints(*pagesList) {
 		s := newSite(n)
@@ -84,15 +96,24 @@ func main() {
 			wargs := []string{"capture", "--levels", "2", "--max-pages", strconv.Itoa(n), "--jobs", strconv.Itoa(jobs),
 				"--ignore-robots", "-q", "--force", "-o", filepath.Join(tmp, "out.pdf")}
 			wargs = append(append(wargs, strings.Fields(*extra)...), base+"/")
-			pargs := []string{"-out", tmp, "-extra", *peerExtra}
-			pargs = append(pargs, urls...)
-			var ws, ps []sample
+			pexe, pargs := *peer, append([]string{"-out", tmp, "-extra", *peerExtra}, urls...)
+			if *other != "" {
+				pexe, pargs = *other, wargs
+			}
+			var ws, ps, bs []sample
 			for i := 0; i <= *runs; i++ {
+				var c sample
+				if *before != "" {
+					var err error
+					if c, err = run(*before, wargs); err != nil {
+						log.Fatal(err)
+					}
+				}
 				a, err := run(*webcap, wargs)
 				if err != nil {
 					log.Fatal(err)
 				}
-				b, err := run(*peer, pargs)
+				b, err := run(pexe, pargs)
 				if err != nil {
 					log.Fatal(err)
 				}
@@ -101,18 +122,28 @@ func main() {
 					if i == 0 {
 						what = "warm-up"
 					}
-					log.Printf("%d pages, jobs %d, %s %d: webcap %s; peer %s", n, jobs, what, i, a, b)
+					log.Printf("%d pages, jobs %d, %s %d: webcap %s; %s %s", n, jobs, what, i, a, peerName, b)
+					if *before != "" {
+						log.Printf("%d pages, jobs %d, %s %d: before %s", n, jobs, what, i, c)
+					}
 				}
 				if i > 0 {
-					ws, ps = append(ws, a), append(ps, b)
+					ws, ps, bs = append(ws, a), append(ps, b), append(bs, c)
 				}
 			}
 			wc, ww := med(ws, func(s sample) float64 { return s.tree }), med(ws, func(s sample) float64 { return s.wall })
 			pc, pw := med(ps, func(s sample) float64 { return s.tree }), med(ps, func(s sample) float64 { return s.wall })
 			fmt.Printf("| %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f× | %.2f× |\n", n, jobs, wc, ww, pc, pw, wc/pc, ww/pw)
+			if *before != "" {
+				bc, bw := med(bs, func(s sample) float64 { return s.tree }), med(bs, func(s sample) float64 { return s.wall })
+				fmt.Printf("| %d | %d (before) | %.2f | %.2f | %.2f | %.2f | %.2f× | %.2f× |\n", n, jobs, bc, bw, pc, pw, bc/pc, bw/pw)
+				if *verbose {
+					log.Printf("  before by kind (medians): %s", kinds(bs))
+				}
+			}
 			if *verbose {
 				log.Printf("  webcap by kind (medians): %s", kinds(ws))
-				log.Printf("  peer by kind (medians):   %s", kinds(ps))
+				log.Printf("  %s by kind (medians):   %s", peerName, kinds(ps))
 			}
 		}
 		srv.Close()
@@ -137,6 +168,7 @@ func ints(s string) []int {
 type sample struct {
 	wall, tree, top float64
 	kind            map[string]float64
+	procs           map[string]int // processes of each kind
 }
 
 func (s sample) String() string {
@@ -173,7 +205,8 @@ func kinds(ss []sample) string {
 	slices.Sort(ks)
 	var parts []string
 	for _, k := range ks {
-		parts = append(parts, fmt.Sprintf("%s %.2fs", k, med(ss, func(s sample) float64 { return s.kind[k] })))
+		parts = append(parts, fmt.Sprintf("%s %.2fs (%g)", k, med(ss, func(s sample) float64 { return s.kind[k] }),
+			med(ss, func(s sample) float64 { return float64(s.procs[k]) })))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -219,10 +252,10 @@ func run(exe string, args []string) (sample, error) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	kind := w.stop()
+	kind, procs := w.stop()
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	top := time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-	return sample{wall: wall, tree: rusageChildren() - before, top: top, kind: kind}, nil
+	return sample{wall: wall, tree: rusageChildren() - before, top: top, kind: kind, procs: procs}, nil
 }
 
 // A watcher samples the CPU of a process tree from /proc.
@@ -276,14 +309,15 @@ func watch(root int) *watcher {
 	return w
 }
 
-func (w *watcher) stop() map[string]float64 {
+func (w *watcher) stop() (map[string]float64, map[string]int) {
 	close(w.done)
 	w.wg.Wait()
-	out := map[string]float64{}
+	cpu, n := map[string]float64{}, map[string]int{}
 	for _, p := range w.last {
-		out[p.kind] += p.cpu
+		cpu[p.kind] += p.cpu
+		n[p.kind]++
 	}
-	return out
+	return cpu, n
 }
 
 var tick = 100.0 // USER_HZ: Linux reports 100 everywhere

@@ -11,18 +11,24 @@
 // (capture/browser.go start, memoryFlags, networkFlags), but for its
 // proxy: the peer fetches the pages itself, so its connections go to the
 // site directly. -extra adds flags (name or name=value, comma-separated),
-// to measure what a flag buys the browser alone.
+// to measure what a flag buys the browser alone; disable-features=NAME
+// adds NAME to the features disabled (once for each).
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -33,6 +39,8 @@ func main() {
 	out := flag.String("out", "", "the directory the PDFs are written to")
 	exe := flag.String("chromium", "chromium", "the Chromium executable")
 	extra := flag.String("extra", "", "more Chromium flags, comma-separated (name or name=value)")
+	intercept := flag.Bool("intercept", false, "not the peer: fetch every request in Go and hand it to the browser (Fetch.fulfillRequest), as webcap does, to measure what that costs alone")
+	blank := flag.Bool("blank", false, "not the peer: show about:blank between pages, as webcap does, to measure what that costs alone")
 	flag.Parse()
 	if *out == "" || flag.NArg() == 0 {
 		log.Fatal("usage: cdppeer -out DIR URL...")
@@ -50,8 +58,8 @@ func main() {
 		chromedp.Flag("no-pings", true),
 		chromedp.Flag("disable-domain-reliability", true),
 		chromedp.Flag("disable-site-isolation-trials", true),
-		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process,NetworkPrediction,SpeculationRulesPrefetchFuture,Prerender2"),
 	}
+	disabled := "IsolateOrigins,site-per-process,NetworkPrediction,SpeculationRulesPrefetchFuture,Prerender2,RenderDocument"
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox)
 	}
@@ -60,17 +68,45 @@ func main() {
 			continue
 		}
 		name, value, ok := strings.Cut(f, "=")
+		if name == "disable-features" {
+			disabled += "," + value // one feature each time, added to the list
+			continue
+		}
 		if ok {
 			opts = append(opts, chromedp.Flag(name, value))
 		} else {
 			opts = append(opts, chromedp.Flag(name, true))
 		}
 	}
+	opts = append(opts, chromedp.Flag("disable-features", disabled))
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer acancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
+	if *intercept {
+		if err := chromedp.Do(ctx); err != nil {
+			log.Fatal(err)
+		}
+		target := chromedp.FromContext(ctx).Target
+		events := chromedp.Events(ctx, fetch.RequestPaused)
+		if _, err := cdp.Call(ctx, target, fetch.Enable, fetch.EnableParams{}); err != nil {
+			log.Fatal(err)
+		}
+		go func() {
+			for ev, err := range events {
+				if err != nil {
+					return
+				}
+				go fulfill(ctx, target, ev)
+			}
+		}()
+	}
 	for i, u := range flag.Args() {
+		if i > 0 && *blank {
+			if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+				log.Fatal(err)
+			}
+		}
 		if err := chromedp.Do(ctx, chromedp.Navigate(u)); err != nil {
 			log.Fatalf("%s: %v", u, err)
 		}
@@ -88,4 +124,35 @@ func main() {
 			log.Fatal(err)
 		}
 	}
+}
+
+// fulfill fetches a paused request with Go's client and hands the answer
+// to the browser (-intercept).
+func fulfill(ctx context.Context, target *chromedp.Target, ev fetch.EventRequestPaused) {
+	req, err := http.NewRequestWithContext(ctx, ev.Request.Method, ev.Request.URL, nil)
+	if err == nil {
+		for k, v := range ev.Request.Headers {
+			if s, ok := v.(string); ok && !strings.EqualFold(k, "Accept-Encoding") {
+				req.Header.Set(k, s)
+			}
+		}
+		var resp *http.Response
+		if resp, err = http.DefaultClient.Do(req); err == nil {
+			body, rerr := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if rerr == nil {
+				var hs []*fetch.HeaderEntry
+				for k, vs := range resp.Header {
+					if !strings.EqualFold(k, "Content-Length") {
+						for _, v := range vs {
+							hs = append(hs, &fetch.HeaderEntry{Name: k, Value: v})
+						}
+					}
+				}
+				cdp.Call(ctx, target, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: int64(resp.StatusCode), ResponseHeaders: hs, Body: body})
+				return
+			}
+		}
+	}
+	cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonFailed})
 }
