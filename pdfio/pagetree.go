@@ -315,7 +315,7 @@ func (u *Update) copyPages(src []byte, name string) ([]types.IndirectRef, *Print
 	fail := func(err error) ([]types.IndirectRef, *Printed, error) {
 		return nil, nil, &Error{File: name, Op: "copy pages", Err: err}
 	}
-	sctx, err := parse(src, u.opts)
+	sctx, err := updateParse(src, u.opts)
 	if err != nil {
 		return fail(err)
 	}
