@@ -12,16 +12,18 @@ import (
 
 // Result reads the file Bytes returned (out, named name) as ReadBytes
 // would, without parsing it again: the original's objects come from the
-// parse NewUpdate did, the update's from the values it wrote, each at the
-// offset it was written at. The checks of the bytes still run on out (the
+// parse NewUpdate did, the update's from the bytes it wrote (parsed with
+// the fast parser, each at the offset it was written at: the update keeps
+// no value of what it wrote). The checks of the bytes still run on out (the
 // last cross-reference section is well-formed, every object starts at its
 // offset), so a serialization that puts an object elsewhere is still
 // damage. A build of 100,000 page sets spends more than a second and the
 // memory of a second parse on reading its result back, for the audit
 // that follows: this is that parse saved.
 //
-// A stream the update wrote is parsed (with pdfcpu, alone): its offsets
-// and filters are pdfcpu's to set. Where the shortcut could read
+// A stream the update wrote is parsed with pdfcpu: its offsets and
+// filters are pdfcpu's to set. Where the fast parser declines an object,
+// or the shortcut could read
 // differently from a parse, Result parses out after all: when the original
 // needed repairing to be read
 // (a parse of out may repair it differently: the sections are checked

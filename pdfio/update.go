@@ -20,7 +20,8 @@ import (
 // signature's byte range stays valid), then come the objects, then a
 // cross-reference section of the file's own flavour (a table, or a stream
 // for files that use cross-reference streams) whose trailer points back
-// with /Prev. pdfcpu parses the file; it never writes a byte of it.
+// with /Prev. The file is parsed by the lazy reader (lazy.go) where it is
+// plain, by pdfcpu where not (updateParse); pdfcpu never writes a byte.
 type Update struct {
 	orig     []byte
 	ctx      *model.Context
