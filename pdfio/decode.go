@@ -125,6 +125,14 @@ func (d *decoder) forget(num int) {
 // stream num, as pdfcpu's lazy object would (from its offset to the next
 // object's, the last to the end of the stream).
 func (d *decoder) objectData(num, ind int) ([]byte, error) {
+	d.mu.Lock()
+	read := d.done[num]
+	ready := read != nil && read.objects && read.err == nil
+	d.mu.Unlock()
+	if ready {
+		// Read before (its entry, checked then, changes only with forget).
+		return read.object(num, ind)
+	}
 	e, ok := d.xt.Table[num]
 	if !ok || e == nil || e.Free {
 		return nil, fmt.Errorf("object stream %d does not exist", num)
@@ -147,6 +155,12 @@ func (d *decoder) objectData(num, ind int) ([]byte, error) {
 			return nil, fmt.Errorf("object stream %d: %w", num, db.err)
 		}
 	}
+	return db.object(num, ind)
+}
+
+// object is the bytes of object ind of object stream num, whose starts
+// were read.
+func (db *decodedBytes) object(num, ind int) ([]byte, error) {
 	if ind < 0 || ind >= len(db.starts) {
 		return nil, fmt.Errorf("object stream %d has no object %d", num, ind)
 	}

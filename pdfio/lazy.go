@@ -76,7 +76,7 @@ func lazyParse(b []byte, opts Options) (ctx *model.Context, err error) {
 	}
 	goctx, cancel := context.WithTimeout(parent, opts.Timeout)
 	defer cancel()
-	l := &lazy{b: b, ctx: ctx, goctx: goctx, parent: parent, timeout: opts.Timeout}
+	l := &lazy{b: b, ctx: ctx, goctx: goctx, parent: parent, timeout: opts.Timeout, objStms: map[int]types.Array{}}
 	if err := l.header(); err != nil {
 		return nil, err
 	}
@@ -111,6 +111,9 @@ type lazy struct {
 	parent  context.Context
 	timeout time.Duration
 	zeroGen int // the generation of every object of an object stream
+	// objStms are the objects of each object stream read (objectStream),
+	// by the stream's number.
+	objStms map[int]types.Array
 }
 
 // stopped is the error that ends the read once goctx is done, as parse
@@ -251,6 +254,9 @@ func (l *lazy) table(off int64, incr int) (types.Dict, error) {
 			return nil, errLazy
 		}
 		i = next
+		slab := make([]model.XRefTableEntry, n) // (one allocation each, as streamEntries)
+		offs := make([]int64, n)
+		gens := make([]int, n)
 		for k := range n {
 			e := b[i : i+20]
 			if !standardEntry(e[:18]) || !(string(e[18:]) == " \n" || string(e[18:]) == " \r" || string(e[18:]) == "\r\n") {
@@ -261,17 +267,26 @@ func (l *lazy) table(off int64, incr int) (types.Dict, error) {
 			if xt.Exists(num) {
 				continue
 			}
-			ofs, _ := strconv.ParseInt(string(e[:10]), 10, 64)
-			gen, _ := strconv.Atoi(string(e[11:16]))
-			entry := &model.XRefTableEntry{Offset: &ofs, Generation: &gen, Incr: incr}
+			offs[k] = digits(e[:10])
+			gens[k] = int(digits(e[11:16]))
+			entry := &slab[k]
+			*entry = model.XRefTableEntry{Offset: &offs[k], Generation: &gens[k], Incr: incr}
 			if e[17] == 'f' {
 				entry.Free = true
-			} else if ofs < 9 || ofs >= int64(len(b)) {
+			} else if offs[k] < 9 || offs[k] >= int64(len(b)) {
 				return nil, errLazy // (pdfcpu skips it, or cannot read it)
 			}
 			xt.Table[num] = entry
 		}
 	}
+}
+
+// digits is the value of b, decimal digits (standardEntry checked).
+func digits(b []byte) (v int64) {
+	for _, c := range b {
+		v = v*10 + int64(c-'0')
+	}
+	return v
 }
 
 // lineEnd is where the line after b[i:] (spaces, then an end of line)
@@ -575,6 +590,13 @@ func (l *lazy) streamEntries(xsd *types.XRefStreamDict, incr int) error {
 		return v
 	}
 	xt := l.ctx.XRefTable
+	// The entries and what they point to are made in one allocation each
+	// for the whole section: 100,000 entries were 400,000 small objects
+	// for the collector to mark, read after read.
+	n := min(len(buf)/size, len(xsd.Objects))
+	slab := make([]model.XRefTableEntry, n)
+	ints := make([]int, 2*n)
+	offs := make([]int64, n)
 	for j, i := 0, 0; i < len(buf) && j < len(xsd.Objects); i, j = i+size, j+1 {
 		num := xsd.Objects[j]
 		if xt.Exists(num) {
@@ -586,25 +608,24 @@ func (l *lazy) streamEntries(xsd *types.XRefStreamDict, incr int) error {
 		}
 		c2 := field(buf[i+w[0] : i+w[0]+w[1]])
 		c3 := field(buf[i+w[0]+w[1] : i+size])
-		var e model.XRefTableEntry
+		e := &slab[j]
+		offs[j], ints[2*j], ints[2*j+1] = c2, int(c3), int(c3)
 		switch c1 {
 		case 0:
-			g := int(c3)
-			e = model.XRefTableEntry{Free: true, Offset: &c2, Generation: &g, Incr: incr}
+			*e = model.XRefTableEntry{Free: true, Offset: &offs[j], Generation: &ints[2*j], Incr: incr}
 		case 1:
-			g := int(c3)
 			if c2 < 9 || c2 >= int64(len(l.b)) {
 				return errLazy
 			}
-			e = model.XRefTableEntry{Offset: &c2, Generation: &g, Incr: incr}
+			*e = model.XRefTableEntry{Offset: &offs[j], Generation: &ints[2*j], Incr: incr}
 		case 2:
-			os, ind := int(c2), int(c3)
-			e = model.XRefTableEntry{Compressed: true, ObjectStream: &os, ObjectStreamInd: &ind, Incr: incr}
-			l.ctx.Read.ObjectStreams[os] = true
+			ints[2*j] = int(c2)
+			*e = model.XRefTableEntry{Compressed: true, ObjectStream: &ints[2*j], ObjectStreamInd: &ints[2*j+1], Incr: incr}
+			l.ctx.Read.ObjectStreams[int(c2)] = true
 		default:
 			return errLazy // (pdfcpu makes an empty entry)
 		}
-		xt.Table[num] = &e
+		xt.Table[num] = e
 	}
 	return nil
 }
@@ -758,6 +779,7 @@ func (l *lazy) objectStream(n int) error {
 		return errLazy
 	}
 	osd.ObjArray = arr
+	l.objStms[n] = arr
 	l.ctx.Read.UsingObjectStreams = true
 	e.Object = *osd
 	return nil
@@ -766,18 +788,15 @@ func (l *lazy) objectStream(n int) error {
 // compressed points an entry at its object in its object stream, as
 // decompressXRefTableEntry does.
 func (l *lazy) compressed(e *model.XRefTableEntry) error {
-	se, ok := l.ctx.Table[*e.ObjectStream]
+	arr, ok := l.objStms[*e.ObjectStream]
 	if !ok {
 		return errLazy
 	}
-	osd, ok := se.Object.(types.ObjectStreamDict)
-	if !ok {
-		return errLazy
+	i := *e.ObjectStreamInd
+	if i < 0 || i >= len(arr) {
+		return errLazy // (osd.IndexedObject's error)
 	}
-	o, err := osd.IndexedObject(*e.ObjectStreamInd)
-	if err != nil {
-		return errLazy
-	}
+	o := arr[i]
 	e.Object, e.Generation, e.Compressed = o, &l.zeroGen, false // (pdfcpu gives each its own 0; nothing reading the table writes it)
 	return nil
 }
