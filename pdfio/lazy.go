@@ -778,8 +778,7 @@ func (l *lazy) objectStream(n int) error {
 	if arr == nil {
 		return errLazy
 	}
-	osd.ObjArray = arr
-	l.objStms[n] = arr
+	l.objStms[n] = arr // (not osd.ObjArray, whose lazy objects would outlive their parse: only decompression reads it)
 	l.ctx.Read.UsingObjectStreams = true
 	e.Object = *osd
 	return nil
