@@ -125,17 +125,18 @@ func (d *decoder) forget(num int) {
 // stream num, as pdfcpu's lazy object would (from its offset to the next
 // object's, the last to the end of the stream).
 func (d *decoder) objectData(num, ind int) ([]byte, error) {
+	e, ok := d.xt.Table[num]
+	if !ok || e == nil || e.Free {
+		return nil, fmt.Errorf("object stream %d does not exist", num)
+	}
 	d.mu.Lock()
 	read := d.done[num]
 	ready := read != nil && read.objects && read.err == nil
 	d.mu.Unlock()
 	if ready {
-		// Read before (its entry, checked then, changes only with forget).
+		// Its header read before, from the same stream (an update that
+		// replaces the object makes the decoder forget it).
 		return read.object(num, ind)
-	}
-	e, ok := d.xt.Table[num]
-	if !ok || e == nil || e.Free {
-		return nil, fmt.Errorf("object stream %d does not exist", num)
 	}
 	osd, ok := e.Object.(types.ObjectStreamDict)
 	if !ok {
