@@ -254,9 +254,7 @@ func (l *lazy) table(off int64, incr int) (types.Dict, error) {
 			return nil, errLazy
 		}
 		i = next
-		slab := make([]model.XRefTableEntry, n) // (one allocation each, as streamEntries)
-		offs := make([]int64, n)
-		gens := make([]int, n)
+		var s entrySlab
 		for k := range n {
 			e := b[i : i+20]
 			if !standardEntry(e[:18]) || !(string(e[18:]) == " \n" || string(e[18:]) == " \r" || string(e[18:]) == "\r\n") {
@@ -267,18 +265,42 @@ func (l *lazy) table(off int64, incr int) (types.Dict, error) {
 			if xt.Exists(num) {
 				continue
 			}
-			offs[k] = digits(e[:10])
-			gens[k] = int(digits(e[11:16]))
-			entry := &slab[k]
-			*entry = model.XRefTableEntry{Offset: &offs[k], Generation: &gens[k], Incr: incr}
+			entry, off, gen, _ := s.next(n - k)
+			*off, *gen = digits(e[:10]), int(digits(e[11:16]))
+			*entry = model.XRefTableEntry{Offset: off, Generation: gen, Incr: incr}
 			if e[17] == 'f' {
 				entry.Free = true
-			} else if offs[k] < 9 || offs[k] >= int64(len(b)) {
+			} else if *off < 9 || *off >= int64(len(b)) {
 				return nil, errLazy // (pdfcpu skips it, or cannot read it)
 			}
 			xt.Table[num] = entry
 		}
 	}
+}
+
+// An entrySlab makes a section's entries, and the numbers they point to,
+// a block of them at a time: 100,000 entries were 300,000 small objects
+// for the collector to mark, read after read. A block is at most
+// slabBlock entries, so that a section that lies about its size costs
+// no more than the entries it has.
+type entrySlab struct {
+	entries []model.XRefTableEntry
+	offs    []int64
+	ints    []int
+}
+
+const slabBlock = 4096
+
+// next is a new entry and an offset and two numbers of its own; left is
+// how many more the section may need (it sizes a new block).
+func (s *entrySlab) next(left int) (e *model.XRefTableEntry, off *int64, gen, ind *int) {
+	if len(s.entries) == 0 {
+		k := min(max(left, 1), slabBlock)
+		s.entries, s.offs, s.ints = make([]model.XRefTableEntry, k), make([]int64, k), make([]int, 2*k)
+	}
+	e, off, gen, ind = &s.entries[0], &s.offs[0], &s.ints[0], &s.ints[1]
+	s.entries, s.offs, s.ints = s.entries[1:], s.offs[1:], s.ints[2:]
+	return e, off, gen, ind
 }
 
 // digits is the value of b, decimal digits (standardEntry checked).
@@ -590,13 +612,8 @@ func (l *lazy) streamEntries(xsd *types.XRefStreamDict, incr int) error {
 		return v
 	}
 	xt := l.ctx.XRefTable
-	// The entries and what they point to are made in one allocation each
-	// for the whole section: 100,000 entries were 400,000 small objects
-	// for the collector to mark, read after read.
 	n := min(len(buf)/size, len(xsd.Objects))
-	slab := make([]model.XRefTableEntry, n)
-	ints := make([]int, 2*n)
-	offs := make([]int64, n)
+	var s entrySlab
 	for j, i := 0, 0; i < len(buf) && j < len(xsd.Objects); i, j = i+size, j+1 {
 		num := xsd.Objects[j]
 		if xt.Exists(num) {
@@ -608,19 +625,20 @@ func (l *lazy) streamEntries(xsd *types.XRefStreamDict, incr int) error {
 		}
 		c2 := field(buf[i+w[0] : i+w[0]+w[1]])
 		c3 := field(buf[i+w[0]+w[1] : i+size])
-		e := &slab[j]
-		offs[j], ints[2*j], ints[2*j+1] = c2, int(c3), int(c3)
+		e, off, gen, ind := s.next(n - j)
 		switch c1 {
 		case 0:
-			*e = model.XRefTableEntry{Free: true, Offset: &offs[j], Generation: &ints[2*j], Incr: incr}
+			*off, *gen = c2, int(c3)
+			*e = model.XRefTableEntry{Free: true, Offset: off, Generation: gen, Incr: incr}
 		case 1:
 			if c2 < 9 || c2 >= int64(len(l.b)) {
 				return errLazy
 			}
-			*e = model.XRefTableEntry{Offset: &offs[j], Generation: &ints[2*j], Incr: incr}
+			*off, *gen = c2, int(c3)
+			*e = model.XRefTableEntry{Offset: off, Generation: gen, Incr: incr}
 		case 2:
-			ints[2*j] = int(c2)
-			*e = model.XRefTableEntry{Compressed: true, ObjectStream: &ints[2*j], ObjectStreamInd: &ints[2*j+1], Incr: incr}
+			*gen, *ind = int(c2), int(c3) // (the stream's number, its index)
+			*e = model.XRefTableEntry{Compressed: true, ObjectStream: gen, ObjectStreamInd: ind, Incr: incr}
 			l.ctx.Read.ObjectStreams[int(c2)] = true
 		default:
 			return errLazy // (pdfcpu makes an empty entry)
