@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -61,6 +62,9 @@ func lazyParse(b []byte, opts Options) (ctx *model.Context, err error) {
 	if err != nil {
 		return nil, errLazy
 	}
+	if at, ok := startXRefAsPDFCPU(b); !ok || at != off {
+		return nil, errLazy // (pdfcpu reads another section first, or rebuilds the table)
+	}
 	if _, why := badSection(b, off); why != "" {
 		return nil, errLazy
 	}
@@ -91,6 +95,46 @@ func lazyParse(b []byte, opts Options) (ctx *model.Context, err error) {
 		return nil, err
 	}
 	return ctx, nil
+}
+
+// startXRefAsPDFCPU is the offset pdfcpu's offsetLastXRefSection takes
+// from the file's end; ok is false where it takes none, or goes on
+// looking further back: it reads the end 512 bytes at a time, so never
+// sees a "startxref" in the first len(b)%512 bytes; it wants "%%EOF" (or
+// a start of it at the very end) after the offset, and the text between
+// them, trimmed, to be the number alone (FuzzLazyParse found a file
+// ending in "startxref\n2189", which pdfcpu reads by rebuilding its
+// table, and lazyParse read through its cross-reference stream); an
+// offset of 0, or past the end, sends it further back.
+func startXRefAsPDFCPU(b []byte) (int64, bool) {
+	i := bytes.LastIndex(b, []byte("startxref"))
+	block := min(512, len(b))
+	if i < 0 || block == 0 || i < len(b)%block {
+		return 0, false
+	}
+	start := i + len("startxref")
+	if start >= len(b) {
+		return 0, false
+	}
+	p := string(b[start+1:])
+	end := strings.Index(p, "%%EOF")
+	if end < 0 {
+		for _, suffix := range []string{"%%EO", "%%E", "%%", "%"} {
+			if strings.HasSuffix(p, suffix) {
+				end = len(p) - len(suffix)
+				break
+			}
+		}
+	}
+	if end < 0 {
+		return 0, false
+	}
+	text := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(p[:end]), "%"))
+	off, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || off <= 0 || off >= int64(len(b)) {
+		return 0, false
+	}
+	return off, true
 }
 
 // plainHeader: the file begins with %PDF-M.m and an end of line, where
