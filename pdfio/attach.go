@@ -261,7 +261,7 @@ func versionTimesTen(s string) int {
 // putStream writes the dictionary of stream object num, whose data (a's
 // bytes, Size of them) is read when the update is written.
 func (w *objectWriter) putStream(num int, d types.Dict, a Attachment) {
-	w.offs = append(w.offs, objOffset{num: num, off: w.buf.Len(), obj: types.StreamDict{Dict: d}})
+	w.offs = append(w.offs, objOffset{num: num, off: w.buf.Len()})
 	appendRef(&w.buf, num, 0, " obj\n")
 	if err := appendDict(&w.buf, d); err != nil && w.err == nil {
 		w.err = err

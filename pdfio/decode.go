@@ -129,6 +129,15 @@ func (d *decoder) objectData(num, ind int) ([]byte, error) {
 	if !ok || e == nil || e.Free {
 		return nil, fmt.Errorf("object stream %d does not exist", num)
 	}
+	d.mu.Lock()
+	read := d.done[num]
+	ready := read != nil && read.objects && read.err == nil
+	d.mu.Unlock()
+	if ready {
+		// Its header read before, from the same stream (an update that
+		// replaces the object makes the decoder forget it).
+		return read.object(num, ind)
+	}
 	osd, ok := e.Object.(types.ObjectStreamDict)
 	if !ok {
 		return nil, fmt.Errorf("object %d is %s, not an object stream", num, typeName(e.Object))
@@ -147,6 +156,12 @@ func (d *decoder) objectData(num, ind int) ([]byte, error) {
 			return nil, fmt.Errorf("object stream %d: %w", num, db.err)
 		}
 	}
+	return db.object(num, ind)
+}
+
+// object is the bytes of object ind of object stream num, whose starts
+// were read.
+func (db *decodedBytes) object(num, ind int) ([]byte, error) {
 	if ind < 0 || ind >= len(db.starts) {
 		return nil, fmt.Errorf("object stream %d has no object %d", num, ind)
 	}

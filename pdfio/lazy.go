@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -61,6 +62,9 @@ func lazyParse(b []byte, opts Options) (ctx *model.Context, err error) {
 	if err != nil {
 		return nil, errLazy
 	}
+	if at, ok := startXRefAsPDFCPU(b); !ok || at != off {
+		return nil, errLazy // (pdfcpu reads another section first, or rebuilds the table)
+	}
 	if _, why := badSection(b, off); why != "" {
 		return nil, errLazy
 	}
@@ -76,7 +80,7 @@ func lazyParse(b []byte, opts Options) (ctx *model.Context, err error) {
 	}
 	goctx, cancel := context.WithTimeout(parent, opts.Timeout)
 	defer cancel()
-	l := &lazy{b: b, ctx: ctx, goctx: goctx, parent: parent, timeout: opts.Timeout}
+	l := &lazy{b: b, ctx: ctx, goctx: goctx, parent: parent, timeout: opts.Timeout, objStms: map[int]types.Array{}}
 	if err := l.header(); err != nil {
 		return nil, err
 	}
@@ -91,6 +95,46 @@ func lazyParse(b []byte, opts Options) (ctx *model.Context, err error) {
 		return nil, err
 	}
 	return ctx, nil
+}
+
+// startXRefAsPDFCPU is the offset pdfcpu's offsetLastXRefSection takes
+// from the file's end; ok is false where it takes none, or goes on
+// looking further back: it reads the end 512 bytes at a time, so never
+// sees a "startxref" in the first len(b)%512 bytes; it wants "%%EOF" (or
+// a start of it at the very end) after the offset, and the text between
+// them, trimmed, to be the number alone (FuzzLazyParse found a file
+// ending in "startxref\n2189", which pdfcpu reads by rebuilding its
+// table, and lazyParse read through its cross-reference stream); an
+// offset of 0, or past the end, sends it further back.
+func startXRefAsPDFCPU(b []byte) (int64, bool) {
+	i := bytes.LastIndex(b, []byte("startxref"))
+	block := min(512, len(b))
+	if i < 0 || block == 0 || i < len(b)%block {
+		return 0, false
+	}
+	start := i + len("startxref")
+	if start >= len(b) {
+		return 0, false
+	}
+	p := string(b[start+1:])
+	end := strings.Index(p, "%%EOF")
+	if end < 0 {
+		for _, suffix := range []string{"%%EO", "%%E", "%%", "%"} {
+			if strings.HasSuffix(p, suffix) {
+				end = len(p) - len(suffix)
+				break
+			}
+		}
+	}
+	if end < 0 {
+		return 0, false
+	}
+	text := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(p[:end]), "%"))
+	off, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || off <= 0 || off >= int64(len(b)) {
+		return 0, false
+	}
+	return off, true
 }
 
 // plainHeader: the file begins with %PDF-M.m and an end of line, where
@@ -111,6 +155,9 @@ type lazy struct {
 	parent  context.Context
 	timeout time.Duration
 	zeroGen int // the generation of every object of an object stream
+	// objStms are the objects of each object stream read (objectStream),
+	// by the stream's number.
+	objStms map[int]types.Array
 }
 
 // stopped is the error that ends the read once goctx is done, as parse
@@ -251,6 +298,7 @@ func (l *lazy) table(off int64, incr int) (types.Dict, error) {
 			return nil, errLazy
 		}
 		i = next
+		var s entrySlab
 		for k := range n {
 			e := b[i : i+20]
 			if !standardEntry(e[:18]) || !(string(e[18:]) == " \n" || string(e[18:]) == " \r" || string(e[18:]) == "\r\n") {
@@ -261,17 +309,50 @@ func (l *lazy) table(off int64, incr int) (types.Dict, error) {
 			if xt.Exists(num) {
 				continue
 			}
-			ofs, _ := strconv.ParseInt(string(e[:10]), 10, 64)
-			gen, _ := strconv.Atoi(string(e[11:16]))
-			entry := &model.XRefTableEntry{Offset: &ofs, Generation: &gen, Incr: incr}
+			entry, off, gen, _ := s.next(n - k)
+			*off, *gen = digits(e[:10]), int(digits(e[11:16]))
+			*entry = model.XRefTableEntry{Offset: off, Generation: gen, Incr: incr}
 			if e[17] == 'f' {
 				entry.Free = true
-			} else if ofs < 9 || ofs >= int64(len(b)) {
+			} else if *off < 9 || *off >= int64(len(b)) {
 				return nil, errLazy // (pdfcpu skips it, or cannot read it)
 			}
 			xt.Table[num] = entry
 		}
 	}
+}
+
+// An entrySlab makes a section's entries, and the numbers they point to,
+// a block of them at a time: 100,000 entries were 300,000 small objects
+// for the collector to mark, read after read. A block is at most
+// slabBlock entries, so that a section that lies about its size costs
+// no more than the entries it has.
+type entrySlab struct {
+	entries []model.XRefTableEntry
+	offs    []int64
+	ints    []int
+}
+
+const slabBlock = 4096
+
+// next is a new entry and an offset and two numbers of its own; left is
+// how many more the section may need (it sizes a new block).
+func (s *entrySlab) next(left int) (e *model.XRefTableEntry, off *int64, gen, ind *int) {
+	if len(s.entries) == 0 {
+		k := min(max(left, 1), slabBlock)
+		s.entries, s.offs, s.ints = make([]model.XRefTableEntry, k), make([]int64, k), make([]int, 2*k)
+	}
+	e, off, gen, ind = &s.entries[0], &s.offs[0], &s.ints[0], &s.ints[1]
+	s.entries, s.offs, s.ints = s.entries[1:], s.offs[1:], s.ints[2:]
+	return e, off, gen, ind
+}
+
+// digits is the value of b, decimal digits (standardEntry checked).
+func digits(b []byte) (v int64) {
+	for _, c := range b {
+		v = v*10 + int64(c-'0')
+	}
+	return v
 }
 
 // lineEnd is where the line after b[i:] (spaces, then an end of line)
@@ -575,6 +656,8 @@ func (l *lazy) streamEntries(xsd *types.XRefStreamDict, incr int) error {
 		return v
 	}
 	xt := l.ctx.XRefTable
+	n := min(len(buf)/size, len(xsd.Objects))
+	var s entrySlab
 	for j, i := 0, 0; i < len(buf) && j < len(xsd.Objects); i, j = i+size, j+1 {
 		num := xsd.Objects[j]
 		if xt.Exists(num) {
@@ -586,25 +669,25 @@ func (l *lazy) streamEntries(xsd *types.XRefStreamDict, incr int) error {
 		}
 		c2 := field(buf[i+w[0] : i+w[0]+w[1]])
 		c3 := field(buf[i+w[0]+w[1] : i+size])
-		var e model.XRefTableEntry
+		e, off, gen, ind := s.next(n - j)
 		switch c1 {
 		case 0:
-			g := int(c3)
-			e = model.XRefTableEntry{Free: true, Offset: &c2, Generation: &g, Incr: incr}
+			*off, *gen = c2, int(c3)
+			*e = model.XRefTableEntry{Free: true, Offset: off, Generation: gen, Incr: incr}
 		case 1:
-			g := int(c3)
 			if c2 < 9 || c2 >= int64(len(l.b)) {
 				return errLazy
 			}
-			e = model.XRefTableEntry{Offset: &c2, Generation: &g, Incr: incr}
+			*off, *gen = c2, int(c3)
+			*e = model.XRefTableEntry{Offset: off, Generation: gen, Incr: incr}
 		case 2:
-			os, ind := int(c2), int(c3)
-			e = model.XRefTableEntry{Compressed: true, ObjectStream: &os, ObjectStreamInd: &ind, Incr: incr}
-			l.ctx.Read.ObjectStreams[os] = true
+			*gen, *ind = int(c2), int(c3) // (the stream's number, its index)
+			*e = model.XRefTableEntry{Compressed: true, ObjectStream: gen, ObjectStreamInd: ind, Incr: incr}
+			l.ctx.Read.ObjectStreams[int(c2)] = true
 		default:
 			return errLazy // (pdfcpu makes an empty entry)
 		}
-		xt.Table[num] = &e
+		xt.Table[num] = e
 	}
 	return nil
 }
@@ -757,7 +840,7 @@ func (l *lazy) objectStream(n int) error {
 	if arr == nil {
 		return errLazy
 	}
-	osd.ObjArray = arr
+	l.objStms[n] = arr // (not osd.ObjArray, whose lazy objects would outlive their parse: only decompression reads it)
 	l.ctx.Read.UsingObjectStreams = true
 	e.Object = *osd
 	return nil
@@ -766,18 +849,15 @@ func (l *lazy) objectStream(n int) error {
 // compressed points an entry at its object in its object stream, as
 // decompressXRefTableEntry does.
 func (l *lazy) compressed(e *model.XRefTableEntry) error {
-	se, ok := l.ctx.Table[*e.ObjectStream]
+	arr, ok := l.objStms[*e.ObjectStream]
 	if !ok {
 		return errLazy
 	}
-	osd, ok := se.Object.(types.ObjectStreamDict)
-	if !ok {
-		return errLazy
+	i := *e.ObjectStreamInd
+	if i < 0 || i >= len(arr) {
+		return errLazy // (osd.IndexedObject's error)
 	}
-	o, err := osd.IndexedObject(*e.ObjectStreamInd)
-	if err != nil {
-		return errLazy
-	}
+	o := arr[i]
 	e.Object, e.Generation, e.Compressed = o, &l.zeroGen, false // (pdfcpu gives each its own 0; nothing reading the table writes it)
 	return nil
 }

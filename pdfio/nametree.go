@@ -131,8 +131,7 @@ type objectWriter struct {
 
 type objOffset struct {
 	num, gen int
-	off      int          // offset in buf
-	obj      types.Object // what was written there, for Update.Result
+	off      int // offset in buf
 }
 
 func (w *objectWriter) add(o types.Object) types.IndirectRef {
@@ -152,7 +151,7 @@ func (w *objectWriter) put(num int, o types.Object) { w.putGen(num, 0, o) }
 
 // putGen writes object num of generation gen.
 func (w *objectWriter) putGen(num, gen int, o types.Object) {
-	w.offs = append(w.offs, objOffset{num: num, gen: gen, off: w.buf.Len(), obj: o})
+	w.offs = append(w.offs, objOffset{num: num, gen: gen, off: w.buf.Len()})
 	appendRef(&w.buf, num, gen, " obj\n")
 	if err := appendObject(&w.buf, o); err != nil && w.err == nil {
 		w.err = err

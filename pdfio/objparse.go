@@ -89,8 +89,7 @@ func (p *objParser) value(depth int) (types.Object, bool) {
 	case c == '[':
 		return p.array(depth)
 	case c == '/':
-		n, ok := p.name()
-		return types.Name(n), ok
+		return p.nameValue()
 	case c == '<' && p.i+1 < len(p.b) && p.b[p.i+1] == '<':
 		return p.dict(depth)
 	case c == '<':
@@ -159,6 +158,28 @@ func (p *objParser) dict(depth int) (types.Object, bool) {
 // name reads a name at p.i (its /): without # escapes or bytes above 0x7F,
 // which pdfcpu decodes its own way. Common names are not allocated.
 func (p *objParser) name() (string, bool) {
+	b, ok := p.nameBytes()
+	if !ok {
+		return "", false
+	}
+	return internedName(b), true
+}
+
+// nameValue is name as an object: a common one shared, not allocated (a
+// value is never changed in place).
+func (p *objParser) nameValue() (types.Object, bool) {
+	b, ok := p.nameBytes()
+	if !ok {
+		return nil, false
+	}
+	if o, common := commonNameValues[string(b)]; common {
+		return o, true
+	}
+	return types.Name(b), true
+}
+
+// nameBytes reads the name at p.i and gives its bytes (after the /).
+func (p *objParser) nameBytes() ([]byte, bool) {
 	p.i++ // /
 	start := p.i
 	for ; p.i < len(p.b); p.i++ {
@@ -168,15 +189,15 @@ func (p *objParser) name() (string, bool) {
 		}
 		switch c {
 		case '/', '<', '>', '(', ')', '[', ']', '%':
-			return internedName(p.b[start:p.i]), true
+			return p.b[start:p.i], true
 		case '#':
-			return "", false
+			return nil, false
 		}
 		if c >= 0x80 {
-			return "", false
+			return nil, false
 		}
 	}
-	return internedName(p.b[start:p.i]), true
+	return p.b[start:p.i], true
 }
 
 // hex reads a hex string of digits alone (no white space, which pdfcpu
@@ -379,6 +400,15 @@ var commonNames = func() map[string]string {
 		"Rect", "Border", "A", "URI", "Dest", "Outlines", "Metadata", "Info", "Producer", "Creator",
 	} {
 		m[n] = n
+	}
+	return m
+}()
+
+// commonNameValues are the common names as objects, made once.
+var commonNameValues = func() map[string]types.Object {
+	m := map[string]types.Object{}
+	for n := range commonNames {
+		m[n] = types.Name(n)
 	}
 	return m
 }()

@@ -3,6 +3,7 @@ package pdfio
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unique"
@@ -248,7 +249,8 @@ func (u *Update) flushPages() error {
 		return c
 	}
 	countOf(t.root)
-	for num, d := range t.newPgs {
+	for _, num := range slices.Sorted(maps.Keys(t.newPgs)) { // (written in number order: the same bytes each time)
+		d := t.newPgs[num]
 		p, ok := t.parent[num]
 		if !ok {
 			continue // replaced again: never reachable
@@ -313,7 +315,7 @@ func (u *Update) copyPages(src []byte, name string) ([]types.IndirectRef, *Print
 	fail := func(err error) ([]types.IndirectRef, *Printed, error) {
 		return nil, nil, &Error{File: name, Op: "copy pages", Err: err}
 	}
-	sctx, err := parse(src, u.opts)
+	sctx, err := updateParse(src, u.opts)
 	if err != nil {
 		return fail(err)
 	}
@@ -342,11 +344,11 @@ func (u *Update) copyPages(src []byte, name string) ([]types.IndirectRef, *Print
 	}
 	for i, p := range pages {
 		d := types.Dict{}
-		for k, v := range p.dict {
+		for _, k := range slices.Sorted(maps.Keys(p.dict)) { // (objects are numbered as they are met)
 			if k == "Parent" {
 				continue
 			}
-			cp, keep, err := c.entry(k, v, 0)
+			cp, keep, err := c.entry(k, p.dict[k], 0)
 			if err != nil {
 				return fail(err)
 			}
@@ -492,8 +494,8 @@ func (c *pageCopier) copy(o types.Object, depth int) (types.Object, error) {
 		return *types.NewIndirectRef(n, 0), nil
 	case types.Dict:
 		d := make(types.Dict, len(v))
-		for k, e := range v {
-			cp, keep, err := c.entry(k, e, depth+1)
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			cp, keep, err := c.entry(k, v[k], depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -513,12 +515,12 @@ func (c *pageCopier) copy(o types.Object, depth int) (types.Object, error) {
 		return a, nil
 	case types.StreamDict:
 		d := make(types.Dict, len(v.Dict))
-		for k, e := range v.Dict {
+		for _, k := range slices.Sorted(maps.Keys(v.Dict)) {
 			if k == "Length" {
 				continue // written from the bytes
 			}
 			var err error
-			if d[own(k)], err = c.copy(e, depth+1); err != nil {
+			if d[own(k)], err = c.copy(v.Dict[k], depth+1); err != nil {
 				return nil, err
 			}
 		}

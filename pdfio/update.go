@@ -20,7 +20,8 @@ import (
 // signature's byte range stays valid), then come the objects, then a
 // cross-reference section of the file's own flavour (a table, or a stream
 // for files that use cross-reference streams) whose trailer points back
-// with /Prev. pdfcpu parses the file; it never writes a byte of it.
+// with /Prev. The file is parsed by the lazy reader (lazy.go) where it is
+// plain, by pdfcpu where not (updateParse); pdfcpu never writes a byte.
 type Update struct {
 	orig     []byte
 	ctx      *model.Context
@@ -71,7 +72,7 @@ func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	if int64(len(orig)) > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(orig)), Max: opts.MaxFileSize}}
 	}
-	ctx, err := parse(orig, opts)
+	ctx, err := updateParse(orig, opts)
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: parseError(orig, err)}
 	}
@@ -90,6 +91,22 @@ func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	}
 	u.objs = objectWriter{next: firstFree(orig, u.dec, ctx, u.prev)}
 	return u, nil
+}
+
+// updateParse parses the file an update is made on as readBytes does: by
+// the lazy reader where the file is plain, else (damage, encryption, an
+// oddity: errLazy) by pdfcpu's ReadContext and its repairs, as before.
+// The two build the same model.Context (TestLazyParseDifferential), and
+// TestUpdateLazyDifferential holds the updates made on each to the same
+// bytes.
+func updateParse(orig []byte, opts Options) (*model.Context, error) {
+	if !eagerOnly.Load() {
+		ctx, err := lazyParse(orig, opts)
+		if !errors.Is(err, errLazy) {
+			return ctx, err
+		}
+	}
+	return parse(orig, opts)
 }
 
 // Document reads the Web Capture structures of the file the update was
