@@ -2,6 +2,8 @@ package pdfio
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -206,8 +208,8 @@ func refersInto(o types.Object, set map[int]bool, depth int) (int, bool) {
 		n := v.ObjectNumber.Value()
 		return n, set[n]
 	case types.Dict:
-		for _, e := range v {
-			if n, ok := refersInto(e, set, depth+1); ok {
+		for _, k := range slices.Sorted(maps.Keys(v)) { // (in key order: the defect names the same object every read)
+			if n, ok := refersInto(v[k], set, depth+1); ok {
 				return n, true
 			}
 		}
