@@ -1,5 +1,7 @@
 package pdfio
 
+import "errors"
+
 // SetEagerOnly makes every read use pdfcpu's ReadContext alone (true), or
 // lazyParse where it can (false), for the differential tests of package
 // pdfio_test; it returns the setting before.
@@ -9,4 +11,11 @@ func SetEagerOnly(on bool) bool { return eagerOnly.Swap(on) }
 func LazyReads(b []byte) bool {
 	_, err := lazyParse(b, Options{}.withDefaults())
 	return err == nil
+}
+
+// FallsBack reports whether lazyParse gives b to pdfcpu (errLazy): both
+// reads of readBoth are then ReadContext's.
+func FallsBack(b []byte) bool {
+	_, err := lazyParse(b, Options{}.withDefaults())
+	return errors.Is(err, errLazy)
 }

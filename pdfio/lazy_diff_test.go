@@ -148,7 +148,12 @@ func readBoth(t testing.TB, name string, b []byte, opts pdfio.Options) (lazy boo
 	got, gerr := pdfio.ReadBytes(b, name, opts)
 	pdfio.SetEagerOnly(true)
 	want, werr := pdfio.ReadBytes(b, name, opts)
-	if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
+	// (Where lazyParse gives the file to pdfcpu, both reads are
+	// ReadContext's, whose error is not always the same: it dereferences
+	// the table in map order, and FuzzLazyParse found a file it failed
+	// four ways in 50 reads. Only the verdict is compared then.)
+	sameErr := gerr == nil || gerr.Error() == werr.Error() || pdfio.FallsBack(b)
+	if (gerr == nil) != (werr == nil) || !sameErr {
 		t.Fatalf("%s: the lazy read's error is %v, ReadContext's %v", name, gerr, werr)
 	}
 	if gerr == nil && !reflect.DeepEqual(got, want) {

@@ -2,6 +2,8 @@ package pdfio
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -121,8 +123,8 @@ func (c *objectCopy) copy(o types.Object, path string, depth int) webcapture.Obj
 		return out
 	case types.Dict:
 		out := webcapture.Dict{}
-		for k, e := range v {
-			out[webcapture.Name(strings.Clone(k))] = c.copy(e, path+"/"+k, depth+1)
+		for _, k := range slices.Sorted(maps.Keys(v)) { // (in key order: the defects come in the same order every read)
+			out[webcapture.Name(strings.Clone(k))] = c.copy(v[k], path+"/"+k, depth+1)
 		}
 		return out
 	case types.StreamDict:
@@ -165,8 +167,8 @@ func (r *reader) selfContained(d types.Dict, self webcapture.Ref, path string) {
 				}
 			}
 		case types.Dict:
-			for _, e := range v {
-				collect(e, depth+1)
+			for _, k := range slices.Sorted(maps.Keys(v)) { // (in key order: which objects the bound leaves out is the same every read)
+				collect(v[k], depth+1)
 			}
 		case types.Array:
 			for _, e := range v {
@@ -206,8 +208,8 @@ func refersInto(o types.Object, set map[int]bool, depth int) (int, bool) {
 		n := v.ObjectNumber.Value()
 		return n, set[n]
 	case types.Dict:
-		for _, e := range v {
-			if n, ok := refersInto(e, set, depth+1); ok {
+		for _, k := range slices.Sorted(maps.Keys(v)) { // (in key order: the defect names the same object every read)
+			if n, ok := refersInto(v[k], set, depth+1); ok {
 				return n, true
 			}
 		}
