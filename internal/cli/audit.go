@@ -331,7 +331,6 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		return err
 	}
 	opts.Files = files // none: nothing to audit, no error
-	opts.sizeMemory(opts.Files)
 	if err := opts.resolve("audit", opts.IO); err != nil {
 		return err
 	}

@@ -95,7 +95,6 @@ the sources' directory.`,
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
 	addAllowOutsideFlag(cmd, &opts.AllowOutside)
 	opts.passwordFlags.add(cmd)
-	opts.limitFlags.work = limits.Rewrite // --max-memory's default grows with the input
 	opts.limitFlags.addReadLimits(cmd)
 	return cmd
 }

@@ -30,7 +30,7 @@ func (m *crawlMemory) add(cmd *cobra.Command) {
 	f := cmd.Flags()
 	m.MaxMemory = defaultMaxMemory
 	f.Var(givenSize{&m.MaxMemory, &m.maxMemoryGiven}, "max-memory",
-		"stop fetching once webcap needs more memory than `SIZE`, keeping what was captured (exit 4; default: 1 GiB, or 24 times the input's size when that is more)")
+		"stop fetching once webcap needs more memory than `SIZE`, keeping what was captured (exit 4; default: 1 GiB)")
 	m.BrowserMemory = capture.DefaultBrowserMemory
 	f.Var(&m.BrowserMemory, "browser-memory", "skip a page once Chromium's processes hold more than `SIZE` while it renders (its scripts may hold half)")
 }
@@ -46,14 +46,6 @@ func (m *crawlMemory) check(cmd string) error {
 		return usagef("%s: --browser-memory %v: want at least %v", cmd, &m.BrowserMemory, &least)
 	}
 	return nil
-}
-
-// sizeMemory sets --max-memory's default from the input file (append's,
-// refresh's), unless it was given.
-func (m *crawlMemory) sizeMemory(file string) {
-	if !m.maxMemoryGiven && file != "" {
-		m.MaxMemory = memoryFor(limits.Rewrite, []string{file})
-	}
 }
 
 // watch is ctx done once webcap's heap passes --max-memory (a

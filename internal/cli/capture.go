@@ -309,7 +309,6 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 			return err
 		}
 	}
-	opts.sizeMemory(opts.File)
 	co, starts := opts.crawl(name)
 	co.Password = opts.get()
 	var plan *capture.AppendPlan

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/webcap/webcap/audit"
 	"github.com/webcap/webcap/canon"
-	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/repair"
 )
@@ -97,7 +96,6 @@ not a PDF, too damaged to parse, or passes a limit, 2 for a usage error.`,
 	f.BoolVar(&opts.AllowLoss, "allow-loss", false, "rebuild a tree that holds a node or value that cannot be read, dropping it and the keys under it (else nothing is written)")
 	addProfileFlag(cmd, &opts.Profile, canon.PDF, "canonicalization for URLS keys: pdf, pdf2 or rfc3986")
 	opts.passwordFlags.add(cmd)
-	opts.limitFlags.work = limits.Rewrite // --max-memory's default grows with the input
 	opts.limitFlags.addReadLimits(cmd)
 	return cmd
 }

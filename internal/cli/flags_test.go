@@ -16,7 +16,6 @@ import (
 	"github.com/webcap/webcap/audit/batch"
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/capture"
-	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/pdfio"
 )
 
@@ -47,10 +46,6 @@ func fetchDefaults(maxPages int) fetchFlags {
 
 // readLimits are --timeout, --max-file-size and --max-memory's defaults.
 var readLimits = limitFlags{Timeout: pdfio.DefaultTimeout, MaxFileSize: pdfio.DefaultMaxFileSize, MaxMemory: defaultMaxMemory}
-
-// rewriteLimits are build's and fix's (--max-memory's default grows with
-// the input: limits.MemoryFor).
-var rewriteLimits = limitFlags{Timeout: pdfio.DefaultTimeout, MaxFileSize: pdfio.DefaultMaxFileSize, MaxMemory: defaultMaxMemory, work: limits.Rewrite}
 
 // auditLimits are audit's: --timeout and --max-memory per file or worker.
 func auditLimits(timeout time.Duration, mem byteSize, given bool) limitFlags {
@@ -108,15 +103,15 @@ func TestCommandFlags(t *testing.T) {
 		{"audit-worker", parseWith(newAuditWorkerCmd), []string{"--profile", "rfc3986", "--timeout", "2s", "--max-memory", "2MiB", "--sources", "d", "--spool-limit", "5", "--spool-dir", "s"},
 			&auditOptions{Profile: canon.RFC3986, limitFlags: auditLimits(2*time.Second, 2<<20, true), Sources: "d", SpoolLimit: 5, spoolDir: "s"}},
 		{"fix", parseWith(newFixCmd), []string{"--profile", "pdf2", "-o", "out.pdf", "in.pdf"},
-			&fixOptions{limitFlags: rewriteLimits, Profile: canon.PDF2, outputFlags: outputFlags{Out: "out.pdf"}, File: "in.pdf"}},
+			&fixOptions{limitFlags: readLimits, Profile: canon.PDF2, outputFlags: outputFlags{Out: "out.pdf"}, File: "in.pdf"}},
 		{"fix in place", parseWith(newFixCmd), []string{"--in-place", "in.pdf"},
-			&fixOptions{limitFlags: rewriteLimits, Profile: canon.PDF, outputFlags: outputFlags{InPlace: true}, File: "in.pdf"}},
+			&fixOptions{limitFlags: readLimits, Profile: canon.PDF, outputFlags: outputFlags{InPlace: true}, File: "in.pdf"}},
 		{"fix dry run", parseWith(newFixCmd), []string{"--dry-run", "in.pdf"},
-			&fixOptions{limitFlags: rewriteLimits, Profile: canon.PDF, DryRun: true, File: "in.pdf"}},
+			&fixOptions{limitFlags: readLimits, Profile: canon.PDF, DryRun: true, File: "in.pdf"}},
 		{"build defaults", parseWith(newBuildCmd), []string{"m.json", "-o", "out.pdf"},
-			&buildOptions{limitFlags: rewriteLimits, outputFlags: outputFlags{Out: "out.pdf"}, Manifest: "m.json"}},
+			&buildOptions{limitFlags: readLimits, outputFlags: outputFlags{Out: "out.pdf"}, Manifest: "m.json"}},
 		{"build", parseWith(newBuildCmd), []string{"--profile", "rfc3986", "--sources", "mirror", "--json", "--force", "m.json", "--output", "out.pdf"},
-			&buildOptions{limitFlags: rewriteLimits, outputFlags: outputFlags{Out: "out.pdf", Force: true}, Manifest: "m.json", Profile: canon.RFC3986, Sources: "mirror", JSON: true}},
+			&buildOptions{limitFlags: readLimits, outputFlags: outputFlags{Out: "out.pdf", Force: true}, Manifest: "m.json", Profile: canon.RFC3986, Sources: "mirror", JSON: true}},
 		{"capture defaults", parseWith(newCaptureCmd), []string{"http://a/", "-o", "out.pdf"},
 			func() *captureOptions {
 				o := captureDefaults
@@ -266,10 +261,10 @@ func TestProfileCompletion(t *testing.T) {
 	}
 }
 
-// --max-memory's default is 1 GiB for a command that reads (audit, info),
-// grows with the largest input of one that rewrites it (build, fix: a
-// sound 110 MB capture needs about 1.7 GB there; limits.MemoryFor), and
-// is the flag's value when it is given.
+// --max-memory's default is 1 GiB whatever the inputs' sizes, for a
+// command that reads (audit) and one that rewrites (fix: the lazy reader
+// rewrites a sound 111 MB capture within it), and is the flag's value
+// when it is given.
 func TestMaxMemoryDefault(t *testing.T) {
 	dir := t.TempDir()
 	file := func(name string, size int64) string {
@@ -285,30 +280,13 @@ func TestMaxMemoryDefault(t *testing.T) {
 		return p
 	}
 	small, big := file("small.pdf", 1<<20), file("big.pdf", 111_000_000)
-	for _, c := range []struct {
-		work  limits.Work
-		files []string
-		want  byteSize
-	}{
-		{limits.Read, nil, defaultMaxMemory},
-		{limits.Read, []string{small, big}, defaultMaxMemory},
-		{limits.Rewrite, nil, defaultMaxMemory},
-		{limits.Rewrite, []string{small}, defaultMaxMemory},
-		{limits.Rewrite, []string{small, filepath.Join(dir, "missing.pdf"), dir}, defaultMaxMemory},
-		{limits.Rewrite, []string{small, big}, 24 * 111_000_000},
-	} {
-		if got := memoryFor(c.work, c.files); got != c.want {
-			t.Errorf("memoryFor(%v, %v) = %d, want %d", c.work, c.files, got, c.want)
-		}
-	}
 	fix := parseWith(newFixCmd)
 	got, err := fix([]string{big, "-o", filepath.Join(dir, "out.pdf")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, _, files := got.(*fixOptions).bounds()
-	if l.sizeMemory(files); l.MaxMemory != 24*111_000_000 {
-		t.Errorf("fix %s: --max-memory %d, want %d", big, l.MaxMemory, 24*111_000_000)
+	if l, _, _ := got.(*fixOptions).bounds(); l.MaxMemory != defaultMaxMemory {
+		t.Errorf("fix %s: --max-memory %d, want %d", big, l.MaxMemory, defaultMaxMemory)
 	}
 	parse := parseWith(newAuditCmd)
 	for _, c := range []struct {
@@ -324,7 +302,6 @@ func TestMaxMemoryDefault(t *testing.T) {
 			t.Fatalf("%v: %v", c.args, err)
 		}
 		o := got.(*auditOptions)
-		o.sizeMemory(o.Files)
 		if o.MaxMemory != c.want {
 			t.Errorf("%v: --max-memory %d, want %d", c.args, o.MaxMemory, c.want)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
@@ -25,10 +24,9 @@ type limitFlags struct {
 	Timeout        time.Duration
 	MaxFileSize    byteSize
 	MaxMemory      byteSize
-	maxMemoryGiven bool        // --max-memory was given: no default from the files' sizes
-	perFile        bool        // audit: Timeout bounds each file, not the run
-	workerMemory   bool        // audit: MaxMemory bounds each worker process, not this one
-	work           limits.Work // what the command does with its files, which --max-memory's default follows
+	maxMemoryGiven bool // --max-memory was given
+	perFile        bool // audit: Timeout bounds each file, not the run
+	workerMemory   bool // audit: MaxMemory bounds each worker process, not this one
 }
 
 // Flag names, as the errors of the limits name them.
@@ -58,11 +56,8 @@ func (l *limitFlags) addMaxFileSize(cmd *cobra.Command) {
 // addReadLimits adds the flags to a command that reads PDFs and bounds its
 // whole run.
 func (l *limitFlags) addReadLimits(cmd *cobra.Command) {
-	memory := "stop the command if it needs more memory than `SIZE` (exit 4; default: 1 GiB)"
-	if l.work == limits.Rewrite {
-		memory = "stop the command if it needs more memory than `SIZE` (exit 4; default: 1 GiB, or 24 times the input's size when that is more)"
-	}
-	l.add(cmd, pdfio.DefaultTimeout, "stop the command if it takes longer than `D` (exit 4)", memory)
+	l.add(cmd, pdfio.DefaultTimeout, "stop the command if it takes longer than `D` (exit 4)",
+		"stop the command if it needs more memory than `SIZE` (exit 4; default: 1 GiB)")
 }
 
 // check checks what the flags' types do not.
@@ -77,31 +72,8 @@ func (l *limitFlags) check(cmd string) error {
 	return nil
 }
 
-// defaultMaxMemory is --max-memory's default before the inputs are known
-// (limits.DefaultMemory).
+// defaultMaxMemory is --max-memory's default (limits.DefaultMemory).
 const defaultMaxMemory = byteSize(limits.DefaultMemory)
-
-// memoryFor is --max-memory's default for work on files: what
-// limits.MemoryFor decides from the size of the largest of them. A file
-// that cannot be stat'ed counts for nothing here (reading it says why it
-// cannot be read).
-func memoryFor(w limits.Work, files []string) byteSize {
-	var largest int64
-	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
-			largest = max(largest, fi.Size())
-		}
-	}
-	return byteSize(limits.MemoryFor(w, largest))
-}
-
-// sizeMemory sets --max-memory's default from the input files, unless it
-// was given.
-func (l *limitFlags) sizeMemory(files []string) {
-	if !l.maxMemoryGiven {
-		l.MaxMemory = memoryFor(l.work, files)
-	}
-}
 
 // givenSize is a size flag that records whether it was given.
 type givenSize struct {
@@ -109,9 +81,8 @@ type givenSize struct {
 	given *bool
 }
 
-// String is "" until the flag is given: its default depends on the inputs
-// and its help says so (cobra would otherwise print "(default 1.0 GiB)"
-// beside it).
+// String is "" until the flag is given: its help says the default in its
+// own words (cobra would otherwise print "(default 1.0 GiB)" beside it).
 func (g givenSize) String() string {
 	if g.given == nil || !*g.given || g.byteSize == nil {
 		return ""
@@ -225,7 +196,6 @@ func bounded[T any, P interface {
 // context being done, run returns the cause itself, naming the file when
 // the command reads one.
 func (l *limitFlags) run(ctx context.Context, cmd string, files []string, f func(context.Context) error) error {
-	l.sizeMemory(files)
 	cancel := context.CancelFunc(func() {})
 	if !l.perFile {
 		ctx, cancel = limits.Deadline(ctx, l.Timeout, timeoutFlag)

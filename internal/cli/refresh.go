@@ -178,7 +178,6 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	}
 	// The file is read before Chromium starts: one that cannot be
 	// refreshed needs no browser.
-	opts.sizeMemory(opts.File)
 	co := opts.fetchFlags.options(opts.IO, "refresh")
 	co.Archive = opts.WARC != "" // every answer, for the WARC
 	co.AllowCertified, co.Password = opts.Force, opts.get()

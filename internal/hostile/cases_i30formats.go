@@ -39,7 +39,7 @@ func reportHolds(name string, want ...string) func(dir string) error {
 }
 
 // Issue 30's --max-memory default back to a fixed 1 GiB for the commands
-// that read (info, audit, id, lookup: limits.MemoryFor): a 157 MB file
+// that read (info, audit, id, lookup: limits.DefaultMemory): a 157 MB file
 // whose one URLS leaf holds 3,500,000 keys. Before, the default was 24
 // times the largest input (3.5 GiB here), so that reading it took 1.66 GB
 // unchecked; now the default stops it at 1 GiB, and the error names the
