@@ -30,7 +30,11 @@ func (o *fetchFlags) browse(ctx context.Context, ios *IOStreams, cmd string, f f
 		return &ioError{fmt.Errorf("%s: %w", cmd, err)}
 	}
 	b, err := capture.NewBrowser(ctx, exe, capture.BrowserOptions{NoSandbox: o.NoSandbox, Memory: int64(o.BrowserMemory)})
-	if err != nil {
+	if cause := context.Cause(ctx); err != nil && errors.Is(cause, limits.ErrLimit) {
+		// Chromium did not start because a limit was passed (reading
+		// FILE took more than --max-memory): that limit is the error.
+		return fmt.Errorf("%s: %w", cmd, cause)
+	} else if err != nil {
 		return &ioError{fmt.Errorf("%s: %w", cmd, err)}
 	}
 	defer b.Close()
