@@ -38,7 +38,7 @@ func TestCaptureAhead(t *testing.T) {
 			if wait {
 				select {
 				case <-dAsked:
-				case <-time.After(20 * time.Second): // the test then fails: /d was not asked for
+				case <-time.After(60 * time.Second): // the test then fails: /d was not asked for
 				}
 				mu.Lock()
 				asked = append(asked, "/a answered")
