@@ -307,16 +307,20 @@ func init() {
 			Before:     "exit 143, 3.6 s after the TERM, 3.9 s CPU, 242 MB; on pages of 10,000 links shown (--page-timeout 2m, the TERM at the 4th page): 18.4 s after it, 14 s CPU, 681 MB",
 		},
 		Case{
-			// The same pages under --max-memory 256 MiB: the crawl stops
+			// The same pages under --max-memory 64 MiB: the crawl stops
 			// at the ceiling, and what was captured is written, the write
 			// adding to the heap only the file's bytes and the structures.
+			// The ceiling was 256 MiB until the printed pages were read
+			// with the lazy reader (issue 30): the crawl's heap then kept
+			// all 20 pages within 128 MiB, and writing them took 751 MB
+			// (the ceiling bounds the crawl, not the write of what it kept).
 			Name:    "capture-3000-visible-links-max-memory",
 			Part:    Bounds,
 			Browser: true,
 			Slow:    true,
-			Setup:   serve(&manyLinks{n: 3000, shown: true}, "capture", "--max-memory", "256MiB", "--levels", "2", "--max-pages", "20", "-o", "out.pdf", "{url}/"),
+			Setup:   serve(&manyLinks{n: 3000, shown: true}, "capture", "--max-memory", "64MiB", "--levels", "2", "--max-pages", "20", "-o", "out.pdf", "{url}/"),
 			Exit:    4,
-			Stderr:  []string{`^webcap: capture: stopped early: took more memory than --max-memory 256 MiB: the \d+ pages captured before are in out\.pdf$`},
+			Stderr:  []string{`^webcap: capture: stopped early: took more memory than --max-memory 64 MiB: the \d+ pages captured before are in out\.pdf$`},
 			Check:   pagesIn("out.pdf", 1, 200),
 			MaxRSS:  512 << 20,
 			MaxTree: 3 << 30,
