@@ -110,7 +110,8 @@ comment) into DIR/NAME.pdf (and, with --warc WDIR, WDIR/NAME.warc.gz), NAME
 being a slug of the seed and a hash of it; --shard I/N takes the seeds
 whose URL hashes to I (FNV-1a, as audit's), --resume keeps the seeds whose
 outputs are complete and audit with no error, --jsonl prints a line per
-seed as each is done (in list order with --ordered, as audit's), --workers
+seed as each is done (in list order with --ordered, as audit's: it
+needs --jsonl; these flags mean nothing without --urls-from), --workers
 N captures N seeds at once, each worker process with its own Chromium. A
 Chromium that exits (killed, out of memory) fails the seed being
 captured, nothing written (--resume redoes it), and is started again for
@@ -137,6 +138,9 @@ captured before is written).`,
 			if opts.many.From != "" { // the seeds are the list's (capturemany.go)
 				opts.many.workerArgs = workerFlags(cmd.Flags())
 				return nil
+			}
+			if err := checkNoList(cmd.Flags()); err != nil {
+				return err
 			}
 			return cobra.MinimumNArgs(1)(cmd, args)
 		},

@@ -51,6 +51,21 @@ func (m *manyFlags) add(cmd *cobra.Command) {
 	f.IntVar(&m.Workers, "workers", 1, "with --urls-from: capture `N` seeds at once, each worker process with its own Chromium")
 }
 
+// listFlags are the flags of a list of seeds that mean nothing without
+// one, in the order they are said.
+var listFlags = []string{"out-dir", "shard", "resume", "jsonl", "ordered", "workers"}
+
+// checkNoList is a usage error for a flag of a list of seeds given
+// without --urls-from: it would do nothing.
+func checkNoList(f *pflag.FlagSet) error {
+	for _, name := range listFlags {
+		if f.Changed(name) {
+			return usagef("capture: --%s is for a list of seeds: give --urls-from LIST", name)
+		}
+	}
+	return nil
+}
+
 // workerFlags are the flags of the command line f parsed that its
 // workers are given: every one set, as --name=value, but the parent's own.
 func workerFlags(f *pflag.FlagSet) []string {
@@ -81,10 +96,14 @@ func checkMany(opts *captureOptions, args []string) error {
 		return usagef("capture: --urls-from: sealing and --embed-warc are not done per seed (seal each PDF afterwards)")
 	case m.Workers < 1:
 		return usagef("capture: --workers %d: at least one", m.Workers)
+
 	case opts.Levels < 1:
 		return usagef("capture: --levels %d: 1 captures the start pages only", opts.Levels)
 	case opts.Jobs < 1:
 		return usagef("capture: --jobs %d: render at least one page at a time", opts.Jobs)
+	}
+	if err := checkOrdered("capture", m.Ordered, m.JSONL); err != nil {
+		return err
 	}
 	if m.Shard != "" {
 		s, err := shard.Parse(m.Shard)
