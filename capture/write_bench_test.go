@@ -2,6 +2,7 @@ package capture
 
 import (
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/internal/pdfcheck"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/record"
 )
 
 // linksPDF is Chromium's print of a page of 3,000 visible links
@@ -38,11 +40,27 @@ func linksPDF(tb testing.TB) []byte {
 }
 
 // writeLinks is a capture's write phase for n pages, each printed as pdf:
-// their merge as the crawl takes them, the structures, the internal links
-// (page i is http://127.0.0.1:1/p<i>, which every page links to), and the
-// read back of the output that the command audits.
+// their merge as the crawl takes them (mergeLinks), the structures, the
+// internal links, and the read back of the output that the command
+// audits.
 func writeLinks(tb testing.TB, pdf []byte, n int) (*Result, *pdfio.Document) {
-	opts := Options{}.withDefaults()
+	mg, res, m, sources, c := mergeLinks(tb, pdf, n, Options{}.withDefaults())
+	if err := mg.write(context.Background(), res, m, sources, c, true); err != nil {
+		tb.Fatal(err)
+	}
+	d, err := res.Read("capture.pdf")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return res, d
+}
+
+// mergeLinks is what the crawl of n pages, each printed as pdf, leaves to
+// write: the merger that took them (page i is http://127.0.0.1:1/p<i>,
+// which every page links to), the result, its manifest, its sources and
+// the canonicalizer.
+func mergeLinks(tb testing.TB, pdf []byte, n int, opts Options) (*merger, *Result, *record.Manifest, fetched, *canon.Canonicalizer) {
+	tb.Helper()
 	mg := &merger{name: "capture.pdf", opts: opts, page: 1}
 	res := &Result{}
 	var items []Item
@@ -63,14 +81,7 @@ func writeLinks(tb testing.TB, pdf []byte, n int) (*Result, *pdfio.Document) {
 		tb.Fatal(err)
 	}
 	b := &Browser{Version: "1.0"}
-	if err := mg.write(res, manifest(b, starts, res.Pages, items, mg.printed, opts), sources, c, true); err != nil {
-		tb.Fatal(err)
-	}
-	d, err := res.Read("capture.pdf")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return res, d
+	return mg, res, manifest(b, starts, res.Pages, items, mg.printed, opts), sources, c
 }
 
 // BenchmarkWriteLinks is the write phase of 20 pages of 3,000 visible

@@ -32,7 +32,9 @@ type Config struct {
 	Capture capture.Options
 	Timeout time.Duration // each seed's time limit (capture.ErrTimeLimit); 0: none
 	// MaxMemory stops a seed's crawl once this process needs more memory
-	// (limits.WatchMemory), keeping what was captured; 0: no limit.
+	// (limits.WatchMemory), keeping what was captured, and its write
+	// (capture.Options.WriteBound, unless set): a write past it writes
+	// nothing, and the seed fails with exit 4; 0: no limit.
 	MaxMemory int64
 	// WARC is the template of each WARC's warcinfo (Software, Command,
 	// KeepCredentials); Filename and Args are the seed's.
@@ -150,6 +152,8 @@ func (c *Capturer) do(ctx context.Context, s Seed) Result {
 	case errors.As(err, &nothing):
 		r.Skips = len(nothing.Skips)
 		return r.fail(1, err)
+	case errors.Is(err, limits.ErrLimit): // its write passed --max-memory: nothing written
+		return r.fail(4, err)
 	case err != nil:
 		c.Close() // perhaps the browser failed: a new one for the next seed
 		return r.fail(3, err)
@@ -213,6 +217,11 @@ func (c *Capturer) capture(ctx context.Context, s Seed) (*capture.Result, error)
 	ctx, stop := limits.WatchMemory(ctx, cfg.MaxMemory, "--max-memory")
 	defer stop()
 	co := cfg.Capture
+	if co.WriteBound == nil { // the write of what the crawl kept, under the same ceiling
+		co.WriteBound = func(ctx context.Context) (context.Context, func()) {
+			return limits.WatchMemory(ctx, cfg.MaxMemory, "--max-memory")
+		}
+	}
 	if s.Levels > 0 {
 		co.Levels = s.Levels
 	}

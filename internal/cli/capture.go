@@ -40,7 +40,9 @@ lost to a network error, forbids its whole origin, as RFC 9309 §2.3.1.4
 says; a 4xx allows everything; each page skipped says which), and
 --timeout the whole capture: when it is reached, what was captured is
 written and the rest reported; so is Ctrl-C, which then exits 130, and
---max-memory (webcap's own memory), which then exits 4. Memory is bounded
+--max-memory (webcap's own memory), which then exits 4. The write of what
+was captured is under --max-memory too: a write past it stops, nothing
+written, and the command exits 4 naming the file. Memory is bounded
 throughout: a page's first 1,000 links are followed, no more; the pages
 being rendered hold at most 256 MiB of responses at once (a response that
 finds none left is left out, and said); and Chromium's processes may hold
@@ -344,6 +346,10 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	var pe *pdfio.Error
 	if errors.As(err, &pe) {
 		return fmt.Errorf("%s: %w", name, err) // append's FILE: it names the file
+	}
+	var ws *capture.WriteStoppedError
+	if errors.As(err, &ws) { // past --max-memory: exit 4
+		return fmt.Errorf("%s: %s: %w", name, displayOutput(opts.target(opts.File)), err)
 	}
 	if err != nil {
 		return err
