@@ -267,8 +267,9 @@ func (c *Capturer) write(r *Result, res *capture.Result) error {
 // every seed of a list named list may be written (see writable): an
 // output that exists without Resume or Force, or that is not a regular
 // file, is a [*LineError] (wrapping an [*OutputError]) naming the first
-// such seed's line and file, and how many more seeds have one.
-func (c *Config) Writable(list string, ss []Seed) error {
+// such seed's line and file, and how many more seeds have one. Once ctx
+// is done (an interrupt), it stops and returns ctx's cause.
+func (c *Config) Writable(ctx context.Context, list string, ss []Seed) error {
 	var first *LineError
 	more := 0
 	// Each directory is listed once: a seed's outputs are looked at only
@@ -294,7 +295,10 @@ func (c *Config) Writable(list string, ss []Seed) error {
 	if c.WARCDir != "" {
 		inWARCDir = there(c.WARCDir)
 	}
-	for _, s := range ss {
+	for i, s := range ss {
+		if err := stopped(ctx, i); err != nil {
+			return err
+		}
 		pdf, warc := c.PDF(s.URL), c.WARCPath(s.URL)
 		if !inDir(pdf) && (warc == "" || !inWARCDir(warc)) {
 			continue
@@ -315,6 +319,15 @@ func (c *Config) Writable(list string, ss []Seed) error {
 		first.Err = fmt.Errorf("%w; %d more %s such an output", first.Err, more, plural(more, "seed has", "seeds have"))
 	}
 	return first
+}
+
+// stopped is ctx's cause once it is done, looked at on every
+// checkEvery-th seed i (ctx may be nil), else nil.
+func stopped(ctx context.Context, i int) error {
+	if ctx == nil || i%checkEvery != 0 || ctx.Err() == nil {
+		return nil
+	}
+	return context.Cause(ctx)
 }
 
 // writable checks that a seed's outputs may be written: absent, or

@@ -1,6 +1,11 @@
 package hostile
 
 import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
 	"time"
 )
 
@@ -20,7 +25,37 @@ import (
 // started Chromium). It is now a usage error naming the flag it needs,
 // found before anything is read or started (one rule: cli's
 // checkOrdered), as is a list's flag given without --urls-from.
+//
+// capture-many-interrupt-while-checked: Ctrl-C (SIGINT) once a list of a
+// million seeds is read from stdin, while their outputs are checked
+// (seeds.Config.Writable, before any worker or Chromium starts). The
+// read and the check now look at the command's context: it exits 130 at
+// once, nothing made or written. Before, the interrupt was acted on only
+// once the whole list was read and checked.
 func init() {
+	var listDir string // the case's directory, for the list's reader
+	Register(Case{
+		Name: "capture-many-interrupt-while-checked",
+		Part: Bounds,
+		Setup: func(dir string) ([]string, func(), error) {
+			listDir = dir
+			if err := Write(dir, "chromium", []byte(standIn)); err != nil {
+				return nil, nil, err
+			}
+			if err := os.Chmod(filepath.Join(dir, "chromium"), 0o755); err != nil {
+				return nil, nil, err
+			}
+			return []string{"capture", "--urls-from", "-", "--out-dir", "out", "--jsonl", "--chromium", "./chromium"}, nil, nil
+		},
+		StdinFrom:  func() io.Reader { return &seedList{n: 1_000_000, done: filepath.Join(listDir, "read")} },
+		SignalWhen: "read",
+		Signal:     syscall.SIGINT,
+		StopWithin: time.Second,
+		Exit:       130,
+		Stderr:     []string{`^webcap: capture: interrupted \(interrupt\)$`},
+		Check:      only("chromium", "read"),
+		Before:     "exit 130 5.3 s after the SIGINT (the whole list read and checked first), 5.5 s CPU, 354 MB, out/ made, and a million --jsonl lines (233 MB) saying each seed interrupted",
+	})
 	Register(
 		Case{
 			Name:   "ordered-without-jsonl-audit",
@@ -65,4 +100,29 @@ func init() {
 			Before:  "exit 0 after 43 s, 19.4 s CPU, 717 MB (tree 696 MB): 20 pages written, the write unwatched",
 		},
 	)
+}
+
+// seedList is a list of n seeds (http://127.0.0.1:1/p/I), made as it is
+// read; at its end it writes the file done.
+type seedList struct {
+	n, i int
+	buf  []byte
+	done string
+}
+
+func (l *seedList) Read(p []byte) (int, error) {
+	for len(l.buf) < len(p) && l.i < l.n {
+		l.buf = fmt.Appendf(l.buf, "http://127.0.0.1:1/p/%d\n", l.i)
+		l.i++
+	}
+	if len(l.buf) == 0 {
+		if l.done != "" {
+			os.WriteFile(l.done, nil, 0o644)
+			l.done = ""
+		}
+		return 0, io.EOF
+	}
+	n := copy(p, l.buf)
+	l.buf = l.buf[n:]
+	return n, nil
 }
