@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -678,12 +679,50 @@ func capture(ctx context.Context, b *Browser, p *AppendPlan, starts []Start, opt
 		return nil, &NothingError{res.Skips, res.Stopped}
 	}
 	res.First = first
-	wctx, stop := opts.writeContext(ctx)
-	defer stop()
-	if err := mg.write(wctx, res, manifest(b, starts, res.Pages, items, mg.printed, opts), sources, c, p == nil); err != nil {
+	if err := writeKept(ctx, b, mg, res, starts, items, sources, c, p == nil); err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// writeKept writes what the crawl kept (mg's pages) under
+// Options.WriteBound. A new file whose write passes the bound is written
+// again with the first half of its pages, and so on down to one page:
+// what fits is kept (at least half of the most that would), the pages
+// left out are Skips of kind SkipMemoryLimit, and res.Stopped says why, as
+// for a crawl that stopped early. An append writes all its pages or
+// nothing (its file's update is spent by the first write).
+func writeKept(ctx context.Context, b *Browser, mg *merger, res *Result, starts []Start, items []Item, sources fetched, c *canon.Canonicalizer, newFile bool) error {
+	opts, notes := mg.opts, res.Notes
+	var left []Skip // the pages left out, in order
+	for {
+		wctx, stop := opts.writeContext(ctx)
+		err := mg.write(wctx, res, manifest(b, starts, res.Pages, items, mg.printed, opts), sources, c, newFile)
+		stop()
+		var ws *WriteStoppedError
+		if !errors.As(err, &ws) || !newFile || len(res.Pages) == 1 {
+			if err == nil {
+				res.Skips = append(res.Skips, left...)
+			}
+			return err
+		}
+		keep := len(res.Pages) / 2
+		var out []Skip
+		for _, pg := range res.Pages[keep:] {
+			out = append(out, skip(pg.URL, SkipMemoryLimit, "captured, not written: writing it with the pages before it %v", ws.Err))
+		}
+		left = append(out, left...)
+		clear(res.Pages[keep:]) // their printed PDFs and responses go
+		res.Pages, items, res.Notes = res.Pages[:keep], items[:keep], notes
+		if res.Stopped == nil {
+			res.Stopped = ws.Err
+		}
+		mg = &merger{name: mg.name, opts: opts, page: res.First, took: mg.took}
+		for _, pg := range res.Pages {
+			mg.add(pg)
+		}
+		runtime.GC() // the heap the failed write left, before the next is watched
+	}
 }
 
 // writeContext is the context the write of a capture runs in

@@ -44,44 +44,53 @@ func linksPDF(tb testing.TB) []byte {
 // internal links, and the read back of the output that the command
 // audits.
 func writeLinks(tb testing.TB, pdf []byte, n int) (*Result, *pdfio.Document) {
-	mg, res, m, sources, c := mergeLinks(tb, pdf, n, Options{}.withDefaults())
-	if err := mg.write(context.Background(), res, m, sources, c, true); err != nil {
+	k := mergeLinks(tb, pdf, n, Options{}.withDefaults())
+	if err := k.mg.write(context.Background(), k.res, k.manifest(), k.sources, k.c, true); err != nil {
 		tb.Fatal(err)
 	}
-	d, err := res.Read("capture.pdf")
+	d, err := k.res.Read("capture.pdf")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return res, d
+	return k.res, d
+}
+
+// kept is what a crawl leaves to write.
+type kept struct {
+	b       *Browser
+	mg      *merger
+	res     *Result
+	starts  []Start
+	items   []Item
+	sources fetched
+	c       *canon.Canonicalizer
+}
+
+func (k *kept) manifest() *record.Manifest {
+	return manifest(k.b, k.starts, k.res.Pages, k.items, k.mg.printed, k.mg.opts)
 }
 
 // mergeLinks is what the crawl of n pages, each printed as pdf, leaves to
-// write: the merger that took them (page i is http://127.0.0.1:1/p<i>,
-// which every page links to), the result, its manifest, its sources and
-// the canonicalizer.
-func mergeLinks(tb testing.TB, pdf []byte, n int, opts Options) (*merger, *Result, *record.Manifest, fetched, *canon.Canonicalizer) {
+// write: page i is http://127.0.0.1:1/p<i>, which every page links to.
+func mergeLinks(tb testing.TB, pdf []byte, n int, opts Options) *kept {
 	tb.Helper()
-	mg := &merger{name: "capture.pdf", opts: opts, page: 1}
-	res := &Result{}
-	var items []Item
-	starts := []Start{{URL: "http://127.0.0.1:1/p0", Levels: 2}}
-	sources := fetched{}
+	k := &kept{b: &Browser{Version: "1.0"}, mg: &merger{name: "capture.pdf", opts: opts, page: 1}, res: &Result{First: 1},
+		starts: []Start{{URL: "http://127.0.0.1:1/p0", Levels: 2}}, sources: fetched{}}
 	for i := range n {
 		u := fmt.Sprintf("http://127.0.0.1:1/p%d", i)
 		body := []byte("<a href=p1>p1</a>")
 		pg := &Page{Requested: u, URL: u, Title: "p", PDF: pdf, Document: &Response{URL: u, Method: "GET", Status: 200,
 			Header: http.Header{"Content-Type": {"text/html"}}, Body: body, Fetched: time.Unix(1e9, 0), MainDoc: true}}
-		sources.put(u, body)
-		mg.add(pg)
-		res.Pages = append(res.Pages, pg)
-		items = append(items, Item{URL: u, Level: 1 + min(i, 1)})
+		k.sources.put(u, body)
+		k.mg.add(pg)
+		k.res.Pages = append(k.res.Pages, pg)
+		k.items = append(k.items, Item{URL: u, Level: 1 + min(i, 1)})
 	}
-	c, err := canon.New(opts.Profile)
-	if err != nil {
+	var err error
+	if k.c, err = canon.New(opts.Profile); err != nil {
 		tb.Fatal(err)
 	}
-	b := &Browser{Version: "1.0"}
-	return mg, res, manifest(b, starts, res.Pages, items, mg.printed, opts), sources, c
+	return k
 }
 
 // BenchmarkWriteLinks is the write phase of 20 pages of 3,000 visible

@@ -3,6 +3,9 @@ package capture
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 
@@ -31,7 +34,7 @@ func (c *doneAfter) Err() error {
 // *WriteStoppedError naming the pages and the ceiling, nothing written;
 // one whose bound is never done writes the file.
 func TestWriteBound(t *testing.T) {
-	pdf := linksPDF(t)
+	pdf := smallPDF(t)
 	// How many times a whole write looks at its context.
 	whole := &doneAfter{Context: context.Background(), n: 1 << 62}
 	if _, err := writeBounded(t, pdf, whole); err != nil {
@@ -57,10 +60,90 @@ func TestWriteBound(t *testing.T) {
 	}
 }
 
-// writeBounded is writeLinks' write of two pages, in ctx.
+// smallPDF is a PDF of a page or two, printed by Chromium: the write's
+// steps are those of any print, its objects few.
+func smallPDF(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "report-new.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// writeBounded is the write of two pages, in ctx.
 func writeBounded(t *testing.T, pdf []byte, ctx context.Context) (*Result, error) {
 	t.Helper()
-	opts := Options{}.withDefaults()
-	mg, res, m, sources, c := mergeLinks(t, pdf, 2, opts)
-	return res, mg.write(ctx, res, m, sources, c, true)
+	k := mergeLinks(t, pdf, 2, Options{}.withDefaults())
+	return k.res, k.mg.write(ctx, k.res, k.manifest(), k.sources, k.c, true)
+}
+
+// A new file whose write passes its bound is written again with the
+// first half of its pages, down to one: what fits is written, the pages
+// left out are skipped (kind memory-limit) and the capture says it
+// stopped for the bound. An append writes all or nothing.
+func TestWriteKept(t *testing.T) {
+	pdf := smallPDF(t)
+	tests := []struct {
+		name    string
+		pages   int
+		newFile bool
+		fails   int // the writes whose bound is done at once
+		written int // pages written; 0: none (the error)
+	}{
+		{"fits", 4, true, 0, 4},
+		{"half fits", 4, true, 1, 2},
+		{"a quarter fits", 4, true, 2, 1},
+		{"nothing fits", 4, true, 3, 0},
+		{"an append: all or nothing", 2, false, 1, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := Options{}.withDefaults()
+			calls := 0
+			opts.WriteBound = func(ctx context.Context) (context.Context, func()) {
+				calls++
+				if calls <= tc.fails {
+					return &doneAfter{Context: ctx, n: 1}, func() {}
+				}
+				return ctx, func() {}
+			}
+			k := mergeLinks(t, pdf, tc.pages, opts)
+			if !tc.newFile { // as an append's: its update already made
+				k.mg.page = 1
+			}
+			err := writeKept(context.Background(), k.b, k.mg, k.res, k.starts, k.items, k.sources, k.c, tc.newFile)
+			if tc.written == 0 {
+				var ws *WriteStoppedError
+				if !errors.As(err, &ws) || k.res.PDF != nil {
+					t.Fatalf("writeKept = %v, %d bytes; want a *WriteStoppedError, nothing written", err, len(k.res.PDF))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := k.res.Read("capture.pdf")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(k.res.Pages) != tc.written || len(d.Sets) != tc.written {
+				t.Errorf("%d pages, %d sets written; want %d", len(k.res.Pages), len(d.Sets), tc.written)
+			}
+			var skipped []string
+			for _, s := range k.res.Skips {
+				if s.Kind == SkipMemoryLimit {
+					skipped = append(skipped, s.URL)
+				}
+			}
+			if len(skipped) != tc.pages-tc.written || (tc.fails > 0) != errors.Is(k.res.Stopped, limits.ErrLimit) {
+				t.Errorf("skipped %q, stopped %v; want the %d pages after the first %d, and the limit", skipped, k.res.Stopped, tc.pages-tc.written, tc.written)
+			}
+			for i, u := range skipped {
+				if want := fmt.Sprintf("http://127.0.0.1:1/p%d", tc.written+i); u != want {
+					t.Errorf("skipped %q, want %q", u, want)
+				}
+			}
+		})
+	}
 }

@@ -41,8 +41,10 @@ says; a 4xx allows everything; each page skipped says which), and
 --timeout the whole capture: when it is reached, what was captured is
 written and the rest reported; so is Ctrl-C, which then exits 130, and
 --max-memory (webcap's own memory), which then exits 4. The write of what
-was captured is under --max-memory too: a write past it stops, nothing
-written, and the command exits 4 naming the file. Memory is bounded
+was captured is under --max-memory too: when writing all the pages kept
+would take more, the first half of them is written, and so on until what
+is written fits (the others are said, skipped: kind memory-limit), and
+the command exits 4; append writes all its pages or none. Memory is bounded
 throughout: a page's first 1,000 links are followed, no more; the pages
 being rendered hold at most 256 MiB of responses at once (a response that
 finds none left is left out, and said); and Chromium's processes may hold

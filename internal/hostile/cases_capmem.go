@@ -314,11 +314,10 @@ func init() {
 			// took 751 MB (the ceiling bounded the crawl, not the write of
 			// what it kept). The write is now under the same ceiling
 			// (capture.Options.WriteBound): writing the pages kept takes
-			// some four times what the crawl held of them: when the
-			// crawl stops with more than a page or two, the write passes
-			// the ceiling too and nothing is written (cases_i30small.go);
-			// with fewer (how far the crawl gets before the heap is read
-			// depends on the machine's load), they are written.
+			// some four times what the crawl held of them, so what fits
+			// of them is written, halving them until it does
+			// (cases_i30small.go); were a single page past it, nothing
+			// would be.
 			Name:    "capture-3000-visible-links-max-memory",
 			Part:    Bounds,
 			Browser: true,
