@@ -15,9 +15,8 @@ import (
 // command that reads PDFs bounds it (passing it stops the crawl, what was
 // captured is written, and the command exits 4; the write is under it
 // too, capture.Options.WriteBound: what fits of it is written), and
-// --browser-memory,
-// Chromium's processes (a page that takes more is skipped, and the crawl
-// goes on).
+// --browser-memory, Chromium's processes (a page that takes more is
+// skipped, and the crawl goes on).
 type crawlMemory struct {
 	MaxMemory      byteSize
 	maxMemoryGiven bool
