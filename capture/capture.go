@@ -76,10 +76,14 @@ type Options struct {
 	// from the capture's without its cancellation (a crawl stopped early,
 	// by a limit, an interrupt or its time, still writes what it kept),
 	// and once that context is done (a memory ceiling passed: the CLI's
-	// --max-memory watch, limits.WatchMemory) the write stops, nothing
-	// written, with a *WriteStoppedError. stop is called once the write
-	// ends. (A write of 20 pages of 3,000 links each holds some four
-	// times what the crawl held of them.)
+	// --max-memory watch, limits.WatchMemory) the write stops. A new
+	// file is then written again, with the first half of its pages, in a
+	// context WriteBound makes anew (writeKept), until what is written
+	// fits: the pages left out are Skips (SkipMemoryLimit), and Stopped
+	// is the context's cause. An append, or a refresh, fails with a
+	// *WriteStoppedError, nothing written. stop is called once each
+	// write ends. (A write of 20 pages of 3,000 links each holds some
+	// four times what the crawl held of them.)
 	WriteBound func(ctx context.Context) (bounded context.Context, stop func())
 
 	// pageContext, when set (tests), makes a page's context instead of
