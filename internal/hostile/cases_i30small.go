@@ -1,10 +1,12 @@
 package hostile
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -34,6 +36,59 @@ import (
 // read and the check now look at the command's context: it exits 130 at
 // once, nothing made or written. Before, the interrupt was acted on only
 // once the whole list was read and checked.
+//
+// report-line-million-findings: one shard line of 1,000,000 warnings
+// (149 MB), made a veraPDF report. report holds one line's findings at a
+// time, decoded whole: some six times the line (the longest line read,
+// 256 MiB, about 1.7 GB), which the help and docs/scale.md now say; its
+// job lists the first 100,000 distinct log messages, then one counting
+// the others (export's maxLogMessages: their counts were held, one per
+// message).
+func init() {
+	Register(Case{
+		Name: "report-line-million-findings",
+		Part: Bounds,
+		Slow: true,
+		Setup: func(dir string) ([]string, func(), error) {
+			return []string{"report", "--format", "verapdf", "-o", "out.xml", "shard.jsonl"}, nil, findingsLine(filepath.Join(dir, "shard.jsonl"), 1_000_000)
+		},
+		Exit: 0,
+		Check: func(dir string) error {
+			b, err := os.ReadFile(filepath.Join(dir, "out.xml"))
+			if err == nil && !strings.Contains(string(b), `<logMessage occurrences="900000" level="INFO">webcap lists at most 100000 distinct log messages a file: the other messages&#39; 900000 occurrences are not listed</logMessage>`) {
+				err = fmt.Errorf("out.xml (%d bytes) does not count the messages past 100,000", len(b))
+			}
+			return err
+		},
+		MaxRSS: 1200 << 20,
+		MaxCPU: 60 * time.Second,
+		Before: "exit 0, 6.2-6.7 s CPU, 879-882 MB, a 165 MB out.xml listing every message (its line's findings held whole; their counts one per message)",
+	})
+}
+
+// findingsLine writes a shard of one audit --jsonl line of n warnings,
+// each its own message.
+func findingsLine(name string, n int) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	w.WriteString(`{"schema":"webcap.audit-file/1","input":"a.pdf","size":1,"findings":[`)
+	for i := range n {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		fmt.Fprintf(w, `{"rule":"WC-URLS-SOURCE","severity":"warning","message":"URLS key \"http://www.example.com/%08d.html\" names none","object":"4 0 R","key":"/SI"}`, i)
+	}
+	w.WriteString("],\"jhoveStatus\":\"Well-Formed and valid\"}\n")
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
 func init() {
 	var listDir string // the case's directory, for the list's reader
 	Register(Case{
