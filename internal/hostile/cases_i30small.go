@@ -40,7 +40,7 @@ import (
 // report-line-million-findings: one shard line of 1,000,000 warnings
 // (149 MB), made a veraPDF report. report holds one line's findings at a
 // time, decoded whole: some six times the line (the longest line read,
-// 256 MiB, about 1.7 GB), which the help and docs/scale.md now say; its
+// 256 MiB, about 1.8 GB), which the help and docs/scale.md now say; its
 // job lists the first 100,000 distinct log messages, then one counting
 // the others (export's maxLogMessages: their counts were held, one per
 // message).
