@@ -694,7 +694,8 @@ func capture(ctx context.Context, b *Browser, p *AppendPlan, starts []Start, opt
 // again with the first half of its pages, and so on down to one page:
 // what fits is kept (at least half of the most that would), the pages
 // left out are Skips of kind SkipMemoryLimit, and res.Stopped says why, as
-// for a crawl that stopped early. An append writes all its pages or
+// for a crawl that stopped early (unless it was interrupted: that stays
+// the cause, as a time limit does not). An append writes all its pages or
 // nothing (its file's update is spent by the first write).
 func writeKept(ctx context.Context, b *Browser, mg *merger, res *Result, starts []Start, items []Item, sources fetched, c *canon.Canonicalizer, newFile bool) error {
 	opts, notes := mg.opts, res.Notes
@@ -718,7 +719,7 @@ func writeKept(ctx context.Context, b *Browser, mg *merger, res *Result, starts 
 		left = append(out, left...)
 		clear(res.Pages[keep:]) // their printed PDFs and responses go
 		res.Pages, items, res.Notes = res.Pages[:keep], items[:keep], notes
-		if res.Stopped == nil {
+		if !errors.Is(res.Stopped, context.Canceled) { // an interrupt stays the cause
 			res.Stopped = ws.Err
 		}
 		mg = &merger{name: mg.name, opts: opts, page: res.First, took: mg.took}

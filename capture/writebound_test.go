@@ -84,18 +84,23 @@ func writeBounded(t *testing.T, pdf []byte, ctx context.Context) (*Result, error
 // stopped for the bound. An append writes all or nothing.
 func TestWriteKept(t *testing.T) {
 	pdf := smallPDF(t)
+	interrupt := fmt.Errorf("interrupted: %w", context.Canceled)
 	tests := []struct {
 		name    string
 		pages   int
 		newFile bool
-		fails   int // the writes whose bound is done at once
-		written int // pages written; 0: none (the error)
+		fails   int   // the writes whose bound is done at once
+		written int   // pages written; 0: none (the error)
+		stopped error // the crawl's Stopped
+		want    error // the capture's Stopped; nil: the limit when fails > 0
 	}{
-		{"fits", 4, true, 0, 4},
-		{"half fits", 4, true, 1, 2},
-		{"a quarter fits", 4, true, 2, 1},
-		{"nothing fits", 4, true, 3, 0},
-		{"an append: all or nothing", 2, false, 1, 0},
+		{name: "fits", pages: 4, newFile: true, written: 4},
+		{name: "half fits", pages: 4, newFile: true, fails: 1, written: 2},
+		{name: "a quarter fits", pages: 4, newFile: true, fails: 2, written: 1},
+		{name: "nothing fits", pages: 4, newFile: true, fails: 3},
+		{name: "an append: all or nothing", pages: 2, fails: 1},
+		{name: "the crawl's time was up", pages: 2, newFile: true, fails: 1, written: 1, stopped: ErrTimeLimit},
+		{name: "the crawl was interrupted", pages: 2, newFile: true, fails: 1, written: 1, stopped: interrupt, want: interrupt},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -109,6 +114,7 @@ func TestWriteKept(t *testing.T) {
 				return ctx, func() {}
 			}
 			k := mergeLinks(t, pdf, tc.pages, opts)
+			k.res.Stopped = tc.stopped
 			if !tc.newFile { // as an append's: its update already made
 				k.mg.page = 1
 			}
@@ -136,8 +142,14 @@ func TestWriteKept(t *testing.T) {
 					skipped = append(skipped, s.URL)
 				}
 			}
-			if len(skipped) != tc.pages-tc.written || (tc.fails > 0) != errors.Is(k.res.Stopped, limits.ErrLimit) {
-				t.Errorf("skipped %q, stopped %v; want the %d pages after the first %d, and the limit", skipped, k.res.Stopped, tc.pages-tc.written, tc.written)
+			if len(skipped) != tc.pages-tc.written {
+				t.Errorf("skipped %q; want the %d pages after the first %d", skipped, tc.pages-tc.written, tc.written)
+			}
+			switch {
+			case tc.want != nil && k.res.Stopped != tc.want:
+				t.Errorf("stopped %v, want %v", k.res.Stopped, tc.want)
+			case tc.want == nil && (tc.fails > 0) != errors.Is(k.res.Stopped, limits.ErrLimit):
+				t.Errorf("stopped %v; want the limit: %v", k.res.Stopped, tc.fails > 0)
 			}
 			for i, u := range skipped {
 				if want := fmt.Sprintf("http://127.0.0.1:1/p%d", tc.written+i); u != want {
