@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,6 +70,21 @@ type Options struct {
 	// Progress, when set, is called after each page with the pages done,
 	// the pages queued and the bytes fetched so far.
 	Progress func(done, queued int, bytes int64, url string)
+	// WriteBound, when set, bounds the write of what the crawl captured
+	// (the structures, the internal links) as the capture's context
+	// bounds the crawl: the write runs in the context WriteBound makes
+	// from the capture's without its cancellation (a crawl stopped early,
+	// by a limit, an interrupt or its time, still writes what it kept),
+	// and once that context is done (a memory ceiling passed: the CLI's
+	// --max-memory watch, limits.WatchMemory) the write stops. A new
+	// file is then written again, with the first half of its pages, in a
+	// context WriteBound makes anew (writeKept), until what is written
+	// fits: the pages left out are Skips (SkipMemoryLimit), and Stopped
+	// is the context's cause. An append, or a refresh, fails with a
+	// *WriteStoppedError, nothing written. stop is called once each
+	// write ends. (A write of 20 pages of 3,000 links each holds some
+	// four times what the crawl held of them.)
+	WriteBound func(ctx context.Context) (bounded context.Context, stop func())
 
 	// pageContext, when set (tests), makes a page's context instead of
 	// the PageTimeout: a test ends a page's time when it chooses.
@@ -667,36 +683,129 @@ func capture(ctx context.Context, b *Browser, p *AppendPlan, starts []Start, opt
 		return nil, &NothingError{res.Skips, res.Stopped}
 	}
 	res.First = first
-	if err := mg.write(res, manifest(b, starts, res.Pages, items, mg.printed, opts), sources, c, p == nil); err != nil {
+	if err := writeKept(ctx, b, mg, res, starts, items, sources, c, p == nil); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
+// writeKept writes what the crawl kept (mg's pages) under
+// Options.WriteBound. A new file whose write passes the bound is written
+// again with the first half of its pages, and so on down to one page:
+// what fits is kept (at least half of the most that would), the pages
+// left out are Skips of kind SkipMemoryLimit, and res.Stopped says why, as
+// for a crawl that stopped early (unless it was interrupted: that stays
+// the cause, as a time limit does not). An append writes all its pages or
+// nothing (its file's update is spent by the first write).
+func writeKept(ctx context.Context, b *Browser, mg *merger, res *Result, starts []Start, items []Item, sources fetched, c *canon.Canonicalizer, newFile bool) error {
+	opts, notes := mg.opts, res.Notes
+	var left []Skip // the pages left out, in order
+	for {
+		wctx, stop := opts.writeContext(ctx)
+		err := mg.write(wctx, res, manifest(b, starts, res.Pages, items, mg.printed, opts), sources, c, newFile)
+		stop()
+		var ws *WriteStoppedError
+		if !errors.As(err, &ws) || !newFile || len(res.Pages) == 1 {
+			if err == nil {
+				res.Skips = append(res.Skips, left...)
+			}
+			return err
+		}
+		keep := len(res.Pages) / 2
+		var out []Skip
+		for _, pg := range res.Pages[keep:] {
+			out = append(out, skip(pg.URL, SkipMemoryLimit, "captured, not written: writing it with the pages before it %v", ws.Err))
+		}
+		left = append(out, left...)
+		clear(res.Pages[keep:]) // their printed PDFs and responses go
+		res.Pages, items, res.Notes = res.Pages[:keep], items[:keep], notes
+		if !errors.Is(res.Stopped, context.Canceled) { // an interrupt stays the cause
+			res.Stopped = ws.Err
+		}
+		mg = &merger{name: mg.name, opts: opts, page: res.First, took: mg.took}
+		for _, pg := range res.Pages {
+			mg.add(pg)
+		}
+		runtime.GC() // the heap the failed write left, before the next is watched
+	}
+}
+
+// writeContext is the context the write of a capture runs in
+// (Options.WriteBound), and the func that ends it.
+func (opts Options) writeContext(ctx context.Context) (context.Context, func()) {
+	ctx = context.WithoutCancel(ctx)
+	if opts.WriteBound == nil {
+		return ctx, func() {}
+	}
+	return opts.WriteBound(ctx)
+}
+
+// WriteStoppedError is a capture whose write stopped before its end
+// (Options.WriteBound's context was done: a memory ceiling passed):
+// nothing was written.
+type WriteStoppedError struct {
+	Pages int   // the pages captured, not written
+	Err   error // why: the context's cause (a *limits.MemoryError)
+}
+
+func (e *WriteStoppedError) Error() string {
+	pages := "the page"
+	if e.Pages != 1 {
+		pages = fmt.Sprintf("the %d pages", e.Pages)
+	}
+	return fmt.Sprintf("not written: writing %s captured %v", pages, e.Err)
+}
+
+func (e *WriteStoppedError) Unwrap() error { return e.Err }
+
+// writeStopped is the error of a write whose context is done (and of a
+// step that failed because it was), else nil.
+func writeStopped(ctx context.Context, pages int) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	return &WriteStoppedError{Pages: pages, Err: context.Cause(ctx)}
+}
+
 // write ends a capture: the bookmarks, the Web Capture structures m
 // describes, and the internal links, into res.PDF. newFile says the
 // merger made the file (not an append).
-func (mg *merger) write(res *Result, m *record.Manifest, sources fetched, c *canon.Canonicalizer, newFile bool) error {
+// The write stops, nothing written, once ctx is done
+// (Options.WriteBound), looked at between its steps.
+func (mg *merger) write(ctx context.Context, res *Result, m *record.Manifest, sources fetched, c *canon.Canonicalizer, newFile bool) error {
 	if mg.err != nil {
 		return fmt.Errorf("capture: %w", mg.err)
+	}
+	fail := func(err error) error {
+		if stop := writeStopped(ctx, len(res.Pages)); stop != nil {
+			return stop
+		}
+		return fmt.Errorf("capture: %w", err)
 	}
 	opts := mg.opts
 	t0 := time.Now()
 	res.Notes = append(res.Notes, mg.notes...)
 	n, notes := addBookmarks(mg.u, mg.sets, opts.Bookmarks, newFile)
 	res.Bookmarks, res.Notes = n, append(res.Notes, notes...)
+	if err := writeStopped(ctx, len(res.Pages)); err != nil {
+		return err
+	}
 	input, err := mg.u.Bytes()
 	if err != nil {
-		return fmt.Errorf("capture: %w", err)
+		return fail(err)
 	}
 	res.Merge = mg.took + time.Since(t0)
 	t0 = time.Now()
 	m.Input, m.InputData = mg.name, input
-	w, err := writeStructures(mg.u, m, record.Options{Profile: opts.Profile, Sources: sources, AllowCertified: opts.AllowCertified},
-		c, nil, mg.printed)
+	u := mg.u
 	mg.u = nil // spent
+	w, err := writeStructures(ctx, u, m, record.Options{Profile: opts.Profile, Sources: sources, AllowCertified: opts.AllowCertified},
+		c, nil, mg.printed)
+	if err == nil {
+		err = writeStopped(ctx, len(res.Pages)) // past the ceiling in the last step
+	}
 	if err != nil {
-		return fmt.Errorf("capture: %w", err)
+		return fail(err)
 	}
 	res.PDF, res.Build, res.Links, res.u = w.pdf, w.build, w.links, w.u
 	res.Structures = time.Since(t0)
@@ -731,24 +840,31 @@ type written struct {
 // m.InputData, the file u wrote (record.Apply), then the internal links
 // (internalLinks), each step continuing the update before it
 // (pdfio.Update.Continue): nothing the capture wrote is parsed again. It
-// consumes u.
-func writeStructures(u *pdfio.Update, m *record.Manifest, ro record.Options, c *canon.Canonicalizer,
+// consumes u. Once ctx is done it stops at its next step (the build
+// between content sets, the links between pages) with ctx's error.
+func writeStructures(ctx context.Context, u *pdfio.Update, m *record.Manifest, ro record.Options, c *canon.Canonicalizer,
 	moved map[webcapture.Ref]webcapture.Ref, printed []printedPage) (*written, error) {
 	next, err := u.Continue(m.InputData)
 	if err != nil {
 		return nil, err
 	}
-	ro.Update, ro.ReadBack = next, true
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ro.Update, ro.ReadBack, ro.Context = next, true, ctx
 	br, err := record.Apply(m, ro)
 	if err != nil {
 		return nil, err
 	}
 	m.InputData = nil // (the update holds it while it is needed)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if next, err = br.Continue(pdfio.Options{AllowCertified: ro.AllowCertified}); err != nil {
 		return nil, err
 	}
 	w := &written{build: br, u: next}
-	if w.pdf, w.links, err = internalLinks(next, br.Output, c, moved, printed); err != nil {
+	if w.pdf, w.links, err = internalLinks(ctx, next, br.Output, c, moved, printed); err != nil {
 		return nil, fmt.Errorf("internal links: %w", err)
 	}
 	return w, nil
@@ -980,9 +1096,12 @@ func anchorName(frag string) string {
 // copied with its pages: the tree replaces them.) u is an update of
 // file; it writes an incremental update, and when there is nothing to
 // change it returns file as it is.
-func internalLinks(u *pdfio.Update, file []byte, c *canon.Canonicalizer, moved map[webcapture.Ref]webcapture.Ref, printed []printedPage) ([]byte, int, error) {
+func internalLinks(ctx context.Context, u *pdfio.Update, file []byte, c *canon.Canonicalizer, moved map[webcapture.Ref]webcapture.Ref, printed []printedPage) ([]byte, int, error) {
 	d, err := u.Document()
 	if err != nil {
+		return nil, 0, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
 	type target struct {
@@ -1031,6 +1150,9 @@ func internalLinks(u *pdfio.Update, file []byte, c *canon.Canonicalizer, moved m
 		}
 	}
 	for _, p := range d.Pages {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
 		links, err := u.LinkURIs(p.Ref)
 		if err != nil {
 			return nil, 0, err
@@ -1063,6 +1185,9 @@ func internalLinks(u *pdfio.Update, file []byte, c *canon.Canonicalizer, moved m
 		return file, 0, nil
 	}
 	if err := u.SetDests(dests, moved); err != nil {
+		return nil, 0, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
 	out, err := u.Bytes()

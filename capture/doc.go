@@ -71,7 +71,10 @@
 // context done) has little left to write; what is left (the structures,
 // the internal links, the result read back) continues the update the
 // pages were copied with (pdfio's Update.Continue) and parses nothing it
-// wrote.
+// wrote. That write holds some four times what the crawl held of the
+// pages; Options.WriteBound bounds it as the context bounds the crawl: a
+// write past it is done again with the first half of the pages until
+// what is written fits, the others skipped (SkipMemoryLimit).
 //
 // What a crawl may reach is bounded (netguard.go): only http and https, and
 // only public addresses unless the capture's own start URLs are loopback or

@@ -64,6 +64,7 @@ const (
 	SkipPageLimit   = "page-limit"   // MaxPages were captured
 	SkipByteLimit   = "byte-limit"   // MaxBytes were fetched
 	SkipTimeLimit   = "time-limit"   // the capture's time limit was reached
+	SkipMemoryLimit = "memory-limit" // captured, but writing it with the pages before took more than the write's bound (Options.WriteBound)
 	SkipInterrupted = "interrupted"  // the capture was interrupted
 	SkipPageTimeout = "page-timeout" // the page took longer than PageTimeout
 	SkipRender      = "render"       // the browser could not load, read or print it

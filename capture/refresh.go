@@ -315,7 +315,9 @@ func (p *RefreshPlan) Run(ctx context.Context, b *Browser) (*RefreshResult, erro
 	if opts.DryRun || len(cr.res.Pages) == 0 {
 		return res, nil
 	}
-	return res, refreshWrite(u, d, name, res, cr, was, now, images, starts, o)
+	wctx, stop := o.writeContext(ctx)
+	defer stop()
+	return res, refreshWrite(wctx, u, d, name, res, cr, was, now, images, starts, o)
 }
 
 // found is a page captured now, as refresh compares it.
@@ -406,8 +408,9 @@ func (r *RefreshResult) Read(name string) (*pdfio.Document, error) {
 }
 
 // refreshWrite makes the refreshed file (res.PDF): it puts the new pages
-// in place, then describes their sets for build.
-func refreshWrite(u *pdfio.Update, d *pdfio.Document, name string, res *RefreshResult, cr *crawled, was map[string]*held,
+// in place, then describes their sets for build. Once ctx is done
+// (Options.WriteBound) it stops, nothing written: a *WriteStoppedError.
+func refreshWrite(ctx context.Context, u *pdfio.Update, d *pdfio.Document, name string, res *RefreshResult, cr *crawled, was map[string]*held,
 	now map[string]found, images map[string]*pdfio.ContentSet, starts []Start, o Options) error {
 	type placed struct {
 		key   string
@@ -421,6 +424,9 @@ func refreshWrite(u *pdfio.Update, d *pdfio.Document, name string, res *RefreshR
 	m := &record.Manifest{Profile: o.Profile.Name()}
 	moved := map[webcapture.Ref]webcapture.Ref{}
 	for _, c := range res.Changes {
+		if err := writeStopped(ctx, len(cr.res.Pages)); err != nil {
+			return err
+		}
 		switch c.Status {
 		case StatusUnchanged:
 			doc := cr.res.Pages[now[c.URL].page].Document
@@ -499,8 +505,11 @@ func refreshWrite(u *pdfio.Update, d *pdfio.Document, name string, res *RefreshR
 		return fmt.Errorf("refresh: %w", err)
 	}
 	m.Input, m.InputData = name, input
-	w, err := writeStructures(u, m, record.Options{Profile: o.Profile, Sources: cr.sources, AllowCertified: o.AllowCertified},
+	w, err := writeStructures(ctx, u, m, record.Options{Profile: o.Profile, Sources: cr.sources, AllowCertified: o.AllowCertified},
 		cr.c, moved, printed)
+	if stop := writeStopped(ctx, len(cr.res.Pages)); stop != nil {
+		return stop
+	}
 	if err != nil {
 		return fmt.Errorf("refresh: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/md5"
+	"errors"
 	"github.com/webcap/webcap/internal/pdfcheck"
 	"net/http"
 	"net/http/httptest"
@@ -157,6 +158,13 @@ func TestRefreshWrite(t *testing.T) {
 	site["/"] = strings.Replace(site["/"], `</body>`, `<a href="/n">n</a></body>`, 1)
 	site["/n"] = `<html><body>new page</body></html>`
 	mu.Unlock()
+	// Its write past its bound (Options.WriteBound): nothing written.
+	bounded := RefreshOptions{Options: opts}
+	bounded.WriteBound = func(ctx context.Context) (context.Context, func()) { return &doneAfter{Context: ctx, n: 1}, func() {} }
+	var ws *WriteStoppedError
+	if r, err := Refresh(ctx, b, first.PDF, "capture.pdf", bounded); !errors.As(err, &ws) || r == nil || r.PDF != nil {
+		t.Errorf("a refresh past its write's bound: %v; want a *WriteStoppedError, nothing written", err)
+	}
 	r, err := Refresh(ctx, b, first.PDF, "capture.pdf", RefreshOptions{Options: opts})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/webcap/webcap/canon"
 	"github.com/webcap/webcap/internal/pdfcheck"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/record"
 )
 
 // linksPDF is Chromium's print of a page of 3,000 visible links
@@ -38,39 +40,57 @@ func linksPDF(tb testing.TB) []byte {
 }
 
 // writeLinks is a capture's write phase for n pages, each printed as pdf:
-// their merge as the crawl takes them, the structures, the internal links
-// (page i is http://127.0.0.1:1/p<i>, which every page links to), and the
-// read back of the output that the command audits.
+// their merge as the crawl takes them (mergeLinks), the structures, the
+// internal links, and the read back of the output that the command
+// audits.
 func writeLinks(tb testing.TB, pdf []byte, n int) (*Result, *pdfio.Document) {
-	opts := Options{}.withDefaults()
-	mg := &merger{name: "capture.pdf", opts: opts, page: 1}
-	res := &Result{}
-	var items []Item
-	starts := []Start{{URL: "http://127.0.0.1:1/p0", Levels: 2}}
-	sources := fetched{}
+	k := mergeLinks(tb, pdf, n, Options{}.withDefaults())
+	if err := k.mg.write(context.Background(), k.res, k.manifest(), k.sources, k.c, true); err != nil {
+		tb.Fatal(err)
+	}
+	d, err := k.res.Read("capture.pdf")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return k.res, d
+}
+
+// kept is what a crawl leaves to write.
+type kept struct {
+	b       *Browser
+	mg      *merger
+	res     *Result
+	starts  []Start
+	items   []Item
+	sources fetched
+	c       *canon.Canonicalizer
+}
+
+func (k *kept) manifest() *record.Manifest {
+	return manifest(k.b, k.starts, k.res.Pages, k.items, k.mg.printed, k.mg.opts)
+}
+
+// mergeLinks is what the crawl of n pages, each printed as pdf, leaves to
+// write: page i is http://127.0.0.1:1/p<i>, which every page links to.
+func mergeLinks(tb testing.TB, pdf []byte, n int, opts Options) *kept {
+	tb.Helper()
+	k := &kept{b: &Browser{Version: "1.0"}, mg: &merger{name: "capture.pdf", opts: opts, page: 1}, res: &Result{First: 1},
+		starts: []Start{{URL: "http://127.0.0.1:1/p0", Levels: 2}}, sources: fetched{}}
 	for i := range n {
 		u := fmt.Sprintf("http://127.0.0.1:1/p%d", i)
 		body := []byte("<a href=p1>p1</a>")
 		pg := &Page{Requested: u, URL: u, Title: "p", PDF: pdf, Document: &Response{URL: u, Method: "GET", Status: 200,
 			Header: http.Header{"Content-Type": {"text/html"}}, Body: body, Fetched: time.Unix(1e9, 0), MainDoc: true}}
-		sources.put(u, body)
-		mg.add(pg)
-		res.Pages = append(res.Pages, pg)
-		items = append(items, Item{URL: u, Level: 1 + min(i, 1)})
+		k.sources.put(u, body)
+		k.mg.add(pg)
+		k.res.Pages = append(k.res.Pages, pg)
+		k.items = append(k.items, Item{URL: u, Level: 1 + min(i, 1)})
 	}
-	c, err := canon.New(opts.Profile)
-	if err != nil {
+	var err error
+	if k.c, err = canon.New(opts.Profile); err != nil {
 		tb.Fatal(err)
 	}
-	b := &Browser{Version: "1.0"}
-	if err := mg.write(res, manifest(b, starts, res.Pages, items, mg.printed, opts), sources, c, true); err != nil {
-		tb.Fatal(err)
-	}
-	d, err := res.Read("capture.pdf")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return res, d
+	return k
 }
 
 // BenchmarkWriteLinks is the write phase of 20 pages of 3,000 visible

@@ -32,7 +32,9 @@ type Config struct {
 	Capture capture.Options
 	Timeout time.Duration // each seed's time limit (capture.ErrTimeLimit); 0: none
 	// MaxMemory stops a seed's crawl once this process needs more memory
-	// (limits.WatchMemory), keeping what was captured; 0: no limit.
+	// (limits.WatchMemory), keeping what was captured, and its write
+	// (capture.Options.WriteBound, unless set): a write past it writes
+	// nothing, and the seed fails with exit 4; 0: no limit.
 	MaxMemory int64
 	// WARC is the template of each WARC's warcinfo (Software, Command,
 	// KeepCredentials); Filename and Args are the seed's.
@@ -150,6 +152,8 @@ func (c *Capturer) do(ctx context.Context, s Seed) Result {
 	case errors.As(err, &nothing):
 		r.Skips = len(nothing.Skips)
 		return r.fail(1, err)
+	case errors.Is(err, limits.ErrLimit): // its write passed --max-memory: nothing written
+		return r.fail(4, err)
 	case err != nil:
 		c.Close() // perhaps the browser failed: a new one for the next seed
 		return r.fail(3, err)
@@ -213,6 +217,11 @@ func (c *Capturer) capture(ctx context.Context, s Seed) (*capture.Result, error)
 	ctx, stop := limits.WatchMemory(ctx, cfg.MaxMemory, "--max-memory")
 	defer stop()
 	co := cfg.Capture
+	if co.WriteBound == nil { // the write of what the crawl kept, under the same ceiling
+		co.WriteBound = func(ctx context.Context) (context.Context, func()) {
+			return limits.WatchMemory(ctx, cfg.MaxMemory, "--max-memory")
+		}
+	}
 	if s.Levels > 0 {
 		co.Levels = s.Levels
 	}
@@ -258,8 +267,9 @@ func (c *Capturer) write(r *Result, res *capture.Result) error {
 // every seed of a list named list may be written (see writable): an
 // output that exists without Resume or Force, or that is not a regular
 // file, is a [*LineError] (wrapping an [*OutputError]) naming the first
-// such seed's line and file, and how many more seeds have one.
-func (c *Config) Writable(list string, ss []Seed) error {
+// such seed's line and file, and how many more seeds have one. Once ctx
+// is done (an interrupt), it stops and returns ctx's cause.
+func (c *Config) Writable(ctx context.Context, list string, ss []Seed) error {
 	var first *LineError
 	more := 0
 	// Each directory is listed once: a seed's outputs are looked at only
@@ -285,7 +295,10 @@ func (c *Config) Writable(list string, ss []Seed) error {
 	if c.WARCDir != "" {
 		inWARCDir = there(c.WARCDir)
 	}
-	for _, s := range ss {
+	for i, s := range ss {
+		if err := stopped(ctx, i); err != nil {
+			return err
+		}
 		pdf, warc := c.PDF(s.URL), c.WARCPath(s.URL)
 		if !inDir(pdf) && (warc == "" || !inWARCDir(warc)) {
 			continue
@@ -306,6 +319,15 @@ func (c *Config) Writable(list string, ss []Seed) error {
 		first.Err = fmt.Errorf("%w; %d more %s such an output", first.Err, more, plural(more, "seed has", "seeds have"))
 	}
 	return first
+}
+
+// stopped is ctx's cause once it is done, looked at on every
+// checkEvery-th seed i (ctx may be nil), else nil.
+func stopped(ctx context.Context, i int) error {
+	if ctx == nil || i%checkEvery != 0 || ctx.Err() == nil {
+		return nil
+	}
+	return context.Cause(ctx)
 }
 
 // writable checks that a seed's outputs may be written: absent, or

@@ -3,6 +3,7 @@ package seeds
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -55,7 +56,15 @@ var ErrNoSeed = errors.New("no seed (a line holds a URL; # starts a comment)")
 type ReadOptions struct {
 	Shard   shard.Shard    // the seeds of this shard only; zero: all
 	Profile *canon.Profile // how a seed must canonicalize; nil: canon.PDF
+	// Context, when not nil, stops the read once it is done (an
+	// interrupt): Read returns its cause (context.Cause). It is looked at
+	// every checkEvery lines: a million seeds take seconds to read.
+	Context context.Context
 }
+
+// checkEvery is how many seeds Read and Config.Writable take between
+// looks at their context: some milliseconds of work.
+const checkEvery = 1024
 
 // Read reads a list named name (for errors) and returns the seeds of
 // opts.Shard, in list order. It stops at the first problem.
@@ -65,6 +74,9 @@ func Read(r io.Reader, name string, opts ReadOptions) ([]Seed, error) {
 	seen := map[uint64]int{} // a kept seed's hash (its name's): its index in out
 	any := false
 	for n := 1; ; n++ {
+		if err := stopped(opts.Context, n); err != nil {
+			return nil, err
+		}
 		line, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			return nil, &LineError{name, n, fmt.Errorf("longer than %d bytes", MaxLine)}

@@ -301,7 +301,7 @@ func TestWritable(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := tc.cfg.Writable("list.txt", tc.list)
+			err := tc.cfg.Writable(context.Background(), "list.txt", tc.list)
 			var oe *OutputError
 			switch {
 			case tc.want == "" && err != nil:
@@ -310,5 +310,34 @@ func TestWritable(t *testing.T) {
 				t.Errorf("Writable = %v, want an *OutputError with %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// An interrupt (the context's cause) stops the read of a long list and
+// the check of its outputs, each within checkEvery seeds, with that
+// cause.
+func TestReadAndWritableStop(t *testing.T) {
+	var list strings.Builder
+	var ss []Seed
+	for i := range 3 * checkEvery {
+		u := fmt.Sprintf("http://127.0.0.1:1/p/%d", i)
+		fmt.Fprintln(&list, u)
+		ss = append(ss, Seed{Line: i + 1, URL: u})
+	}
+	stop := errors.New("interrupted")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(stop)
+	if got, err := Read(strings.NewReader(list.String()), "list.txt", ReadOptions{Context: ctx}); err != stop || got != nil {
+		t.Errorf("Read in a context done = %d seeds, %v; want none, %v", len(got), err, stop)
+	}
+	if got, err := Read(strings.NewReader(list.String()), "list.txt", ReadOptions{Context: context.Background()}); err != nil || len(got) != len(ss) {
+		t.Errorf("Read = %d seeds, %v; want %d", len(got), err, len(ss))
+	}
+	cfg := &Config{Dir: t.TempDir()}
+	if err := cfg.Writable(ctx, "list.txt", ss); err != stop {
+		t.Errorf("Writable in a context done = %v, want %v", err, stop)
+	}
+	if err := cfg.Writable(context.Background(), "list.txt", ss); err != nil {
+		t.Errorf("Writable = %v", err)
 	}
 }

@@ -191,7 +191,7 @@ func writeMRRJob(x *xmlw, f file, failed []Count, all map[string]clause, seeds l
 	x.close("details")
 	x.close("validationReport")
 	if warns+infos > 0 {
-		writeMRRLogs(x, f, seeds)
+		writeMRRLogs(x, f, seeds, maxLogMessages)
 	}
 	x.close("job")
 }
@@ -224,16 +224,32 @@ func writeMRRRule(x *xmlw, f file, c Count, all map[string]clause) {
 	}
 }
 
+// maxLogMessages is how many distinct log messages a file's job lists at
+// most: each is counted (a key and a count in a map, some 50 bytes) while
+// the file's findings are read. A finding's message names its object, so
+// a file of two million warnings can have as many messages: past this,
+// their occurrences are one message that says so (100,000 messages are
+// some 5 MB).
+const maxLogMessages = 100_000
+
 // writeMRRLogs writes the file's warnings and notes as log messages: each
-// message once, in the order first found, with its occurrences. The first
-// reading counts the messages by a key of 128 bits (logKey), the second
-// writes each at its first occurrence: a file's millions of messages cost
-// 16 bytes each, not themselves.
-func writeMRRLogs(x *xmlw, f file, seeds logSeeds) {
+// message once, in the order first found, with its occurrences; at most
+// max messages, then one that counts the occurrences of the others. The
+// first reading counts the messages by a key of 128 bits (logKey), the
+// second writes each at its first occurrence: a file's millions of
+// messages cost some 50 bytes each of the first max, not themselves.
+func writeMRRLogs(x *xmlw, f file, seeds logSeeds, max int) {
 	seen := map[logKey]int{}
+	more := 0 // the occurrences of the messages past max
 	err := f.each(func(found audit.Finding) error {
-		if found.Severity != audit.Serious {
-			seen[seeds.key(logMessage(found))]++
+		if found.Severity == audit.Serious {
+			return nil
+		}
+		k := seeds.key(logMessage(found))
+		if _, ok := seen[k]; ok || len(seen) < max {
+			seen[k]++
+		} else {
+			more++
 		}
 		return nil
 	})
@@ -241,7 +257,11 @@ func writeMRRLogs(x *xmlw, f file, seeds logSeeds) {
 		x.err = err
 		return
 	}
-	x.open("logs", intAttr("logsCount", len(seen)))
+	count := len(seen)
+	if more > 0 {
+		count++
+	}
+	x.open("logs", intAttr("logsCount", count))
 	err = f.each(func(found audit.Finding) error {
 		if found.Severity == audit.Serious {
 			return nil
@@ -256,6 +276,10 @@ func writeMRRLogs(x *xmlw, f file, seeds logSeeds) {
 	})
 	if x.err == nil {
 		x.err = err
+	}
+	if more > 0 {
+		x.elem(mrrMessage{Occurrences: more, Level: "INFO",
+			Text: fmt.Sprintf("webcap lists at most %d distinct log messages a file: the other messages' %d occurrences are not listed", max, more)}, "logMessage")
 	}
 	x.close("logs")
 }

@@ -72,7 +72,8 @@ hostile file that makes the parser hang, crash or grow past the limit is
 reported as not readable (exit 4, kind "invalid"), its worker is
 replaced, and the other files go on. A worker is also replaced after --restart-after files.
 Results come in input order, except those of --jsonl, which come as each
-file is done unless --ordered.
+file is done unless --ordered (which orders those lines: without --jsonl
+or --resume it is a usage error).
 
 Exit status: 0 when no file has an error, 1 when one has, 4 when a file
 is not a PDF, does not parse or is hostile (this wins over 1), 3 when a
@@ -182,6 +183,9 @@ from them.`,
 				return usagef("audit: --resume holds no report: drop --html, and make it from the results with webcap report --html REPORT.html %s", opts.Resume)
 			case opts.Force && opts.HTML == "":
 				return usagef("audit: --force replaces --html's report: give --html")
+			}
+			if err := checkOrdered("audit", opts.Ordered, opts.JSONL || opts.Resume != ""); err != nil {
+				return err
 			}
 			if opts.HTML != "" {
 				opts.Sets = true

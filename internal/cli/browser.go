@@ -53,7 +53,8 @@ func (o *fetchFlags) options(ios *IOStreams, cmd string) capture.Options {
 		allow = capture.Loopback | capture.Private | capture.LinkLocal | capture.Metadata
 	}
 	return capture.Options{Profile: o.Profile, MaxPages: o.MaxPages, MaxBytes: int64(o.MaxBytes), PageTimeout: o.PageTimeout,
-		IgnoreRobots: o.IgnoreRobots, Allow: allow, Media: o.Media, Bookmarks: capture.BookmarksMode(o.Bookmarks), IdleQuiet: o.WaitIdle, Settle: o.settle(), Session: o.Session, Progress: newCaptureProgress(ios, o.mode(ios, progressPlain), cmd, o.MaxPages)}
+		IgnoreRobots: o.IgnoreRobots, Allow: allow, Media: o.Media, Bookmarks: capture.BookmarksMode(o.Bookmarks), IdleQuiet: o.WaitIdle, Settle: o.settle(), Session: o.Session, Progress: newCaptureProgress(ios, o.mode(ios, progressPlain), cmd, o.MaxPages),
+		WriteBound: o.crawlMemory.watch} // --max-memory bounds the write of what the crawl kept, too
 }
 
 // settle is --settle as capture.Options takes it: 0 is none.

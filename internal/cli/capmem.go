@@ -13,9 +13,10 @@ import (
 // crawlMemory are the memory bounds of the commands that fetch pages
 // (capture, append, refresh): --max-memory, webcap's own heap as every
 // command that reads PDFs bounds it (passing it stops the crawl, what was
-// captured is written, and the command exits 4), and --browser-memory,
-// Chromium's processes (a page that takes more is skipped, and the crawl
-// goes on).
+// captured is written, and the command exits 4; the write is under it
+// too, capture.Options.WriteBound: what fits of it is written), and
+// --browser-memory, Chromium's processes (a page that takes more is
+// skipped, and the crawl goes on).
 type crawlMemory struct {
 	MaxMemory      byteSize
 	maxMemoryGiven bool
@@ -30,7 +31,7 @@ func (m *crawlMemory) add(cmd *cobra.Command) {
 	f := cmd.Flags()
 	m.MaxMemory = defaultMaxMemory
 	f.Var(givenSize{&m.MaxMemory, &m.maxMemoryGiven}, "max-memory",
-		"stop fetching once webcap needs more memory than `SIZE`, keeping what was captured (exit 4; default: 1 GiB)")
+		"stop fetching once webcap needs more memory than `SIZE`, keeping what was captured, as much of it as its write fits in (exit 4; default: 1 GiB)")
 	m.BrowserMemory = capture.DefaultBrowserMemory
 	f.Var(&m.BrowserMemory, "browser-memory", "skip a page once Chromium's processes hold more than `SIZE` while it renders (its scripts may hold half)")
 }

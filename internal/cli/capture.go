@@ -40,7 +40,11 @@ lost to a network error, forbids its whole origin, as RFC 9309 §2.3.1.4
 says; a 4xx allows everything; each page skipped says which), and
 --timeout the whole capture: when it is reached, what was captured is
 written and the rest reported; so is Ctrl-C, which then exits 130, and
---max-memory (webcap's own memory), which then exits 4. Memory is bounded
+--max-memory (webcap's own memory), which then exits 4. The write of what
+was captured is under --max-memory too: when writing all the pages kept
+would take more, the first half of them is written, and so on until what
+is written fits (the others are said, skipped: kind memory-limit), and
+the command exits 4; append writes all its pages or none. Memory is bounded
 throughout: a page's first 1,000 links are followed, no more; the pages
 being rendered hold at most 256 MiB of responses at once (a response that
 finds none left is left out, and said); and Chromium's processes may hold
@@ -110,7 +114,8 @@ comment) into DIR/NAME.pdf (and, with --warc WDIR, WDIR/NAME.warc.gz), NAME
 being a slug of the seed and a hash of it; --shard I/N takes the seeds
 whose URL hashes to I (FNV-1a, as audit's), --resume keeps the seeds whose
 outputs are complete and audit with no error, --jsonl prints a line per
-seed as each is done (in list order with --ordered, as audit's), --workers
+seed as each is done (in list order with --ordered, as audit's: it
+needs --jsonl; these flags mean nothing without --urls-from), --workers
 N captures N seeds at once, each worker process with its own Chromium. A
 Chromium that exits (killed, out of memory) fails the seed being
 captured, nothing written (--resume redoes it), and is started again for
@@ -137,6 +142,9 @@ captured before is written).`,
 			if opts.many.From != "" { // the seeds are the list's (capturemany.go)
 				opts.many.workerArgs = workerFlags(cmd.Flags())
 				return nil
+			}
+			if err := checkNoList(cmd.Flags()); err != nil {
+				return err
 			}
 			return cobra.MinimumNArgs(1)(cmd, args)
 		},
@@ -340,6 +348,10 @@ func runCapture(ctx context.Context, opts *captureOptions) error {
 	var pe *pdfio.Error
 	if errors.As(err, &pe) {
 		return fmt.Errorf("%s: %w", name, err) // append's FILE: it names the file
+	}
+	var ws *capture.WriteStoppedError
+	if errors.As(err, &ws) { // past --max-memory: exit 4
+		return fmt.Errorf("%s: %s: %w", name, displayOutput(opts.target(opts.File)), err)
 	}
 	if err != nil {
 		return err

@@ -51,6 +51,21 @@ func (m *manyFlags) add(cmd *cobra.Command) {
 	f.IntVar(&m.Workers, "workers", 1, "with --urls-from: capture `N` seeds at once, each worker process with its own Chromium")
 }
 
+// listFlags are the flags of a list of seeds that mean nothing without
+// one, in the order they are said.
+var listFlags = []string{"out-dir", "shard", "resume", "jsonl", "ordered", "workers"}
+
+// checkNoList is a usage error for a flag of a list of seeds given
+// without --urls-from: it would do nothing.
+func checkNoList(f *pflag.FlagSet) error {
+	for _, name := range listFlags {
+		if f.Changed(name) {
+			return usagef("capture: --%s is for a list of seeds: give --urls-from LIST", name)
+		}
+	}
+	return nil
+}
+
 // workerFlags are the flags of the command line f parsed that its
 // workers are given: every one set, as --name=value, but the parent's own.
 func workerFlags(f *pflag.FlagSet) []string {
@@ -81,10 +96,14 @@ func checkMany(opts *captureOptions, args []string) error {
 		return usagef("capture: --urls-from: sealing and --embed-warc are not done per seed (seal each PDF afterwards)")
 	case m.Workers < 1:
 		return usagef("capture: --workers %d: at least one", m.Workers)
+
 	case opts.Levels < 1:
 		return usagef("capture: --levels %d: 1 captures the start pages only", opts.Levels)
 	case opts.Jobs < 1:
 		return usagef("capture: --jobs %d: render at least one page at a time", opts.Jobs)
+	}
+	if err := checkOrdered("capture", m.Ordered, m.JSONL); err != nil {
+		return err
 	}
 	if m.Shard != "" {
 		s, err := shard.Parse(m.Shard)
@@ -107,25 +126,34 @@ func (o *captureOptions) manyConfig() seeds.Config {
 
 func runCaptureMany(ctx context.Context, opts *captureOptions) error {
 	m := &opts.many
-	list, err := readSeeds(opts)
-	if err != nil {
+	// The list is read and every seed's outputs checked before anything
+	// is written; an interrupt meanwhile (a million seeds take seconds)
+	// stops the command at once, nothing written.
+	list, err := readSeeds(ctx, opts)
+	if ctx.Err() != nil {
+		return stopError(ctx, "capture", "")
+	} else if err != nil {
 		return err
 	}
-	for _, dir := range []string{m.OutDir, opts.WARC} {
-		if err := outDir(dir); err != nil {
-			return err
-		}
+	makeDirs, err := outDirs(m.OutDir, opts.WARC)
+	if err != nil {
+		return err
 	}
 	cfg := opts.manyConfig()
 	// Every seed's outputs are checked before a worker or its Chromium
 	// starts: a list captured once, run again without --resume, fails
 	// at once, not seed by seed.
-	if err := cfg.Writable(m.From, list); err != nil {
+	if err := cfg.Writable(ctx, m.From, list); ctx.Err() != nil {
+		return stopError(ctx, "capture", "")
+	} else if err != nil {
 		var oe *seeds.OutputError
 		if errors.As(err, &oe) { // as capture -o FILE that exists
 			return usagef("capture: --urls-from %v", err)
 		}
 		return &ioError{fmt.Errorf("capture: --urls-from %w", err)}
+	}
+	if err := makeDirs(); err != nil {
+		return err
 	}
 	do, stop := opts.seedWorkers(ctx, &cfg)
 	defer stop()
@@ -169,7 +197,7 @@ type seedLineJSON struct {
 }
 
 // readSeeds reads --urls-from's seeds of the shard.
-func readSeeds(opts *captureOptions) ([]seeds.Seed, error) {
+func readSeeds(ctx context.Context, opts *captureOptions) ([]seeds.Seed, error) {
 	m := &opts.many
 	var r io.Reader = opts.IO.In
 	if m.From != "-" {
@@ -183,7 +211,7 @@ func readSeeds(opts *captureOptions) ([]seeds.Seed, error) {
 		}
 		r = f
 	}
-	list, err := seeds.Read(r, m.From, seeds.ReadOptions{Shard: m.shard, Profile: opts.Profile})
+	list, err := seeds.Read(r, m.From, seeds.ReadOptions{Shard: m.shard, Profile: opts.Profile, Context: ctx})
 	var le *seeds.LineError
 	if errors.As(err, &le) && le.Line > 0 || errors.Is(err, seeds.ErrNoSeed) {
 		return nil, usagef("capture: --urls-from %v", err)
@@ -193,24 +221,33 @@ func readSeeds(opts *captureOptions) ([]seeds.Seed, error) {
 	return list, nil
 }
 
-// outDir makes a directory outputs go to, unless it is one already.
-func outDir(dir string) error {
-	if dir == "" {
-		return nil
+// outDirs checks the directories outputs go to (each one already, or
+// absent) and returns the func that makes those absent, called once
+// nothing more is checked: a command stopped before writes nothing.
+func outDirs(dirs ...string) (func() error, error) {
+	var absent []string
+	for _, dir := range dirs {
+		if dir == "" {
+			continue
+		}
+		fi, err := os.Stat(dir)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			absent = append(absent, dir)
+		case err != nil:
+			return nil, &ioError{fmt.Errorf("capture: %w", err)}
+		case !fi.IsDir():
+			return nil, usagef("capture: %s: not a directory (--out-dir and, with --urls-from, --warc name directories)", displayOutput(dir))
+		}
 	}
-	fi, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return &ioError{fmt.Errorf("capture: %w", err)}
+	return func() error {
+		for _, dir := range absent {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return &ioError{fmt.Errorf("capture: %w", err)}
+			}
 		}
 		return nil
-	case err != nil:
-		return &ioError{fmt.Errorf("capture: %w", err)}
-	case !fi.IsDir():
-		return usagef("capture: %s: not a directory (--out-dir and, with --urls-from, --warc name directories)", displayOutput(dir))
-	}
-	return nil
+	}, nil
 }
 
 // seedWorkers is how each seed is captured: in a worker process (the

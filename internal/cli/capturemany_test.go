@@ -2,6 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,5 +59,57 @@ func TestCaptureManyUsage(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "good.txt")); err != nil {
 		t.Error(err)
+	}
+}
+
+// cancelAt is a list read from stdin that interrupts the command (cancels
+// its context, as Ctrl-C does) when it is read up to at bytes, or at its
+// end when at is past it.
+type cancelAt struct {
+	r      *strings.Reader
+	at     int64
+	cancel context.CancelCauseFunc
+}
+
+func (c *cancelAt) Read(p []byte) (int, error) {
+	if read := c.r.Size() - int64(c.r.Len()); read >= c.at || c.r.Len() == 0 {
+		c.cancel(&interrupted{sig: os.Interrupt})
+	}
+	if max := c.at - (c.r.Size() - int64(c.r.Len())); max > 0 && int64(len(p)) > max {
+		p = p[:max]
+	}
+	return c.r.Read(p)
+}
+
+// Ctrl-C while a long list is read, or while its seeds' outputs are
+// checked (before any worker or Chromium starts): the command stops at
+// once with the interrupt's code, nothing made or written.
+func TestCaptureManyInterruptedBeforeStart(t *testing.T) {
+	var list strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&list, "http://127.0.0.1:1/p/%d\n", i)
+	}
+	tests := []struct {
+		name string
+		at   int64 // the bytes read when the interrupt comes
+	}{
+		{"while the list is read", 1000},
+		{"while the outputs are checked", int64(list.Len()) + 1}, // at its end: the read is done
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			dir := filepath.Join(t.TempDir(), "out")
+			ios, _, stdout, stderr := Test()
+			ios.In = &cancelAt{r: strings.NewReader(list.String()), at: tc.at, cancel: cancel}
+			code := Main(ctx, []string{"capture", "--urls-from", "-", "--out-dir", dir, "--jsonl", "--chromium", "/nonexistent/chromium"}, ios)
+			if code != 130 || stderr.String() != "webcap: capture: interrupted (interrupt)\n" || stdout.Len() > 0 {
+				t.Errorf("exit %d, %d bytes on stdout, stderr %.300q; want 130, nothing, and the interrupt said", code, stdout.Len(), stderr)
+			}
+			if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("--out-dir %s: %v, want it not made", dir, err)
+			}
+		})
 	}
 }

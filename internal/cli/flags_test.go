@@ -224,6 +224,14 @@ func TestCommandFlagErrors(t *testing.T) {
 		{[]string{"capture", "--warc-keep-credentials", "http://a/", "-o", "o.pdf"}, "webcap: capture: --warc-keep-credentials is about the WARC: give --warc OUT.warc.gz"},
 		{[]string{"append", "--warc-keep-credentials", "a.pdf", "http://a/", "-o", "o.pdf"}, "webcap: append: --warc-keep-credentials is about the WARC: give --warc OUT.warc.gz"},
 		{[]string{"refresh", "--warc-keep-credentials", "a.pdf", "-o", "o.pdf"}, "webcap: refresh: --warc-keep-credentials is about the WARC: give --warc OUT.warc.gz"},
+		// --ordered orders JSON lines: one rule for audit and capture --urls-from (ordered.go).
+		{[]string{"audit", "--ordered", "a.pdf"}, "webcap: audit: --ordered is the order of --jsonl's lines: give --jsonl"},
+		{[]string{"audit", "--ordered", "--json", "a.pdf"}, "webcap: audit: --ordered is the order of --jsonl's lines: give --jsonl"},
+		{[]string{"capture", "--urls-from", "l.txt", "--out-dir", "o", "--ordered"}, "webcap: capture: --ordered is the order of --jsonl's lines: give --jsonl"},
+		// A list's flags without a list.
+		{[]string{"capture", "--ordered", "http://a/", "-o", "o.pdf"}, "webcap: capture: --ordered is for a list of seeds: give --urls-from LIST"},
+		{[]string{"capture", "--jsonl", "--workers", "2", "http://a/", "-o", "o.pdf"}, "webcap: capture: --jsonl is for a list of seeds: give --urls-from LIST"},
+		{[]string{"capture", "--out-dir", "o", "http://a/", "-o", "o.pdf"}, "webcap: capture: --out-dir is for a list of seeds: give --urls-from LIST"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			ios, _, stdout, stderr := Test()

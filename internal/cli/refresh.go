@@ -188,7 +188,10 @@ func runRefresh(ctx context.Context, opts *refreshOptions) error {
 	}
 	var res *capture.RefreshResult
 	err = opts.browse(ctx, opts.IO, "refresh", func(ctx context.Context, b *capture.Browser) (err error) {
-		if res, err = plan.Run(ctx, b); err != nil {
+		var ws *capture.WriteStoppedError
+		if res, err = plan.Run(ctx, b); errors.As(err, &ws) { // past --max-memory: exit 4
+			return fmt.Errorf("refresh: %s: %w", displayOutput(opts.target(opts.File)), err)
+		} else if err != nil {
 			return fmt.Errorf("refresh: %w", err)
 		}
 		return nil

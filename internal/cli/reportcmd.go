@@ -43,7 +43,10 @@ its last result, in the place of its first; the count of such files is
 said on stderr. A shard's last line that is cut short (a run killed while
 it wrote) is skipped and said on stderr; any other line that is not an
 audit-file object, or that is longer than 256 MiB, is an error (exit 4).
-Stdin is read within --max-file-size, as a shard named is.
+Stdin is read within --max-file-size, as a shard named is. A shard's
+lines are held one at a time, a line's findings decoded whole: some six
+times the line (a line of 1,000,000 findings, 149 MB, in 0.9 GB; the
+longest, 256 MiB, in about 1.8 GB).
 
 Exit status: as audit's for the same files (0: no error finding; 1: a
 file has one; 3: a file or a shard could not be read; 4: a shard that

@@ -308,20 +308,30 @@ func init() {
 		},
 		Case{
 			// The same pages under --max-memory 64 MiB: the crawl stops
-			// at the ceiling, and what was captured is written, the write
-			// adding to the heap only the file's bytes and the structures.
-			// The ceiling was 256 MiB until the printed pages were read
-			// with the lazy reader (issue 30): the crawl's heap then kept
-			// all 20 pages within 128 MiB, and writing them took 751 MB
-			// (the ceiling bounds the crawl, not the write of what it kept).
+			// at the ceiling. The ceiling was 256 MiB until the printed
+			// pages were read with the lazy reader (issue 30): the crawl's
+			// heap then kept all 20 pages within 128 MiB, and writing them
+			// took 751 MB (the ceiling bounded the crawl, not the write of
+			// what it kept). The write is now under the same ceiling
+			// (capture.Options.WriteBound): writing the pages kept takes
+			// some four times what the crawl held of them, so what fits
+			// of them is written, halving them until it does
+			// (cases_i30small.go); were a single page past it, nothing
+			// would be.
 			Name:    "capture-3000-visible-links-max-memory",
 			Part:    Bounds,
 			Browser: true,
 			Slow:    true,
 			Setup:   serve(&manyLinks{n: 3000, shown: true}, "capture", "--max-memory", "64MiB", "--levels", "2", "--max-pages", "20", "-o", "out.pdf", "{url}/"),
 			Exit:    4,
-			Stderr:  []string{`^webcap: capture: stopped early: took more memory than --max-memory 64 MiB: the \d+ pages captured before are in out\.pdf$`},
-			Check:   pagesIn("out.pdf", 1, 200),
+			Stderr: []string{`^webcap: capture: (out\.pdf: not written: writing the (page|\d+ pages) captured took more memory than --max-memory 64 MiB|` +
+				`stopped early: took more memory than --max-memory 64 MiB: the \d+ pages? captured before (is|are) in out\.pdf)$`},
+			Check: func(dir string) error {
+				if only()(dir) == nil {
+					return nil // not written
+				}
+				return pagesIn("out.pdf", 1, 200)(dir)
+			},
 			MaxRSS:  512 << 20,
 			MaxTree: 3 << 30,
 			MaxCPU:  60 * time.Second,
