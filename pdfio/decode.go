@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -187,14 +186,21 @@ func (d *decoder) allObjectStreams() {
 		return
 	}
 	d.objStms = true
-	for _, n := range slices.Sorted(maps.Keys(d.xt.Table)) {
-		e := d.xt.Table[n]
+	// (The streams are found first and only they are sorted: a file's
+	// table has a hundred thousand numbers, its object streams hundreds.)
+	var streams []int
+	for n, e := range d.xt.Table {
 		if e == nil || e.Free {
 			continue
 		}
-		if osd, ok := e.Object.(types.ObjectStreamDict); ok {
-			d.decodeLocked(n, &osd.StreamDict)
+		if _, ok := e.Object.(types.ObjectStreamDict); ok {
+			streams = append(streams, n)
 		}
+	}
+	slices.Sort(streams)
+	for _, n := range streams {
+		osd := d.xt.Table[n].Object.(types.ObjectStreamDict)
+		d.decodeLocked(n, &osd.StreamDict)
 	}
 }
 
