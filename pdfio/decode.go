@@ -53,6 +53,7 @@ type decoder struct {
 	used    int64                 // bytes decoded so far, of maxTotal
 	done    map[int]*decodedBytes // by the stream's object number
 	objStms bool                  // every object stream was decoded (allObjectStreams)
+	share   *valueShare           // a read's (readBytes): load parses through it
 }
 
 // decodedBytes is a stream decoded (or why it is not), and for an object
@@ -255,7 +256,7 @@ func (d *decoder) load(e *model.XRefTableEntry) (types.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	ob, ok := parseCompressed(data)
+	ob, ok := parseCompressedShared(data, d.share)
 	if !ok {
 		if ob, err = compressedObject(data); err != nil {
 			return nil, err

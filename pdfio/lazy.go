@@ -50,6 +50,12 @@ var errLazy = errors.New("not plain: read by pdfcpu")
 // lazyParse builds the model.Context of b as pdfcpu's ReadContext would,
 // or fails with errLazy (or the context's error) when it cannot be sure.
 func lazyParse(b []byte, opts Options) (ctx *model.Context, err error) {
+	return lazyParseShared(b, opts, nil)
+}
+
+// lazyParseShared is lazyParse with the objects it parses made through
+// share (nil: none), for a read (valueShare).
+func lazyParseShared(b []byte, opts Options, share *valueShare) (ctx *model.Context, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			ctx, err = nil, errLazy
@@ -80,7 +86,7 @@ func lazyParse(b []byte, opts Options) (ctx *model.Context, err error) {
 	}
 	goctx, cancel := context.WithTimeout(parent, opts.Timeout)
 	defer cancel()
-	l := &lazy{b: b, ctx: ctx, goctx: goctx, parent: parent, timeout: opts.Timeout, objStms: map[int]types.Array{}, zeroGen: new(int)}
+	l := &lazy{b: b, ctx: ctx, goctx: goctx, parent: parent, timeout: opts.Timeout, objStms: map[int]types.Array{}, zeroGen: new(int), share: share}
 	if err := l.header(); err != nil {
 		return nil, err
 	}
@@ -162,6 +168,7 @@ type lazy struct {
 	// objStms are the objects of each object stream read (objectStream),
 	// by the stream's number.
 	objStms map[int]types.Array
+	share   *valueShare // (value: a read's only)
 	// lastStm and lastArr are the stream compressed found last (the
 	// objects of a stream are mostly met together).
 	lastStm int
@@ -445,7 +452,7 @@ func (l *lazy) value(num, gen int, off int64) (o types.Object, end int, ok bool)
 	if !ok || n != num || g != gen {
 		return nil, 0, false
 	}
-	p := objParser{b: l.b, i: at}
+	p := objParser{b: l.b, i: at, share: l.share}
 	o, ok = p.value(0)
 	if !ok || o == nil {
 		return nil, 0, false
