@@ -125,18 +125,20 @@ func (d *decoder) forget(num int) {
 // stream num, as pdfcpu's lazy object would (from its offset to the next
 // object's, the last to the end of the stream).
 func (d *decoder) objectData(num, ind int) ([]byte, error) {
-	e, ok := d.xt.Table[num]
-	if !ok || e == nil || e.Free {
-		return nil, fmt.Errorf("object stream %d does not exist", num)
-	}
 	d.mu.Lock()
 	read := d.done[num]
 	ready := read != nil && read.objects && read.err == nil
 	d.mu.Unlock()
 	if ready {
-		// Its header read before, from the same stream (an update that
-		// replaces the object makes the decoder forget it).
+		// Its header read before, from the same stream, found in the
+		// table then (an update that replaces the object makes the
+		// decoder forget it): no look-up in the table, whose hundred
+		// thousand entries cost a cache miss each.
 		return read.object(num, ind)
+	}
+	e, ok := d.xt.Table[num]
+	if !ok || e == nil || e.Free {
+		return nil, fmt.Errorf("object stream %d does not exist", num)
 	}
 	osd, ok := e.Object.(types.ObjectStreamDict)
 	if !ok {

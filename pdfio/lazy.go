@@ -453,7 +453,7 @@ func (l *lazy) value(num, gen int, off int64) (o types.Object, end int, ok bool)
 		return nil, 0, false
 	}
 	p := objParser{b: l.b, i: at, share: l.share}
-	o, ok = p.value(0)
+	o, ok = p.topValue()
 	if !ok || o == nil {
 		return nil, 0, false
 	}

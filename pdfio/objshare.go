@@ -1,6 +1,7 @@
 package pdfio
 
 import (
+	"bytes"
 	"hash/maphash"
 	"unsafe"
 
@@ -98,14 +99,45 @@ func sharedEnd(b []byte, i, depth int) int {
 }
 
 // container parses the array or dictionary at p.i (depth > 0: inside an
-// object) through the share: the value parsed before from the same text,
-// else parsed now and kept for the next.
+// object) through the share, if any.
 func (p *objParser) container(depth int, parse func(int) (types.Object, bool)) (types.Object, bool) {
-	s := p.share
-	end := -1
-	if s != nil && depth > 0 {
-		end = sharedEnd(p.b, p.i, depth)
+	if p.share == nil || depth == 0 {
+		return parse(depth)
 	}
+	return p.shared(depth, parse)
+}
+
+// topValue parses an object's value at p.i, as value(0) does; through the
+// share, if any, when it is a stream's dictionary: stream objects are
+// where a file repeats whole values (20,000 content streams of
+// <</Length 46>>), and a stream's dictionary is read, never changed, by a
+// read. Any other object keeps a value of its own.
+func (p *objParser) topValue() (types.Object, bool) {
+	if p.share != nil {
+		if j := p.skipFrom(p.i); j >= 0 && j+1 < len(p.b) && p.b[j] == '<' && p.b[j+1] == '<' {
+			if end := sharedEnd(p.b, j, 0); end > 0 && streamFollows(p.b, end) {
+				p.i = j
+				return p.shared(0, p.dict)
+			}
+		}
+	}
+	return p.value(0)
+}
+
+// streamFollows: the keyword "stream" follows b[i:] after white space.
+func streamFollows(b []byte, i int) bool {
+	for i < len(b) && cpuSpace(b[i]) {
+		i++
+	}
+	return bytes.HasPrefix(b[i:], []byte("stream"))
+}
+
+// shared parses the array or dictionary at p.i through the share: the
+// value parsed before from the same text, else parsed now and kept for
+// the next.
+func (p *objParser) shared(depth int, parse func(int) (types.Object, bool)) (types.Object, bool) {
+	s := p.share
+	end := sharedEnd(p.b, p.i, depth)
 	if end < 0 {
 		return parse(depth)
 	}

@@ -83,3 +83,35 @@ func TestValueShareAliasesStrings(t *testing.T) {
 		}
 	}
 }
+
+// Of objects themselves, only a stream's dictionary is shared.
+func TestValueShareStreamDicts(t *testing.T) {
+	tests := []struct {
+		name, text string
+		shared     bool
+	}{
+		{"stream", "<</Length 46>>\nstream\n", true},
+		{"stream after spaces", "<</Length 46>> \r\nstream\r\n", true},
+		{"no stream", "<</Length 46>>\nendobj\n", false},
+		{"string inside", "<</Length 46/T(a)>>\nstream\n", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			share := newValueShare()
+			var got [2]types.Object
+			for i := range got {
+				p := objParser{b: []byte(tc.text), share: share}
+				o, ok := p.topValue()
+				alone := objParser{b: []byte(tc.text)}
+				want, wantOK := alone.value(0)
+				if ok != wantOK || !reflect.DeepEqual(o, want) || p.i != alone.i {
+					t.Fatalf("topValue(%q) = %#v, %v at %d; value(0) %#v, %v at %d", tc.text, o, ok, p.i, want, wantOK, alone.i)
+				}
+				got[i] = o
+			}
+			if same := sameValue(got[0], got[1]); same != tc.shared {
+				t.Errorf("topValue(%q) twice: one value %v, want %v", tc.text, same, tc.shared)
+			}
+		})
+	}
+}
