@@ -54,6 +54,12 @@ type decoder struct {
 	done    map[int]*decodedBytes // by the stream's object number
 	objStms bool                  // every object stream was decoded (allObjectStreams)
 	share   *valueShare           // a read's (readBytes): load parses through it
+	// readOnly: the decoder is a read's own (readBytes), whose table
+	// does not change once the reader has indexed it. byNum is then that
+	// index (objectNumbers), which allObjectStreams walks in order, where
+	// the table's map would be walked in no order, a cache miss an entry.
+	readOnly bool
+	byNum    []*model.XRefTableEntry
 }
 
 // decodedBytes is a stream decoded (or why it is not), and for an object
@@ -192,15 +198,27 @@ func (d *decoder) allObjectStreams() {
 	// (The streams are found first and only they are sorted: a file's
 	// table has a hundred thousand numbers, its object streams hundreds.)
 	var streams []int
-	for n, e := range d.xt.Table {
+	isStream := func(e *model.XRefTableEntry) bool {
 		if e == nil || e.Free {
-			continue
+			return false
 		}
-		if _, ok := e.Object.(types.ObjectStreamDict); ok {
-			streams = append(streams, n)
-		}
+		_, ok := e.Object.(types.ObjectStreamDict)
+		return ok
 	}
-	slices.Sort(streams)
+	if d.byNum != nil {
+		for n, e := range d.byNum {
+			if isStream(e) {
+				streams = append(streams, n)
+			}
+		}
+	} else {
+		for n, e := range d.xt.Table {
+			if isStream(e) {
+				streams = append(streams, n)
+			}
+		}
+		slices.Sort(streams)
+	}
 	for _, n := range streams {
 		osd := d.xt.Table[n].Object.(types.ObjectStreamDict)
 		d.decodeLocked(n, &osd.StreamDict)

@@ -213,7 +213,7 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 		}
 	}()
 	dec := newDecoder(ctx.XRefTable, opts)
-	dec.share = share
+	dec.share, dec.readOnly = share, true
 	return newReader(ctx, dec, name, opts, b).read(), nil
 }
 
