@@ -53,27 +53,27 @@ func samePages(n int, distinct bool) []byte {
 }
 
 func init() {
-	const pages = 100000
+	const pages = 40000
 	Register(
 		Case{
 			Name:   "read-equal-page-values-info",
 			Part:   Bounds,
 			Setup:  lazyFile("same.pdf", func() []byte { return samePages(pages, false) }, "info", "--json", "same.pdf"),
 			Exit:   0,
-			Stdout: []string{`"pages":100000`},
-			// (Now 0.76-0.82 s CPU, 171-172 MB.)
-			MaxCPU: 10 * time.Second, MaxRSS: 256 << 20,
-			Before: "exit 0 in 1.26-1.28 s CPU, 341-349 MB (/work/webcap-old info --json same.pdf, a 32 MB file of 100,000 pages with equal /Resources, /MediaBox and content stream dictionaries)",
+			Stdout: []string{`"pages":40000`},
+			// (Now 0.28-0.33 s CPU, 80-81 MiB.)
+			MaxCPU: 5 * time.Second, MaxRSS: 112 << 20,
+			Before: "exit 0 in 0.51-0.57 s CPU, 148-150 MiB (/work/webcap-old info --json same.pdf, a 13 MB file of 40,000 pages with equal /Resources, /MediaBox and content stream dictionaries)",
 		},
 		Case{
 			Name:   "read-distinct-page-values-info",
 			Part:   Bounds,
 			Setup:  lazyFile("distinct.pdf", func() []byte { return samePages(pages, true) }, "info", "--json", "distinct.pdf"),
 			Exit:   0,
-			Stdout: []string{`"pages":100000`},
-			// (Now 1.45-1.51 s CPU, 299-301 MB.)
-			MaxCPU: 10 * time.Second, MaxRSS: 340 << 20,
-			Before: "exit 0 in 1.40-1.42 s CPU, 343 MB (/work/webcap-old info --json distinct.pdf: the same file with each page's /Resources, /MediaBox and stream dictionary its own)",
+			Stdout: []string{`"pages":40000`},
+			// (Now 0.54-0.57 s CPU, 131-133 MiB.)
+			MaxCPU: 5 * time.Second, MaxRSS: 150 << 20,
+			Before: "exit 0 in 0.51-0.58 s CPU, 149-150 MiB (/work/webcap-old info --json distinct.pdf: the same file with each page's /Resources, /MediaBox and stream dictionary its own)",
 		},
 	)
 }
