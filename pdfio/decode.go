@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,6 +53,13 @@ type decoder struct {
 	used    int64                 // bytes decoded so far, of maxTotal
 	done    map[int]*decodedBytes // by the stream's object number
 	objStms bool                  // every object stream was decoded (allObjectStreams)
+	share   *valueShare           // a read's (readBytes): load parses through it
+	// readOnly: the decoder is a read's own (readBytes), whose table
+	// does not change once the reader has indexed it. byNum is then that
+	// index (objectNumbers), which allObjectStreams walks in order, where
+	// the table's map would be walked in no order, a cache miss an entry.
+	readOnly bool
+	byNum    []*model.XRefTableEntry
 }
 
 // decodedBytes is a stream decoded (or why it is not), and for an object
@@ -125,18 +131,20 @@ func (d *decoder) forget(num int) {
 // stream num, as pdfcpu's lazy object would (from its offset to the next
 // object's, the last to the end of the stream).
 func (d *decoder) objectData(num, ind int) ([]byte, error) {
-	e, ok := d.xt.Table[num]
-	if !ok || e == nil || e.Free {
-		return nil, fmt.Errorf("object stream %d does not exist", num)
-	}
 	d.mu.Lock()
 	read := d.done[num]
 	ready := read != nil && read.objects && read.err == nil
 	d.mu.Unlock()
 	if ready {
-		// Its header read before, from the same stream (an update that
-		// replaces the object makes the decoder forget it).
+		// Its header read before, from the same stream, found in the
+		// table then (an update that replaces the object makes the
+		// decoder forget it): no look-up in the table, whose hundred
+		// thousand entries cost a cache miss each.
 		return read.object(num, ind)
+	}
+	e, ok := d.xt.Table[num]
+	if !ok || e == nil || e.Free {
+		return nil, fmt.Errorf("object stream %d does not exist", num)
 	}
 	osd, ok := e.Object.(types.ObjectStreamDict)
 	if !ok {
@@ -187,14 +195,33 @@ func (d *decoder) allObjectStreams() {
 		return
 	}
 	d.objStms = true
-	for _, n := range slices.Sorted(maps.Keys(d.xt.Table)) {
-		e := d.xt.Table[n]
+	// (The streams are found first and only they are sorted: a file's
+	// table has a hundred thousand numbers, its object streams hundreds.)
+	var streams []int
+	isStream := func(e *model.XRefTableEntry) bool {
 		if e == nil || e.Free {
-			continue
+			return false
 		}
-		if osd, ok := e.Object.(types.ObjectStreamDict); ok {
-			d.decodeLocked(n, &osd.StreamDict)
+		_, ok := e.Object.(types.ObjectStreamDict)
+		return ok
+	}
+	if d.byNum != nil {
+		for n, e := range d.byNum {
+			if isStream(e) {
+				streams = append(streams, n)
+			}
 		}
+	} else {
+		for n, e := range d.xt.Table {
+			if isStream(e) {
+				streams = append(streams, n)
+			}
+		}
+		slices.Sort(streams)
+	}
+	for _, n := range streams {
+		osd := d.xt.Table[n].Object.(types.ObjectStreamDict)
+		d.decodeLocked(n, &osd.StreamDict)
 	}
 }
 
@@ -249,7 +276,7 @@ func (d *decoder) load(e *model.XRefTableEntry) (types.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	ob, ok := parseCompressed(data)
+	ob, ok := parseCompressedShared(data, d.share)
 	if !ok {
 		if ob, err = compressedObject(data); err != nil {
 			return nil, err

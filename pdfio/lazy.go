@@ -50,6 +50,12 @@ var errLazy = errors.New("not plain: read by pdfcpu")
 // lazyParse builds the model.Context of b as pdfcpu's ReadContext would,
 // or fails with errLazy (or the context's error) when it cannot be sure.
 func lazyParse(b []byte, opts Options) (ctx *model.Context, err error) {
+	return lazyParseShared(b, opts, nil)
+}
+
+// lazyParseShared is lazyParse with the objects it parses made through
+// share (nil: none), for a read (valueShare).
+func lazyParseShared(b []byte, opts Options, share *valueShare) (ctx *model.Context, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			ctx, err = nil, errLazy
@@ -80,7 +86,7 @@ func lazyParse(b []byte, opts Options) (ctx *model.Context, err error) {
 	}
 	goctx, cancel := context.WithTimeout(parent, opts.Timeout)
 	defer cancel()
-	l := &lazy{b: b, ctx: ctx, goctx: goctx, parent: parent, timeout: opts.Timeout, objStms: map[int]types.Array{}}
+	l := &lazy{b: b, ctx: ctx, goctx: goctx, parent: parent, timeout: opts.Timeout, objStms: map[int]types.Array{}, zeroGen: new(int), share: share}
 	if err := l.header(); err != nil {
 		return nil, err
 	}
@@ -154,10 +160,22 @@ type lazy struct {
 	// parent and timeout say why goctx is done (stopped).
 	parent  context.Context
 	timeout time.Duration
-	zeroGen int // the generation of every object of an object stream
+	// zeroGen is the generation of every object of an object stream: an
+	// int of its own, not a field of l, which the table's entries would
+	// then keep alive after the read (and with l, every stream's lazy
+	// objects in objStms).
+	zeroGen *int
 	// objStms are the objects of each object stream read (objectStream),
 	// by the stream's number.
 	objStms map[int]types.Array
+	share   *valueShare // (value: a read's only)
+	// lastStm and lastArr are the stream compressed found last (the
+	// objects of a stream are mostly met together).
+	lastStm int
+	lastArr types.Array
+	// packed are the entries of objects in object streams, in the order
+	// the cross-reference streams list them (streamEntries).
+	packed []*model.XRefTableEntry
 }
 
 // stopped is the error that ends the read once goctx is done, as parse
@@ -434,8 +452,8 @@ func (l *lazy) value(num, gen int, off int64) (o types.Object, end int, ok bool)
 	if !ok || n != num || g != gen {
 		return nil, 0, false
 	}
-	p := objParser{b: l.b, i: at}
-	o, ok = p.value(0)
+	p := objParser{b: l.b, i: at, share: l.share}
+	o, ok = p.topValue()
 	if !ok || o == nil {
 		return nil, 0, false
 	}
@@ -684,6 +702,7 @@ func (l *lazy) streamEntries(xsd *types.XRefStreamDict, incr int) error {
 			*gen, *ind = int(c2), int(c3) // (the stream's number, its index)
 			*e = model.XRefTableEntry{Compressed: true, ObjectStream: gen, ObjectStreamInd: ind, Incr: incr}
 			l.ctx.Read.ObjectStreams[int(c2)] = true
+			l.packed = append(l.packed, e)
 		default:
 			return errLazy // (pdfcpu makes an empty entry)
 		}
@@ -718,16 +737,22 @@ func (l *lazy) objects() error {
 		}
 		l.ctx.MaxObjNr = max(l.ctx.MaxObjNr, n)
 		switch {
-		case e.Free:
-		case e.Compressed:
-			if err := l.compressed(e); err != nil {
-				return err
-			}
+		case e.Free, e.Compressed: // (compressed: below, in the order the streams list them)
 		case e.Offset == nil || *e.Offset == 0 || e.Object != nil:
 		default:
 			if err := l.load(n, e); err != nil {
 				return err
 			}
+		}
+	}
+	for i, e := range l.packed {
+		if i%1024 == 0 {
+			if err := l.stopped(); err != nil {
+				return err
+			}
+		}
+		if err := l.compressed(e); err != nil {
+			return err
 		}
 	}
 	if xt.Size == nil || *xt.Size != l.ctx.MaxObjNr+1 {
@@ -849,16 +874,20 @@ func (l *lazy) objectStream(n int) error {
 // compressed points an entry at its object in its object stream, as
 // decompressXRefTableEntry does.
 func (l *lazy) compressed(e *model.XRefTableEntry) error {
-	arr, ok := l.objStms[*e.ObjectStream]
-	if !ok {
-		return errLazy
+	arr := l.lastArr
+	if n := *e.ObjectStream; arr == nil || n != l.lastStm {
+		var ok bool
+		if arr, ok = l.objStms[n]; !ok {
+			return errLazy
+		}
+		l.lastStm, l.lastArr = n, arr
 	}
 	i := *e.ObjectStreamInd
 	if i < 0 || i >= len(arr) {
 		return errLazy // (osd.IndexedObject's error)
 	}
 	o := arr[i]
-	e.Object, e.Generation, e.Compressed = o, &l.zeroGen, false // (pdfcpu gives each its own 0; nothing reading the table writes it)
+	e.Object, e.Generation, e.Compressed = o, l.zeroGen, false // (pdfcpu gives each its own 0; nothing reading the table writes it)
 	return nil
 }
 

@@ -29,7 +29,13 @@ const fastMaxDepth = 32
 // stream's object, as pdfcpu's compressedObject does); ok is false when
 // pdfcpu's parser must decide.
 func parseCompressed(data []byte) (o types.Object, ok bool) {
-	p := objParser{b: data}
+	return parseCompressedShared(data, nil)
+}
+
+// parseCompressedShared is parseCompressed through a read's share (nil:
+// none).
+func parseCompressedShared(data []byte, share *valueShare) (o types.Object, ok bool) {
+	p := objParser{b: data, share: share}
 	o, ok = p.value(0)
 	if !ok {
 		return nil, false
@@ -48,6 +54,9 @@ func parseCompressed(data []byte) (o types.Object, ok bool) {
 type objParser struct {
 	b []byte
 	i int
+	// share, when not nil, shares repeated containers and makes strings
+	// of b's bytes without a copy (valueShare: a read's parse only).
+	share *valueShare
 }
 
 // cpuSpace: white space as pdfcpu's parser sees it: unicode.IsSpace or NUL, for the
@@ -87,11 +96,11 @@ func (p *objParser) value(depth int) (types.Object, bool) {
 	}
 	switch c := p.b[p.i]; {
 	case c == '[':
-		return p.array(depth)
+		return p.container(depth, p.array)
 	case c == '/':
 		return p.nameValue()
 	case c == '<' && p.i+1 < len(p.b) && p.b[p.i+1] == '<':
-		return p.dict(depth)
+		return p.container(depth, p.dict)
 	case c == '<':
 		return p.hex()
 	case c == '(':
@@ -223,6 +232,9 @@ func (p *objParser) hex() (types.Object, bool) {
 	digits := p.b[start:j]
 	n := len(digits)
 	if upper && n%2 == 0 {
+		if p.share != nil {
+			return types.HexLiteral(aliasString(digits)), true
+		}
 		return types.HexLiteral(digits), true
 	}
 	h := make([]byte, n, n+1)
@@ -257,7 +269,12 @@ func (p *objParser) literal() (types.Object, bool) {
 			depth--
 		}
 		if depth == 0 {
-			s := types.StringLiteral(p.b[p.i+1 : j])
+			var s types.StringLiteral
+			if p.share != nil {
+				s = types.StringLiteral(aliasString(p.b[p.i+1 : j]))
+			} else {
+				s = types.StringLiteral(p.b[p.i+1 : j])
+			}
 			p.i = j + 1
 			return s, true
 		}

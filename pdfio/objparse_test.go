@@ -26,6 +26,12 @@ func cpuParse(data []byte) (types.Object, error) {
 func sameAsPDFCPU(t *testing.T, data []byte) (accepted bool) {
 	t.Helper()
 	got, ok := parseCompressed(data)
+	share := newValueShare() // (a read's parse: the same objects, the second time from the share)
+	for range 2 {
+		if shared, sok := parseCompressedShared(data, share); sok != ok || !reflect.DeepEqual(shared, got) {
+			t.Fatalf("parseCompressedShared(%q) = %#v, %v; parseCompressed %#v, %v", data, shared, sok, got, ok)
+		}
+	}
 	if !ok {
 		return false
 	}

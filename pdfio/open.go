@@ -195,7 +195,8 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 	if int64(len(b)) > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(b)), Max: opts.MaxFileSize}}
 	}
-	ctx, err := lazyParse(b, opts)
+	share := newValueShare() // (nothing edits what a read parses: valueShare)
+	ctx, err := lazyParseShared(b, opts, share)
 	if errors.Is(err, errLazy) || eagerOnly.Load() {
 		ctx, err = parse(b, opts)
 	}
@@ -211,7 +212,9 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 			doc, err = nil, internalError(name, p)
 		}
 	}()
-	return newReader(ctx, newDecoder(ctx.XRefTable, opts), name, opts, b).read(), nil
+	dec := newDecoder(ctx.XRefTable, opts)
+	dec.share, dec.readOnly = share, true
+	return newReader(ctx, dec, name, opts, b).read(), nil
 }
 
 // stopRead is the panic that ends a read whose Options.Context is done,

@@ -66,6 +66,9 @@ func (r *reader) read() *Document {
 	var damage damageLog
 	r.checkSections(&damage)
 	r.objectNumbers() // sorted before checkObjects may run alongside
+	if r.dec.readOnly {
+		r.dec.byNum = r.byNum
+	}
 	r.recoverMisplaced()
 	r.readRevisions()
 	if cat, err := r.xt.Catalog(); err == nil && cat != nil {
