@@ -59,7 +59,7 @@ func main() {
 		chromedp.Flag("disable-domain-reliability", true),
 		chromedp.Flag("disable-site-isolation-trials", true),
 	}
-	disabled := "IsolateOrigins,site-per-process,NetworkPrediction,SpeculationRulesPrefetchFuture,Prerender2,RenderDocument"
+	disabled := "IsolateOrigins,site-per-process,NetworkPrediction,SpeculationRulesPrefetchFuture,Prerender2,RenderDocument,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox)
 	}
