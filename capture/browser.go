@@ -310,6 +310,8 @@ type Page struct {
 	// order made: at most maxUnsent, UnsentMore counts the others.
 	Unsent     []Unsent
 	UnsentMore int
+
+	still bool // it settled as a still page (settle, stillJS)
 }
 
 // An Unsent is a request a page made that was not sent (GETOnly): what a
@@ -368,8 +370,9 @@ type RenderOptions struct {
 	// (default, as Chromium prints) or "screen".
 	Media string
 	// IdleQuiet is how long the page must fetch nothing to count as done
-	// loading, after its load event and its lazy content; 0: 500 ms.
-	// IdleMax bounds the wait; 0: 10 s.
+	// loading, after its load event and its lazy content; 0: 500 ms. A
+	// still page (stillJS: nothing in it can start a request by itself)
+	// waits only stillQuiet. IdleMax bounds the wait; 0: 10 s.
 	IdleQuiet, IdleMax time.Duration
 	// ResourceTimeout bounds the page's resources other than its own
 	// document (images, style sheets, scripts, fonts, frames): one that
@@ -935,14 +938,26 @@ func (t *tab) documentError(r *rendering) *FetchError {
 // seen), then no request for IdleQuiet (at most IdleMax), then its fonts
 // and images ready. It is what Browsertrix and Gotenberg wait for. quiet
 // says whether the page stopped fetching (not cut off at IdleMax).
+//
+// A still page (stillJS: no script, no handler, no refresh, no media,
+// no animation, no prefetch, in it or its frames) waits stillQuiet, not
+// IdleQuiet: nothing in it can start a request once it is loaded, so the
+// quiet time would only be waited (it was two thirds of the wall time
+// of a capture of such pages, bench/capture-cpu.sh).
 func (b *Browser) settle(ctx context.Context, t *tab, r *rendering) (quiet bool, err error) {
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](lazyJS, awaitPromise)); err != nil {
+	still, err := chromedp.Run(ctx, chromedp.Evaluate[bool](lazyJS, awaitPromise))
+	if err != nil {
 		return false, fmt.Errorf("loading lazy content: %w", err)
 	}
-	// The wait ends IdleQuiet after the last request ended, unless
-	// another started: it is timed to then (a tick of IdleQuiet/5 made it
-	// IdleQuiet/10 longer on average), and looked at again every
-	// IdleQuiet/5 while requests are in flight.
+	idle := r.opts.IdleQuiet
+	if still {
+		idle = min(idle, stillQuiet)
+		r.p.still = true
+	}
+	// The wait ends idle after the last request ended, unless another
+	// started: it is timed to then (a tick of idle/5 made it idle/10
+	// longer on average), and looked at again every idle/5 while
+	// requests are in flight.
 	deadline := time.Now().Add(r.opts.IdleMax)
 	timer := time.NewTimer(0)
 	defer timer.Stop()
@@ -950,14 +965,14 @@ func (b *Browser) settle(ctx context.Context, t *tab, r *rendering) (quiet bool,
 		t.mu.Lock()
 		busy, since := r.inflight > 0, time.Since(r.last)
 		t.mu.Unlock()
-		quiet = !busy && since >= r.opts.IdleQuiet
+		quiet = !busy && since >= idle
 		left := time.Until(deadline)
 		if quiet || left <= 0 {
 			break
 		}
-		wait := r.opts.IdleQuiet - since
+		wait := idle - since
 		if busy {
-			wait = r.opts.IdleQuiet / 5
+			wait = idle / 5
 		}
 		timer.Reset(min(wait, left))
 		select {
@@ -1022,6 +1037,10 @@ const maxStarvation = 10000
 
 func awaitPromise(p *runtime.EvaluateParams) { p.AwaitPromise = ptr(true) }
 
+// stillQuiet is how long a still page must fetch nothing (settle): time
+// for a request the browser has just paused to reach webcap.
+const stillQuiet = 50 * time.Millisecond
+
 // lazyJS asks for a page's lazy content: images and frames that load when
 // seen (loading="lazy") load now, and the page is scrolled through, a
 // screen at a time (at most 100), for scripts that load content as it
@@ -1029,8 +1048,10 @@ func awaitPromise(p *runtime.EvaluateParams) { p.AwaitPromise = ptr(true) }
 // CPU time when left out altogether, bench/README.md) is left out when nothing in
 // the page or a frame of it could react to it (timersJS): no observer of
 // what is seen, no scroll, wheel or resize listener or attribute, no
-// interval; a frame it cannot read could.
+// interval; a frame it cannot read could. It returns whether the page is
+// still (stillJS), which a page that could react to the scroll is not.
 const lazyJS = `(async () => {
+	` + stillJS + `
 	for (const e of document.querySelectorAll('img[loading="lazy"], iframe[loading="lazy"]')) e.loading = "eager";
 	const key = Symbol.for("webcap.scroll"), on = "[onscroll], [onscrollend], [onwheel], [onmousewheel], [onresize]";
 	let seen = 0;
@@ -1042,7 +1063,7 @@ const lazyJS = `(async () => {
 			return false;
 		} catch (e) { return true; }
 	};
-	if (!reacts(window)) return true;
+	if (!reacts(window)) return still(window);
 	const step = Math.max(window.innerHeight, 100);
 	const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
 	for (let y = 0, n = 0; n < 100 && y < document.documentElement.scrollHeight; y += step, n++) {
@@ -1051,8 +1072,33 @@ const lazyJS = `(async () => {
 	}
 	window.scrollTo(0, 0);
 	await frame();
-	return true;
+	return false;
 })()`
+
+// stillJS defines still(w): whether nothing in window w or its frames
+// (at most 100 in all) can start a request once it is loaded: no script
+// (HTML's or SVG's), no attribute that may hold a handler (on…), no
+// refresh, no audio, video, object or embed (which fetch as they play),
+// no prefetch, preload or prerender hint (fetched when the browser is
+// idle), no CSS or SVG animation (which may change what is shown). A
+// frame it cannot read is not still. What a still page fetches once
+// loaded is what its layout asks for (its lazy images made eager, its
+// fonts), which readyJS waits for.
+const stillJS = `const acting = 'script, meta[http-equiv="refresh" i], video, audio, object, embed, ' +
+		'link[rel~="prefetch" i], link[rel~="preload" i], link[rel~="modulepreload" i], link[rel~="prerender" i], ' +
+		'animate, set, animateMotion, animateTransform';
+	let looked = 0;
+	const still = w => {
+		if (++looked > 100) return false;
+		try {
+			const d = w.document;
+			if (d.querySelector(acting)) return false;
+			if (d.evaluate("count(//@*[starts-with(name(), 'on')])", d, null, XPathResult.NUMBER_TYPE, null).numberValue > 0) return false;
+			if (typeof d.getAnimations !== "function" || d.getAnimations().length > 0) return false;
+			for (let i = 0; i < w.frames.length; i++) if (!still(w.frames[i])) return false;
+			return true;
+		} catch (e) { return false; }
+	};`
 
 // readyJS waits for the page's fonts, and for every image to be loaded
 // (or to have failed) and decoded, at most %d milliseconds (an image that
