@@ -751,10 +751,14 @@ func (b *Browser) takeTab(session bool) (*tab, error) {
 // the page before can reach the next one), and, outside a session, once
 // its context has forgotten what the page stored at origins; or closes
 // it: at once when its page was abandoned (its time is up, or the capture
-// stopped), whose renderer may be too busy to show a blank page soon.
+// stopped), whose renderer may be too busy to show a blank page soon. A
+// still page (stillJS) stays shown: nothing in it runs (no script, no
+// handler, no refresh, no animation) that could store anything once its
+// context is emptied, and the next page replaces it as a blank page would
+// (the blank page was 6% of a capture's CPU, bench/capture-cpu.sh).
 // The tab is emptied while its page is being handled (and another
 // rendered): a page that takes it waits until it is (takeTab).
-func (b *Browser) putTab(t *tab, abandoned bool, origins []string) {
+func (b *Browser) putTab(t *tab, abandoned, still bool, origins []string) {
 	t.mu.Lock()
 	t.cur = nil
 	t.uses++
@@ -768,7 +772,7 @@ func (b *Browser) putTab(t *tab, abandoned bool, origins []string) {
 	b.putting[t.session]++
 	b.mu.Unlock()
 	go func() {
-		ok := b.empty(t, origins)
+		ok := b.empty(t, still, origins)
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		b.putting[t.session]--
@@ -781,13 +785,18 @@ func (b *Browser) putTab(t *tab, abandoned bool, origins []string) {
 	}()
 }
 
-// empty shows a blank page in a tab, and forgets what its page stored.
-func (b *Browser) empty(t *tab, origins []string) bool {
+// empty shows a blank page in a tab, unless its page was still, and
+// forgets what its page stored.
+func (b *Browser) empty(t *tab, still bool, origins []string) bool {
 	ctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
 	defer cancel()
 	// The browser stopped (restarted, closed): its tabs' contexts have
 	// ended, and so does this.
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+	if still {
+		if err := chromedp.Do(ctx); err != nil {
+			return false
+		}
+	} else if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		return false
 	}
 	return t.forget(ctx, origins) == nil
@@ -834,7 +843,7 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 	defer func() {
 		stop()
 		rcancel()
-		b.putTab(t, ctx.Err() != nil, t.origins(r))
+		b.putTab(t, ctx.Err() != nil, p.still, t.origins(r))
 	}()
 	loaded := -1 // r.moved once the page is loaded
 	defer func() {
