@@ -1106,12 +1106,15 @@ const lazyJS = `(async () => {
 // (HTML's or SVG's), no attribute that may hold a handler (on…), no
 // refresh, no audio, video, object or embed (which fetch as they play),
 // no prefetch, preload or prerender hint (fetched when the browser is
-// idle), no CSS or SVG animation (which may change what is shown). A
-// frame it cannot read is not still. What a still page fetches once
-// loaded is what its layout asks for (its lazy images made eager, its
-// fonts), which readyJS waits for.
+// idle), no icon or manifest link (the browser fetches them once the page
+// is loaded, and one could reach the next page's rendering when the tab
+// is not blanked, putTab), no CSS or SVG animation (which may change what
+// is shown). A frame it cannot read is not still. What a still page
+// fetches once loaded is what its layout asks for (its lazy images made
+// eager, its fonts), which readyJS waits for.
 const stillJS = `const acting = 'script, meta[http-equiv="refresh" i], video, audio, object, embed, ' +
 		'link[rel~="prefetch" i], link[rel~="preload" i], link[rel~="modulepreload" i], link[rel~="prerender" i], ' +
+		'link[rel~="icon" i], link[rel~="manifest" i], ' +
 		'animate, set, animateMotion, animateTransform';
 	let looked = 0;
 	const still = w => {

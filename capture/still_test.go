@@ -32,6 +32,7 @@ func TestRenderStill(t *testing.T) {
 		{"a video", `<video src="/v.webm" preload="auto"></video>`, "", false},
 		{"an object", `<object data="/a.gif" type="image/gif"></object>`, "", false},
 		{"a prefetch hint", `<link rel="prefetch" href="/next.html"><p>Text</p>`, "", false},
+		{"an icon", `<link rel="icon" href="/a.gif"><p>Text</p>`, "", false},
 		{"a CSS animation", `<style>@keyframes k { to { opacity: 0.5; } } p { animation: k 10s infinite; }</style><p>Text</p>`, "", false},
 		{"an SVG animation", `<svg width="10" height="10"><rect width="10" height="10"><animate attributeName="width" from="10" to="5" dur="10s" repeatCount="indefinite"/></rect></svg>`, "", false},
 		{"a frame with a script", `<iframe src="/frame" width="300" height="200"></iframe>`, `<script>void 0;</script>`, false},
