@@ -1078,7 +1078,11 @@ const stillQuiet = 50 * time.Millisecond
 // still (stillJS), which a page that could react to the scroll is not.
 const lazyJS = `(async () => {
 	` + stillJS + `
-	for (const e of document.querySelectorAll('img[loading="lazy"], iframe[loading="lazy"]')) e.loading = "eager";
+	let framed = false; // a lazy frame made eager: its document is yet to come
+	for (const e of document.querySelectorAll('img[loading="lazy"], iframe[loading="lazy"]')) {
+		e.loading = "eager";
+		framed = framed || e.localName === "iframe";
+	}
 	const key = Symbol.for("webcap.scroll"), on = "[onscroll], [onscrollend], [onwheel], [onmousewheel], [onresize]";
 	let seen = 0;
 	const reacts = w => {
@@ -1089,7 +1093,7 @@ const lazyJS = `(async () => {
 			return false;
 		} catch (e) { return true; }
 	};
-	if (!reacts(window)) return still(window);
+	if (!reacts(window)) return !framed && still(window);
 	const step = Math.max(window.innerHeight, 100);
 	const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
 	for (let y = 0, n = 0; n < 100 && y < document.documentElement.scrollHeight; y += step, n++) {
@@ -1109,7 +1113,8 @@ const lazyJS = `(async () => {
 // idle), no icon or manifest link (the browser fetches them once the page
 // is loaded, and one could reach the next page's rendering when the tab
 // is not blanked, putTab), no CSS or SVG animation (which may change what
-// is shown). A frame it cannot read is not still. What a still page
+// is shown). A frame it cannot read, or still loading, is not still, nor
+// is a page with a lazy frame (lazyJS makes it load now). What a still page
 // fetches once loaded is what its layout asks for (its lazy images made
 // eager, its fonts), which readyJS waits for.
 const stillJS = `const acting = 'script, meta[http-equiv="refresh" i], video, audio, object, embed, ' +
@@ -1121,7 +1126,7 @@ const stillJS = `const acting = 'script, meta[http-equiv="refresh" i], video, au
 		if (++looked > 100) return false;
 		try {
 			const d = w.document;
-			if (d.querySelector(acting)) return false;
+			if (d.readyState !== "complete" || d.querySelector(acting)) return false;
 			if (d.evaluate("count(//@*[starts-with(name(), 'on')])", d, null, XPathResult.NUMBER_TYPE, null).numberValue > 0) return false;
 			if (typeof d.getAnimations !== "function" || d.getAnimations().length > 0) return false;
 			for (let i = 0; i < w.frames.length; i++) if (!still(w.frames[i])) return false;

@@ -36,6 +36,7 @@ func TestRenderStill(t *testing.T) {
 		{"a CSS animation", `<style>@keyframes k { to { opacity: 0.5; } } p { animation: k 10s infinite; }</style><p>Text</p>`, "", false},
 		{"an SVG animation", `<svg width="10" height="10"><rect width="10" height="10"><animate attributeName="width" from="10" to="5" dur="10s" repeatCount="indefinite"/></rect></svg>`, "", false},
 		{"a frame with a script", `<iframe src="/frame" width="300" height="200"></iframe>`, `<script>void 0;</script>`, false},
+		{"a lazy frame far below", `<div style="height: 6000px">Scroll down.</div><iframe loading="lazy" src="/frame" width="300" height="200"></iframe>`, `<script>void 0;</script>`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
