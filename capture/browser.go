@@ -310,6 +310,8 @@ type Page struct {
 	// order made: at most maxUnsent, UnsentMore counts the others.
 	Unsent     []Unsent
 	UnsentMore int
+
+	still bool // it settled as a still page (settle, stillJS)
 }
 
 // An Unsent is a request a page made that was not sent (GETOnly): what a
@@ -368,8 +370,9 @@ type RenderOptions struct {
 	// (default, as Chromium prints) or "screen".
 	Media string
 	// IdleQuiet is how long the page must fetch nothing to count as done
-	// loading, after its load event and its lazy content; 0: 500 ms.
-	// IdleMax bounds the wait; 0: 10 s.
+	// loading, after its load event and its lazy content; 0: 500 ms. A
+	// still page (stillJS: nothing in it can start a request by itself)
+	// waits only stillQuiet. IdleMax bounds the wait; 0: 10 s.
 	IdleQuiet, IdleMax time.Duration
 	// ResourceTimeout bounds the page's resources other than its own
 	// document (images, style sheets, scripts, fonts, frames): one that
@@ -484,7 +487,8 @@ type tab struct {
 	// crawl's pages (RenderOptions.Session); otherwise in a context of
 	// its own, emptied between pages (forget).
 	session bool
-	gen     int // the browser's (Browser.gen)
+	gen     int    // the browser's (Browser.gen)
+	media   string // the CSS media type it emulates (RenderOptions.Media; "": none, a new tab's)
 }
 
 // maxTabUses is how many pages a tab renders before it is closed, so that
@@ -605,8 +609,10 @@ func (t *tab) serve(ctx context.Context, b *Browser, target *chromedp.Target, r 
 		t.mu.Unlock()
 	}()
 	if favicon(ev) {
-		// The tab's icon, which no page shows: not fetched.
-		cdp.Call(ctx, target, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAborted})
+		// The tab's icon, which no page shows: not fetched, but
+		// answered 404, which the browser remembers (a failure it asks
+		// for again at every page: 23 requests more in 24 pages).
+		cdp.Call(ctx, target, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: http.StatusNotFound})
 		return
 	}
 	if t.unsent(r, ev, post) && !t.ownDocument(r, ev) {
@@ -745,10 +751,14 @@ func (b *Browser) takeTab(session bool) (*tab, error) {
 // the page before can reach the next one), and, outside a session, once
 // its context has forgotten what the page stored at origins; or closes
 // it: at once when its page was abandoned (its time is up, or the capture
-// stopped), whose renderer may be too busy to show a blank page soon.
+// stopped), whose renderer may be too busy to show a blank page soon. A
+// still page (stillJS) stays shown: nothing in it runs (no script, no
+// handler, no refresh, no animation) that could store anything once its
+// context is emptied, and the next page replaces it as a blank page would
+// (the blank page was 6% of a capture's CPU, bench/capture-cpu.sh).
 // The tab is emptied while its page is being handled (and another
 // rendered): a page that takes it waits until it is (takeTab).
-func (b *Browser) putTab(t *tab, abandoned bool, origins []string) {
+func (b *Browser) putTab(t *tab, abandoned, still bool, origins []string) {
 	t.mu.Lock()
 	t.cur = nil
 	t.uses++
@@ -762,7 +772,7 @@ func (b *Browser) putTab(t *tab, abandoned bool, origins []string) {
 	b.putting[t.session]++
 	b.mu.Unlock()
 	go func() {
-		ok := b.empty(t, origins)
+		ok := b.empty(t, still, origins)
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		b.putting[t.session]--
@@ -775,13 +785,18 @@ func (b *Browser) putTab(t *tab, abandoned bool, origins []string) {
 	}()
 }
 
-// empty shows a blank page in a tab, and forgets what its page stored.
-func (b *Browser) empty(t *tab, origins []string) bool {
+// empty shows a blank page in a tab, unless its page was still, and
+// forgets what its page stored.
+func (b *Browser) empty(t *tab, still bool, origins []string) bool {
 	ctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
 	defer cancel()
 	// The browser stopped (restarted, closed): its tabs' contexts have
 	// ended, and so does this.
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+	if still {
+		if err := chromedp.Do(ctx); err != nil {
+			return false
+		}
+	} else if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		return false
 	}
 	return t.forget(ctx, origins) == nil
@@ -828,7 +843,7 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 	defer func() {
 		stop()
 		rcancel()
-		b.putTab(t, ctx.Err() != nil, t.origins(r))
+		b.putTab(t, ctx.Err() != nil, p.still, t.origins(r))
 	}()
 	loaded := -1 // r.moved once the page is loaded
 	defer func() {
@@ -841,8 +856,13 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 	if media == "print" {
 		media = "" // printing uses print media already
 	}
-	if _, err := cdp.Call(rctx, target, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: media}); err != nil {
-		return nil, fmt.Errorf("loading %s: setting the media type: %w", u, err)
+	if media != t.media {
+		// A tab keeps its media type from page to page (a new one has
+		// none: "").
+		if _, err := cdp.Call(rctx, target, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: media}); err != nil {
+			return nil, fmt.Errorf("loading %s: setting the media type: %w", u, err)
+		}
+		t.media = media
 	}
 	if err := chromedp.Do(rctx, chromedp.Navigate(u)); err != nil {
 		if fe := t.documentError(r); fe != nil {
@@ -856,7 +876,7 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", u, err)
 	}
-	if quiet && t.timersPending(rctx, r) {
+	if quiet && !p.still && t.timersPending(rctx, r) {
 		// A page that never stopped fetching has had its time: its
 		// clock would hold on virtual time while it fetches. One whose
 		// timers are all done (or later than its Settle) keeps its
@@ -865,8 +885,13 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 			return nil, fmt.Errorf("loading %s: %w", u, err)
 		}
 	}
-	// One round trip: the title, the links, and the anchors marked.
-	info, err := chromedp.Run(rctx, chromedp.Evaluate[pageInfo](pageJS))
+	// One round trip: the title, the links, and the anchors marked; a
+	// still page's fonts and images waited for first (settle).
+	js := pageJS
+	if p.still {
+		js = fmt.Sprintf("(async () => { await %s; return %s; })()", fmt.Sprintf(readyJS, opts.IdleMax.Milliseconds()), pageJS)
+	}
+	info, err := chromedp.Run(rctx, chromedp.Evaluate[pageInfo](js, awaitPromise))
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", u, err)
 	}
@@ -933,16 +958,29 @@ func (t *tab) documentError(r *rendering) *FetchError {
 // settle waits until the page is done: lazy content asked for (loading
 // made eager, the page scrolled through for loaders that wait to be
 // seen), then no request for IdleQuiet (at most IdleMax), then its fonts
-// and images ready. It is what Browsertrix and Gotenberg wait for. quiet
+// and images ready (a still page's as its links are read, render). It is
+// what Browsertrix and Gotenberg wait for. quiet
 // says whether the page stopped fetching (not cut off at IdleMax).
+//
+// A still page (stillJS: no script, no handler, no refresh, no media,
+// no animation, no prefetch, in it or its frames) waits stillQuiet, not
+// IdleQuiet: nothing in it can start a request once it is loaded, so the
+// quiet time would only be waited (it was two thirds of the wall time
+// of a capture of such pages, bench/capture-cpu.sh).
 func (b *Browser) settle(ctx context.Context, t *tab, r *rendering) (quiet bool, err error) {
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](lazyJS, awaitPromise)); err != nil {
+	still, err := chromedp.Run(ctx, chromedp.Evaluate[bool](lazyJS, awaitPromise))
+	if err != nil {
 		return false, fmt.Errorf("loading lazy content: %w", err)
 	}
-	// The wait ends IdleQuiet after the last request ended, unless
-	// another started: it is timed to then (a tick of IdleQuiet/5 made it
-	// IdleQuiet/10 longer on average), and looked at again every
-	// IdleQuiet/5 while requests are in flight.
+	idle := r.opts.IdleQuiet
+	if still {
+		idle = min(idle, stillQuiet)
+		r.p.still = true
+	}
+	// The wait ends idle after the last request ended, unless another
+	// started: it is timed to then (a tick of idle/5 made it idle/10
+	// longer on average), and looked at again every idle/5 while
+	// requests are in flight.
 	deadline := time.Now().Add(r.opts.IdleMax)
 	timer := time.NewTimer(0)
 	defer timer.Stop()
@@ -950,14 +988,14 @@ func (b *Browser) settle(ctx context.Context, t *tab, r *rendering) (quiet bool,
 		t.mu.Lock()
 		busy, since := r.inflight > 0, time.Since(r.last)
 		t.mu.Unlock()
-		quiet = !busy && since >= r.opts.IdleQuiet
+		quiet = !busy && since >= idle
 		left := time.Until(deadline)
 		if quiet || left <= 0 {
 			break
 		}
-		wait := r.opts.IdleQuiet - since
+		wait := idle - since
 		if busy {
-			wait = r.opts.IdleQuiet / 5
+			wait = idle / 5
 		}
 		timer.Reset(min(wait, left))
 		select {
@@ -965,6 +1003,9 @@ func (b *Browser) settle(ctx context.Context, t *tab, r *rendering) (quiet bool,
 			return false, ctx.Err()
 		case <-timer.C:
 		}
+	}
+	if still {
+		return quiet, nil // its fonts and images are waited for as its links are read (render): one round trip less
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(readyJS, r.opts.IdleMax.Milliseconds()), awaitPromise)); err != nil {
 		return false, fmt.Errorf("waiting for fonts and images: %w", err)
@@ -1022,6 +1063,10 @@ const maxStarvation = 10000
 
 func awaitPromise(p *runtime.EvaluateParams) { p.AwaitPromise = ptr(true) }
 
+// stillQuiet is how long a still page must fetch nothing (settle): time
+// for a request the browser has just paused to reach webcap.
+const stillQuiet = 50 * time.Millisecond
+
 // lazyJS asks for a page's lazy content: images and frames that load when
 // seen (loading="lazy") load now, and the page is scrolled through, a
 // screen at a time (at most 100), for scripts that load content as it
@@ -1029,9 +1074,15 @@ func awaitPromise(p *runtime.EvaluateParams) { p.AwaitPromise = ptr(true) }
 // CPU time when left out altogether, bench/README.md) is left out when nothing in
 // the page or a frame of it could react to it (timersJS): no observer of
 // what is seen, no scroll, wheel or resize listener or attribute, no
-// interval; a frame it cannot read could.
+// interval; a frame it cannot read could. It returns whether the page is
+// still (stillJS), which a page that could react to the scroll is not.
 const lazyJS = `(async () => {
-	for (const e of document.querySelectorAll('img[loading="lazy"], iframe[loading="lazy"]')) e.loading = "eager";
+	` + stillJS + `
+	let framed = false; // a lazy frame made eager: its document is yet to come
+	for (const e of document.querySelectorAll('img[loading="lazy"], iframe[loading="lazy"]')) {
+		e.loading = "eager";
+		framed = framed || e.localName === "iframe";
+	}
 	const key = Symbol.for("webcap.scroll"), on = "[onscroll], [onscrollend], [onwheel], [onmousewheel], [onresize]";
 	let seen = 0;
 	const reacts = w => {
@@ -1042,7 +1093,7 @@ const lazyJS = `(async () => {
 			return false;
 		} catch (e) { return true; }
 	};
-	if (!reacts(window)) return true;
+	if (!reacts(window)) return !framed && still(window);
 	const step = Math.max(window.innerHeight, 100);
 	const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
 	for (let y = 0, n = 0; n < 100 && y < document.documentElement.scrollHeight; y += step, n++) {
@@ -1051,8 +1102,37 @@ const lazyJS = `(async () => {
 	}
 	window.scrollTo(0, 0);
 	await frame();
-	return true;
+	return false;
 })()`
+
+// stillJS defines still(w): whether nothing in window w or its frames
+// (at most 100 in all) can start a request once it is loaded: no script
+// (HTML's or SVG's), no attribute that may hold a handler (on…), no
+// refresh, no audio, video, object or embed (which fetch as they play),
+// no prefetch, preload or prerender hint (fetched when the browser is
+// idle), no icon or manifest link (the browser fetches them once the page
+// is loaded, and one could reach the next page's rendering when the tab
+// is not blanked, putTab), no CSS or SVG animation (which may change what
+// is shown). A frame it cannot read, or still loading, is not still, nor
+// is a page with a lazy frame (lazyJS makes it load now). What a still page
+// fetches once loaded is what its layout asks for (its lazy images made
+// eager, its fonts), which readyJS waits for.
+const stillJS = `const acting = 'script, meta[http-equiv="refresh" i], video, audio, object, embed, ' +
+		'link[rel~="prefetch" i], link[rel~="preload" i], link[rel~="modulepreload" i], link[rel~="prerender" i], ' +
+		'link[rel~="icon" i], link[rel~="manifest" i], ' +
+		'animate, set, animateMotion, animateTransform';
+	let looked = 0;
+	const still = w => {
+		if (++looked > 100) return false;
+		try {
+			const d = w.document;
+			if (d.readyState !== "complete" || d.querySelector(acting)) return false;
+			if (d.evaluate("count(//@*[starts-with(name(), 'on')])", d, null, XPathResult.NUMBER_TYPE, null).numberValue > 0) return false;
+			if (typeof d.getAnimations !== "function" || d.getAnimations().length > 0) return false;
+			for (let i = 0; i < w.frames.length; i++) if (!still(w.frames[i])) return false;
+			return true;
+		} catch (e) { return false; }
+	};`
 
 // readyJS waits for the page's fonts, and for every image to be loaded
 // (or to have failed) and decoded, at most %d milliseconds (an image that

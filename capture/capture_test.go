@@ -160,7 +160,7 @@ func TestCapture(t *testing.T) {
 		t.Errorf("command settings: %+v", c.Settings)
 	} else {
 		g := c.Settings.Global
-		if g["Media"] != webcapture.String("print") || g["Background"] != true || g["IdleQuietMs"] != int64(50) ||
+		if g["Media"] != webcapture.String("print") || g["Background"] != true || g["IdleQuietMs"] != int64(50) || g["StillQuietMs"] != int64(50) ||
 			fmt.Sprint(g["PageSize"]) != "[612 792]" || fmt.Sprint(g["Margins"]) != "[28.35 28.35 28.35 28.35]" ||
 			g["Bookmarks"] != webcapture.String("sites") || g["Tags"] != webcapture.String("SpdrArt") {
 			t.Errorf("/G %v", g)

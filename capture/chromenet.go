@@ -66,7 +66,12 @@ func (b *Browser) networkFlags() ([]chromedp.ExecAllocatorOption, error) {
 		// the tab shows) is off: a page and the blank page after it are
 		// two documents, and the frames cost 6-8% of a capture's CPU
 		// (bench/capture-cpu.sh; the peer, given the same flag, 6%).
-		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process,NetworkPrediction,SpeculationRulesPrefetchFuture,Prerender2,RenderDocument"),
+		// The omnibox's popup, a WebUI page (chrome://omnibox-popup) that
+		// headless Chromium loads in a renderer of its own for every
+		// window, whatever no one sees, is off too: a tab in a browser
+		// context of its own is a second window, and the two popups'
+		// renderers were a fifth of a capture's CPU (bench/README.md).
+		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process,NetworkPrediction,SpeculationRulesPrefetchFuture,Prerender2,RenderDocument,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"),
 	}, nil
 }
 

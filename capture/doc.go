@@ -39,9 +39,11 @@
 // wait: its load event; its lazy content (loading="lazy" made eager, and
 // the page scrolled through a screen at a time for scripts that load what
 // comes into view); no request for RenderOptions.IdleQuiet (500 ms), at
-// most IdleMax (10 s); then its fonts and images. It is printed with CSS
-// media "print" (or "screen"), on US Letter with 1 cm margins and
-// backgrounds. Every such choice is recorded in the command's settings
+// most IdleMax (10 s), or for 50 ms on a still page, in which nothing can
+// start a request once it is loaded (no script, handler, refresh, media,
+// animation or prefetch, in it or its frames); then its fonts and images.
+// It is printed with CSS media "print" (or "screen"), on US Letter with
+// 1 cm margins and backgrounds. Every such choice is recorded in the command's settings
 // dictionary (/S: /G for any engine, /C under Chromium's engine name), as
 // Acrobat records its conversion settings.
 //

@@ -65,8 +65,9 @@ func (t *tab) origins(r *rendering) []string {
 }
 
 // forget empties a tab's own context once its page has gone (the tab
-// shows a blank page): its cookies, and everything stored for each of
-// origins (Storage.clearDataForOrigin, "all": local and session storage,
+// shows a blank page) or is still (stillJS: it stays shown, nothing in
+// it runs): its cookies, and everything stored for each of origins
+// (Storage.clearDataForOrigin, "all": local and session storage,
 // IndexedDB, Cache Storage, service workers, ...). A session's tab keeps
 // it all.
 func (t *tab) forget(ctx context.Context, origins []string) error {

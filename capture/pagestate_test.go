@@ -11,7 +11,10 @@ import (
 // stateSite serves /set, which stores a cookie (by its answer's
 // Set-Cookie and by its script), localStorage, sessionStorage and an
 // IndexedDB database, and /get, whose title says which of them it finds
-// (and whether its request carried the cookie).
+// (and whether its request carried the cookie); /set/still stores the
+// cookie by its answer alone, a still page (stillJS) that stays shown
+// when its tab is emptied; /set/late stores it as the page goes (a
+// pagehide handler) and all the time (an interval).
 func stateSite() *httptest.Server {
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
@@ -20,6 +23,12 @@ func stateSite() *httptest.Server {
 			w.Header().Set("Set-Cookie", "srv=1; Path=/")
 			fmt.Fprint(w, `<title>set</title><script>document.cookie = "js=1; path=/"; localStorage.setItem("l", "1"); sessionStorage.setItem("s", "1");
 const rq = indexedDB.open("db", 1); rq.onupgradeneeded = () => rq.result.createObjectStore("st");</script>`)
+		case "/set/still":
+			w.Header().Set("Set-Cookie", "srv=1; Path=/")
+			fmt.Fprint(w, `<title>set</title><p>Set.</p>`)
+		case "/set/late":
+			fmt.Fprint(w, `<title>set</title><script>addEventListener("pagehide", () => { document.cookie = "hide=1; path=/"; });
+setInterval(() => { document.cookie = "late=1; path=/"; }, 10);</script>`)
 		case "/get":
 			_, sent := r.Header["Cookie"]
 			fmt.Fprintf(w, `<title>get</title><script>
@@ -38,17 +47,23 @@ func TestRenderForgets(t *testing.T) {
 	srv := stateSite()
 	defer srv.Close()
 	for _, tc := range []struct {
-		name    string
-		session bool
-		want    string
+		name, set string
+		session   bool
+		want      string
 	}{
-		{"apart", false, "sent=false cookie= local=null session=null idb="},
-		{"session", true, "sent=true cookie=srv=1; js=1 local=1 session=1 idb=db"},
+		{"apart", "/set", false, "sent=false cookie= local=null session=null idb="},
+		{"session", "/set", true, "sent=true cookie=srv=1; js=1 local=1 session=1 idb=db"},
+		{"apart, still", "/set/still", false, "sent=false cookie= local=null session=null idb="},
+		{"apart, as it goes", "/set/late", false, "sent=false cookie= local=null session=null idb="},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for range 2 { // the second /set and /get reuse the tab
-				if _, err := b.Render(context.Background(), srv.URL+"/set", RenderOptions{Session: tc.session}); err != nil {
+				set, err := b.Render(context.Background(), srv.URL+tc.set, RenderOptions{Session: tc.session})
+				if err != nil {
 					t.Fatal(err)
+				}
+				if want := tc.set == "/set/still"; set.still != want {
+					t.Errorf("%s: still = %v, want %v", tc.set, set.still, want)
 				}
 				p, err := b.Render(context.Background(), srv.URL+"/get", RenderOptions{Session: tc.session})
 				if err != nil {

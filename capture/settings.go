@@ -44,6 +44,10 @@ func settings(b *Browser, opts Options) *record.Settings {
 			"IdleQuietMs":   r.IdleQuiet.Milliseconds(),
 			"IdleMaxMs":     r.IdleMax.Milliseconds(),
 			"PageTimeoutMs": opts.PageTimeout.Milliseconds(),
+			// The quiet a still page waits instead of IdleQuietMs (no
+			// script, handler, refresh, media, animation or prefetch:
+			// stillJS), when less.
+			"StillQuietMs": min(r.IdleQuiet, stillQuiet).Milliseconds(),
 			// The page time its timers were given (0: none), and the time
 			// each of its resources had (RenderOptions).
 			"SettleMs":          max(r.Settle, 0).Milliseconds(),

@@ -160,7 +160,7 @@ func (o *fetchFlags) add(cmd *cobra.Command, maxPages int) {
 	f.BoolVar(&o.AllowPrivate, "allow-private", false, "fetch from loopback, private and link-local addresses too (and cloud metadata ones)")
 	f.StringVar(&o.Media, "media", "print", "print pages with CSS media `print` or screen")
 	f.BoolVar(&o.NoSandbox, "no-sandbox", false, "run Chromium without its sandbox (it always is as root)")
-	f.DurationVar(&o.WaitIdle, "wait-idle", capture.DefaultIdleQuiet, "print a page once it has fetched nothing for `D` (at most 10s after its load)")
+	f.DurationVar(&o.WaitIdle, "wait-idle", capture.DefaultIdleQuiet, "print a page once it has fetched nothing for `D` (at most 10s after its load; 50ms for a still page: no script, media or animation)")
 	f.DurationVar(&o.Settle, "settle", capture.DefaultSettle, "once a page has settled, run the timers it has pending for up to `D` of page time on virtual time (no real waiting), so content its scripts add later is printed; 0: none")
 	f.BoolVar(&o.Session, "session", false, "render the pages one at a time in queue order in one browser context, so the cookies and storage a page leaves reach the pages after it (default: each page in an empty context, as a stranger sees it); refresh does so for a file captured so")
 	_ = cmd.RegisterFlagCompletionFunc("media", cobra.FixedCompletions([]string{"print", "screen"}, cobra.ShellCompDirectiveNoFileComp))

@@ -41,6 +41,7 @@ func main() {
 	extra := flag.String("extra", "", "more Chromium flags, comma-separated (name or name=value)")
 	intercept := flag.Bool("intercept", false, "not the peer: fetch every request in Go and hand it to the browser (Fetch.fulfillRequest), as webcap does, to measure what that costs alone")
 	blank := flag.Bool("blank", false, "not the peer: show about:blank between pages, as webcap does, to measure what that costs alone")
+	ownContext := flag.Bool("context", false, "not the peer: render in a tab of a browser context of its own (a second window), as webcap does, to measure what that costs alone")
 	flag.Parse()
 	if *out == "" || flag.NArg() == 0 {
 		log.Fatal("usage: cdppeer -out DIR URL...")
@@ -59,7 +60,7 @@ func main() {
 		chromedp.Flag("disable-domain-reliability", true),
 		chromedp.Flag("disable-site-isolation-trials", true),
 	}
-	disabled := "IsolateOrigins,site-per-process,NetworkPrediction,SpeculationRulesPrefetchFuture,Prerender2,RenderDocument"
+	disabled := "IsolateOrigins,site-per-process,NetworkPrediction,SpeculationRulesPrefetchFuture,Prerender2,RenderDocument,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox)
 	}
@@ -83,6 +84,13 @@ func main() {
 	defer acancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
+	if *ownContext {
+		if err := chromedp.Do(ctx); err != nil { // the browser, and its first tab
+			log.Fatal(err)
+		}
+		ctx, cancel = chromedp.NewContext(ctx, chromedp.WithNewBrowserContext())
+		defer cancel()
+	}
 	if *intercept {
 		if err := chromedp.Do(ctx); err != nil {
 			log.Fatal(err)
