@@ -20,7 +20,7 @@ func TestToUTF8AsDecoded(t *testing.T) {
 		// undeclared ASCII must not take these), and ASCII that does not.
 		"<META CHARSET=utf-16><p>x", "<MeTa charset=utf-16le><p>xy", "<meta http-equiv=Content-Type content='text/html; charset=utf-16be'><p>ab",
 		"<p>" + strings.Repeat("x", 1020) + "<meta charset=utf-16><p>ab", "<p>" + strings.Repeat("x", 1018) + "<meta charset=utf-16><p>ab",
-		"<metal charset=utf-16><p>ab", "<!-- <meta charset=utf-16> --><p>ab", "\x00<p>nul",
+		"<metal charset=utf-16><p>ab", "<META CHARSET=ISO-2022-JP><P>\x1b$B$3$s$K$A$O\x1b(B", "<!-- <meta charset=utf-16> --><p>ab", "\x00<p>nul",
 	}
 	for _, d := range docs {
 		for _, ct := range []string{"", "text/html", "text/html; charset=utf-8", "text/html; charset=iso-8859-2", "text/plain",
