@@ -24,7 +24,9 @@ import (
 // OpenIn would. Every other case (a link, which os.Root follows inside
 // the root by its own rules; a file that is missing, not regular or too
 // large; an error; a kernel without openat2) is left to OpenIn, which
-// decides and words it as before.
+// decides and words it as before. The directory stays open as long as
+// the Dir is used (one descriptor; the os.File's cleanup closes it once
+// the Dir is garbage).
 type dirHandle struct {
 	once sync.Once
 	dir  *os.File    // nil: the directory did not open
