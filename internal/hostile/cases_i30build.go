@@ -86,6 +86,19 @@ func init() {
 			Check:  written("out.pdf"),
 			Before: "exit 0, 0.02 s CPU, 59-61 MB: the same ID and TID (decoded as ISO-2022-JP)",
 		},
+		// An ASCII page whose <meta> names ISO-2022-KR through a character
+		// reference: the replacement encoding (its text is U+FFFD), not
+		// taken as it is.
+		Case{
+			Name: "build-ascii-page-meta-reference", Part: Inputs,
+			Setup: confine(map[string]string{"m/manifest.json": metaManifest, "m/web.pdf": string(webPDF()),
+				"m/site/www.example.com/page.html": `<html><meta charset="iso-&#50;022-kr"><body><p>Hello, world</p></body></html>`},
+				"build", "--json", "m/manifest.json", "-o", "out.pdf"),
+			Exit:   0,
+			Stdout: []string{`"id": "DE8E6FED79382D062222ECA9288714BA"`, `"tid": "9B759040321A408A5C7768B4511287A6"`},
+			Check:  written("out.pdf"),
+			Before: "exit 0, 0.02 s CPU, 62 MB: the same ID and TID (decoded by the replacement encoding)",
+		},
 		// 2,000 page sets from a mirror: the CPU a build takes.
 		Case{
 			Name: "build-mirror-2000-sets-cpu", Part: Bounds,
