@@ -44,6 +44,8 @@ import (
 type Dir struct {
 	Path string
 	Options
+
+	h *dirHandle // the directory held open for Open's fast path (Load sets it)
 }
 
 // Open implements webcapture.AuxSource: the file the URL u was saved to,
@@ -51,6 +53,9 @@ type Dir struct {
 func (d Dir) Open(u string) (io.ReadCloser, error) {
 	var why error // a file that is there but no regular file
 	for _, p := range d.candidates(u) {
+		if data, ok := d.h.readBeneath(d.Path, p, d.Options); ok {
+			return io.NopCloser(bytes.NewReader(data)), nil
+		}
 		f, err := OpenIn(d.Path, p, d.Options)
 		var oe *OutsideError
 		switch {
@@ -229,7 +234,7 @@ func Load(path string, o Options) (webcapture.AuxSource, error) {
 		return nil, err
 	}
 	if fi.IsDir() {
-		return Dir{Path: path, Options: o}, nil
+		return Dir{Path: path, Options: o, h: newDirHandle()}, nil
 	}
 	return LoadManifest(path, nil, o)
 }
