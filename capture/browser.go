@@ -843,13 +843,7 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 	defer func() {
 		stop()
 		rcancel()
-		// A still page with a request still being answered (a slow
-		// image cut off at IdleMax) is blanked as any other: the answer,
-		// and a cookie it sets, could otherwise land after the clearing.
-		t.mu.Lock()
-		still := p.still && r.inflight == 0
-		t.mu.Unlock()
-		b.putTab(t, ctx.Err() != nil, still, t.origins(r))
+		b.putTab(t, ctx.Err() != nil, p.still, t.origins(r))
 	}()
 	loaded := -1 // r.moved once the page is loaded
 	defer func() {
