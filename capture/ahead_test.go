@@ -22,17 +22,20 @@ func TestCaptureAhead(t *testing.T) {
 	b := newBrowser(t)
 	var mu sync.Mutex
 	var asked []string
-	gate := false
+	gate, dClosed := false, false
 	dAsked := make(chan struct{})
 	mux := http.NewServeMux()
 	page := func(title, body string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			mu.Lock()
 			asked = append(asked, r.URL.Path)
-			if r.URL.Path == "/d" && gate {
+			if r.URL.Path == "/d" && gate && !dClosed {
 				close(dAsked)
-				gate = false
+				dClosed = true
 			}
+			// /a is answered once /d has been asked for, at once if
+			// it was already (the tabs need not ask in the queue's
+			// order: one may still be emptied of its page).
 			wait := gate && r.URL.Path == "/a"
 			mu.Unlock()
 			if wait {

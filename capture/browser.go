@@ -417,8 +417,9 @@ type RenderOptions struct {
 	// annotations do not carry it. Page.Links has the links as they were.
 	KeepCredentials bool
 
-	now  func() time.Time // the clock that times responses; nil: time.Now
-	hold *hold            // the page's hold on the bytes in flight (memory.go)
+	now    func() time.Time // the clock that times responses; nil: time.Now
+	hold   *hold            // the page's hold on the bytes in flight (memory.go)
+	served func(url string) // told when a request has been answered or failed (tests)
 }
 
 // The defaults of RenderOptions.
@@ -502,6 +503,7 @@ type rendering struct {
 	started    bool // a request was seen
 	mainFrame  cdp.FrameID
 	inflight   int       // requests being fetched
+	answering  int       // of them, those whose answer could store something (all but the tab's icon)
 	last       time.Time // when a request last started or ended
 	moved      int       // loads of another document its frame started (script, refresh, form)
 	resourceBy time.Time // when the page's resources are late (ResourceTimeout); zero: never
@@ -584,6 +586,9 @@ func (b *Browser) newTab(session bool) (*tab, error) {
 				}
 				r.started = true
 				r.inflight++
+				if !favicon(ev) {
+					r.answering++
+				}
 				r.last = time.Now()
 			}
 			t.mu.Unlock()
@@ -605,8 +610,14 @@ func (t *tab) serve(ctx context.Context, b *Browser, target *chromedp.Target, r 
 	defer func() {
 		t.mu.Lock()
 		r.inflight--
+		if !favicon(ev) {
+			r.answering--
+		}
 		r.last = time.Now()
 		t.mu.Unlock()
+		if r.opts.served != nil {
+			r.opts.served(ev.Request.URL)
+		}
 	}()
 	if favicon(ev) {
 		// The tab's icon, which no page shows: not fetched, but
@@ -843,7 +854,16 @@ func (b *Browser) render(ctx context.Context, u string, opts RenderOptions) (out
 	defer func() {
 		stop()
 		rcancel()
-		b.putTab(t, ctx.Err() != nil, p.still, t.origins(r))
+		// A still page with a request still being answered (an image
+		// cut off at IdleMax or its ResourceTimeout) is blanked as any
+		// other, which ends the request: its answer, and a cookie it
+		// sets, would otherwise land after the tab was emptied, for the
+		// next page to see. The tab's icon does not count: its answer
+		// (404, from here) stores nothing.
+		t.mu.Lock()
+		still := p.still && r.answering == 0
+		t.mu.Unlock()
+		b.putTab(t, ctx.Err() != nil, still, t.origins(r))
 	}()
 	loaded := -1 // r.moved once the page is loaded
 	defer func() {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
+	"time"
 )
 
 // stateSite serves /set, which stores a cookie (by its answer's
@@ -99,5 +101,71 @@ func TestSessionCookiesOutliveRestart(t *testing.T) {
 	}
 	if want := "sent=true cookie=srv=1; js=1 local=null session=null idb="; p.Title != want {
 		t.Errorf("/get after /set and a restart: %q, want %q", p.Title, want)
+	}
+}
+
+// A still page cut off with a request still being answered (its lazy
+// image far below, made eager after its load, which the server holds past
+// IdleMax) is not left shown while its tab is emptied:
+// the image's answer, which sets a cookie, arrives after the emptying and
+// must not reach the page rendered next in the tab.
+func TestRenderForgetsLateAnswer(t *testing.T) {
+	b := newBrowser(t)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/still":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<title>still</title><div style="height: 6000px">Scroll down.</div><img loading="lazy" src="/held.gif" width="40" height="30" alt="held">`)
+		case "/held.gif":
+			<-release
+			w.Header().Set("Set-Cookie", "held=1; Path=/")
+			w.Header().Set("Content-Type", "image/gif")
+			w.Write(gif)
+		case "/get":
+			_, sent := r.Header["Cookie"]
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprintf(w, `<title>get</title><script>document.title = "sent=%v cookie=" + document.cookie;</script>`, sent)
+		}
+	}))
+	defer srv.Close()
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+	held := make(chan struct{})
+	p, err := b.Render(context.Background(), srv.URL+"/still", RenderOptions{
+		IdleMax: 200 * time.Millisecond, // the image is held until released: the page is cut off
+		served: func(u string) {
+			if strings.HasSuffix(u, "/held.gif") {
+				close(held)
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.still {
+		t.Fatalf("/still did not settle as a still page: the case is not tested")
+	}
+	b.settled() // the tab has been emptied
+	close(release)
+	<-held // the image's answer has been given to the browser, or refused
+	g, err := b.Render(context.Background(), srv.URL+"/get", RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "sent=false cookie="; g.Title != want {
+		t.Errorf("/get after /still's late answer: %q, want %q", g.Title, want)
+	}
+	b.settled()
+	b.mu.Lock()
+	tabs := len(b.idle)
+	b.mu.Unlock()
+	if tabs != 1 {
+		t.Errorf("%d idle tabs, want 1: /get was not rendered in /still's tab", tabs)
 	}
 }
