@@ -158,3 +158,14 @@ func (w *objectWriter) putGen(num, gen int, o types.Object) {
 	}
 	w.buf.WriteString("\nendobj\n")
 }
+
+// putEdited writes object num of generation gen, a dictionary or a
+// stream, with e made (appendEdited).
+func (w *objectWriter) putEdited(num, gen int, o types.Object, e edit) {
+	w.offs = append(w.offs, objOffset{num: num, gen: gen, off: w.buf.Len()})
+	appendRef(&w.buf, num, gen, " obj\n")
+	if err := appendEdited(&w.buf, o, e); err != nil && w.err == nil {
+		w.err = err
+	}
+	w.buf.WriteString("\nendobj\n")
+}
