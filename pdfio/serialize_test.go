@@ -66,3 +66,32 @@ func edited(d types.Dict, e edit) {
 		d[e.key] = e.val
 	}
 }
+
+// TestObjectBuf: what an objectBuf holds is what was written to it, in
+// any range, across its chunks.
+func TestObjectBuf(t *testing.T) {
+	var b objectBuf
+	var want bytes.Buffer
+	for i, n := range []int{0, 10, writeChunk - 10, 20, 3 * writeChunk, 1, writeChunk} {
+		p := bytes.Repeat([]byte{byte('a' + i)}, n)
+		b.Write(p)
+		want.Write(p)
+	}
+	if b.Len() != want.Len() || !b.equal(want.Bytes()) || !bytes.Equal(b.bytes(), want.Bytes()) {
+		t.Fatalf("objectBuf holds %d bytes, want %d", b.Len(), want.Len())
+	}
+	w := want.Bytes()
+	for _, r := range [][2]int{{0, 0}, {0, 5}, {5, writeChunk + 7}, {writeChunk, 2 * writeChunk}, {17, len(w)}, {len(w), len(w)}} {
+		var got bytes.Buffer
+		if err := b.writeRange(&got, r[0], r[1]); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), w[r[0]:r[1]]) {
+			t.Errorf("writeRange(%d, %d): %d bytes, want %d", r[0], r[1], got.Len(), r[1]-r[0])
+		}
+	}
+	w[len(w)-1] = 'z'
+	if b.equal(w) {
+		t.Errorf("equal: a changed last byte is equal")
+	}
+}
