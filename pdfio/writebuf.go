@@ -5,11 +5,13 @@ import (
 	"io"
 )
 
-// writeChunk is the size of an objectBuf's chunks.
+// writeChunk is the size of an objectBuf's chunks, but for its first
+// ones: each is as large as all before it, from 4 KiB (an update of a few
+// objects takes a few KiB).
 const writeChunk = 1 << 20
 
 // An objectBuf holds the bytes of the objects an update wrote, in chunks
-// of writeChunk bytes that are never copied to grow: a build of 100,000
+// of up to writeChunk bytes that are never copied to grow: a build of 100,000
 // page sets writes 80 MB of objects, which a bytes.Buffer grows to by
 // doubling (256 MB allocated and copied, and a 128 MB buffer for 80 MB).
 // Each object is made in a small buffer that is used again (obj), then
@@ -25,14 +27,14 @@ func (b *objectBuf) Len() int { return b.n }
 
 // Write appends p.
 func (b *objectBuf) Write(p []byte) {
-	b.n += len(p)
 	for len(p) > 0 {
 		if k := len(b.chunks); k == 0 || len(b.chunks[k-1]) == cap(b.chunks[k-1]) {
-			b.chunks = append(b.chunks, make([]byte, 0, writeChunk))
+			b.chunks = append(b.chunks, make([]byte, 0, min(max(b.n, 4<<10), writeChunk)))
 		}
 		last := &b.chunks[len(b.chunks)-1]
 		n := min(len(p), cap(*last)-len(*last))
 		*last = append(*last, p[:n]...)
+		b.n += n
 		p = p[n:]
 	}
 }
