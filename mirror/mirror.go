@@ -54,7 +54,7 @@ func (d Dir) Open(u string) (io.ReadCloser, error) {
 	var why error // a file that is there but no regular file
 	for _, p := range d.candidates(u) {
 		if data, ok := d.h.readBeneath(d.Path, p, d.Options); ok {
-			return io.NopCloser(bytes.NewReader(data)), nil
+			return bytesFile{bytes.NewReader(data)}, nil
 		}
 		f, err := OpenIn(d.Path, p, d.Options)
 		var oe *OutsideError
@@ -72,6 +72,12 @@ func (d Dir) Open(u string) (io.ReadCloser, error) {
 	}
 	return nil, fmt.Errorf("%w in %s", webcapture.ErrNotFound, d.Path)
 }
+
+// A bytesFile is a file read whole, to read from: its Len says how much
+// is left, so a reader reads it into one buffer of its size.
+type bytesFile struct{ *bytes.Reader }
+
+func (bytesFile) Close() error { return nil }
 
 // candidates are the files u may have been saved to: paths relative to
 // the directory, or a file: URL's absolute path.

@@ -262,13 +262,15 @@ func versionTimesTen(s string) int {
 // bytes, Size of them) is read when the update is written.
 func (w *objectWriter) putStream(num int, d types.Dict, a Attachment) {
 	w.offs = append(w.offs, objOffset{num: num, off: w.buf.Len()})
-	appendRef(&w.buf, num, 0, " obj\n")
-	if err := appendDict(&w.buf, d); err != nil && w.err == nil {
+	b := w.buf.begin()
+	appendRef(b, num, 0, " obj\n")
+	if err := appendDict(b, d); err != nil && w.err == nil {
 		w.err = err
 	}
-	w.buf.WriteString("\nstream\n")
+	b.WriteString("\nstream\n")
+	w.buf.end()
 	w.data = append(w.data, attachedData{at: w.buf.Len(), a: a})
-	w.buf.WriteString("\nendstream\nendobj\n")
+	w.buf.Write([]byte("\nendstream\nendobj\n"))
 }
 
 // shift is how many attached bytes come before offset off of the
@@ -286,10 +288,9 @@ func (w *objectWriter) shift(off int) int64 {
 // writeObjects writes the objects, with the attachments' bytes where they
 // go.
 func (w *objectWriter) writeObjects(out io.Writer, name string) error {
-	buf := w.buf.Bytes()
 	last := 0
 	for _, d := range w.data {
-		if _, err := out.Write(buf[last:d.at]); err != nil {
+		if err := w.buf.writeRange(out, last, d.at); err != nil {
 			return err
 		}
 		if err := copyAttachment(out, d.a); err != nil {
@@ -297,8 +298,7 @@ func (w *objectWriter) writeObjects(out io.Writer, name string) error {
 		}
 		last = d.at
 	}
-	_, err := out.Write(buf[last:])
-	return err
+	return w.buf.writeRange(out, last, w.buf.Len())
 }
 
 // copyAttachment copies a's bytes to out: exactly a.Size of them, with

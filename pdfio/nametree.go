@@ -1,7 +1,6 @@
 package pdfio
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -123,7 +122,7 @@ func split(n, size int) [][2]int {
 // objectWriter collects new objects with numbers from next on, serialized.
 type objectWriter struct {
 	next int
-	buf  bytes.Buffer
+	buf  objectBuf
 	offs []objOffset
 	data []attachedData // the attachments' bytes, read when written (attach.go)
 	err  error
@@ -152,9 +151,24 @@ func (w *objectWriter) put(num int, o types.Object) { w.putGen(num, 0, o) }
 // putGen writes object num of generation gen.
 func (w *objectWriter) putGen(num, gen int, o types.Object) {
 	w.offs = append(w.offs, objOffset{num: num, gen: gen, off: w.buf.Len()})
-	appendRef(&w.buf, num, gen, " obj\n")
-	if err := appendObject(&w.buf, o); err != nil && w.err == nil {
+	b := w.buf.begin()
+	appendRef(b, num, gen, " obj\n")
+	if err := appendObject(b, o); err != nil && w.err == nil {
 		w.err = err
 	}
-	w.buf.WriteString("\nendobj\n")
+	b.WriteString("\nendobj\n")
+	w.buf.end()
+}
+
+// putEdited writes object num of generation gen, a dictionary or a
+// stream, with e made (appendEdited).
+func (w *objectWriter) putEdited(num, gen int, o types.Object, e edit) {
+	w.offs = append(w.offs, objOffset{num: num, gen: gen, off: w.buf.Len()})
+	b := w.buf.begin()
+	appendRef(b, num, gen, " obj\n")
+	if err := appendEdited(b, o, e); err != nil && w.err == nil {
+		w.err = err
+	}
+	b.WriteString("\nendobj\n")
+	w.buf.end()
 }

@@ -63,7 +63,7 @@ func (u *Update) absorb(out []byte) bool {
 	}
 	// out holds a copy of the original and of the buffer: let them go
 	// before the read.
-	u.orig, u.objs.buf = nil, bytes.Buffer{}
+	u.orig, u.objs.buf = nil, objectBuf{}
 	if len(u.objs.offs) == 0 {
 		return true
 	}
@@ -186,8 +186,8 @@ func (u *Update) written(out []byte, off int64, num, gen int) (o types.Object, o
 // resultNeedsParse says whether Result must parse out: out is not the
 // original followed by the update's objects at base.
 func (u *Update) resultNeedsParse(out []byte, base int) bool {
-	buf := u.objs.buf.Bytes()
-	if len(out) < base+len(buf) || !bytes.HasPrefix(out, u.orig) || !bytes.Equal(out[base:base+len(buf)], buf) {
+	n := u.objs.buf.Len()
+	if len(out) < base+n || !bytes.HasPrefix(out, u.orig) || !u.objs.buf.equal(out[base:base+n]) {
 		return true
 	}
 	return false

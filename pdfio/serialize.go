@@ -52,35 +52,74 @@ func appendObject(b *bytes.Buffer, o types.Object) error {
 	case types.Dict:
 		return appendDict(b, v)
 	case types.StreamDict:
-		d := types.Dict{}
-		for k, e := range v.Dict {
-			d[k] = e
-		}
-		d["Length"] = types.Integer(len(v.Raw))
-		if err := appendDict(b, d); err != nil {
-			return err
-		}
-		b.WriteString("\nstream\n")
-		b.Write(v.Raw)
-		b.WriteString("\nendstream")
+		return appendStream(b, v, edit{})
 	default:
 		return fmt.Errorf("pdfio: cannot write a %T", o)
 	}
 	return nil
 }
 
-func appendDict(b *bytes.Buffer, d types.Dict) error {
+// An edit is one entry of a dictionary changed as it is written: key
+// set to val, or removed when val is nil. The zero edit changes nothing.
+// (A page's new /ID is written without a copy of the page's dictionary
+// made first: a build sets 100,000 of them.)
+type edit struct {
+	key string
+	val types.Object
+}
+
+// appendEdited writes o, a dictionary or a stream, with e made: the bytes
+// appendObject writes for a copy of o with e made.
+func appendEdited(b *bytes.Buffer, o types.Object, e edit) error {
+	switch v := o.(type) {
+	case types.Dict:
+		return appendDict(b, v, e)
+	case types.StreamDict:
+		return appendStream(b, v, e)
+	}
+	return fmt.Errorf("pdfio: cannot edit a %T", o)
+}
+
+// appendStream writes a stream with its encoded bytes and a /Length to
+// match, e made to its dictionary.
+func appendStream(b *bytes.Buffer, v types.StreamDict, e edit) error {
+	if err := appendDict(b, v.Dict, e, edit{"Length", types.Integer(len(v.Raw))}); err != nil {
+		return err
+	}
+	b.WriteString("\nstream\n")
+	b.Write(v.Raw)
+	b.WriteString("\nendstream")
+	return nil
+}
+
+// appendDict writes d with its keys sorted, the edits made (a later edit
+// of a key wins).
+func appendDict(b *bytes.Buffer, d types.Dict, edits ...edit) error {
 	var small [16]string // (most dictionaries: no allocation for the keys)
 	keys := small[:0]
 	for k := range d {
 		keys = append(keys, k)
 	}
+	for _, e := range edits {
+		if _, ok := d[e.key]; !ok && e.key != "" && !slices.Contains(keys, e.key) {
+			keys = append(keys, e.key)
+		}
+	}
 	slices.Sort(keys)
 	b.WriteString("<<")
 	for _, k := range keys {
+		v, set := d[k], true
+		for _, e := range edits {
+			if e.key == k && k != "" {
+				v, set = e.val, e.val != nil
+			}
+		}
+		if !set {
+			continue
+		}
 		appendName(b, k)
 		b.WriteByte(' ')
-		if err := appendObject(b, d[k]); err != nil {
+		if err := appendObject(b, v); err != nil {
 			return err
 		}
 	}

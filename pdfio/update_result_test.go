@@ -257,7 +257,7 @@ func TestContinueMergedPages(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	streams := bytes.Count(u.objs.buf.Bytes(), []byte("endstream"))
+	streams := bytes.Count(u.objs.buf.bytes(), []byte("endstream"))
 	if streams == 0 {
 		t.Fatal("the merge wrote no stream")
 	}

@@ -438,3 +438,18 @@ func TestBytesStaysAsReturned(t *testing.T) {
 		})
 	}
 }
+
+// TestAppendXRefLine: a cross-reference line is what fmt's
+// "%010d %05d n \n" writes, for every width of offset and generation.
+func TestAppendXRefLine(t *testing.T) {
+	for _, e := range []xrefEntry{
+		{off: 0}, {off: 9, gen: 1}, {off: 1234567890, gen: 65535}, {off: 9999999999},
+		{off: 12345678901, gen: 123456}, {off: 1 << 40, gen: 7}, {off: -5, gen: -1}, {off: 17, gen: 99999},
+	} {
+		got := string(appendXRefLine(nil, e))
+		want := fmt.Sprintf("%010d %05d n \n", e.off, e.gen)
+		if got != want {
+			t.Errorf("appendXRefLine(%+v) = %q, want %q", e, got, want)
+		}
+	}
+}

@@ -154,7 +154,7 @@ func (e *ManifestError) Unwrap() error { return e.Err }
 // ParseManifest reads a manifest. name is the manifest's path: errors name
 // it, and the input and sources are relative to its directory.
 func ParseManifest(r io.Reader, name string) (*Manifest, error) {
-	data, err := io.ReadAll(io.LimitReader(r, 64<<20))
+	data, err := readAll(r, 64<<20)
 	if err != nil {
 		return nil, &ManifestError{File: name, Err: err}
 	}
@@ -191,6 +191,32 @@ func ParseManifest(r io.Reader, name string) (*Manifest, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// readAll is io.ReadAll(io.LimitReader(r, limit)), in one buffer of the
+// right size when r says how much it holds (a bytes.Reader: the CLI reads
+// the file first). A manifest of 100,000 page sets is 60 MB: read in
+// doubling steps, 130 MB.
+func readAll(r io.Reader, limit int) ([]byte, error) {
+	l, ok := r.(interface{ Len() int })
+	if !ok {
+		return io.ReadAll(io.LimitReader(r, int64(limit)))
+	}
+	lr := io.LimitReader(r, int64(limit))
+	b := make([]byte, 0, min(max(l.Len(), 0), limit)+1) // (+1: EOF is read without growing)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := lr.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 func decodeError(name string, data []byte, dec *json.Decoder, err error) error {

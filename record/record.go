@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -253,6 +252,9 @@ func (b *builder) run() (*Result, error) {
 		return nil, err
 	}
 	b.res = &Result{Input: in, Profile: p}
+	if n := len(m.PageSets) + len(m.ImageSets); n > 0 {
+		b.res.Sets = make([]Set, 0, n)
+	}
 	if err := b.existing(); err != nil {
 		return nil, err
 	}
@@ -503,7 +505,7 @@ func (b *builder) load(field string, data []byte, file, url string) ([]byte, err
 		return nil, b.m.fail(field+".source", "%s is not in the sources: %v", key, err)
 	}
 	defer rc.Close()
-	data, err = io.ReadAll(io.LimitReader(rc, 1<<30))
+	data, err = readAll(rc, 1<<30) // (a mirror's file comes read: one buffer of its size)
 	if err != nil {
 		return nil, b.m.fail(field+".source", "reading %s: %w", key, err)
 	}
@@ -522,10 +524,15 @@ func (b *builder) source(field, url string, data []byte, file string) (string, [
 
 func (b *builder) claim(field string, obj webcapture.Ref, what string) error {
 	if who, ok := b.claimed[obj]; ok {
-		return b.m.fail(field, "%s already belongs to %s", what, who)
+		return b.taken(field, what, who)
 	}
 	b.claimed[obj] = field
 	return nil
+}
+
+// taken is the error of field claiming what, which who claimed first.
+func (b *builder) taken(field, what, who string) error {
+	return b.m.fail(field, "%s already belongs to %s", what, who)
 }
 
 func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.AuxEncoding) error {
@@ -575,11 +582,15 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 	if src.TextID != nil && strings.TrimSpace(src.Text) != "" {
 		set.TextID = src.TextID
 	}
+	fp := f + ".pages"
+	set.Pages, set.Objects = make([]int, 0, last-first+1), make([]webcapture.Ref, 0, last-first+1)
 	for n := first; n <= last; n++ {
 		p := b.doc.Pages[n-1]
-		if err := b.claim(f+".pages", p.Ref, fmt.Sprintf("page %d", n)); err != nil {
-			return err
+		// (claim, without its message made for every page)
+		if who, ok := b.claimed[p.Ref]; ok {
+			return b.taken(fp, fmt.Sprintf("page %d", n), who)
 		}
+		b.claimed[p.Ref] = fp
 		set.Pages = append(set.Pages, n)
 		set.Objects = append(set.Objects, p.Ref)
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/md5"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -733,4 +734,27 @@ func TestBuildSHA256(t *testing.T) {
 		t.Errorf("qpdf --json shows /WCSHA256 %v, want %v (sha256sum)", inQPDF, sums)
 	}
 	checkTools(t, res.Output, 3)
+}
+
+// TestReadAllAsIOReadAll: the manifest's read is io.ReadAll of a
+// LimitReader, whether or not the reader says its length, at, under and
+// over the limit.
+func TestReadAllAsIOReadAll(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		data  string
+		limit int
+	}{
+		{"empty", "", 8}, {"under", "abc", 8}, {"at", "abcdefgh", 8}, {"over", "abcdefghij", 8}, {"long", strings.Repeat("x", 5000), 4097},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want, _ := io.ReadAll(io.LimitReader(strings.NewReader(tc.data), int64(tc.limit)))
+			for _, r := range []io.Reader{strings.NewReader(tc.data), bytes.NewReader([]byte(tc.data)), io.MultiReader(strings.NewReader(tc.data))} {
+				got, err := readAll(r, tc.limit)
+				if err != nil || string(got) != string(want) {
+					t.Errorf("readAll(%T of %d bytes, %d) = %d bytes, %v; want %d bytes", r, len(tc.data), tc.limit, len(got), err, len(want))
+				}
+			}
+		})
+	}
 }
