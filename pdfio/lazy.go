@@ -839,30 +839,31 @@ func (l *lazy) objectStream(n int) error {
 	if i := bytes.IndexByte(prolog, '%'); i >= 0 {
 		prolog = prolog[:i]
 	}
-	f := bytes.Fields(bytes.ReplaceAll(prolog, []byte{0}, []byte{' '}))
-	if len(f)%2 != 0 || len(f)/2 > limits.MaxObjectStreamCount {
+	count := headerFields(prolog, nil)
+	if count == 0 || count%2 != 0 || count/2 > limits.MaxObjectStreamCount {
 		return errLazy
 	}
-	var arr types.Array
-	old := 0
-	for i := 0; i < len(f); i += 2 {
-		at, err := strconv.Atoi(string(f[i+1]))
-		if err != nil {
-			return errLazy
+	arr := make(types.Array, 0, count/2)
+	old, bad := 0, false
+	headerFields(prolog, func(i int, w []byte) bool {
+		if i%2 == 0 {
+			return true
 		}
+		at, err := strconv.Atoi(string(w))
 		at += osd.FirstObjOffset
-		if at < osd.FirstObjOffset || i > 0 && at < old {
-			return errLazy
+		if bad = err != nil || at < osd.FirstObjOffset || i > 1 && at < old; bad {
+			return false
 		}
-		if i > 0 {
+		if i > 1 {
 			arr = append(arr, types.NewLazyObjectStreamObject(osd, old, at, lazyCompressed))
 		}
-		if i == len(f)-2 {
+		if i == count-1 {
 			arr = append(arr, types.NewLazyObjectStreamObject(osd, at, -1, lazyCompressed))
 		}
 		old = at
-	}
-	if arr == nil {
+		return true
+	})
+	if bad {
 		return errLazy
 	}
 	l.objStms[n] = arr // (not osd.ObjArray, whose lazy objects would outlive their parse: only decompression reads it)
