@@ -675,6 +675,12 @@ func (l *lazy) streamEntries(xsd *types.XRefStreamDict, incr int) error {
 	}
 	xt := l.ctx.XRefTable
 	n := min(len(buf)/size, len(xsd.Objects))
+	if len(xt.Table) == 0 {
+		// The first section read sizes the table: 100,000 entries no
+		// longer grow it eight times over. (n entries are each made
+		// below, so the table costs no more than they do.)
+		xt.Table = make(map[int]*model.XRefTableEntry, n)
+	}
 	var s entrySlab
 	for j, i := 0, 0; i < len(buf) && j < len(xsd.Objects); i, j = i+size, j+1 {
 		num := xsd.Objects[j]
