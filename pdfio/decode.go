@@ -261,11 +261,14 @@ func objectStarts(data []byte, first int) ([]int, error) {
 
 // lazyData returns the bytes of an object pdfcpu left in its object
 // stream, decoding the stream (once) within the caps.
-func (d *decoder) lazyData(e *model.XRefTableEntry, l types.LazyObjectStreamObject) ([]byte, error) {
+func (d *decoder) lazyData(e *model.XRefTableEntry) ([]byte, error) {
 	if e.ObjectStream == nil || e.ObjectStreamInd == nil {
 		// (pdfcpu made it without saying where: its own decode, bounded
 		// by its limit, which config sets to Options.MaxStreamDecode.)
-		return l.GetData()
+		if l, ok := e.Object.(types.LazyObjectStreamObject); ok {
+			return l.GetData()
+		}
+		return nil, errors.New("no object stream holds it")
 	}
 	return d.objectData(*e.ObjectStream, *e.ObjectStreamInd)
 }
@@ -276,11 +279,10 @@ func (d *decoder) lazyData(e *model.XRefTableEntry, l types.LazyObjectStreamObje
 // the rest by pdfcpu's parser, as pdfcpu parses an object of an object
 // stream (compressedObject).
 func (d *decoder) load(e *model.XRefTableEntry) (types.Object, error) {
-	l, lazy := e.Object.(types.LazyObjectStreamObject)
-	if !lazy {
+	if !unparsed(e.Object) {
 		return e.Object, nil
 	}
-	data, err := d.lazyData(e, l)
+	data, err := d.lazyData(e)
 	if err != nil {
 		return nil, err
 	}
