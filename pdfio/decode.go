@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
@@ -236,28 +235,40 @@ func objectStarts(data []byte, first int) ([]int, error) {
 	if i := bytes.IndexByte(prolog, '%'); i >= 0 {
 		prolog = prolog[:i]
 	}
-	f := strings.Fields(string(bytes.ReplaceAll(prolog, []byte{0}, []byte{' '})))
-	if len(f)%2 != 0 {
+	count := headerFields(prolog, nil)
+	if count%2 != 0 {
 		return nil, errors.New("its header of object numbers and offsets is corrupt")
 	}
-	starts := make([]int, 0, len(f)/2)
-	for i := 1; i < len(f); i += 2 {
-		off, err := strconv.Atoi(f[i])
-		if err != nil || off < 0 || first+off > len(data) || len(starts) > 0 && first+off < starts[len(starts)-1] {
-			return nil, fmt.Errorf("its header gives object %d the offset %q", i/2, f[i])
+	starts := make([]int, 0, count/2)
+	var err error
+	headerFields(prolog, func(i int, w []byte) bool {
+		if i%2 == 0 {
+			return true
+		}
+		off, aerr := strconv.Atoi(string(w))
+		if aerr != nil || off < 0 || first+off > len(data) || len(starts) > 0 && first+off < starts[len(starts)-1] {
+			err = fmt.Errorf("its header gives object %d the offset %q", i/2, w)
+			return false
 		}
 		starts = append(starts, first+off)
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
 	return starts, nil
 }
 
 // lazyData returns the bytes of an object pdfcpu left in its object
 // stream, decoding the stream (once) within the caps.
-func (d *decoder) lazyData(e *model.XRefTableEntry, l types.LazyObjectStreamObject) ([]byte, error) {
+func (d *decoder) lazyData(e *model.XRefTableEntry) ([]byte, error) {
 	if e.ObjectStream == nil || e.ObjectStreamInd == nil {
 		// (pdfcpu made it without saying where: its own decode, bounded
 		// by its limit, which config sets to Options.MaxStreamDecode.)
-		return l.GetData()
+		if l, ok := e.Object.(types.LazyObjectStreamObject); ok {
+			return l.GetData()
+		}
+		return nil, errors.New("no object stream holds it")
 	}
 	return d.objectData(*e.ObjectStream, *e.ObjectStreamInd)
 }
@@ -268,11 +279,10 @@ func (d *decoder) lazyData(e *model.XRefTableEntry, l types.LazyObjectStreamObje
 // the rest by pdfcpu's parser, as pdfcpu parses an object of an object
 // stream (compressedObject).
 func (d *decoder) load(e *model.XRefTableEntry) (types.Object, error) {
-	l, lazy := e.Object.(types.LazyObjectStreamObject)
-	if !lazy {
+	if !unparsed(e.Object) {
 		return e.Object, nil
 	}
-	data, err := d.lazyData(e, l)
+	data, err := d.lazyData(e)
 	if err != nil {
 		return nil, err
 	}

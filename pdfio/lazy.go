@@ -86,7 +86,7 @@ func lazyParseShared(b []byte, opts Options, share *valueShare) (ctx *model.Cont
 	}
 	goctx, cancel := context.WithTimeout(parent, opts.Timeout)
 	defer cancel()
-	l := &lazy{b: b, ctx: ctx, goctx: goctx, parent: parent, timeout: opts.Timeout, objStms: map[int]types.Array{}, zeroGen: new(int), share: share}
+	l := &lazy{b: b, ctx: ctx, goctx: goctx, parent: parent, timeout: opts.Timeout, objStms: map[int]objStm{}, zeroGen: new(int), share: share}
 	if err := l.header(); err != nil {
 		return nil, err
 	}
@@ -165,14 +165,13 @@ type lazy struct {
 	// then keep alive after the read (and with l, every stream's lazy
 	// objects in objStms).
 	zeroGen *int
-	// objStms are the objects of each object stream read (objectStream),
-	// by the stream's number.
-	objStms map[int]types.Array
+	// objStms are the object streams read (objectStream), by number.
+	objStms map[int]objStm
 	share   *valueShare // (value: a read's only)
-	// lastStm and lastArr are the stream compressed found last (the
+	// lastStm and last are the stream compressed found last (the
 	// objects of a stream are mostly met together).
 	lastStm int
-	lastArr types.Array
+	last    objStm
 	// packed are the entries of objects in object streams, in the order
 	// the cross-reference streams list them (streamEntries).
 	packed []*model.XRefTableEntry
@@ -675,6 +674,12 @@ func (l *lazy) streamEntries(xsd *types.XRefStreamDict, incr int) error {
 	}
 	xt := l.ctx.XRefTable
 	n := min(len(buf)/size, len(xsd.Objects))
+	if len(xt.Table) == 0 {
+		// The first section read sizes the table: 100,000 entries no
+		// longer grow it eight times over. (n entries are each made
+		// below, so the table costs no more than they do.)
+		xt.Table = make(map[int]*model.XRefTableEntry, n)
+	}
 	var s entrySlab
 	for j, i := 0, 0; i < len(buf) && j < len(xsd.Objects); i, j = i+size, j+1 {
 		num := xsd.Objects[j]
@@ -759,6 +764,7 @@ func (l *lazy) objects() error {
 		size := l.ctx.MaxObjNr + 1
 		xt.Size = &size
 	}
+	l.catalogLazy()
 	return l.rootVersion()
 }
 
@@ -839,33 +845,28 @@ func (l *lazy) objectStream(n int) error {
 	if i := bytes.IndexByte(prolog, '%'); i >= 0 {
 		prolog = prolog[:i]
 	}
-	f := bytes.Fields(bytes.ReplaceAll(prolog, []byte{0}, []byte{' '}))
-	if len(f)%2 != 0 || len(f)/2 > limits.MaxObjectStreamCount {
+	count := headerFields(prolog, nil)
+	if count == 0 || count%2 != 0 || count/2 > limits.MaxObjectStreamCount {
 		return errLazy
 	}
-	var arr types.Array
-	old := 0
-	for i := 0; i < len(f); i += 2 {
-		at, err := strconv.Atoi(string(f[i+1]))
-		if err != nil {
-			return errLazy
+	starts := make([]int, 0, count/2)
+	bad := false
+	headerFields(prolog, func(i int, w []byte) bool {
+		if i%2 == 0 {
+			return true
 		}
+		at, err := strconv.Atoi(string(w))
 		at += osd.FirstObjOffset
-		if at < osd.FirstObjOffset || i > 0 && at < old {
-			return errLazy
+		if bad = err != nil || at < osd.FirstObjOffset || len(starts) > 0 && at < starts[len(starts)-1]; bad {
+			return false
 		}
-		if i > 0 {
-			arr = append(arr, types.NewLazyObjectStreamObject(osd, old, at, lazyCompressed))
-		}
-		if i == len(f)-2 {
-			arr = append(arr, types.NewLazyObjectStreamObject(osd, at, -1, lazyCompressed))
-		}
-		old = at
-	}
-	if arr == nil {
+		starts = append(starts, at)
+		return true
+	})
+	if bad {
 		return errLazy
 	}
-	l.objStms[n] = arr // (not osd.ObjArray, whose lazy objects would outlive their parse: only decompression reads it)
+	l.objStms[n] = objStm{osd, starts} // (not osd.ObjArray, whose lazy objects would outlive their parse: only decompression reads it)
 	l.ctx.Read.UsingObjectStreams = true
 	e.Object = *osd
 	return nil
@@ -874,21 +875,82 @@ func (l *lazy) objectStream(n int) error {
 // compressed points an entry at its object in its object stream, as
 // decompressXRefTableEntry does.
 func (l *lazy) compressed(e *model.XRefTableEntry) error {
-	arr := l.lastArr
-	if n := *e.ObjectStream; arr == nil || n != l.lastStm {
+	s := l.last
+	if n := *e.ObjectStream; s.starts == nil || n != l.lastStm {
 		var ok bool
-		if arr, ok = l.objStms[n]; !ok {
+		if s, ok = l.objStms[n]; !ok {
 			return errLazy
 		}
-		l.lastStm, l.lastArr = n, arr
+		l.lastStm, l.last = n, s
 	}
 	i := *e.ObjectStreamInd
-	if i < 0 || i >= len(arr) {
+	if i < 0 || i >= len(s.starts) {
 		return errLazy // (osd.IndexedObject's error)
 	}
-	o := arr[i]
+	var o types.Object = packedObject{}
+	if l.share == nil {
+		o = s.object(i) // (an update's writer is pdfcpu's, which reads its own lazy objects)
+	}
 	e.Object, e.Generation, e.Compressed = o, l.zeroGen, false // (pdfcpu gives each its own 0; nothing reading the table writes it)
 	return nil
+}
+
+// An objStm is an object stream read: its dictionary and where each of
+// its objects begins in its decoded bytes.
+type objStm struct {
+	osd    *types.ObjectStreamDict
+	starts []int
+}
+
+// object is pdfcpu's lazy object for object i of s, as
+// parseObjectStream makes it: from its start to the next one's, the last
+// to the end.
+func (s objStm) object(i int) types.Object {
+	end := -1
+	if i+1 < len(s.starts) {
+		end = s.starts[i+1]
+	}
+	return types.NewLazyObjectStreamObject(s.osd, s.starts[i], end, lazyCompressed)
+}
+
+// A packedObject stands in a read's table for an object of an object
+// stream not parsed yet: the entry's ObjectStream and ObjectStreamInd say
+// where it is, and the decoder parses it when it is used (decoder.load).
+// It takes no memory: a pdfcpu lazy object was an allocation of 64 bytes
+// for each of the 80,000 objects of the 20k-page object-stream file.
+// pdfcpu itself reads one object of a read's table, the catalog, which
+// stays a lazy object of its own (catalogLazy).
+type packedObject struct{}
+
+func (packedObject) Clone() types.Object { return packedObject{} }
+func (packedObject) PDFString() string   { return "" }
+func (packedObject) String() string      { return "" }
+
+// unparsed reports whether o is an object of an object stream not parsed
+// yet, pdfcpu's lazy object or a read's packedObject.
+func unparsed(o types.Object) bool {
+	switch o.(type) {
+	case packedObject, types.LazyObjectStreamObject:
+		return true
+	}
+	return false
+}
+
+// catalogLazy makes the catalog, where it is a packedObject, pdfcpu's
+// lazy object: pdfcpu reads it (ParseRootVersion, Catalog) and parses it
+// itself.
+func (l *lazy) catalogLazy() {
+	r := l.ctx.Root
+	if r == nil {
+		return
+	}
+	e, ok := l.ctx.Table[r.ObjectNumber.Value()]
+	if !ok || e == nil || e.ObjectStream == nil || e.ObjectStreamInd == nil {
+		return
+	}
+	if _, packed := e.Object.(packedObject); packed {
+		e.Object = l.objStms[*e.ObjectStream].object(*e.ObjectStreamInd)
+	}
 }
 
 // rootVersion is identifyRootVersion.

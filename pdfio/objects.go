@@ -219,6 +219,8 @@ func typeName(o types.Object) string {
 		return "a stream"
 	case types.IndirectRef:
 		return "a reference"
+	case packedObject: // (as pdfcpu's lazy object, which it stands for)
+		return fmt.Sprintf("%T", types.LazyObjectStreamObject{})
 	}
 	return fmt.Sprintf("%T", o)
 }

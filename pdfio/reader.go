@@ -612,10 +612,10 @@ func (r *reader) scanObjects() {
 			gen = *e.Generation
 		}
 		ref := webcapture.Ref{Num: n, Gen: gen}
-		if l, lazy := e.Object.(types.LazyObjectStreamObject); lazy {
+		if unparsed(e.Object) {
 			// Parse only what may be a content set: its text names SPS
 			// or SIS (or escapes a name, which could hide them).
-			data, err := r.dec.lazyData(e, l)
+			data, err := r.dec.lazyData(e)
 			if err != nil || !(bytes.Contains(data, []byte("SPS")) || bytes.Contains(data, []byte("SIS")) || bytes.IndexByte(data, '#') >= 0) {
 				continue
 			}

@@ -118,6 +118,18 @@ func appendJSONString(b []byte, s string) []byte {
 func appendEscaped(b []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
 	for i := 0; i < len(s); {
+		// A run of bytes that stand for themselves is copied at once
+		// (most of an answer is URLs and names in ASCII).
+		j := i
+		for j < len(s) && jsonPlain(s[j]) {
+			j++
+		}
+		if j > i {
+			b = append(b, s[i:j]...)
+			if i = j; i == len(s) {
+				break
+			}
+		}
 		c := s[i]
 		switch {
 		case c == '"' || c == '\\':
@@ -150,3 +162,7 @@ func appendEscaped(b []byte, s string) []byte {
 	}
 	return b
 }
+
+// jsonPlain reports whether c is written as it is in a JSON string:
+// printable ASCII but the quote and the backslash.
+func jsonPlain(c byte) bool { return c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' }

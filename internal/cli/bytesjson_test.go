@@ -23,6 +23,7 @@ func TestBytesJSON(t *testing.T) {
 		{"bytes that are not UTF-8", "\xff\xfe\xfd", `{"hex":"FFFEFD"}`},
 		{"a surrogate in UTF-8", "\xed\xa0\x80", `{"hex":"EDA080"}`},
 		{"empty", "", `""`},
+		{"escapes between runs", "ab\"cd\\ef\ngh\u2028ij\u00fckl\x01", `"ab\"cd\\ef\ngh\u2028ijükl\u0001"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
