@@ -3,6 +3,7 @@ package pdfio
 import (
 	"strconv"
 
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -97,6 +98,10 @@ type ContentSet struct {
 	IDSKeys  []string // IDS keys whose value holds it
 	URLSKeys []string // URLS keys whose value holds it
 	Orphan   bool     // no tree reaches it: found by scanning the objects
+	// si is the dictionary's /SI value, kept by a read that let go of the
+	// dictionary (repackSet) until sourceExtras reads it; siKept: it was.
+	si     types.Object
+	siKept bool
 }
 
 // A Page is a page of the page tree.

@@ -3,6 +3,7 @@ package pdfio
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -25,7 +26,37 @@ func (r *reader) contentSet(d types.Dict, ref webcapture.Ref, path string) *Cont
 	}
 	r.doc.Sets = append(r.doc.Sets, cs)
 	readKeys(r, contentSetKeys, m, d, ref, path)
+	r.repackSet(cs, d)
 	return cs
+}
+
+// repackSet lets go of a content set's dictionary once it is read, where
+// a read parsed it from an object stream: its entry is set back to a
+// packedObject, and only the set's /SI value is kept, for sourceExtras,
+// the one later visit (scanObjects skips a number already read as a
+// set). 20,000 sets of the 20k-page object-stream file were 20,000 maps
+// live to the end of the read. Any other visit parses the object again,
+// as the decoder parses it the first time. An update's reader keeps what
+// it parsed (it edits it), and so does a set without its own object or
+// found elsewhere than in its entry (recovered).
+func (r *reader) repackSet(cs *ContentSet, d types.Dict) {
+	if !r.dec.readOnly || cs.Ref.IsZero() {
+		return
+	}
+	e := r.entry(cs.Ref.Num)
+	if e == nil || e.Free || e.ObjectStream == nil || e.ObjectStreamInd == nil {
+		return
+	}
+	if ed, ok := e.Object.(types.Dict); !ok || !sameDict(ed, d) {
+		return
+	}
+	cs.si, cs.siKept = d["SI"], true
+	e.Object = packedObject{}
+}
+
+// sameDict reports whether a and b are the same map, not equal ones.
+func sameDict(a, b types.Dict) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 func refIn(o types.Object) webcapture.Ref {

@@ -613,6 +613,9 @@ func (r *reader) scanObjects() {
 		}
 		ref := webcapture.Ref{Num: n, Gen: gen}
 		if unparsed(e.Object) {
+			if r.sets[ref] != nil {
+				continue // read as a set, and let go of (repackSet): an object stream holds no image
+			}
 			// Parse only what may be a content set: its text names SPS
 			// or SIS (or escapes a name, which could hide them).
 			data, err := r.dec.lazyData(e)

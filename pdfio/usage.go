@@ -409,8 +409,15 @@ func (r *reader) sourceExtras() {
 		}
 	}
 	for _, cs := range r.doc.Sets {
-		d, _ := r.quiet(refObject(cs.Ref)).(types.Dict)
-		if d == nil {
+		// (A read that let go of the set's dictionary kept its /SI: repackSet.)
+		siObj, found := cs.si, cs.siKept
+		cs.si, cs.siKept = nil, false // (the Document does not keep it)
+		if !found {
+			if d, _ := r.quiet(refObject(cs.Ref)).(types.Dict); d != nil {
+				siObj, found = d["SI"], true
+			}
+		}
+		if !found {
 			for _, si := range cs.Sources {
 				if si.Command != nil && !si.Command.IsZero() {
 					r.sourceCommand(refObject(*si.Command), cs.Path+"/SI/C", listed)
@@ -419,9 +426,9 @@ func (r *reader) sourceExtras() {
 			continue
 		}
 		path := func() string { return fmt.Sprintf("object %d/SI", cs.Ref.Num) }
-		switch si := r.quiet(d["SI"]).(type) {
+		switch si := r.quiet(siObj).(type) {
 		case types.Dict:
-			r.sourceInfoExtras(si, d["SI"], cs.Ref, path, listed)
+			r.sourceInfoExtras(si, siObj, cs.Ref, path, listed)
 		case types.Array:
 			for i, el := range si {
 				if sd, ok := r.quiet(el).(types.Dict); ok {
