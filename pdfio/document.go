@@ -114,6 +114,9 @@ type Page struct {
 	// StructParents is /StructParents: the page's key in the structure
 	// tree's /ParentTree; nil if absent.
 	StructParents *int64
+	// use is what readUse reads of the page's dictionary, kept by a read
+	// that let go of it (repack) until readUse reads it.
+	use *pageUse
 }
 
 // An Image is an image XObject.

@@ -30,28 +30,38 @@ func (r *reader) contentSet(d types.Dict, ref webcapture.Ref, path string) *Cont
 	return cs
 }
 
-// repackSet lets go of a content set's dictionary once it is read, where
-// a read parsed it from an object stream: its entry is set back to a
-// packedObject, and only the set's /SI value is kept, for sourceExtras,
-// the one later visit (scanObjects skips a number already read as a
-// set). 20,000 sets of the 20k-page object-stream file were 20,000 maps
-// live to the end of the read. Any other visit parses the object again,
-// as the decoder parses it the first time. An update's reader keeps what
-// it parsed (it edits it), and so does a set without its own object or
-// found elsewhere than in its entry (recovered).
+// repackSet lets go of a content set's dictionary once it is read
+// (repack), keeping only its /SI value for sourceExtras, the one later
+// visit (scanObjects skips a number already read as a set).
 func (r *reader) repackSet(cs *ContentSet, d types.Dict) {
-	if !r.dec.readOnly || cs.Ref.IsZero() {
-		return
+	if r.repack(cs.Ref, d) {
+		cs.si, cs.siKept = d["SI"], true
 	}
-	e := r.entry(cs.Ref.Num)
+}
+
+// repack lets go of dictionary d, object ref, once it is read, where a
+// read parsed it from an object stream: its entry is set back to a
+// packedObject. The 20k-page object-stream file's 20,000 pages and
+// 20,000 content sets were 40,000 maps live to the end of the read; the
+// caller keeps the few values a later visit needs (repackSet, page), and
+// any other visit parses the object again, as the decoder parsed it the
+// first time. An update's reader keeps what it parsed (it edits it), and
+// so does a read of an object without its own entry, or found elsewhere
+// than in its entry (recovered, or reached through a chain of
+// references).
+func (r *reader) repack(ref webcapture.Ref, d types.Dict) bool {
+	if r.dec == nil || !r.dec.readOnly || ref.IsZero() {
+		return false
+	}
+	e := r.entry(ref.Num)
 	if e == nil || e.Free || e.ObjectStream == nil || e.ObjectStreamInd == nil {
-		return
+		return false
 	}
 	if ed, ok := e.Object.(types.Dict); !ok || !sameDict(ed, d) {
-		return
+		return false
 	}
-	cs.si, cs.siKept = d["SI"], true
 	e.Object = packedObject{}
+	return true
 }
 
 // sameDict reports whether a and b are the same map, not equal ones.

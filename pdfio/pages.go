@@ -91,4 +91,8 @@ func (r *reader) page(d types.Dict, ref webcapture.Ref) {
 	if !ref.IsZero() {
 		r.doc.pageByRef[ref] = p
 	}
+	if r.repack(ref, d) {
+		u := pageUseOf(d)
+		p.use = &u
+	}
 }

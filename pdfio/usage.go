@@ -59,8 +59,11 @@ func (r *reader) readUse() {
 	}
 	walk := func() {
 		for _, p := range r.doc.Pages {
-			if d := w.dict(refObject(p.Ref)); d != nil {
-				w.page(p, d)
+			if u := p.use; u != nil {
+				p.use = nil // (the Document does not keep it)
+				w.page(p, *u)
+			} else if d := w.dict(refObject(p.Ref)); d != nil {
+				w.page(p, pageUseOf(d))
 			}
 		}
 		r.doc.ImageUseKnown = w.complete
@@ -135,7 +138,19 @@ func (w *useWalk) visit() bool {
 // inherited), and through forms, patterns, Type 3 fonts, soft masks,
 // another image's mask, annotation appearances and its thumbnail; and its
 // links' /PA.
-func (w *useWalk) page(p *Page, d types.Dict) {
+// A pageUse is what readUse reads of a page's dictionary: /Resources
+// (hasRes: present), /Parent, /Thumb and /Annots.
+type pageUse struct {
+	res, parent, thumb, annots types.Object
+	hasRes                     bool
+}
+
+func pageUseOf(d types.Dict) pageUse {
+	res, hasRes := d["Resources"]
+	return pageUse{res: res, hasRes: hasRes, parent: d["Parent"], thumb: d["Thumb"], annots: d["Annots"]}
+}
+
+func (w *useWalk) page(p *Page, u pageUse) {
 	direct := map[webcapture.Ref]bool{}
 	via := map[webcapture.Ref]map[string]bool{}
 	use := func(img webcapture.Ref, how string) {
@@ -148,11 +163,11 @@ func (w *useWalk) page(p *Page, d types.Dict) {
 		}
 		via[img][how] = true
 	}
-	w.resources(w.pageResources(d), 0, use)
-	if ref := refIn(d["Thumb"]); !ref.IsZero() {
+	w.resources(w.pageResources(u), 0, use)
+	if ref := refIn(u.thumb); !ref.IsZero() {
 		use(ref, "thumbnail")
 	}
-	annots, _ := w.r.quiet(d["Annots"]).(types.Array)
+	annots, _ := w.r.quiet(u.annots).(types.Array)
 	for _, a := range annots {
 		ad := w.dict(a)
 		if ad == nil {
@@ -193,8 +208,15 @@ func (w *useWalk) record(n int, direct map[webcapture.Ref]bool, via map[webcaptu
 
 // pageResources returns a page's /Resources, its own or inherited from the
 // page tree.
-func (w *useWalk) pageResources(d types.Dict) types.Object {
-	for range maxPageDepth {
+func (w *useWalk) pageResources(u pageUse) types.Object {
+	if u.hasRes {
+		return u.res
+	}
+	d := w.dict(u.parent)
+	if d == nil {
+		return nil
+	}
+	for range maxPageDepth - 1 {
 		if res, ok := d["Resources"]; ok {
 			return res
 		}
