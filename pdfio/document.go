@@ -98,9 +98,11 @@ type ContentSet struct {
 	IDSKeys  []string // IDS keys whose value holds it
 	URLSKeys []string // URLS keys whose value holds it
 	Orphan   bool     // no tree reaches it: found by scanning the objects
-	// si is the dictionary's /SI value, kept by a read that let go of the
-	// dictionary (repackSet) until sourceExtras reads it; siKept: it was.
+	// si is the dictionary's /SI value, or siDict what sourceExtras reads
+	// of a direct one, kept by a read that let go of the dictionary
+	// (repackSet) until sourceExtras reads it; siKept: it was.
 	si     types.Object
+	siDict *sourceUse
 	siKept bool
 }
 

@@ -432,8 +432,8 @@ func (r *reader) sourceExtras() {
 	}
 	for _, cs := range r.doc.Sets {
 		// (A read that let go of the set's dictionary kept its /SI: repackSet.)
-		siObj, found := cs.si, cs.siKept
-		cs.si, cs.siKept = nil, false // (the Document does not keep it)
+		siObj, siDict, found := cs.si, cs.siDict, cs.siKept
+		cs.si, cs.siDict, cs.siKept = nil, nil, false // (the Document does not keep them)
 		if !found {
 			if d, _ := r.quiet(refObject(cs.Ref)).(types.Dict); d != nil {
 				siObj, found = d["SI"], true
@@ -448,34 +448,50 @@ func (r *reader) sourceExtras() {
 			continue
 		}
 		path := func() string { return fmt.Sprintf("object %d/SI", cs.Ref.Num) }
+		if siDict != nil {
+			r.sourceInfoExtras(*siDict, nil, cs.Ref, path, listed) // (a direct dictionary: no reference to own it)
+			continue
+		}
 		switch si := r.quiet(siObj).(type) {
 		case types.Dict:
-			r.sourceInfoExtras(si, siObj, cs.Ref, path, listed)
+			r.sourceInfoExtras(sourceUseOf(si), siObj, cs.Ref, path, listed)
 		case types.Array:
 			for i, el := range si {
 				if sd, ok := r.quiet(el).(types.Dict); ok {
-					r.sourceInfoExtras(sd, el, cs.Ref, func() string { return fmt.Sprintf("%s[%d]", path(), i) }, listed)
+					r.sourceInfoExtras(sourceUseOf(sd), el, cs.Ref, func() string { return fmt.Sprintf("%s[%d]", path(), i) }, listed)
 				}
 			}
 		}
 	}
 }
 
+// A sourceUse is what sourceExtras reads of a source information
+// dictionary: /C (hasC: present) and /AU.
+type sourceUse struct {
+	c, au types.Object
+	hasC  bool
+}
+
+func sourceUseOf(d types.Dict) sourceUse {
+	c, hasC := d["C"]
+	return sourceUse{c: c, hasC: hasC, au: d["AU"]}
+}
+
 // sourceInfoExtras reads one source information dictionary's; path, built
 // only when something is found, says where it is.
-func (r *reader) sourceInfoExtras(si types.Dict, raw types.Object, set webcapture.Ref, path func() string, listed map[webcapture.Ref]bool) {
-	if c, ok := si["C"]; ok {
-		r.sourceCommand(c, path()+"/C", listed)
+func (r *reader) sourceInfoExtras(si sourceUse, raw types.Object, set webcapture.Ref, path func() string, listed map[webcapture.Ref]bool) {
+	if si.hasC {
+		r.sourceCommand(si.c, path()+"/C", listed)
 	}
 	owner := set
 	if ref := refIn(raw); !ref.IsZero() {
 		owner = ref
 	}
-	au, ok := r.quiet(si["AU"]).(types.Dict)
+	au, ok := r.quiet(si.au).(types.Dict)
 	if !ok {
 		return
 	}
-	if ref := refIn(si["AU"]); !ref.IsZero() {
+	if ref := refIn(si.au); !ref.IsZero() {
 		owner = ref
 	}
 	chains, ok := r.quiet(au["C"]).(types.Array)
