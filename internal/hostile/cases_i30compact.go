@@ -96,6 +96,10 @@ func repackFileOf(repackObjects []string) []byte {
 	return b.Bytes()
 }
 
+// lateEOL is FuzzLazyParse's input ee9fd08c28a44143: "%PDF-1.0" and
+// objects on one line, its first end of line 345 bytes in.
+const lateEOL = "%PDF-1.000000001 0 obj A000000000000000000000000000000000000000000002 0 obj A000000000000000000000000000000000000003 0 obj A00000000000000000000000000000000000000000000000000000000000000000000000004 0 obj A0000000000000000000000000000005 0 obj A000000000000000000000000000000000000000000000000000000000000000000000000xref\n0 6\n0000000000 00000 f \n0000000010 00000 n \n0000000060 00000 n \n0000000110 00000 n \n0000000190 00000 n \n0000000230 00000 n \ntrailer<</Size 0/Root 0 0 R>>startxref0317 %"
+
 func init() {
 	Register(
 		Case{
@@ -160,6 +164,21 @@ func init() {
 			},
 			MaxCPU: 2 * time.Second, MaxRSS: 200 << 20,
 			Before: "exit 1, 8 errors (WC-CS-S, -ID, -O, -SI of the leaf 8 0 R read as a set) and 2 warnings, in 0.01 s CPU, 21 MB (/work/webcap-old audit --in-process self.pdf)",
+		},
+		Case{
+			Name: "header-eol-past-100-info",
+			Part: Bounds,
+			// The header's line ends 345 bytes in (FuzzLazyParse):
+			// pdfcpu reads the header from the first 100 bytes, finds no
+			// end of line, and refuses the file; the lazy reader looked
+			// in the first 1024 and read it.
+			Setup: lazyFile("late-eol.pdf", func() []byte {
+				return []byte(lateEOL)
+			}, "info", "late-eol.pdf"),
+			Exit:   4,
+			Stderr: []string{`^webcap: info: late-eol\.pdf: not a PDF: a malformed %PDF- header$`},
+			MaxCPU: 2 * time.Second, MaxRSS: 200 << 20,
+			Before: "exit 0, \"PDF 1.0, 0 pages\" and the defect \"the trailer's /Root is not a dictionary\" in 0.01 s CPU, 21 MB (/work/webcap-old info late-eol.pdf)",
 		},
 	)
 }
