@@ -19,7 +19,7 @@ func TestAlongside(t *testing.T) {
 		r.defect(webcapture.Ref{}, "a", BadValue, "before")
 		join := r.alongside(func(fr *reader) {
 			fr.defect(webcapture.Ref{}, "b", BadValue, "alongside")
-			fr.page(nil, webcapture.Ref{Num: 7})
+			fr.page(nil, webcapture.Ref{Num: 7}, false)
 		})
 		r.defect(webcapture.Ref{}, "c", BadValue, "after")
 		join()

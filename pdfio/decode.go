@@ -59,6 +59,48 @@ type decoder struct {
 	// the table's map would be walked in no order, a cache miss an entry.
 	readOnly bool
 	byNum    []*model.XRefTableEntry
+	// free holds the maps of dictionaries a read let go of, emptied, for
+	// load to parse the next object of an object stream into (recycle).
+	// parsed counts load's parses, last is the object of the latest
+	// (mark, fresh).
+	free   []types.Dict
+	parsed int
+	last   types.Object
+}
+
+// mark is where a read's parses stand, for fresh; -1 (nothing is ever
+// fresh) for any other decoder.
+func (d *decoder) mark() int {
+	if d == nil || !d.readOnly {
+		return -1
+	}
+	return d.parsed
+}
+
+// fresh reports whether m is the map load made in its latest parse, and
+// that parse came after mark n: a look-up between the two parsed m, so
+// nothing but what the caller makes of it holds it (a dictionary met
+// before may be held by a walk above, as a tree's leaf whose value is the
+// leaf itself, or the catalog taken for a page). Only such a map may be
+// recycled.
+func (d *decoder) fresh(n int, m types.Dict) bool {
+	if n < 0 || d.parsed == n {
+		return false
+	}
+	l, ok := d.last.(types.Dict)
+	return ok && sameDict(l, m)
+}
+
+// recycle takes back the map of a dictionary a read let go of (repack),
+// parsed by load and held by nothing else, to parse another object into.
+// A map that held many keys is left to the collector, and so are maps
+// past a few (the list stays a few kilobytes).
+func (d *decoder) recycle(m types.Dict) {
+	if len(m) > 16 || len(d.free) >= 16 {
+		return
+	}
+	clear(m)
+	d.free = append(d.free, m)
 }
 
 // decodedBytes is a stream decoded (or why it is not), and for an object
@@ -286,7 +328,11 @@ func (d *decoder) load(e *model.XRefTableEntry) (types.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	ob, ok := parseCompressedShared(data, d.share)
+	var free *[]types.Dict
+	if d.readOnly {
+		free = &d.free
+	}
+	ob, ok := parseCompressedReuse(data, d.share, free)
 	if !ok {
 		if ob, err = compressedObject(data); err != nil {
 			return nil, err
@@ -294,6 +340,9 @@ func (d *decoder) load(e *model.XRefTableEntry) (types.Object, error) {
 	}
 	if ob == nil {
 		return nil, errors.New("pdfcpu found no object at its place in the object stream")
+	}
+	if d.readOnly {
+		d.parsed, d.last = d.parsed+1, ob
 	}
 	e.Object = ob
 	return ob, nil

@@ -3,6 +3,7 @@ package pdfio
 import (
 	"strconv"
 
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"github.com/webcap/webcap/webcapture"
 )
 
@@ -97,6 +98,12 @@ type ContentSet struct {
 	IDSKeys  []string // IDS keys whose value holds it
 	URLSKeys []string // URLS keys whose value holds it
 	Orphan   bool     // no tree reaches it: found by scanning the objects
+	// si is the dictionary's /SI value, or siDict what sourceExtras reads
+	// of a direct one, kept by a read that let go of the dictionary
+	// (repackSet) until sourceExtras reads it; siKept: it was.
+	si     types.Object
+	siDict *sourceUse
+	siKept bool
 }
 
 // A Page is a page of the page tree.
@@ -109,6 +116,9 @@ type Page struct {
 	// StructParents is /StructParents: the page's key in the structure
 	// tree's /ParentTree; nil if absent.
 	StructParents *int64
+	// use is what readUse reads of the page's dictionary, kept by a read
+	// that let go of it (repack) until readUse reads it.
+	use *pageUse
 }
 
 // An Image is an image XObject.

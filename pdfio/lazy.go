@@ -190,12 +190,19 @@ func (l *lazy) stopped() error {
 }
 
 // header sets the header version and its end of line as headerVersion does.
+// pdfcpu looks for the end of line in the first headerBuf bytes it reads
+// (scanForVersion), and finds no header in a file of fewer than 19 bytes:
+// a header whose line ends past them is its ErrCorruptHeader, left to it.
 func (l *lazy) header() error {
+	const headerBuf = 100
+	if len(l.b) < 19 {
+		return errLazy
+	}
 	v, err := model.PDFVersion(string(l.b[5:8]))
 	if err != nil {
 		return errLazy
 	}
-	s := bytes.TrimLeft(l.b[8:min(len(l.b), 1024)], "\t\f ")
+	s := bytes.TrimLeft(l.b[8:min(len(l.b), headerBuf)], "\t\f ")
 	j := bytes.IndexAny(s, "\n\r")
 	if j < 0 {
 		return errLazy

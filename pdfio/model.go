@@ -3,6 +3,7 @@ package pdfio
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -11,8 +12,10 @@ import (
 )
 
 // contentSet reads a content set dictionary once per object (by its
-// table, contentSetKeys); a direct one is read where it stands.
-func (r *reader) contentSet(d types.Dict, ref webcapture.Ref, path string) *ContentSet {
+// table, contentSetKeys); a direct one is read where it stands. fresh: d
+// was parsed by the caller's look-up (decoder.fresh), so nothing else
+// holds it.
+func (r *reader) contentSet(d types.Dict, ref webcapture.Ref, path string, fresh bool) *ContentSet {
 	if !ref.IsZero() {
 		if cs := r.sets[ref]; cs != nil {
 			return cs
@@ -25,7 +28,61 @@ func (r *reader) contentSet(d types.Dict, ref webcapture.Ref, path string) *Cont
 	}
 	r.doc.Sets = append(r.doc.Sets, cs)
 	readKeys(r, contentSetKeys, m, d, ref, path)
+	r.repackSet(cs, d, fresh)
 	return cs
+}
+
+// repackSet lets go of a content set's dictionary once it is read
+// (repack), keeping only what sourceExtras, the one later visit, reads
+// of its /SI: the value, or of a direct dictionary its /C and /AU
+// (scanObjects skips a number already read as a set).
+func (r *reader) repackSet(cs *ContentSet, d types.Dict, fresh bool) {
+	if !r.repack(cs.Ref, d) {
+		return
+	}
+	cs.siKept = true
+	if sd, ok := d["SI"].(types.Dict); ok {
+		u := sourceUseOf(sd) // (the dictionary's other keys were read: sourceInfo)
+		cs.siDict = &u
+	} else {
+		cs.si = d["SI"]
+	}
+	if fresh {
+		r.dec.recycle(d)
+	}
+}
+
+// repack lets go of dictionary d, object ref, once it is read, where a
+// read parsed it from an object stream: its entry is set back to a
+// packedObject. The 20k-page object-stream file's 20,000 pages, 20,000
+// content sets with their source information, and the name trees' leaves
+// were 60,000 maps live to the end of the read; the caller keeps the few
+// values a later visit needs (repackSet, page; a leaf has none), and
+// any other visit parses the object again, as the decoder parsed it the
+// first time. Where the caller's own look-up parsed d (decoder.fresh), it
+// then gives the map back to the decoder for the next object (recycle):
+// 20,000 pages read through one map, not 20,000. An update's reader keeps what it parsed (it edits it), and
+// so does a read of an object without its own entry, or found elsewhere
+// than in its entry (recovered, or reached through a chain of
+// references).
+func (r *reader) repack(ref webcapture.Ref, d types.Dict) bool {
+	if r.dec == nil || !r.dec.readOnly || ref.IsZero() {
+		return false
+	}
+	e := r.entry(ref.Num)
+	if e == nil || e.Free || e.ObjectStream == nil || e.ObjectStreamInd == nil {
+		return false
+	}
+	if ed, ok := e.Object.(types.Dict); !ok || !sameDict(ed, d) {
+		return false
+	}
+	e.Object = packedObject{}
+	return true
+}
+
+// sameDict reports whether a and b are the same map, not equal ones.
+func sameDict(a, b types.Dict) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 func refIn(o types.Object) webcapture.Ref {

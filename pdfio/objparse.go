@@ -35,7 +35,13 @@ func parseCompressed(data []byte) (o types.Object, ok bool) {
 // parseCompressedShared is parseCompressed through a read's share (nil:
 // none).
 func parseCompressedShared(data []byte, share *valueShare) (o types.Object, ok bool) {
-	p := objParser{b: data, share: share}
+	return parseCompressedReuse(data, share, nil)
+}
+
+// parseCompressedReuse is parseCompressedShared taking the object's own
+// dictionary, when it is one, from free (recycle).
+func parseCompressedReuse(data []byte, share *valueShare, free *[]types.Dict) (o types.Object, ok bool) {
+	p := objParser{b: data, share: share, free: free}
 	o, ok = p.value(0)
 	if !ok {
 		return nil, false
@@ -57,6 +63,9 @@ type objParser struct {
 	// share, when not nil, shares repeated containers and makes strings
 	// of b's bytes without a copy (valueShare: a read's parse only).
 	share *valueShare
+	// free, when not nil, holds empty maps a read let go of (recycle),
+	// for the object's own dictionary (depth 0) to be parsed into.
+	free *[]types.Dict
 }
 
 // cpuSpace: white space as pdfcpu's parser sees it: unicode.IsSpace or NUL, for the
@@ -134,7 +143,12 @@ func (p *objParser) array(depth int) (types.Object, bool) {
 
 func (p *objParser) dict(depth int) (types.Object, bool) {
 	p.i += 2 // <<
-	d := types.Dict{}
+	var d types.Dict
+	if f := p.free; depth == 0 && f != nil && len(*f) > 0 {
+		d, *f = (*f)[len(*f)-1], (*f)[:len(*f)-1]
+	} else {
+		d = types.Dict{}
+	}
 	for {
 		if !p.skip() || p.i >= len(p.b) {
 			return nil, false

@@ -43,11 +43,13 @@ func (w *pageWalk) walk(o types.Object, parent string, i, depth int) {
 		}
 		w.seen[ref] = true
 	}
+	mark := r.dec.mark()
 	obj, _, ok := r.resolveAt(o, path)
 	if !ok {
 		return
 	}
 	d, isDict := obj.(types.Dict)
+	fresh := isDict && r.dec.fresh(mark, d)
 	if !isDict {
 		p := path()
 		r.defect(ref, p, WrongType, "%s is %s, want a page tree node", p, typeName(obj))
@@ -55,7 +57,7 @@ func (w *pageWalk) walk(o types.Object, parent string, i, depth int) {
 	}
 	kids, hasKids := d["Kids"]
 	if typ, _ := d["Type"].(types.Name); typ == "Page" || !hasKids {
-		r.page(d, ref)
+		r.page(d, ref, fresh)
 		return
 	}
 	p := path()
@@ -74,7 +76,9 @@ func (w *pageWalk) walk(o types.Object, parent string, i, depth int) {
 	}
 }
 
-func (r *reader) page(d types.Dict, ref webcapture.Ref) {
+// page reads a page; fresh: d was parsed by the walk's look-up
+// (decoder.fresh).
+func (r *reader) page(d types.Dict, ref webcapture.Ref, fresh bool) {
 	p := &Page{Number: len(r.doc.Pages) + 1, Ref: ref}
 	path := "page " + strconv.Itoa(p.Number)
 	if raw, ok := d["ID"]; ok {
@@ -90,5 +94,12 @@ func (r *reader) page(d types.Dict, ref webcapture.Ref) {
 	r.doc.Pages = append(r.doc.Pages, p)
 	if !ref.IsZero() {
 		r.doc.pageByRef[ref] = p
+	}
+	if r.repack(ref, d) {
+		u := pageUseOf(d)
+		p.use = &u
+		if fresh {
+			r.dec.recycle(d)
+		}
 	}
 }

@@ -309,7 +309,7 @@ func (r *reader) walkTree(name string, root types.Object) *Tree {
 	if !ref.IsZero() {
 		w.onPath[ref], w.seen[ref] = true, true // a kid that is the root is a cycle
 	}
-	w.node(d, ref, name, 1)
+	w.node(d, ref, name, 1, false)
 	return t
 }
 
@@ -322,8 +322,9 @@ type treeWalk struct {
 	stopped bool
 }
 
-// node walks one node and returns the least and greatest keys below it.
-func (w *treeWalk) node(d types.Dict, ref webcapture.Ref, path string, depth int) (lo, hi *string) {
+// node walks one node and returns the least and greatest keys below it;
+// fresh: d was parsed by the caller's look-up (decoder.fresh).
+func (w *treeWalk) node(d types.Dict, ref webcapture.Ref, path string, depth int, fresh bool) (lo, hi *string) {
 	r, t := w.r, w.t
 	if w.stopped {
 		return nil, nil
@@ -350,6 +351,11 @@ func (w *treeWalk) node(d types.Dict, ref webcapture.Ref, path string, depth int
 		lo, hi = w.names(names, ref, path)
 	}
 	w.limits(d, ref, path, depth, lo, hi)
+	if !hasKids {
+		if r.repack(ref, d) && fresh { // (a leaf: nothing reads it again)
+			r.dec.recycle(d)
+		}
+	}
 	return lo, hi
 }
 
@@ -392,6 +398,7 @@ func (w *treeWalk) kids(kids types.Object, path string, depth int) (lo, hi *stri
 				continue
 			}
 		}
+		mark := r.dec.mark()
 		obj, _, why := r.resolveWhy(k, func() string { return kpath })
 		if w.lost(kref, why) || why != resolved {
 			continue
@@ -404,7 +411,7 @@ func (w *treeWalk) kids(kids types.Object, path string, depth int) (lo, hi *stri
 		if !kref.IsZero() {
 			w.onPath[kref], w.seen[kref] = true, true
 		}
-		klo, khi := w.node(kd, kref, kpath, depth+1)
+		klo, khi := w.node(kd, kref, kpath, depth+1, r.dec.fresh(mark, kd))
 		delete(w.onPath, kref)
 		if klo != nil && lo == nil {
 			lo = klo
@@ -511,6 +518,7 @@ func (r *reader) entryValue(e *Entry, v types.Object) {
 		}
 	}
 	path := e.valuePath()
+	mark := r.dec.mark()
 	obj, ref, why := r.resolveWhy(v, func() string { return path })
 	if why != resolved {
 		e.Unreadable = why == unreadable
@@ -518,20 +526,21 @@ func (r *reader) entryValue(e *Entry, v types.Object) {
 	}
 	switch o := obj.(type) {
 	case types.Dict:
-		if cs := r.contentSet(o, ref, path); cs != nil {
+		if cs := r.contentSet(o, ref, path, r.dec.fresh(mark, o)); cs != nil {
 			e.Sets = append(e.Sets, cs)
 		}
 	case types.Array:
 		e.Array = true
 		for i, el := range o {
 			epath := path + "[" + strconv.Itoa(i) + "]"
+			mark := r.dec.mark()
 			v, ref, why := r.resolveWhy(el, func() string { return epath })
 			if why != resolved {
 				e.Unreadable = e.Unreadable || why == unreadable
 				continue
 			}
 			if d, isDict := v.(types.Dict); isDict {
-				e.Sets = append(e.Sets, r.contentSet(d, ref, epath))
+				e.Sets = append(e.Sets, r.contentSet(d, ref, epath, r.dec.fresh(mark, d)))
 			} else {
 				r.defect(ref, epath, TreeValue, "%s is %s, want %s", epath, typeName(v), "a content set dictionary")
 			}
@@ -612,7 +621,11 @@ func (r *reader) scanObjects() {
 			gen = *e.Generation
 		}
 		ref := webcapture.Ref{Num: n, Gen: gen}
+		mark := r.dec.mark()
 		if unparsed(e.Object) {
+			if r.sets[ref] != nil {
+				continue // read as a set, and let go of (repackSet): an object stream holds no image
+			}
 			// Parse only what may be a content set: its text names SPS
 			// or SIS (or escapes a name, which could hide them).
 			data, err := r.dec.lazyData(e)
@@ -628,7 +641,7 @@ func (r *reader) scanObjects() {
 			r.maybeImage(o.Dict, ref)
 		case types.Dict:
 			if r.sets[ref] == nil && looksLikeContentSet(o) {
-				if cs := r.contentSet(o, ref, "object "+strconv.Itoa(n)); cs != nil {
+				if cs := r.contentSet(o, ref, "object "+strconv.Itoa(n), r.dec.fresh(mark, o)); cs != nil {
 					cs.Orphan = true
 				}
 			}

@@ -59,8 +59,11 @@ func (r *reader) readUse() {
 	}
 	walk := func() {
 		for _, p := range r.doc.Pages {
-			if d := w.dict(refObject(p.Ref)); d != nil {
-				w.page(p, d)
+			if u := p.use; u != nil {
+				p.use = nil // (the Document does not keep it)
+				w.page(p, *u)
+			} else if d := w.dict(refObject(p.Ref)); d != nil {
+				w.page(p, pageUseOf(d))
 			}
 		}
 		r.doc.ImageUseKnown = w.complete
@@ -135,7 +138,19 @@ func (w *useWalk) visit() bool {
 // inherited), and through forms, patterns, Type 3 fonts, soft masks,
 // another image's mask, annotation appearances and its thumbnail; and its
 // links' /PA.
-func (w *useWalk) page(p *Page, d types.Dict) {
+// A pageUse is what readUse reads of a page's dictionary: /Resources
+// (hasRes: present), /Parent, /Thumb and /Annots.
+type pageUse struct {
+	res, parent, thumb, annots types.Object
+	hasRes                     bool
+}
+
+func pageUseOf(d types.Dict) pageUse {
+	res, hasRes := d["Resources"]
+	return pageUse{res: res, hasRes: hasRes, parent: d["Parent"], thumb: d["Thumb"], annots: d["Annots"]}
+}
+
+func (w *useWalk) page(p *Page, u pageUse) {
 	direct := map[webcapture.Ref]bool{}
 	via := map[webcapture.Ref]map[string]bool{}
 	use := func(img webcapture.Ref, how string) {
@@ -148,11 +163,11 @@ func (w *useWalk) page(p *Page, d types.Dict) {
 		}
 		via[img][how] = true
 	}
-	w.resources(w.pageResources(d), 0, use)
-	if ref := refIn(d["Thumb"]); !ref.IsZero() {
+	w.resources(w.pageResources(u), 0, use)
+	if ref := refIn(u.thumb); !ref.IsZero() {
 		use(ref, "thumbnail")
 	}
-	annots, _ := w.r.quiet(d["Annots"]).(types.Array)
+	annots, _ := w.r.quiet(u.annots).(types.Array)
 	for _, a := range annots {
 		ad := w.dict(a)
 		if ad == nil {
@@ -193,8 +208,15 @@ func (w *useWalk) record(n int, direct map[webcapture.Ref]bool, via map[webcaptu
 
 // pageResources returns a page's /Resources, its own or inherited from the
 // page tree.
-func (w *useWalk) pageResources(d types.Dict) types.Object {
-	for range maxPageDepth {
+func (w *useWalk) pageResources(u pageUse) types.Object {
+	if u.hasRes {
+		return u.res
+	}
+	d := w.dict(u.parent)
+	if d == nil {
+		return nil
+	}
+	for range maxPageDepth - 1 {
 		if res, ok := d["Resources"]; ok {
 			return res
 		}
@@ -409,8 +431,15 @@ func (r *reader) sourceExtras() {
 		}
 	}
 	for _, cs := range r.doc.Sets {
-		d, _ := r.quiet(refObject(cs.Ref)).(types.Dict)
-		if d == nil {
+		// (A read that let go of the set's dictionary kept its /SI: repackSet.)
+		siObj, siDict, found := cs.si, cs.siDict, cs.siKept
+		cs.si, cs.siDict, cs.siKept = nil, nil, false // (the Document does not keep them)
+		if !found {
+			if d, _ := r.quiet(refObject(cs.Ref)).(types.Dict); d != nil {
+				siObj, found = d["SI"], true
+			}
+		}
+		if !found {
 			for _, si := range cs.Sources {
 				if si.Command != nil && !si.Command.IsZero() {
 					r.sourceCommand(refObject(*si.Command), cs.Path+"/SI/C", listed)
@@ -419,34 +448,50 @@ func (r *reader) sourceExtras() {
 			continue
 		}
 		path := func() string { return fmt.Sprintf("object %d/SI", cs.Ref.Num) }
-		switch si := r.quiet(d["SI"]).(type) {
+		if siDict != nil {
+			r.sourceInfoExtras(*siDict, nil, cs.Ref, path, listed) // (a direct dictionary: no reference to own it)
+			continue
+		}
+		switch si := r.quiet(siObj).(type) {
 		case types.Dict:
-			r.sourceInfoExtras(si, d["SI"], cs.Ref, path, listed)
+			r.sourceInfoExtras(sourceUseOf(si), siObj, cs.Ref, path, listed)
 		case types.Array:
 			for i, el := range si {
 				if sd, ok := r.quiet(el).(types.Dict); ok {
-					r.sourceInfoExtras(sd, el, cs.Ref, func() string { return fmt.Sprintf("%s[%d]", path(), i) }, listed)
+					r.sourceInfoExtras(sourceUseOf(sd), el, cs.Ref, func() string { return fmt.Sprintf("%s[%d]", path(), i) }, listed)
 				}
 			}
 		}
 	}
 }
 
+// A sourceUse is what sourceExtras reads of a source information
+// dictionary: /C (hasC: present) and /AU.
+type sourceUse struct {
+	c, au types.Object
+	hasC  bool
+}
+
+func sourceUseOf(d types.Dict) sourceUse {
+	c, hasC := d["C"]
+	return sourceUse{c: c, hasC: hasC, au: d["AU"]}
+}
+
 // sourceInfoExtras reads one source information dictionary's; path, built
 // only when something is found, says where it is.
-func (r *reader) sourceInfoExtras(si types.Dict, raw types.Object, set webcapture.Ref, path func() string, listed map[webcapture.Ref]bool) {
-	if c, ok := si["C"]; ok {
-		r.sourceCommand(c, path()+"/C", listed)
+func (r *reader) sourceInfoExtras(si sourceUse, raw types.Object, set webcapture.Ref, path func() string, listed map[webcapture.Ref]bool) {
+	if si.hasC {
+		r.sourceCommand(si.c, path()+"/C", listed)
 	}
 	owner := set
 	if ref := refIn(raw); !ref.IsZero() {
 		owner = ref
 	}
-	au, ok := r.quiet(si["AU"]).(types.Dict)
+	au, ok := r.quiet(si.au).(types.Dict)
 	if !ok {
 		return
 	}
-	if ref := refIn(si["AU"]); !ref.IsZero() {
+	if ref := refIn(si.au); !ref.IsZero() {
 		owner = ref
 	}
 	chains, ok := r.quiet(au["C"]).(types.Array)
