@@ -162,31 +162,11 @@ func Read(rs io.ReadSeeker, name string, opts Options) (doc *Document, err error
 	if size > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: size, Max: opts.MaxFileSize}}
 	}
-	b, err := readSized(rs, size)
+	b, err := limits.ReadSized(rs, size)
 	if err != nil {
 		return nil, &Error{File: name, Op: "read", Err: err}
 	}
 	return readBytes(b, name, opts)
-}
-
-// readSized reads r to its end into one buffer of size bytes and one
-// more (io.ReadAll's doubling held up to twice the file, and copied it
-// on each step): more than size is read too, growing as it must.
-func readSized(r io.Reader, size int64) ([]byte, error) {
-	b := make([]byte, 0, size+1)
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
 }
 
 // readBytes reads the Web Capture structures of the PDF b; it parses, then

@@ -19,6 +19,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/webcap/webcap/internal/jsonstrict"
+	"github.com/webcap/webcap/internal/limits"
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -195,28 +196,14 @@ func ParseManifest(r io.Reader, name string) (*Manifest, error) {
 
 // readAll is io.ReadAll(io.LimitReader(r, limit)), in one buffer of the
 // right size when r says how much it holds (a bytes.Reader: the CLI reads
-// the file first). A manifest of 100,000 page sets is 60 MB: read in
-// doubling steps, 130 MB.
+// the file first; a mirror's file comes read). A manifest of 100,000 page
+// sets is 60 MB: read in doubling steps, 130 MB.
 func readAll(r io.Reader, limit int) ([]byte, error) {
-	l, ok := r.(interface{ Len() int })
-	if !ok {
-		return io.ReadAll(io.LimitReader(r, int64(limit)))
+	size := 0
+	if l, ok := r.(interface{ Len() int }); ok {
+		size = min(max(l.Len(), 0), limit)
 	}
-	lr := io.LimitReader(r, int64(limit))
-	b := make([]byte, 0, min(max(l.Len(), 0), limit)+1) // (+1: EOF is read without growing)
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := lr.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
+	return limits.ReadSized(io.LimitReader(r, int64(limit)), int64(size))
 }
 
 func decodeError(name string, data []byte, dec *json.Decoder, err error) error {

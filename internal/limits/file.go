@@ -172,23 +172,34 @@ func readAll(r io.Reader, path string, size, max int64, flag string) ([]byte, er
 	if max > 0 {
 		r = io.LimitReader(r, max+1)
 	}
-	// size is only a hint: files in /proc say 0.
-	buf := make([]byte, 0, size+1)
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
-		}
+	buf, err := ReadSized(r, size) // (size is only a hint: files in /proc say 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 	}
 	if max > 0 && int64(len(buf)) > max {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &SizeError{Size: int64(len(buf)), Max: max, Flag: flag}}
 	}
 	return buf, nil
+}
+
+// ReadSized reads r to its end into one buffer of size bytes and one
+// more, growing it only where r holds more than it said (size is a hint:
+// a file that grew since, or in /proc, which says 0). io.ReadAll grows
+// its buffer by doubling: it holds up to twice what it reads, and copies
+// it at each step. Errors are r's, unwrapped.
+func ReadSized(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, max(size, 0)+1) // (+1: EOF is read without growing)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package pdfio
+package limits
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"testing/iotest"
 )
 
-// TestReadSized: Read's buffer holds what the reader gives, whatever the
+// TestReadSized: ReadSized's buffer holds what the reader gives, whatever the
 // size it was told (a file that grew or shrank since), and one read of
 // the size told takes one allocation of that size.
 func TestReadSized(t *testing.T) {
@@ -22,21 +22,21 @@ func TestReadSized(t *testing.T) {
 		{"told nothing", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := readSized(iotest.HalfReader(bytes.NewReader(data)), tc.size)
+			got, err := ReadSized(iotest.HalfReader(bytes.NewReader(data)), tc.size)
 			if err != nil || !bytes.Equal(got, data) {
-				t.Fatalf("readSized(%d) = %d bytes, %v; want the %d bytes", tc.size, len(got), err, len(data))
+				t.Fatalf("ReadSized(%d) = %d bytes, %v; want the %d bytes", tc.size, len(got), err, len(data))
 			}
 		})
 	}
-	if got, err := readSized(iotest.ErrReader(iotest.ErrTimeout), 10); err == nil {
-		t.Errorf("readSized(failing reader) = %d bytes, no error", len(got))
+	if got, err := ReadSized(iotest.ErrReader(iotest.ErrTimeout), 10); err == nil {
+		t.Errorf("ReadSized(failing reader) = %d bytes, no error", len(got))
 	}
 	r := bytes.NewReader(data)
 	allocs := testing.AllocsPerRun(10, func() {
 		r.Reset(data)
-		readSized(r, int64(len(data)))
+		ReadSized(r, int64(len(data)))
 	})
 	if allocs > 1 {
-		t.Errorf("readSized of a %d-byte file told its size: %v allocations, want 1", len(data), allocs)
+		t.Errorf("ReadSized of a %d-byte file told its size: %v allocations, want 1", len(data), allocs)
 	}
 }
