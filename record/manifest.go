@@ -152,12 +152,22 @@ func (e *ManifestError) Error() string {
 
 func (e *ManifestError) Unwrap() error { return e.Err }
 
+// MaxManifest is the most bytes a manifest may be: 100,000 page sets
+// take about 60 MB.
+const MaxManifest = 64 << 20
+
 // ParseManifest reads a manifest. name is the manifest's path: errors name
 // it, and the input and sources are relative to its directory.
 func ParseManifest(r io.Reader, name string) (*Manifest, error) {
-	data, err := readAll(r, 64<<20)
+	data, err := readAll(r, MaxManifest+1)
 	if err != nil {
 		return nil, &ManifestError{File: name, Err: err}
+	}
+	if len(data) > MaxManifest {
+		// Refused as it is, not parsed cut at the limit (a JSON error
+		// somewhere in the middle, "ends early", after a parse that
+		// took four times its size).
+		return nil, &ManifestError{File: name, Err: fmt.Errorf("larger than %d MiB, the most a manifest may be", MaxManifest>>20)}
 	}
 	m := &Manifest{name: name, dir: filepath.Dir(name)}
 	if err := uniqueNames(name, data); err != nil {

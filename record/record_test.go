@@ -758,3 +758,31 @@ func TestReadAllAsIOReadAll(t *testing.T) {
 		})
 	}
 }
+
+// A manifest over MaxManifest is refused as such, by its size, whether or
+// not the reader says its length; one of MaxManifest bytes is parsed.
+func TestManifestTooLarge(t *testing.T) {
+	head := `{"input": "a.pdf"`
+	for _, tc := range []struct {
+		name string
+		size int
+		want string
+	}{
+		{"at the limit", MaxManifest, "nothing to build"},
+		{"one byte over", MaxManifest + 1, "m.json: larger than 64 MiB, the most a manifest may be"},
+	} {
+		data := make([]byte, tc.size)
+		copy(data, head)
+		for i := len(head); i < tc.size-1; i++ {
+			data[i] = ' '
+		}
+		data[tc.size-1] = '}'
+		for _, r := range []io.Reader{bytes.NewReader(data), io.MultiReader(bytes.NewReader(data))} {
+			_, err := ParseManifest(r, "m.json")
+			var me *ManifestError
+			if err == nil || !errors.As(err, &me) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s (%T): error %v, want a *ManifestError containing %q", tc.name, r, err, tc.want)
+			}
+		}
+	}
+}

@@ -97,6 +97,19 @@ func init() {
 			MaxCPU: 5 * time.Second,
 			Before: "exit 0, 0.10 s CPU, 69 MB: out.pdf of 3,149,218 bytes, MD5 468869f7…, the same bytes",
 		},
+		// A manifest of 65 MiB, past the 64 MiB a manifest may be: refused
+		// by its size, before any parse (it was parsed cut at the limit,
+		// and refused for its JSON, ending early, at 381 MB).
+		Case{
+			Name: "build-manifest-over-limit", Part: Bounds,
+			Setup: confine(map[string]string{"m/manifest.json": `{"input": "web.pdf", "pageSets": [` + strings.Repeat(" ", 65<<20) +
+				`{"pages": "1", "url": "http://www.example.com/", "source": "index.html"}]}`}, "build", "m/manifest.json", "-o", "out.pdf"),
+			Exit:   1,
+			Stderr: []string{`^webcap: build: m/manifest\.json: larger than 64 MiB, the most a manifest may be$`},
+			Check:  nothingWritten(),
+			MaxRSS: 350 << 20, // (263 MB as the test measures it, which holds the 65 MiB text too)
+			Before: "exit 1 after 0.6-0.8 s CPU and 381 MB run alone: \"m/manifest.json:1:67108865: the manifest ends early\" (parsed cut at the limit); now 153 MB alone",
+		},
 		// Two page sets claiming page 2: refused, the page named, as before
 		// (the message is made only when a claim fails).
 		Case{
