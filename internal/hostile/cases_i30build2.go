@@ -74,7 +74,6 @@ func sameMD5(name, want string) func(dir string) error {
 }
 
 func init() {
-	big := strings.Repeat("A long title, ", 3<<20/14) // 3 MiB: one object over three chunks
 	Register(
 		// Pages and an image that already hold an /ID (and a key named
 		// "/"): each is rewritten with its new /ID, every other key as it
@@ -91,7 +90,10 @@ func init() {
 		// written across 1 MiB chunks, in the bytes it was written as.
 		Case{
 			Name: "build-object-across-chunks", Part: Bounds,
-			Setup:  confine(strayIDFiles(big), "build", "m/manifest.json", "-o", "out.pdf"),
+			Setup: func(dir string) ([]string, func(), error) { // (3 MiB: made when the case runs, not at init)
+				big := strings.Repeat("A long title, ", 3<<20/14) // one object over three chunks
+				return confine(strayIDFiles(big), "build", "m/manifest.json", "-o", "out.pdf")(dir)
+			},
 			Exit:   0,
 			Check:  sameMD5("out.pdf", "468869f7637870051fc70d4384f7c7d3"),
 			MaxCPU: 5 * time.Second,
@@ -102,8 +104,10 @@ func init() {
 		// and refused for its JSON, ending early, at 381 MB).
 		Case{
 			Name: "build-manifest-over-limit", Part: Bounds,
-			Setup: confine(map[string]string{"m/manifest.json": `{"input": "web.pdf", "pageSets": [` + strings.Repeat(" ", 65<<20) +
-				`{"pages": "1", "url": "http://www.example.com/", "source": "index.html"}]}`}, "build", "m/manifest.json", "-o", "out.pdf"),
+			Setup: func(dir string) ([]string, func(), error) { // (the 65 MiB made when the case runs, not at init: every process of the test binary inits this package)
+				return confine(map[string]string{"m/manifest.json": `{"input": "web.pdf", "pageSets": [` + strings.Repeat(" ", 65<<20) +
+					`{"pages": "1", "url": "http://www.example.com/", "source": "index.html"}]}`}, "build", "m/manifest.json", "-o", "out.pdf")(dir)
+			},
 			Exit:   1,
 			Stderr: []string{`^webcap: build: m/manifest\.json: larger than 64 MiB, the most a manifest may be$`},
 			Check:  nothingWritten(),
