@@ -251,3 +251,29 @@ func clip(s string) string {
 	}
 	return s[:n] + fmt.Sprintf("\n… (%d bytes) …\n", len(s)-2*n) + s[len(s)-n:]
 }
+
+// TestHostileInitSmall: every process of this test binary inits
+// internal/hostile, each webcap a hostile case runs among them, so what
+// the package makes at init is in every case's CPU and memory (and under
+// its --max-memory). Large inputs are made when a case runs (its Setup,
+// serveMade). Before: 60 MB and 0.45-0.7 s at init (two capture cases'
+// servers' bodies), which made capture-max-memory and
+// capture-cpu-still-site fail on a slower machine.
+func TestHostileInitSmall(t *testing.T) {
+	const most = 4 << 20
+	cmd := exec.Command("webcap", "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("webcap version: %v\n%s", err, out)
+	}
+	m := regexp.MustCompile(`(?m)^init github\.com/webcap/webcap/internal/hostile @\S+ ms, \S+ ms clock, (\d+) bytes`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("GODEBUG=inittrace=1 webcap version: no line for internal/hostile's init:\n%s", out)
+	}
+	var n int64
+	fmt.Sscan(string(m[1]), &n)
+	if n > most {
+		t.Errorf("internal/hostile's init allocates %d bytes, more than %d: make large inputs in the case's Setup", n, most)
+	}
+}

@@ -133,8 +133,16 @@ const keep = []; for (;;) keep.push(new Uint8Array(16 << 20).fill(1));
 // serve starts a loopback server of h for a case's Setup, which runs
 // webcap with args (the server's URL given by {url}).
 func serve(h http.Handler, args ...string) func(dir string) ([]string, func(), error) {
+	return serveMade(func() http.Handler { return h }, args...)
+}
+
+// serveMade is serve of the handler made when the case runs: a handler
+// that holds large bodies is made then, not at package init (every
+// process of cmd/webcap's test binary, each webcap a case runs among
+// them, inits this package: TestHostileInitSmall).
+func serveMade(made func() http.Handler, args ...string) func(dir string) ([]string, func(), error) {
 	return func(dir string) ([]string, func(), error) {
-		srv := httptest.NewServer(h)
+		srv := httptest.NewServer(made())
 		out := make([]string, len(args))
 		for i, a := range args {
 			out[i] = strings.ReplaceAll(a, "{url}", srv.URL)
@@ -206,7 +214,7 @@ func init() {
 			Browser: true,
 			// A page of 32 images of 6 MiB (192 MiB) is within the
 			// budget of bytes in flight: it is captured whole.
-			Setup:     serve(largeImages(32, 6<<20), "capture", "--json", "-o", "out.pdf", "{url}/"),
+			Setup:     serveMade(func() http.Handler { return largeImages(32, 6<<20) }, "capture", "--json", "-o", "out.pdf", "{url}/"),
 			Exit:      0,
 			NotStdout: []string{`too-large`, `"missing"`},
 			Check:     pagesIn("out.pdf", 1, 2),

@@ -65,7 +65,7 @@ func init() {
 		// the two hostile files are skips of kind pdf, within pdfio's
 		// bounds (a stream inflating past 64 MiB is not read, a page
 		// tree deeper than 256 levels not walked).
-		Setup: serve(linkedPDFs(), "capture", "--levels", "2", "--json", "-o", "out.pdf", "{url}/"),
+		Setup: serveMade(linkedPDFs, "capture", "--levels", "2", "--json", "-o", "out.pdf", "{url}/"),
 		Exit:  0,
 		Stdout: []string{`"kind": ?"pdf"[^}]*more than 67108864 bytes|more than 67108864 bytes[^}]*"kind": ?"pdf"`,
 			`"kind": ?"pdf"[^}]*deeper than 256 levels|deeper than 256 levels[^}]*"kind": ?"pdf"`},
