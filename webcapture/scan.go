@@ -82,6 +82,19 @@ type collapser struct {
 
 func (c *collapser) write(t []byte) {
 	for len(t) > 0 {
+		if b := t[0]; b < utf8.RuneSelf { // (ASCII: a byte at a time; unicode.IsSpace's ASCII spaces)
+			t = t[1:]
+			if asciiSpace[b] {
+				c.space = true
+				continue
+			}
+			if c.space && c.b.Len() > 0 {
+				c.b.WriteByte(' ')
+			}
+			c.space = false
+			c.b.WriteByte(b)
+			continue
+		}
 		r, n := utf8.DecodeRune(t) // (invalid UTF-8: U+FFFD, as collapse's range does)
 		t = t[n:]
 		if unicode.IsSpace(r) {
@@ -95,6 +108,10 @@ func (c *collapser) write(t []byte) {
 		c.b.WriteRune(r)
 	}
 }
+
+// asciiSpace are the ASCII bytes unicode.IsSpace takes for space: '\t',
+// '\n', '\v', '\f', '\r' and ' ' (TestASCIISpace).
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // An attr is one attribute of a tag, the first of its name.
 type attr struct{ key, val string }
