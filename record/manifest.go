@@ -183,8 +183,12 @@ func parseManifest(r io.Reader, name string, fast bool) (*Manifest, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	dec.UseNumber() // settings keep integers and reals apart
+	presized := presizePageSets(m, data)
 	if err := dec.Decode(m); err != nil {
 		return nil, decodeError(name, data, dec, err)
+	}
+	if presized && len(m.PageSets) == 0 {
+		m.PageSets = nil // (as when none are given)
 	}
 	if dec.More() {
 		return nil, at(name, data, dec.InputOffset(), "", errors.New("text after the manifest's object"))
@@ -215,6 +219,21 @@ func parseManifest(r io.Reader, name string, fast bool) (*Manifest, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// presizePageSets gives m.PageSets room for as many page sets as data has
+// members named pages (a string followed by a colon is a member's name:
+// a string cannot hold a bare quote), at most one per 23 bytes (the
+// shortest page set, {"pages":"1","url":"a"}), so that encoding/json
+// appends 100,000 page sets without growing the slice seventeen times
+// (128 MB made and copied for 25 MB). It reports whether it did.
+func presizePageSets(m *Manifest, data []byte) bool {
+	n := bytes.Count(data, []byte(`"pages":`)) + bytes.Count(data, []byte(`"pages" :`))
+	if n < 2 {
+		return false
+	}
+	m.PageSets = make([]PageSet, 0, min(n, len(data)/23+1))
+	return true
 }
 
 // readAll is io.ReadAll(io.LimitReader(r, limit)), in one buffer of the

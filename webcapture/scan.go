@@ -31,6 +31,7 @@ func scanPage(page []byte, contentType string, refs, text bool) pageScan {
 			s = scanHTML(doc, true, false)
 		}
 		var c collapser
+		c.b.Grow(len(doc)) // (the text is at most the page, but for U+FFFD's)
 		c.write(doc)
 		s.text = c.b.String()
 		return s
@@ -43,6 +44,9 @@ func scanPage(page []byte, contentType string, refs, text bool) pageScan {
 func scanHTML(doc []byte, refs, text bool) (s pageScan) {
 	z := html.NewTokenizer(bytes.NewReader(doc))
 	var c collapser
+	if text {
+		c.b.Grow(len(doc)) // (the text is at most the page, but for U+FFFD's: one buffer, not eight made growing)
+	}
 	baseSeen := false
 	skip := 0 // inside script or style
 	for {
