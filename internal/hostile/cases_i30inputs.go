@@ -37,6 +37,30 @@ func labelPages(index string) map[string]string {
 	return f
 }
 
+// mirrorFiles are strayIDFiles with the sources in a mirror (site) the
+// manifest names, the first page's source index.html.
+func mirrorFiles(index string) map[string]string {
+	f := strayIDFiles("Example")
+	f["m/manifest.json"] = `{"input": "web.pdf", "sources": "site", "pageSets": [
+  {"pages": "1-2", "url": "http://www.example.com/", "contentType": "text/html", "captured": "2026-11-21T10:30:00Z"},
+  {"pages": "3", "url": "http://www.example.com/notes.txt", "contentType": "text/plain"}],
+ "imageSets": [{"url": "http://www.example.com/logo.gif", "images": [{"page": 1, "name": "Im0"}]}]}`
+	for _, n := range []string{"index.html", "notes.txt", "logo.gif"} {
+		f["m/site/www.example.com/"+n] = f["m/"+n]
+		delete(f, "m/"+n)
+	}
+	f["m/site/www.example.com/index.html"] = index
+	return f
+}
+
+// pagesInSettings is a manifest of one page set whose command's settings
+// hold n objects with a member named pages: each counted by the page
+// sets' presize, which is bounded by the manifest's length.
+func pagesInSettings(n int) string {
+	return strings.Replace(strayIDManifest("Example"), `{"input": "web.pdf",`, `{"input": "web.pdf", "commands": [{"name": "c", "url": "http://www.example.com/", "settings": {"global": {"A": [`+
+		strings.TrimSuffix(strings.Repeat(`{"pages":1},`, n), ",")+`]}}}],`, 1)
+}
+
 func init() {
 	const image = `{"page": 1, "name": "Im0"}`
 	build := []string{"build", "m/manifest.json", "-o", "out.pdf"}
@@ -118,6 +142,45 @@ func init() {
 			Exit:   0,
 			Check:  sameMD5("out.pdf", "5448f13ddd5bcf7d9d7d978c1d6d5e2e"),
 			Before: "exit 0, 0.02 s CPU, 62 MB: out.pdf of 3,506 bytes, MD5 5448f13d…, the first set's ID 3F21FF70…",
+		},
+		// Sources read from a mirror by the fast path, which stops at the
+		// size fstat gave: an empty page (size 0: read to the end as
+		// before), and a page at the size limit and one byte past it.
+		Case{
+			Name: "build-mirror-empty-page", Part: Inputs,
+			Setup:  confine(mirrorFiles(""), build...),
+			Exit:   0,
+			Check:  sameMD5("out.pdf", "35e9373403605066b20363fd450914d4"),
+			Before: "exit 0, 0.02 s CPU, 63 MB: out.pdf of 3,363 bytes, MD5 35e93734…",
+		},
+		Case{
+			Name: "build-mirror-page-at-size-limit", Part: Bounds,
+			Setup:  confine(mirrorFiles("<p>"+strings.Repeat("x", 2000-len("<p>"))), "build", "--max-file-size", "2000", "m/manifest.json", "-o", "out.pdf"),
+			Exit:   0,
+			Check:  sameMD5("out.pdf", "49658e4650c760a6d4c8958453788cf3"),
+			Before: "exit 0, 0.02 s CPU, 61 MB: out.pdf of 3,402 bytes, MD5 49658e46…",
+		},
+		Case{
+			Name: "build-mirror-page-past-size-limit", Part: Bounds,
+			Setup:  confine(mirrorFiles("<p>"+strings.Repeat("x", 2001-len("<p>"))), "build", "--max-file-size", "2000", "m/manifest.json", "-o", "out.pdf"),
+			Exit:   1,
+			Stderr: []string{`^webcap: build: m/manifest\.json: pageSets\[0\]\.source: http://www\.example\.com/ is not in the sources: not found in m/site$`},
+			Check:  nothingWritten(),
+			Before: "exit 1, 0.02 s CPU, 63 MB: the same refusal (the fast path leaves a file past the limit to OpenIn)",
+		},
+		// 200,000 members named pages in a command's settings and one page
+		// set: the page sets' room is bounded by the manifest's length (one
+		// per 23 bytes), not by the members counted.
+		Case{
+			Name: "build-manifest-pages-in-settings", Part: Bounds,
+			Setup: func(dir string) ([]string, func(), error) { // (2.4 MB: made when the case runs, not at init)
+				return confine(schemaOnlyFiles(pagesInSettings(200000)), build...)(dir)
+			},
+			Exit:   1,
+			Stdout: []string{`^out\.pdf: errors remain: WC-LIMIT \(1\); see webcap audit$`},
+			Check:  sameMD5("out.pdf", "6f095fd1836f791b04749b82c9d9ae5b"),
+			MaxRSS: 400 << 20,
+			Before: "exit 1 (the audit's WC-LIMIT on the 200,000-element array), 1.09-1.21 s CPU, 320-376 MB: out.pdf of 2,603,610 bytes, MD5 6f095fd1…",
 		},
 	)
 }
