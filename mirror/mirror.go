@@ -104,7 +104,10 @@ func (d Dir) candidates(u string) []string {
 		return nil
 	}
 	var out []string
-	for _, p := range []string{pu.Path, pu.EscapedPath()} {
+	for i, p := range []string{pu.Path, pu.EscapedPath()} {
+		if i == 1 && p == pu.Path {
+			break // (the path needs no escape: the same file, already a candidate)
+		}
 		if p == "" || strings.HasSuffix(p, "/") {
 			p += "index.html"
 		}
