@@ -162,6 +162,13 @@ func ParseManifest(r io.Reader, name string) (*Manifest, error) {
 	return parseManifest(r, name, true)
 }
 
+// ParseManifestBytes is ParseManifest of a manifest already read: data,
+// which it neither changes nor keeps (the CLI reads the file first; read
+// again from a bytes.Reader, it was copied whole).
+func ParseManifestBytes(data []byte, name string) (*Manifest, error) {
+	return parseManifestBytes(data, name, true)
+}
+
 // parseManifest is ParseManifest; fast lets a manifest schemaSure accepts
 // skip the generic decode, exactNames and the schema (false: the whole
 // way, for the tests that compare both).
@@ -170,6 +177,10 @@ func parseManifest(r io.Reader, name string, fast bool) (*Manifest, error) {
 	if err != nil {
 		return nil, &ManifestError{File: name, Err: err}
 	}
+	return parseManifestBytes(data, name, fast)
+}
+
+func parseManifestBytes(data []byte, name string, fast bool) (*Manifest, error) {
 	if len(data) > MaxManifest {
 		// Refused as it is, not parsed cut at the limit (a JSON error
 		// somewhere in the middle, "ends early", after a parse that

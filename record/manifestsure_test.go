@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -165,6 +166,27 @@ func TestManifestNamesFoldApart(t *testing.T) {
 			if a != b && strings.EqualFold(a, b) {
 				t.Errorf("%q and %q differ only in case", a, b)
 			}
+		}
+	}
+}
+
+// ParseManifestBytes is ParseManifest of the same bytes, and leaves them
+// as they were.
+func TestParseManifestBytes(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/build/*.json")
+	for _, in := range append(paths, "", `{"input": "a.pdf", "version": 0, "pageSets": [{"pages": "1", "url": "http://a/"}]}`) {
+		data := []byte(in)
+		if strings.HasSuffix(in, ".json") {
+			data, _ = os.ReadFile(in)
+		}
+		orig := bytes.Clone(data)
+		want, werr := ParseManifest(bytes.NewReader(data), "m.json")
+		got, gerr := ParseManifestBytes(data, "m.json")
+		if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%.40q: ParseManifestBytes = %+v, %v; ParseManifest %+v, %v", in, got, gerr, want, werr)
+		}
+		if !bytes.Equal(data, orig) {
+			t.Errorf("%.40q: ParseManifestBytes changed its input", in)
 		}
 	}
 }
