@@ -67,3 +67,32 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
+
+// A Dir's file read whole gives its bytes as they are (Bytes, without a
+// copy): all of them, then what is left after a read.
+func TestDirFileBytes(t *testing.T) {
+	_, root := confined(t)
+	host := filepath.Join(root, "www.example.com")
+	os.MkdirAll(host, 0o755)
+	os.WriteFile(filepath.Join(host, "a.html"), []byte("<p>page</p>"), 0o644)
+	src, err := mirror.Load(root, mirror.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := src.Open("http://www.example.com/a.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	f, ok := rc.(interface{ Bytes() []byte })
+	if !ok {
+		t.Skip("no fast path here: the file is an os.File")
+	}
+	if got := string(f.Bytes()); got != "<p>page</p>" {
+		t.Errorf("Bytes() = %q, want the file's", got)
+	}
+	io.ReadFull(rc, make([]byte, 3))
+	if got := string(f.Bytes()); got != "page</p>" {
+		t.Errorf("Bytes() after 3 bytes read = %q, want %q", got, "page</p>")
+	}
+}

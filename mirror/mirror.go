@@ -54,7 +54,7 @@ func (d Dir) Open(u string) (io.ReadCloser, error) {
 	var why error // a file that is there but no regular file
 	for _, p := range d.candidates(u) {
 		if data, ok := d.h.readBeneath(d.Path, p, d.Options); ok {
-			return bytesFile{bytes.NewReader(data)}, nil
+			return bytesFile{bytes.NewReader(data), data}, nil
 		}
 		f, err := OpenIn(d.Path, p, d.Options)
 		var oe *OutsideError
@@ -74,10 +74,18 @@ func (d Dir) Open(u string) (io.ReadCloser, error) {
 }
 
 // A bytesFile is a file read whole, to read from: its Len says how much
-// is left, so a reader reads it into one buffer of its size.
-type bytesFile struct{ *bytes.Reader }
+// is left, so a reader reads it into one buffer of its size; or its Bytes
+// are taken as they are, without a copy.
+type bytesFile struct {
+	*bytes.Reader
+	data []byte
+}
 
 func (bytesFile) Close() error { return nil }
+
+// Bytes are the file's bytes not yet read, not a copy: the buffer the
+// file was read into, which nothing else holds. They must not be changed.
+func (f bytesFile) Bytes() []byte { return f.data[len(f.data)-f.Len():] }
 
 // candidates are the files u may have been saved to: paths relative to
 // the directory, or a file: URL's absolute path.
@@ -96,7 +104,10 @@ func (d Dir) candidates(u string) []string {
 		return nil
 	}
 	var out []string
-	for _, p := range []string{pu.Path, pu.EscapedPath()} {
+	for i, p := range []string{pu.Path, pu.EscapedPath()} {
+		if i == 1 && p == pu.Path {
+			break // (the path needs no escape: the same file, already a candidate)
+		}
 		if p == "" || strings.HasSuffix(p, "/") {
 			p += "index.html"
 		}

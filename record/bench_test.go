@@ -83,3 +83,29 @@ func BenchmarkBuildCase10k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseManifest10k parses BenchmarkBuildCase10k's manifest
+// (10,000 page sets, 3.2 MB): fast, as ParseManifest does (schemaSure),
+// and the whole way (the generic decode, exactNames and the schema).
+func BenchmarkParseManifest10k(b *testing.B) {
+	dir := b.TempDir()
+	if err := pdfbuild.BuildCase(10000, dir); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, "manifest.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, fast := range []bool{true, false} {
+		b.Run(map[bool]string{true: "fast", false: "whole"}[fast], func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := parseManifest(bytes.NewReader(data), path, fast); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

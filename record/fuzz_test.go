@@ -36,3 +36,19 @@ func FuzzParseManifest(f *testing.F) {
 		}
 	})
 }
+
+// FuzzManifestFastPath: the fast path (schemaSure) and the whole way
+// (generic decode, exactNames, schema) give the same manifest or the same
+// error on any bytes.
+func FuzzManifestFastPath(f *testing.F) {
+	paths, _ := filepath.Glob("../testdata/build/*.json")
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(`{"input": "a.pdf", "version": 0, "pageSets": [{"pages": "1", "url": "http://a/", "submission": "get"}]}`))
+	f.Add([]byte(`{"input": "a.pdf", "imageSets": [{"url": "http://a/i.gif", "images": [{"object": 3, "page": 0}]}]}`))
+	f.Add([]byte(`{"input": "a.pdf", "commands": [{"name": "c", "url": "http://a/", "settings": {"engines": {"A::C:D": {"page": 1}}}}], "pageSets": [{"pages": "1-2", "url": "http://a/"}]} `))
+	f.Fuzz(func(t *testing.T, data []byte) { sameParse(t, data) })
+}

@@ -308,8 +308,18 @@ func (b *builder) run() (*Result, error) {
 // existing records the input's trees, so new entries join them, and the
 // pages and images its sets already hold.
 func (b *builder) existing() error {
-	b.ids, b.urls = map[string]*pdfio.NameEntry{}, map[string]*pdfio.NameEntry{}
-	b.claimed = map[webcapture.Ref]string{}
+	// Sized once for the manifest's sets (the URLS tree has at least a
+	// key per set) and the input's entries and pages.
+	nIDS, nURLS := len(b.m.PageSets)+len(b.m.ImageSets), len(b.m.PageSets)+len(b.m.ImageSets)
+	if b.doc.IDS != nil {
+		nIDS += len(b.doc.IDS.Entries)
+	}
+	if b.doc.URLS != nil {
+		nURLS += len(b.doc.URLS.Entries)
+	}
+	b.ids, b.urls = make(map[string]*pdfio.NameEntry, nIDS), make(map[string]*pdfio.NameEntry, nURLS)
+	b.idsOrder, b.urlsOrder = make([]string, 0, nIDS), make([]string, 0, nURLS)
+	b.claimed = make(map[webcapture.Ref]string, len(b.doc.Pages))
 	for _, t := range []*pdfio.Tree{b.doc.IDS, b.doc.URLS} {
 		if t == nil {
 			continue
@@ -505,7 +515,11 @@ func (b *builder) load(field string, data []byte, file, url string) ([]byte, err
 		return nil, b.m.fail(field+".source", "%s is not in the sources: %v", key, err)
 	}
 	defer rc.Close()
-	data, err = readAll(rc, 1<<30) // (a mirror's file comes read: one buffer of its size)
+	if f, ok := rc.(interface{ Bytes() []byte }); ok {
+		// A mirror's file comes read whole: its buffer, not a copy.
+		return f.Bytes()[:min(len(f.Bytes()), 1<<30)], nil
+	}
+	data, err = readAll(rc, 1<<30) // (one buffer of its size when rc says it)
 	if err != nil {
 		return nil, b.m.fail(field+".source", "reading %s: %w", key, err)
 	}
@@ -536,9 +550,12 @@ func (b *builder) taken(field, what, who string) error {
 }
 
 func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.AuxEncoding) error {
-	s := b.m.PageSets[i]
+	s := &b.m.PageSets[i]
 	f := fmt.Sprintf("pageSets[%d]", i)
-	if err := b.archived(f, s.URL, &s.Redirects, &s.Captured); err != nil {
+	// (What archived fills in is the set's, not written to the manifest:
+	// the caller's; s is not a copy, which escaped, one per set.)
+	redirects, captured := s.Redirects, s.Captured
+	if err := b.archived(f, s.URL, &redirects, &captured); err != nil {
 		return err
 	}
 	first, last, _ := parseRange(s.Pages)
@@ -558,7 +575,7 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 		ct = src.MediaType // sniffed
 	}
 	set := Set{Kind: webcapture.PageSet, URL: s.URL, Key: key, ID: src.ID}
-	if set.Aliases, err = b.aliases(f, key, s.Redirects); err != nil {
+	if set.Aliases, err = b.aliases(f, key, redirects); err != nil {
 		return err
 	}
 	if r := src.Page; r != nil {
@@ -594,7 +611,7 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 		set.Pages = append(set.Pages, n)
 		set.Objects = append(set.Objects, p.Ref)
 	}
-	si := sourceInfo(s.URL, s.Redirects, s.Captured, s.Expires)
+	si := sourceInfo(s.URL, redirects, captured, s.Expires)
 	si.SHA256 = sha256Of(src)
 	if sub, _ := submission(s.Submission); sub != 0 {
 		n := int64(sub)
@@ -608,7 +625,7 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 		si.Command = &s.CommandRef
 	}
 	cs := &webcapture.ContentSet{Subtype: webcapture.PageSet, ID: rawID(&set.ID), Objects: set.Objects, Sources: []*webcapture.SourceInfo{si},
-		ContentType: &ct, Created: date(s.Captured), TextID: rawID(set.TextID)}
+		ContentType: &ct, Created: date(captured), TextID: rawID(set.TextID)}
 	if s.Title != "" {
 		t := webcapture.Text(webcapture.EncodeText(s.Title))
 		cs.Title = &t

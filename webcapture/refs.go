@@ -79,13 +79,35 @@ func asciiKept(doc []byte, contentType string) bool {
 	if !ascii(doc) || containsFold([]byte(contentType), "charset") {
 		return false
 	}
-	head := doc[:min(len(doc), 1024)]
-	for _, w := range []string{"2022", "hz-gb", "replacement", "&"} {
-		if containsFold(head, w) {
-			return false
+	return !holdsChangingLabel(doc[:min(len(doc), 1024)])
+}
+
+// holdsChangingLabel says whether head holds "2022", "hz-gb",
+// "replacement" (in any case) or a '&': containsFold of each, in one pass
+// that looks further only at a byte that can start one (four passes of
+// containsFold over every page's start were 3% of a build).
+func holdsChangingLabel(head []byte) bool {
+	for i, c := range head {
+		switch c | 0x20 { // (lower-cases a letter; '&', '2' stay what they are)
+		case '&':
+			if c == '&' {
+				return true
+			}
+		case '2':
+			if c == '2' && containsFold(head[i:min(len(head), i+4)], "2022") {
+				return true
+			}
+		case 'h':
+			if containsFold(head[i:min(len(head), i+5)], "hz-gb") {
+				return true
+			}
+		case 'r':
+			if containsFold(head[i:min(len(head), i+11)], "replacement") {
+				return true
+			}
 		}
 	}
-	return true
+	return false
 }
 
 // containsFold says whether b holds word (lower-case ASCII) in any case.

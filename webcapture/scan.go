@@ -31,6 +31,7 @@ func scanPage(page []byte, contentType string, refs, text bool) pageScan {
 			s = scanHTML(doc, true, false)
 		}
 		var c collapser
+		c.b.Grow(len(doc)) // (the text is at most the page, but for U+FFFD's)
 		c.write(doc)
 		s.text = c.b.String()
 		return s
@@ -43,6 +44,9 @@ func scanPage(page []byte, contentType string, refs, text bool) pageScan {
 func scanHTML(doc []byte, refs, text bool) (s pageScan) {
 	z := html.NewTokenizer(bytes.NewReader(doc))
 	var c collapser
+	if text {
+		c.b.Grow(len(doc)) // (the text is at most the page, but for U+FFFD's: one buffer, not eight made growing)
+	}
 	baseSeen := false
 	skip := 0 // inside script or style
 	for {
@@ -82,6 +86,19 @@ type collapser struct {
 
 func (c *collapser) write(t []byte) {
 	for len(t) > 0 {
+		if b := t[0]; b < utf8.RuneSelf { // (ASCII: a byte at a time; unicode.IsSpace's ASCII spaces)
+			t = t[1:]
+			if asciiSpace[b] {
+				c.space = true
+				continue
+			}
+			if c.space && c.b.Len() > 0 {
+				c.b.WriteByte(' ')
+			}
+			c.space = false
+			c.b.WriteByte(b)
+			continue
+		}
 		r, n := utf8.DecodeRune(t) // (invalid UTF-8: U+FFFD, as collapse's range does)
 		t = t[n:]
 		if unicode.IsSpace(r) {
@@ -95,6 +112,10 @@ func (c *collapser) write(t []byte) {
 		c.b.WriteRune(r)
 	}
 }
+
+// asciiSpace are the ASCII bytes unicode.IsSpace takes for space: '\t',
+// '\n', '\v', '\f', '\r' and ' ' (TestASCIISpace).
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // An attr is one attribute of a tag, the first of its name.
 type attr struct{ key, val string }

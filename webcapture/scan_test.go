@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
@@ -189,4 +190,13 @@ func collapse(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// asciiSpace is unicode.IsSpace on ASCII.
+func TestASCIISpace(t *testing.T) {
+	for b := 0; b < utf8.RuneSelf; b++ {
+		if got, want := asciiSpace[b], unicode.IsSpace(rune(b)); got != want {
+			t.Errorf("asciiSpace[%#x] = %v, want %v", b, got, want)
+		}
+	}
 }

@@ -88,3 +88,35 @@ func TestToUTF8ASCIIEveryEncoding(t *testing.T) {
 		}
 	}
 }
+
+// holdsChangingLabel is containsFold of each of its words, on texts that
+// hold them at the start, the end, cut, in any case, and near bytes whose
+// lower-casing with |0x20 looks like one ('\x02', 'H', 'R', '\x06').
+func TestHoldsChangingLabel(t *testing.T) {
+	words := []string{"2022", "hz-gb", "replacement", "&"}
+	texts := []string{"", "&", "2022", "202", "x2022y", "HZ-GB", "hz-g", "Hz-Gb-2312", "REPLACEMENT", "replacemen", "<meta charset=iso-2022-jp>",
+		"\x02\x12022", "\x06", "\x06&", "rrreplacement", "hhz-gb", "22022", "<p>RePlAcEmEnT", strings.Repeat("x", 1020) + "2022"}
+	for _, s := range texts {
+		want := false
+		for _, w := range words {
+			want = want || containsFold([]byte(s), w)
+		}
+		if got := holdsChangingLabel([]byte(s)); got != want {
+			t.Errorf("holdsChangingLabel(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func FuzzHoldsChangingLabel(f *testing.F) {
+	f.Add([]byte("<meta charset=ISO-2022-kr>"))
+	f.Add([]byte("hz-gb&replacement"))
+	f.Fuzz(func(t *testing.T, s []byte) {
+		want := false
+		for _, w := range []string{"2022", "hz-gb", "replacement", "&"} {
+			want = want || containsFold(s, w)
+		}
+		if got := holdsChangingLabel(s); got != want {
+			t.Errorf("holdsChangingLabel(%q) = %v, want %v", s, got, want)
+		}
+	})
+}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -127,7 +126,7 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	if err != nil {
 		return err
 	}
-	m, err := record.ParseManifest(bytes.NewReader(data), opts.Manifest)
+	m, err := record.ParseManifestBytes(data, opts.Manifest)
 	if err != nil {
 		return buildError(err)
 	}

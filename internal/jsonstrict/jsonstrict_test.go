@@ -1,6 +1,9 @@
 package jsonstrict
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 func TestUnique(t *testing.T) {
 	for _, tc := range []struct {
@@ -23,6 +26,20 @@ func TestUnique(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("Unique(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// Unique parses data where it is (a bytes.Buffer's bytes) and writes
+// nothing to it: every value, token and error of these documents leaves
+// it as it was.
+func TestUniqueLeavesData(t *testing.T) {
+	for _, in := range []string{`{"a": [1, true, null, "s", {"b": {}}], "c": -1.5e3}`, `{"a": 1, "a": 2}`, `[{"k": "v"}, {"k": "v", "k": "w"}]`,
+		`{"a": "\u00e9\n"} x`, `{"a": 1,`, `not json`, "{\"a\": \"\xff\"}"} {
+		data := []byte(in)
+		Unique(data)
+		if !bytes.Equal(data, []byte(in)) {
+			t.Errorf("Unique(%q) left %q", in, data)
 		}
 	}
 }
