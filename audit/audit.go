@@ -408,25 +408,29 @@ func (a *auditor) set(cs *pdfio.ContentSet, images map[webcapture.Ref]bool) {
 	if cs.Objects == nil {
 		a.add("WC-CS-O", ref, "/O", "the content set has no /O (its pages or images, required)")
 	}
+	pageSet, imageSet := cs.IsPageSet(), cs.IsImageSet()
+	prev, before, after := 0, 0, 0 // the page number before; the first pair out of order
 	for i, o := range cs.Objects {
+		n := 0
+		if pageSet {
+			n = a.d.PageNumber(o)
+			if n != 0 && prev != 0 && n < prev && before == 0 {
+				before, after = prev, n
+			}
+			prev = n
+		}
 		switch {
 		case a.dangling(o):
 			// The reader's WC-DANGLING already names the object that cannot
 			// be located (a damaged file's page, say); it is the one cause.
-		case cs.IsPageSet() && a.d.PageOf(o) == nil:
+		case pageSet && n == 0:
 			a.add("WC-CS-O-TARGET", ref, "/O", "O[%d] is %s, which is not a page of the page tree", i, o)
-		case cs.IsImageSet() && !images[o]:
+		case imageSet && !images[o]:
 			a.add("WC-CS-O-TARGET", ref, "/O", "O[%d] is %s, which is not an image XObject", i, o)
 		}
 	}
-	if cs.IsPageSet() {
-		nums := a.d.PageNumbers(cs)
-		for i := 1; i < len(nums); i++ {
-			if nums[i] != 0 && nums[i-1] != 0 && nums[i] < nums[i-1] {
-				a.add("WC-CS-O-ORDER", ref, "/O", "/O lists page %d before page %d: pages are listed in the order they were added, so they were added out of order or moved since", nums[i-1], nums[i])
-				break
-			}
-		}
+	if before != 0 {
+		a.add("WC-CS-O-ORDER", ref, "/O", "/O lists page %d before page %d: pages are listed in the order they were added, so they were added out of order or moved since", before, after)
 	}
 	if len(cs.Sources) == 0 {
 		a.add("WC-CS-SI", ref, "/SI", "the content set has no /SI (its source information, required)")
@@ -476,10 +480,13 @@ func (a *auditor) source(cs *pdfio.ContentSet, si *webcapture.SourceInfo) {
 // members checks §6: every page's and image's /ID finds its parent through
 // IDS, the parent's /O holds it, and no object is in two sets.
 func (a *auditor) members() {
-	in := make(map[webcapture.Ref][]*pdfio.ContentSet, len(a.d.Sets))
+	// The sets that list each object, by object number up to what the
+	// pages and images alone could be numbered (a member is one of them).
+	in := webcapture.NewRefIndex[[]*pdfio.ContentSet](webcapture.DenseBound(len(a.d.Pages) + len(a.d.Images)))
 	for _, cs := range a.d.Sets {
 		for _, o := range cs.Objects {
-			in[o] = append(in[o], cs)
+			sets, _ := in.Get(o)
+			in.Put(o, append(sets, cs))
 		}
 	}
 	var byKey map[string][]*pdfio.ContentSet
@@ -492,7 +499,7 @@ func (a *auditor) members() {
 	// check checks page number page's membership, or an image's (page 0);
 	// what it is called is made only for a finding.
 	check := func(page int, ref webcapture.Ref, id *webcapture.RawID) {
-		sets := in[ref]
+		sets, _ := in.Get(ref)
 		if len(sets) > 1 {
 			a.add("WC-MEMBER-TWICE", ref, "", "%s %s is in the /O of %d content sets (%s): it may belong to one", memberName(page), ref, len(sets), refList(sets))
 		}
@@ -525,12 +532,12 @@ func (a *auditor) members() {
 		}
 	}
 	for _, p := range a.d.Pages {
-		if p.ID != nil || len(in[p.Ref]) > 0 {
+		if sets, _ := in.Get(p.Ref); p.ID != nil || len(sets) > 0 {
 			check(p.Number, p.Ref, p.ID)
 		}
 	}
 	for _, im := range a.d.Images {
-		if im.ID != nil || len(in[im.Ref]) > 0 {
+		if sets, _ := in.Get(im.Ref); im.ID != nil || len(sets) > 0 {
 			check(0, im.Ref, im.ID)
 		}
 	}

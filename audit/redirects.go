@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // redirectDuplicates checks that one fetched resource is one content set
@@ -21,20 +22,33 @@ import (
 // specification says a processor may merge them, not that it shall. A page
 // set and an image set with one /ID are Figure 10.2's case, not a duplicate.
 func (a *auditor) redirectDuplicates() {
-	groups := map[string][]*pdfio.ContentSet{}
-	var order []string
+	type group struct {
+		page bool
+		id   webcapture.RawID
+	}
+	// A map by /ID for each subtype: no key to make per set.
+	pageSets, imageSets := map[webcapture.RawID][]*pdfio.ContentSet{}, map[webcapture.RawID][]*pdfio.ContentSet{}
+	var order []group
 	for _, cs := range a.d.Sets {
 		if cs.ID == nil || !(cs.IsPageSet() || cs.IsImageSet()) {
 			continue // WC-CS-ID or WC-CS-S says so
 		}
-		k := string(cs.Subtype) + "\x00" + string(*cs.ID)
-		if groups[k] == nil {
-			order = append(order, k)
+		groups := imageSets
+		if cs.IsPageSet() {
+			groups = pageSets
 		}
-		groups[k] = append(groups[k], cs)
+		sets := groups[*cs.ID]
+		if sets == nil {
+			order = append(order, group{cs.IsPageSet(), *cs.ID})
+		}
+		groups[*cs.ID] = append(sets, cs)
 	}
 	for _, k := range order {
-		if sets := groups[k]; len(sets) > 1 {
+		groups := imageSets
+		if k.page {
+			groups = pageSets
+		}
+		if sets := groups[k.id]; len(sets) > 1 {
 			a.duplicateGroup(sets)
 		}
 	}

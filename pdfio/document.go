@@ -51,7 +51,14 @@ type Document struct {
 	// DSS is the catalog's /DSS, or nil.
 	DSS *DocumentDSS
 
-	pageByRef map[webcapture.Ref]*Page
+	pageByRef *webcapture.RefIndex[pageAt] // the page tree's pages by object (last one wins)
+}
+
+// pageAt is a page and its number, so that a look-up by object need not
+// read the Page.
+type pageAt struct {
+	p *Page
+	n int
 }
 
 // A Tree is a name tree (IDS or URLS) as the file holds it.
@@ -134,16 +141,24 @@ type Image struct {
 }
 
 // PageOf returns the page that ref is, or nil.
-func (d *Document) PageOf(ref webcapture.Ref) *Page { return d.pageByRef[ref] }
+func (d *Document) PageOf(ref webcapture.Ref) *Page {
+	at, _ := d.pageByRef.Get(ref)
+	return at.p
+}
+
+// PageNumber returns the number of the page that ref is, or 0 if it is not
+// a page of the page tree.
+func (d *Document) PageNumber(ref webcapture.Ref) int {
+	at, _ := d.pageByRef.Get(ref)
+	return at.n
+}
 
 // PageNumbers returns the page number of each of the set's O entries (0
 // for an entry that is not a page of the page tree).
 func (d *Document) PageNumbers(cs *ContentSet) []int {
 	out := make([]int, len(cs.Objects))
 	for i, r := range cs.Objects {
-		if p := d.pageByRef[r]; p != nil {
-			out[i] = p.Number
-		}
+		out[i] = d.PageNumber(r)
 	}
 	return out
 }

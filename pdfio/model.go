@@ -17,14 +17,14 @@ import (
 // holds it.
 func (r *reader) contentSet(d types.Dict, ref webcapture.Ref, path string, fresh bool) *ContentSet {
 	if !ref.IsZero() {
-		if cs := r.sets[ref]; cs != nil {
+		if cs, _ := r.sets.Get(ref); cs != nil {
 			return cs
 		}
 	}
 	m := &webcapture.ContentSet{Ref: ref}
 	cs := &ContentSet{ContentSet: m, Path: path}
 	if !ref.IsZero() {
-		r.sets[ref] = cs
+		r.sets.Put(ref, cs)
 	}
 	r.doc.Sets = append(r.doc.Sets, cs)
 	readKeys(r, contentSetKeys, m, d, ref, path)
