@@ -25,6 +25,7 @@ import (
 	"iter"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -489,12 +490,19 @@ func (a *auditor) members() {
 			in.Put(o, append(sets, cs))
 		}
 	}
-	var byKey map[string][]*pdfio.ContentSet
-	if a.d.IDS != nil {
-		byKey = make(map[string][]*pdfio.ContentSet, len(a.d.IDS.Entries))
-		for _, e := range a.d.IDS.Entries {
-			byKey[e.Key] = append(byKey[e.Key], e.Sets...)
+	// keyed reports whether an IDS key id holds a set: made once, when a
+	// finding asks (a member found through its sets needs no map of keys).
+	var byKey map[string]bool
+	keyed := func(id string) bool {
+		if byKey == nil {
+			byKey = map[string]bool{}
+			if a.d.IDS != nil {
+				for _, e := range a.d.IDS.Entries {
+					byKey[e.Key] = byKey[e.Key] || len(e.Sets) > 0
+				}
+			}
 		}
+		return byKey[id]
 	}
 	// check checks page number page's membership, or an image's (page 0);
 	// what it is called is made only for a finding.
@@ -514,18 +522,18 @@ func (a *auditor) members() {
 		if id == nil {
 			return
 		}
-		for _, cs := range byKey[string(*id)] {
-			for _, o := range cs.Objects {
-				if o == ref {
-					return
-				}
+		// A set under IDS key id lists it: one of the sets that list it
+		// is under that key (each set knows its keys, IDSKeys).
+		for _, cs := range sets {
+			if slices.Contains(cs.IDSKeys, string(*id)) {
+				return
 			}
 		}
 		if !a.hasWebCapture() {
 			a.add("WC-ID-RESIDUE", ref, "/ID", "%s %s has /ID <%s>, but the file holds no Web Capture structure (no SpiderInfo, IDS, URLS or content set): residue of a capture saved without them", memberName(page), ref, id.Hex())
 			return
 		}
-		if len(byKey[string(*id)]) == 0 {
+		if !keyed(string(*id)) {
 			a.add("WC-PARENT", ref, "/ID", "%s %s has /ID <%s>, which is not an IDS key: its parent content set cannot be found", memberName(page), ref, id.Hex())
 		} else {
 			a.add("WC-PARENT", ref, "/ID", "%s %s has /ID <%s>, but no content set under that IDS key lists it in /O", memberName(page), ref, id.Hex())
