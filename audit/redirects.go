@@ -2,6 +2,8 @@ package audit
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,35 +24,30 @@ import (
 // specification says a processor may merge them, not that it shall. A page
 // set and an image set with one /ID are Figure 10.2's case, not a duplicate.
 func (a *auditor) redirectDuplicates() {
-	type group struct {
-		page bool
-		id   webcapture.RawID
-	}
-	// A map by /ID for each subtype: no key to make per set.
-	pageSets, imageSets := map[webcapture.RawID][]*pdfio.ContentSet{}, map[webcapture.RawID][]*pdfio.ContentSet{}
-	var order []group
-	for _, cs := range a.d.Sets {
+	// The first set of each /ID, a map for each subtype (no key to make per
+	// set); the groups of two or more, by their first set's place in Sets.
+	first := [2]map[webcapture.RawID]int{{}, {}}
+	groups := map[int][]*pdfio.ContentSet{}
+	for i, cs := range a.d.Sets {
 		if cs.ID == nil || !(cs.IsPageSet() || cs.IsImageSet()) {
 			continue // WC-CS-ID or WC-CS-S says so
 		}
-		groups := imageSets
+		byID := first[0]
 		if cs.IsPageSet() {
-			groups = pageSets
+			byID = first[1]
 		}
-		sets := groups[*cs.ID]
-		if sets == nil {
-			order = append(order, group{cs.IsPageSet(), *cs.ID})
+		j, ok := byID[*cs.ID]
+		switch {
+		case !ok:
+			byID[*cs.ID] = i
+		case groups[j] == nil:
+			groups[j] = []*pdfio.ContentSet{a.d.Sets[j], cs}
+		default:
+			groups[j] = append(groups[j], cs)
 		}
-		groups[*cs.ID] = append(sets, cs)
 	}
-	for _, k := range order {
-		groups := imageSets
-		if k.page {
-			groups = pageSets
-		}
-		if sets := groups[k.id]; len(sets) > 1 {
-			a.duplicateGroup(sets)
-		}
+	for _, j := range slices.Sorted(maps.Keys(groups)) {
+		a.duplicateGroup(groups[j])
 	}
 }
 
