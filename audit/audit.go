@@ -481,15 +481,7 @@ func (a *auditor) source(cs *pdfio.ContentSet, si *webcapture.SourceInfo) {
 // members checks §6: every page's and image's /ID finds its parent through
 // IDS, the parent's /O holds it, and no object is in two sets.
 func (a *auditor) members() {
-	// The sets that list each object, by object number up to what the
-	// pages and images alone could be numbered (a member is one of them).
-	in := webcapture.NewRefIndex[[]*pdfio.ContentSet](webcapture.DenseBound(len(a.d.Pages) + len(a.d.Images)))
-	for _, cs := range a.d.Sets {
-		for _, o := range cs.Objects {
-			sets, _ := in.Get(o)
-			in.Put(o, append(sets, cs))
-		}
-	}
+	in := a.setsListing()
 	// keyed reports whether an IDS key id holds a set: made once, when a
 	// finding asks (a member found through its sets needs no map of keys).
 	var byKey map[string]bool
@@ -507,7 +499,7 @@ func (a *auditor) members() {
 	// check checks page number page's membership, or an image's (page 0);
 	// what it is called is made only for a finding.
 	check := func(page int, ref webcapture.Ref, id *webcapture.RawID) {
-		sets, _ := in.Get(ref)
+		sets := in.of(ref)
 		if len(sets) > 1 {
 			a.add("WC-MEMBER-TWICE", ref, "", "%s %s is in the /O of %d content sets (%s): it may belong to one", memberName(page), ref, len(sets), refList(sets))
 		}
@@ -540,15 +532,59 @@ func (a *auditor) members() {
 		}
 	}
 	for _, p := range a.d.Pages {
-		if sets, _ := in.Get(p.Ref); p.ID != nil || len(sets) > 0 {
+		if p.ID != nil || len(in.of(p.Ref)) > 0 {
 			check(p.Number, p.Ref, p.ID)
 		}
 	}
 	for _, im := range a.d.Images {
-		if sets, _ := in.Get(im.Ref); im.ID != nil || len(sets) > 0 {
+		if im.ID != nil || len(in.of(im.Ref)) > 0 {
 			check(0, im.Ref, im.ID)
 		}
 	}
+}
+
+// listing is the sets that list each object in /O (setsListing).
+type listing struct {
+	sets  []*pdfio.ContentSet
+	first *webcapture.RefIndex[int32]            // the first set that lists an object: its place in sets
+	more  map[webcapture.Ref][]*pdfio.ContentSet // every set that lists an object two or more list
+}
+
+// setsListing finds the sets that list each object, by object number up
+// to what the pages and images alone could be numbered (a member is one
+// of them; webcapture.DenseBound).
+func (a *auditor) setsListing() *listing {
+	l := &listing{sets: a.d.Sets, first: webcapture.NewRefIndex[int32](webcapture.DenseBound(len(a.d.Pages) + len(a.d.Images)))}
+	for i, cs := range a.d.Sets {
+		for _, o := range cs.Objects {
+			j, ok := l.first.Get(o)
+			switch {
+			case !ok:
+				l.first.Put(o, int32(i))
+			case l.more[o] == nil:
+				if l.more == nil {
+					l.more = map[webcapture.Ref][]*pdfio.ContentSet{}
+				}
+				l.more[o] = []*pdfio.ContentSet{a.d.Sets[j], cs}
+			default:
+				l.more[o] = append(l.more[o], cs)
+			}
+		}
+	}
+	return l
+}
+
+// of returns the sets that list o, in Sets order (a set once for each
+// time it lists o).
+func (l *listing) of(o webcapture.Ref) []*pdfio.ContentSet {
+	i, ok := l.first.Get(o)
+	if !ok {
+		return nil
+	}
+	if more := l.more[o]; more != nil {
+		return more
+	}
+	return l.sets[i : i+1 : i+1]
 }
 
 // memberName names page number page, or an image (page 0), in a finding.

@@ -51,14 +51,7 @@ type Document struct {
 	// DSS is the catalog's /DSS, or nil.
 	DSS *DocumentDSS
 
-	pageByRef *webcapture.RefIndex[pageAt] // the page tree's pages by object (last one wins)
-}
-
-// pageAt is a page and its number, so that a look-up by object need not
-// read the Page.
-type pageAt struct {
-	p *Page
-	n int
+	pageByRef *webcapture.RefIndex[int32] // the page tree's pages' numbers by object (indexPages)
 }
 
 // A Tree is a name tree (IDS or URLS) as the file holds it.
@@ -142,15 +135,17 @@ type Image struct {
 
 // PageOf returns the page that ref is, or nil.
 func (d *Document) PageOf(ref webcapture.Ref) *Page {
-	at, _ := d.pageByRef.Get(ref)
-	return at.p
+	if n := d.PageNumber(ref); n > 0 && n <= len(d.Pages) {
+		return d.Pages[n-1]
+	}
+	return nil
 }
 
 // PageNumber returns the number of the page that ref is, or 0 if it is not
 // a page of the page tree.
 func (d *Document) PageNumber(ref webcapture.Ref) int {
-	at, _ := d.pageByRef.Get(ref)
-	return at.n
+	n, _ := d.pageByRef.Get(ref)
+	return int(n)
 }
 
 // PageNumbers returns the page number of each of the set's O entries (0

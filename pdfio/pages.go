@@ -20,16 +20,25 @@ func (r *reader) readPages(root types.Object) {
 	r.indexPages()
 }
 
-// indexPages makes the index of the pages by object (PageOf, PageNumber):
-// a slice by object number up to what the pages alone could be numbered
-// (webcapture.DenseBound), so that it is bounded by the file's pages, and
-// made of them alone (two reads of one file make equal Documents). A page
-// object that is twice in the tree is its last page, as it was in the map.
+// indexPages makes the index of the pages' numbers by object (PageOf,
+// PageNumber): a slice by object number, made once, up to what the pages
+// alone could be numbered (webcapture.DenseBound), so that it is bounded by
+// the file's pages, and made of them alone (two reads of one file make
+// equal Documents). A page object that is twice in the tree is its last
+// page, as it was in the map this replaces.
 func (r *reader) indexPages() {
-	x := webcapture.NewRefIndex[pageAt](webcapture.DenseBound(len(r.doc.Pages)))
+	bound := webcapture.DenseBound(len(r.doc.Pages))
+	x := webcapture.NewRefIndex[int32](bound)
+	hi := 0
+	for _, p := range r.doc.Pages {
+		if p.Ref.Num < bound {
+			hi = max(hi, p.Ref.Num)
+		}
+	}
+	x.Grow(hi + 1)
 	for _, p := range r.doc.Pages {
 		if !p.Ref.IsZero() {
-			x.Put(p.Ref, pageAt{p, p.Number})
+			x.Put(p.Ref, int32(p.Number))
 		}
 	}
 	r.doc.pageByRef = x

@@ -20,7 +20,7 @@ type reader struct {
 	opts  Options
 	roles map[string]string // the structure tree's /RoleMap, for readTaggedBookmarks
 	doc   *Document
-	sets  *webcapture.RefIndex[*ContentSet] // content sets by object
+	sets  *webcapture.RefIndex[int32] // content sets by object: their place in doc.Sets (only this reader, not one alongside, reads sets)
 
 	b           []byte                  // the file's bytes, to check against what pdfcpu built; nil: not checked
 	xrefDamaged bool                    // the cross-reference data had to be rebuilt
@@ -51,7 +51,7 @@ func newReader(ctx *model.Context, dec *decoder, name string, opts Options, b []
 	}
 	doc.Encrypted = ctx.Encrypt != nil
 	parallel := ctx.Read != nil && !ctx.Read.UsingObjectStreams // pdfcpu sets it before it makes the first lazy object
-	return &reader{xt: ctx.XRefTable, dec: dec, opts: opts, doc: doc, sets: webcapture.NewRefIndex[*ContentSet](bound), b: b, parallel: parallel}
+	return &reader{xt: ctx.XRefTable, dec: dec, opts: opts, doc: doc, sets: webcapture.NewRefIndex[int32](bound), b: b, parallel: parallel}
 }
 
 func (r *reader) defect(obj webcapture.Ref, path string, kind DefectKind, format string, args ...any) {
@@ -513,7 +513,7 @@ func (w *treeWalk) limits(d types.Dict, ref webcapture.Ref, path string, depth i
 // entryValue reads a tree value: a content set, or an array of them.
 func (r *reader) entryValue(e *Entry, v types.Object) {
 	if ir, isRef := v.(types.IndirectRef); isRef {
-		if cs, _ := r.sets.Get(refOf(ir)); cs != nil { // already read: no path to build
+		if cs := r.setOf(refOf(ir)); cs != nil { // already read: no path to build
 			e.Sets = append(e.Sets, cs)
 			return
 		}
@@ -624,7 +624,7 @@ func (r *reader) scanObjects() {
 		ref := webcapture.Ref{Num: n, Gen: gen}
 		mark := r.dec.mark()
 		if unparsed(e.Object) {
-			if cs, _ := r.sets.Get(ref); cs != nil {
+			if r.setOf(ref) != nil {
 				continue // read as a set, and let go of (repackSet): an object stream holds no image
 			}
 			// Parse only what may be a content set: its text names SPS
@@ -641,7 +641,7 @@ func (r *reader) scanObjects() {
 		case types.StreamDict:
 			r.maybeImage(o.Dict, ref)
 		case types.Dict:
-			if cs, _ := r.sets.Get(ref); cs == nil && looksLikeContentSet(o) {
+			if r.setOf(ref) == nil && looksLikeContentSet(o) {
 				if cs := r.contentSet(o, ref, "object "+strconv.Itoa(n), r.dec.fresh(mark, o)); cs != nil {
 					cs.Orphan = true
 				}

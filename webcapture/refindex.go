@@ -19,10 +19,11 @@ type RefIndex[T any] struct {
 	n      int
 }
 
+// refSlot is a number's value and its generation plus one (0: none put),
+// so that a slot of an int32 value takes 8 bytes.
 type refSlot[T any] struct {
-	v   T
-	gen int32
-	set bool
+	v    T
+	gen1 int32
 }
 
 // NewRefIndex returns an empty index that keeps object numbers below bound
@@ -48,7 +49,7 @@ func (x *RefIndex[T]) Len() int {
 func (x *RefIndex[T]) Get(ref Ref) (T, bool) {
 	if x != nil {
 		if ref.Num >= 0 && ref.Num < len(x.dense) {
-			if s := &x.dense[ref.Num]; s.set && int(s.gen) == ref.Gen {
+			if s := &x.dense[ref.Num]; s.gen1 != 0 && int(s.gen1)-1 == ref.Gen {
 				return s.v, true
 			}
 		}
@@ -63,17 +64,17 @@ func (x *RefIndex[T]) Get(ref Ref) (T, bool) {
 
 // Put sets ref's value.
 func (x *RefIndex[T]) Put(ref Ref, v T) {
-	if ref.Num >= 0 && ref.Num < x.bound && ref.Gen >= 0 && ref.Gen <= 1<<31-1 {
+	if ref.Num >= 0 && ref.Num < x.bound && ref.Gen >= 0 && ref.Gen < 1<<31-1 {
 		if ref.Num >= len(x.dense) {
-			x.grow(ref.Num + 1)
+			x.Grow(ref.Num + 1)
 		}
 		s := &x.dense[ref.Num]
-		if !s.set {
-			*s = refSlot[T]{v: v, gen: int32(ref.Gen), set: true}
+		if s.gen1 == 0 {
+			*s = refSlot[T]{v: v, gen1: int32(ref.Gen) + 1}
 			x.n++
 			return
 		}
-		if int(s.gen) == ref.Gen {
+		if int(s.gen1)-1 == ref.Gen {
 			s.v = v
 			return
 		}
@@ -87,12 +88,21 @@ func (x *RefIndex[T]) Put(ref Ref, v T) {
 	x.sparse[ref] = v
 }
 
-// grow makes the slice at least n long: by doubling, never past the bound.
-func (x *RefIndex[T]) grow(n int) {
-	c := min(max(n, 2*cap(x.dense), 64), x.bound)
-	if c <= cap(x.dense) {
+// Grow makes room in the slice for the numbers below n (within the
+// bound): a caller that knows the largest number it will put makes the
+// slice once. Put grows it by doubling.
+func (x *RefIndex[T]) Grow(n int) {
+	n = min(n, x.bound)
+	if n <= len(x.dense) {
+		return
+	}
+	if n <= cap(x.dense) {
 		x.dense = x.dense[:n]
 		return
+	}
+	c := n
+	if len(x.dense) > 0 { // growing again: by doubling
+		c = min(max(n, 2*cap(x.dense)), x.bound)
 	}
 	d := make([]refSlot[T], n, c)
 	copy(d, x.dense)

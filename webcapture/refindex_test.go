@@ -15,7 +15,7 @@ func TestRefIndex(t *testing.T) {
 		{"dense", 100, []Ref{{1, 0}, {2, 0}, {50, 0}}, 51},
 		{"past the bound", 10, []Ref{{1, 0}, {9_999_999, 0}}, 2},
 		{"second generation", 10, []Ref{{3, 0}, {3, 1}, {3, 2}}, 4},
-		{"huge generation", 10, []Ref{{3, 1 << 40}, {3, 0}}, 4},
+		{"huge generation", 10, []Ref{{3, 1 << 40}, {3, 1<<31 - 1}, {3, 0}}, 4},
 		{"negative", 10, []Ref{{-1, 0}, {2, -1}}, 0},
 		{"zero bound", 0, []Ref{{1, 0}, {2, 0}}, 0},
 		{"put twice", 10, []Ref{{4, 0}, {4, 0}}, 5},
@@ -72,6 +72,25 @@ func TestRefIndexAsMap(t *testing.T) {
 		if x.Len() != len(m) {
 			t.Fatalf("bound %d: Len() = %d, want %d", bound, x.Len(), len(m))
 		}
+	}
+}
+
+func TestRefIndexGrow(t *testing.T) {
+	x := NewRefIndex[int32](100)
+	x.Grow(50)
+	if len(x.dense) != 50 || cap(x.dense) != 50 {
+		t.Errorf("Grow(50): len %d cap %d, want 50 50", len(x.dense), cap(x.dense))
+	}
+	x.Put(Ref{Num: 49}, 7)
+	if cap(x.dense) != 50 {
+		t.Errorf("Put(49) after Grow(50): cap %d, want 50", cap(x.dense))
+	}
+	x.Grow(1000)
+	if len(x.dense) != 100 {
+		t.Errorf("Grow(1000) with bound 100: len %d, want 100", len(x.dense))
+	}
+	if v, ok := x.Get(Ref{Num: 49}); !ok || v != 7 {
+		t.Errorf("Get(49) = %d, %v after Grow, want 7, true", v, ok)
 	}
 }
 
