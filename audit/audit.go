@@ -25,6 +25,7 @@ import (
 	"iter"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -408,25 +409,29 @@ func (a *auditor) set(cs *pdfio.ContentSet, images map[webcapture.Ref]bool) {
 	if cs.Objects == nil {
 		a.add("WC-CS-O", ref, "/O", "the content set has no /O (its pages or images, required)")
 	}
+	pageSet, imageSet := cs.IsPageSet(), cs.IsImageSet()
+	prev, before, after := 0, 0, 0 // the page number before; the first pair out of order
 	for i, o := range cs.Objects {
+		n := 0
+		if pageSet {
+			n = a.d.PageNumber(o)
+			if n != 0 && prev != 0 && n < prev && before == 0 {
+				before, after = prev, n
+			}
+			prev = n
+		}
 		switch {
 		case a.dangling(o):
 			// The reader's WC-DANGLING already names the object that cannot
 			// be located (a damaged file's page, say); it is the one cause.
-		case cs.IsPageSet() && a.d.PageOf(o) == nil:
+		case pageSet && n == 0:
 			a.add("WC-CS-O-TARGET", ref, "/O", "O[%d] is %s, which is not a page of the page tree", i, o)
-		case cs.IsImageSet() && !images[o]:
+		case imageSet && !images[o]:
 			a.add("WC-CS-O-TARGET", ref, "/O", "O[%d] is %s, which is not an image XObject", i, o)
 		}
 	}
-	if cs.IsPageSet() {
-		nums := a.d.PageNumbers(cs)
-		for i := 1; i < len(nums); i++ {
-			if nums[i] != 0 && nums[i-1] != 0 && nums[i] < nums[i-1] {
-				a.add("WC-CS-O-ORDER", ref, "/O", "/O lists page %d before page %d: pages are listed in the order they were added, so they were added out of order or moved since", nums[i-1], nums[i])
-				break
-			}
-		}
+	if before != 0 {
+		a.add("WC-CS-O-ORDER", ref, "/O", "/O lists page %d before page %d: pages are listed in the order they were added, so they were added out of order or moved since", before, after)
 	}
 	if len(cs.Sources) == 0 {
 		a.add("WC-CS-SI", ref, "/SI", "the content set has no /SI (its source information, required)")
@@ -476,23 +481,25 @@ func (a *auditor) source(cs *pdfio.ContentSet, si *webcapture.SourceInfo) {
 // members checks §6: every page's and image's /ID finds its parent through
 // IDS, the parent's /O holds it, and no object is in two sets.
 func (a *auditor) members() {
-	in := make(map[webcapture.Ref][]*pdfio.ContentSet, len(a.d.Sets))
-	for _, cs := range a.d.Sets {
-		for _, o := range cs.Objects {
-			in[o] = append(in[o], cs)
+	in := a.setsListing()
+	// keyed reports whether an IDS key id holds a set: made once, when a
+	// finding asks (a member found through its sets needs no map of keys).
+	var byKey map[string]bool
+	keyed := func(id string) bool {
+		if byKey == nil {
+			byKey = map[string]bool{}
+			if a.d.IDS != nil {
+				for _, e := range a.d.IDS.Entries {
+					byKey[e.Key] = byKey[e.Key] || len(e.Sets) > 0
+				}
+			}
 		}
-	}
-	var byKey map[string][]*pdfio.ContentSet
-	if a.d.IDS != nil {
-		byKey = make(map[string][]*pdfio.ContentSet, len(a.d.IDS.Entries))
-		for _, e := range a.d.IDS.Entries {
-			byKey[e.Key] = append(byKey[e.Key], e.Sets...)
-		}
+		return byKey[id]
 	}
 	// check checks page number page's membership, or an image's (page 0);
 	// what it is called is made only for a finding.
 	check := func(page int, ref webcapture.Ref, id *webcapture.RawID) {
-		sets := in[ref]
+		sets := in.of(ref)
 		if len(sets) > 1 {
 			a.add("WC-MEMBER-TWICE", ref, "", "%s %s is in the /O of %d content sets (%s): it may belong to one", memberName(page), ref, len(sets), refList(sets))
 		}
@@ -507,33 +514,77 @@ func (a *auditor) members() {
 		if id == nil {
 			return
 		}
-		for _, cs := range byKey[string(*id)] {
-			for _, o := range cs.Objects {
-				if o == ref {
-					return
-				}
+		// A set under IDS key id lists it: one of the sets that list it
+		// is under that key (each set knows its keys, IDSKeys).
+		for _, cs := range sets {
+			if slices.Contains(cs.IDSKeys, string(*id)) {
+				return
 			}
 		}
 		if !a.hasWebCapture() {
 			a.add("WC-ID-RESIDUE", ref, "/ID", "%s %s has /ID <%s>, but the file holds no Web Capture structure (no SpiderInfo, IDS, URLS or content set): residue of a capture saved without them", memberName(page), ref, id.Hex())
 			return
 		}
-		if len(byKey[string(*id)]) == 0 {
+		if !keyed(string(*id)) {
 			a.add("WC-PARENT", ref, "/ID", "%s %s has /ID <%s>, which is not an IDS key: its parent content set cannot be found", memberName(page), ref, id.Hex())
 		} else {
 			a.add("WC-PARENT", ref, "/ID", "%s %s has /ID <%s>, but no content set under that IDS key lists it in /O", memberName(page), ref, id.Hex())
 		}
 	}
 	for _, p := range a.d.Pages {
-		if p.ID != nil || len(in[p.Ref]) > 0 {
+		if p.ID != nil || len(in.of(p.Ref)) > 0 {
 			check(p.Number, p.Ref, p.ID)
 		}
 	}
 	for _, im := range a.d.Images {
-		if im.ID != nil || len(in[im.Ref]) > 0 {
+		if im.ID != nil || len(in.of(im.Ref)) > 0 {
 			check(0, im.Ref, im.ID)
 		}
 	}
+}
+
+// listing is the sets that list each object in /O (setsListing).
+type listing struct {
+	sets  []*pdfio.ContentSet
+	first *webcapture.RefIndex[int32]            // the first set that lists an object: its place in sets
+	more  map[webcapture.Ref][]*pdfio.ContentSet // every set that lists an object two or more list
+}
+
+// setsListing finds the sets that list each object, by object number up
+// to what the pages and images alone could be numbered (a member is one
+// of them; webcapture.DenseBound).
+func (a *auditor) setsListing() *listing {
+	l := &listing{sets: a.d.Sets, first: webcapture.NewRefIndex[int32](webcapture.DenseBound(len(a.d.Pages) + len(a.d.Images)))}
+	for i, cs := range a.d.Sets {
+		for _, o := range cs.Objects {
+			j, ok := l.first.Get(o)
+			switch {
+			case !ok:
+				l.first.Put(o, int32(i))
+			case l.more[o] == nil:
+				if l.more == nil {
+					l.more = map[webcapture.Ref][]*pdfio.ContentSet{}
+				}
+				l.more[o] = []*pdfio.ContentSet{a.d.Sets[j], cs}
+			default:
+				l.more[o] = append(l.more[o], cs)
+			}
+		}
+	}
+	return l
+}
+
+// of returns the sets that list o, in Sets order (a set once for each
+// time it lists o).
+func (l *listing) of(o webcapture.Ref) []*pdfio.ContentSet {
+	i, ok := l.first.Get(o)
+	if !ok {
+		return nil
+	}
+	if more := l.more[o]; more != nil {
+		return more
+	}
+	return l.sets[i : i+1 : i+1]
 }
 
 // memberName names page number page, or an image (page 0), in a finding.

@@ -2,10 +2,13 @@ package audit
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // redirectDuplicates checks that one fetched resource is one content set
@@ -21,22 +24,30 @@ import (
 // specification says a processor may merge them, not that it shall. A page
 // set and an image set with one /ID are Figure 10.2's case, not a duplicate.
 func (a *auditor) redirectDuplicates() {
-	groups := map[string][]*pdfio.ContentSet{}
-	var order []string
-	for _, cs := range a.d.Sets {
+	// The first set of each /ID, a map for each subtype (no key to make per
+	// set); the groups of two or more, by their first set's place in Sets.
+	first := [2]map[webcapture.RawID]int{{}, {}}
+	groups := map[int][]*pdfio.ContentSet{}
+	for i, cs := range a.d.Sets {
 		if cs.ID == nil || !(cs.IsPageSet() || cs.IsImageSet()) {
 			continue // WC-CS-ID or WC-CS-S says so
 		}
-		k := string(cs.Subtype) + "\x00" + string(*cs.ID)
-		if groups[k] == nil {
-			order = append(order, k)
+		byID := first[0]
+		if cs.IsPageSet() {
+			byID = first[1]
 		}
-		groups[k] = append(groups[k], cs)
+		j, ok := byID[*cs.ID]
+		switch {
+		case !ok:
+			byID[*cs.ID] = i
+		case groups[j] == nil:
+			groups[j] = []*pdfio.ContentSet{a.d.Sets[j], cs}
+		default:
+			groups[j] = append(groups[j], cs)
+		}
 	}
-	for _, k := range order {
-		if sets := groups[k]; len(sets) > 1 {
-			a.duplicateGroup(sets)
-		}
+	for _, j := range slices.Sorted(maps.Keys(groups)) {
+		a.duplicateGroup(groups[j])
 	}
 }
 

@@ -16,26 +16,43 @@ import (
 // that hangs under a second, unreferenced StructTreeRoot (Issue621), a page
 // set with no Article (pdfium's linearized file), kids in no page order.
 func (a *auditor) structure() {
-	setOf := map[int]*pdfio.ContentSet{} // page number → its page set
+	if len(a.d.Outline) > 0 || len(a.d.Articles) > 0 { // the two that ask which set a page is in
+		setOf := a.pageSets()
+		a.taggedBookmarks(a.d.Outline, setOf)
+		a.articleSets(setOf)
+	}
+	a.structParents()
+}
+
+// pageSets returns each page's page set by page number (the first set that
+// lists it); nil for a page in none.
+func (a *auditor) pageSets() []*pdfio.ContentSet {
+	setOf := make([]*pdfio.ContentSet, len(a.d.Pages)+1)
 	for _, cs := range a.d.Sets {
 		if cs.Subtype != webcapture.PageSet {
 			continue
 		}
-		for _, n := range a.d.PageNumbers(cs) {
-			if _, ok := setOf[n]; n > 0 && !ok {
+		for _, o := range cs.Objects {
+			if n := a.d.PageNumber(o); n > 0 && n < len(setOf) && setOf[n] == nil {
 				setOf[n] = cs
 			}
 		}
 	}
-	a.taggedBookmarks(a.d.Outline, setOf)
-	a.articleSets(setOf)
-	a.structParents()
+	return setOf
+}
+
+// setOfPage returns page n's page set (pageSets), or nil.
+func setOfPage(setOf []*pdfio.ContentSet, n int) *pdfio.ContentSet {
+	if n > 0 && n < len(setOf) {
+		return setOf[n]
+	}
+	return nil
 }
 
 // taggedBookmarks: each item with /SE reaches an SpdrArt Article with
 // marked content on its destination's page set (or, for a page in no set,
 // on that page).
-func (a *auditor) taggedBookmarks(items []*pdfio.OutlineItem, setOf map[int]*pdfio.ContentSet) {
+func (a *auditor) taggedBookmarks(items []*pdfio.OutlineItem, setOf []*pdfio.ContentSet) {
 	for _, it := range items {
 		a.taggedBookmarks(it.Kids, setOf)
 		if it.SE.IsZero() || a.dangling(it.SE) {
@@ -49,7 +66,7 @@ func (a *auditor) taggedBookmarks(items []*pdfio.OutlineItem, setOf map[int]*pdf
 			}
 		case it.Dest > 0:
 			pages := []int{it.Dest}
-			if cs := setOf[it.Dest]; cs != nil {
+			if cs := setOfPage(setOf, it.Dest); cs != nil {
 				pages = a.d.PageNumbers(cs)
 			}
 			if !slices.ContainsFunc(art.Pages, func(p int) bool { return slices.Contains(pages, p) }) {
@@ -60,7 +77,7 @@ func (a *auditor) taggedBookmarks(items []*pdfio.OutlineItem, setOf map[int]*pdf
 }
 
 // articleSets: an SpdrArt Article's pages are in one page set.
-func (a *auditor) articleSets(setOf map[int]*pdfio.ContentSet) {
+func (a *auditor) articleSets(setOf []*pdfio.ContentSet) {
 	arts := slices.Clone(a.d.Articles)
 	var walk func(items []*pdfio.OutlineItem)
 	walk = func(items []*pdfio.OutlineItem) {
@@ -75,7 +92,7 @@ func (a *auditor) articleSets(setOf map[int]*pdfio.ContentSet) {
 	for _, art := range arts {
 		var sets []*pdfio.ContentSet
 		for _, p := range art.Pages {
-			if cs := setOf[p]; cs != nil && !slices.Contains(sets, cs) {
+			if cs := setOfPage(setOf, p); cs != nil && !slices.Contains(sets, cs) {
 				sets = append(sets, cs)
 			}
 		}

@@ -15,11 +15,12 @@ import (
 // with the stack of the goroutine where it happened.
 func TestAlongside(t *testing.T) {
 	for _, parallel := range []bool{false, true} {
-		r := &reader{doc: &Document{pageByRef: map[webcapture.Ref]*Page{}}, parallel: parallel}
+		r := &reader{doc: &Document{}, parallel: parallel}
 		r.defect(webcapture.Ref{}, "a", BadValue, "before")
 		join := r.alongside(func(fr *reader) {
 			fr.defect(webcapture.Ref{}, "b", BadValue, "alongside")
 			fr.page(nil, webcapture.Ref{Num: 7}, false)
+			fr.indexPages()
 		})
 		r.defect(webcapture.Ref{}, "c", BadValue, "after")
 		join()
@@ -30,7 +31,7 @@ func TestAlongside(t *testing.T) {
 		if s := strings.Join(got, ","); s != "before,alongside,after" {
 			t.Errorf("parallel %v: defects %s, want before,alongside,after", parallel, s)
 		}
-		if len(r.doc.Pages) != 1 || r.doc.pageByRef[webcapture.Ref{Num: 7}] != r.doc.Pages[0] {
+		if len(r.doc.Pages) != 1 || r.doc.PageOf(webcapture.Ref{Num: 7}) != r.doc.Pages[0] {
 			t.Errorf("parallel %v: pages %v, want the one page found alongside", parallel, r.doc.Pages)
 		}
 	}

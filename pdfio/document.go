@@ -51,7 +51,7 @@ type Document struct {
 	// DSS is the catalog's /DSS, or nil.
 	DSS *DocumentDSS
 
-	pageByRef map[webcapture.Ref]*Page
+	pageByRef *webcapture.RefIndex[int32] // the page tree's pages' numbers by object (indexPages)
 }
 
 // A Tree is a name tree (IDS or URLS) as the file holds it.
@@ -134,16 +134,26 @@ type Image struct {
 }
 
 // PageOf returns the page that ref is, or nil.
-func (d *Document) PageOf(ref webcapture.Ref) *Page { return d.pageByRef[ref] }
+func (d *Document) PageOf(ref webcapture.Ref) *Page {
+	if n := d.PageNumber(ref); n > 0 && n <= len(d.Pages) {
+		return d.Pages[n-1]
+	}
+	return nil
+}
+
+// PageNumber returns the number of the page that ref is, or 0 if it is not
+// a page of the page tree.
+func (d *Document) PageNumber(ref webcapture.Ref) int {
+	n, _ := d.pageByRef.Get(ref)
+	return int(n)
+}
 
 // PageNumbers returns the page number of each of the set's O entries (0
 // for an entry that is not a page of the page tree).
 func (d *Document) PageNumbers(cs *ContentSet) []int {
 	out := make([]int, len(cs.Objects))
 	for i, r := range cs.Objects {
-		if p := d.pageByRef[r]; p != nil {
-			out[i] = p.Number
-		}
+		out[i] = d.PageNumber(r)
 	}
 	return out
 }

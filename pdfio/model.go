@@ -17,19 +17,27 @@ import (
 // holds it.
 func (r *reader) contentSet(d types.Dict, ref webcapture.Ref, path string, fresh bool) *ContentSet {
 	if !ref.IsZero() {
-		if cs := r.sets[ref]; cs != nil {
+		if cs := r.setOf(ref); cs != nil {
 			return cs
 		}
 	}
 	m := &webcapture.ContentSet{Ref: ref}
 	cs := &ContentSet{ContentSet: m, Path: path}
 	if !ref.IsZero() {
-		r.sets[ref] = cs
+		r.sets.Put(ref, int32(len(r.doc.Sets)))
 	}
 	r.doc.Sets = append(r.doc.Sets, cs)
 	readKeys(r, contentSetKeys, m, d, ref, path)
 	r.repackSet(cs, d, fresh)
 	return cs
+}
+
+// setOf returns the content set read from object ref, or nil.
+func (r *reader) setOf(ref webcapture.Ref) *ContentSet {
+	if i, ok := r.sets.Get(ref); ok {
+		return r.doc.Sets[i]
+	}
+	return nil
 }
 
 // repackSet lets go of a content set's dictionary once it is read

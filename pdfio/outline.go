@@ -138,8 +138,8 @@ func (r *reader) destination(o types.Object, ref webcapture.Ref, path string) (i
 		}
 		if len(v) > 0 {
 			if ir, ok := v[0].(types.IndirectRef); ok {
-				if p := r.doc.pageByRef[refOf(ir)]; p != nil {
-					return p.Number, form
+				if n := r.doc.PageNumber(refOf(ir)); n > 0 {
+					return n, form
 				}
 			}
 		}

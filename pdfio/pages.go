@@ -17,6 +17,31 @@ func (r *reader) readPages(root types.Object) {
 		w := &pageWalk{r: r, seen: map[webcapture.Ref]bool{}}
 		w.walk(root, "Pages", -1, 0)
 	}
+	r.indexPages()
+}
+
+// indexPages makes the index of the pages' numbers by object (PageOf,
+// PageNumber): a slice by object number, made once, up to what the pages
+// alone could be numbered (webcapture.DenseBound), so that it is bounded by
+// the file's pages, and made of them alone (two reads of one file make
+// equal Documents). A page object that is twice in the tree is its last
+// page, as it was in the map this replaces.
+func (r *reader) indexPages() {
+	bound := webcapture.DenseBound(len(r.doc.Pages))
+	x := webcapture.NewRefIndex[int32](bound)
+	hi := 0
+	for _, p := range r.doc.Pages {
+		if p.Ref.Num < bound {
+			hi = max(hi, p.Ref.Num)
+		}
+	}
+	x.Grow(hi + 1)
+	for _, p := range r.doc.Pages {
+		if !p.Ref.IsZero() {
+			x.Put(p.Ref, int32(p.Number))
+		}
+	}
+	r.doc.pageByRef = x
 }
 
 type pageWalk struct {
@@ -92,9 +117,6 @@ func (r *reader) page(d types.Dict, ref webcapture.Ref, fresh bool) {
 		p.StructParents = &n
 	}
 	r.doc.Pages = append(r.doc.Pages, p)
-	if !ref.IsZero() {
-		r.doc.pageByRef[ref] = p
-	}
 	if r.repack(ref, d) {
 		u := pageUseOf(d)
 		p.use = &u

@@ -20,7 +20,7 @@ type reader struct {
 	opts  Options
 	roles map[string]string // the structure tree's /RoleMap, for readTaggedBookmarks
 	doc   *Document
-	sets  map[webcapture.Ref]*ContentSet // content sets by object
+	sets  *webcapture.RefIndex[int32] // content sets by object: their place in doc.Sets (only this reader, not one alongside, reads sets)
 
 	b           []byte                  // the file's bytes, to check against what pdfcpu built; nil: not checked
 	xrefDamaged bool                    // the cross-reference data had to be rebuilt
@@ -41,7 +41,8 @@ type reader struct {
 }
 
 func newReader(ctx *model.Context, dec *decoder, name string, opts Options, b []byte) *reader {
-	doc := &Document{File: name, pageByRef: map[webcapture.Ref]*Page{}}
+	bound := webcapture.DenseBound(len(ctx.XRefTable.Table))
+	doc := &Document{File: name}
 	if ctx.HeaderVersion != nil {
 		doc.Version = ctx.HeaderVersion.String()
 	}
@@ -50,7 +51,7 @@ func newReader(ctx *model.Context, dec *decoder, name string, opts Options, b []
 	}
 	doc.Encrypted = ctx.Encrypt != nil
 	parallel := ctx.Read != nil && !ctx.Read.UsingObjectStreams // pdfcpu sets it before it makes the first lazy object
-	return &reader{xt: ctx.XRefTable, dec: dec, opts: opts, doc: doc, sets: map[webcapture.Ref]*ContentSet{}, b: b, parallel: parallel}
+	return &reader{xt: ctx.XRefTable, dec: dec, opts: opts, doc: doc, sets: webcapture.NewRefIndex[int32](bound), b: b, parallel: parallel}
 }
 
 func (r *reader) defect(obj webcapture.Ref, path string, kind DefectKind, format string, args ...any) {
@@ -148,12 +149,12 @@ func (r *reader) alongside(f func(fr *reader)) (join func()) {
 		return func() {}
 	}
 	fr := *r
-	fr.doc = &Document{File: r.doc.File, Encrypted: r.doc.Encrypted, pageByRef: r.doc.pageByRef}
+	fr.doc = &Document{File: r.doc.File, Encrypted: r.doc.Encrypted}
 	before := len(r.doc.Defects)
 	wait := inGoroutine(func() { f(&fr) })
 	return func() {
 		wait()
-		r.doc.Pages, r.doc.IDForms = fr.doc.Pages, fr.doc.IDForms
+		r.doc.Pages, r.doc.pageByRef, r.doc.IDForms = fr.doc.Pages, fr.doc.pageByRef, fr.doc.IDForms
 		r.doc.Defects = slices.Concat(r.doc.Defects[:before], fr.doc.Defects, r.doc.Defects[before:])
 	}
 }
@@ -512,7 +513,7 @@ func (w *treeWalk) limits(d types.Dict, ref webcapture.Ref, path string, depth i
 // entryValue reads a tree value: a content set, or an array of them.
 func (r *reader) entryValue(e *Entry, v types.Object) {
 	if ir, isRef := v.(types.IndirectRef); isRef {
-		if cs := r.sets[refOf(ir)]; cs != nil { // already read: no path to build
+		if cs := r.setOf(refOf(ir)); cs != nil { // already read: no path to build
 			e.Sets = append(e.Sets, cs)
 			return
 		}
@@ -623,7 +624,7 @@ func (r *reader) scanObjects() {
 		ref := webcapture.Ref{Num: n, Gen: gen}
 		mark := r.dec.mark()
 		if unparsed(e.Object) {
-			if r.sets[ref] != nil {
+			if r.setOf(ref) != nil {
 				continue // read as a set, and let go of (repackSet): an object stream holds no image
 			}
 			// Parse only what may be a content set: its text names SPS
@@ -640,7 +641,7 @@ func (r *reader) scanObjects() {
 		case types.StreamDict:
 			r.maybeImage(o.Dict, ref)
 		case types.Dict:
-			if r.sets[ref] == nil && looksLikeContentSet(o) {
+			if r.setOf(ref) == nil && looksLikeContentSet(o) {
 				if cs := r.contentSet(o, ref, "object "+strconv.Itoa(n), r.dec.fresh(mark, o)); cs != nil {
 					cs.Orphan = true
 				}

@@ -265,10 +265,7 @@ func (w *structWalk) elem(d types.Dict, ref webcapture.Ref, path string, depth i
 // onPage adds the page pg is to the Article's pages; 0 when pg is not a
 // page of the page tree.
 func (w *structWalk) onPage(art *Article, pg webcapture.Ref) {
-	n := 0
-	if p := w.r.doc.pageByRef[pg]; p != nil {
-		n = p.Number
-	}
+	n := w.r.doc.PageNumber(pg)
 	if len(art.Pages) == 0 || art.Pages[len(art.Pages)-1] != n {
 		art.Pages = append(art.Pages, n)
 	}
