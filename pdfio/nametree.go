@@ -131,6 +131,10 @@ type objectWriter struct {
 type objOffset struct {
 	num, gen int
 	off      int // offset in buf
+	// val is the value written (a types.Object, or an editedObject), for
+	// Result to take instead of parsing the bytes back (kept.go); nil for
+	// an attachment's stream.
+	val any
 }
 
 func (w *objectWriter) add(o types.Object) types.IndirectRef {
@@ -150,7 +154,7 @@ func (w *objectWriter) put(num int, o types.Object) { w.putGen(num, 0, o) }
 
 // putGen writes object num of generation gen.
 func (w *objectWriter) putGen(num, gen int, o types.Object) {
-	w.offs = append(w.offs, objOffset{num: num, gen: gen, off: w.buf.Len()})
+	w.offs = append(w.offs, objOffset{num: num, gen: gen, off: w.buf.Len(), val: o})
 	b := w.buf.begin()
 	appendRef(b, num, gen, " obj\n")
 	if err := appendObject(b, o); err != nil && w.err == nil {
@@ -163,7 +167,7 @@ func (w *objectWriter) putGen(num, gen int, o types.Object) {
 // putEdited writes object num of generation gen, a dictionary or a
 // stream, with e made (appendEdited).
 func (w *objectWriter) putEdited(num, gen int, o types.Object, e edit) {
-	w.offs = append(w.offs, objOffset{num: num, gen: gen, off: w.buf.Len()})
+	w.offs = append(w.offs, objOffset{num: num, gen: gen, off: w.buf.Len(), val: editedObject{o, e}})
 	b := w.buf.begin()
 	appendRef(b, num, gen, " obj\n")
 	if err := appendEdited(b, o, e); err != nil && w.err == nil {
