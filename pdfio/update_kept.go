@@ -3,7 +3,6 @@ package pdfio
 import (
 	"fmt"
 	"reflect"
-	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
@@ -16,16 +15,25 @@ type editedObject struct {
 	e edit
 }
 
+// keep is what objOffset keeps of v, whose bytes x describes: v, or nil
+// where a read of the bytes might not give it back.
+func keep(v any, x readBack) any {
+	if x.inexact {
+		return nil
+	}
+	return v
+}
+
 // keptValue returns the value an update wrote as v (objOffset.val) as a
 // read of its bytes gives it back (written), without parsing them: for a
 // build of 100,000 page sets, 300,000 objects not parsed again. ok is
-// false where the bytes might read otherwise than the value (exact says
-// when), and for a stream: Result then parses those bytes, as before.
+// false for nil (the writer found the bytes might read otherwise than the
+// value, readBack): Result then parses those bytes, as before.
 func keptValue(v any) (o types.Object, ok bool) {
 	switch v := v.(type) {
 	case editedObject:
 		d, isDict := v.o.(types.Dict)
-		if !isDict || d == nil || !exact(d, 0) || v.e.val != nil && (!exact(v.e.val, 1) || !plainName(v.e.key)) {
+		if !isDict {
 			return nil, false
 		}
 		c := make(types.Dict, len(d)+1)
@@ -39,86 +47,14 @@ func keptValue(v any) (o types.Object, ok bool) {
 		}
 		return c, true
 	case types.Object:
-		if !exact(v, 0) {
-			return nil, false
-		}
-		return v, true
+		return v, v != nil
 	}
 	return nil, false
 }
 
-// maxKeptInt bounds the integers exact takes: the fast parser reads 18
-// digits at most.
+// maxKeptInt bounds the integers a read gives back: the fast parser reads
+// 18 digits at most.
 const maxKeptInt = 999_999_999_999_999_999
-
-// exact says whether appendObject's bytes for o, at nesting depth depth,
-// read back (objParser.value, as written does) as a value deep-equal to o.
-// It says no where that is not certain: a real number (its shortest
-// decimal form), a name or a key that is written with # escapes, a
-// literal string whose parentheses do not balance, a hex string in lower
-// case or of an odd length, a null (a dictionary leaves its key out), an
-// empty container held as nil (read back as an empty one), a stream, and
-// anything nested deeper than the fast parser reads.
-func exact(o types.Object, depth int) bool {
-	if depth > fastMaxDepth {
-		return false
-	}
-	switch v := o.(type) {
-	case types.Boolean:
-		return true
-	case types.Integer:
-		return v >= -maxKeptInt && v <= maxKeptInt
-	case types.Name:
-		return plainName(string(v))
-	case types.StringLiteral:
-		return balanced(string(v))
-	case types.HexLiteral:
-		return upperHex(string(v))
-	case types.IndirectRef:
-		n, g := v.ObjectNumber.Value(), v.GenerationNumber.Value()
-		return n >= 0 && g >= 0 && n <= maxKeptInt && g <= maxKeptInt
-	case types.Array:
-		if v == nil {
-			return false
-		}
-		for _, e := range v {
-			if !exact(e, depth+1) {
-				return false
-			}
-		}
-		return true
-	case types.Dict:
-		if v == nil {
-			return false
-		}
-		for k, e := range v {
-			if !plainName(k) || !exact(e, depth+1) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-// plainName says whether webcapture.AppendName writes name as it is (no
-// # escape), which the fast parser reads back as it is.
-func plainName(name string) bool {
-	for i := 0; i < len(name); i++ {
-		if !nameByte[name[i]] {
-			return false
-		}
-	}
-	return true
-}
-
-// nameByte says which bytes webcapture.AppendName writes as they are.
-var nameByte = func() (t [256]bool) {
-	for c := '!'; c <= '~'; c++ {
-		t[c] = strings.IndexByte("()<>[]{}/%#", byte(c)) < 0
-	}
-	return t
-}()
 
 // balanced says whether "(" + s + ")" is one literal string as the fast
 // parser reads it (objParser.literal): its parentheses balance, an
