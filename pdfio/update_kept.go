@@ -94,8 +94,9 @@ func upperHex(s string) bool {
 }
 
 // verifyKept makes Result parse every object it takes the kept value of
-// too, and panic where the two differ (an internal error): the tests set
-// it (TestMain), so that every update they read back checks exact.
+// too, and panic where the two differ (an internal error): this package's
+// tests set it (update_kept_test.go), so that every update they read back
+// checks the writer's readBack against the parse it saves.
 var verifyKept bool
 
 // sameAsWritten is verifyKept's check of the value kept for object num
