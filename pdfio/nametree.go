@@ -131,6 +131,10 @@ type objectWriter struct {
 type objOffset struct {
 	num, gen int
 	off      int // offset in buf
+	// val is the value written (a types.Object, or an editedObject), for
+	// Result to take instead of parsing the bytes back (update_kept.go);
+	// nil where a read of the bytes might not give it back (readBack).
+	val any
 }
 
 func (w *objectWriter) add(o types.Object) types.IndirectRef {
@@ -150,12 +154,14 @@ func (w *objectWriter) put(num int, o types.Object) { w.putGen(num, 0, o) }
 
 // putGen writes object num of generation gen.
 func (w *objectWriter) putGen(num, gen int, o types.Object) {
-	w.offs = append(w.offs, objOffset{num: num, gen: gen, off: w.buf.Len()})
+	at := w.buf.Len()
 	b := w.buf.begin()
 	appendRef(b, num, gen, " obj\n")
-	if err := appendObject(b, o); err != nil && w.err == nil {
+	var x readBack
+	if err := appendValue(b, o, &x, 0); err != nil && w.err == nil {
 		w.err = err
 	}
+	w.offs = append(w.offs, objOffset{num: num, gen: gen, off: at, val: keep(o, x)})
 	b.WriteString("\nendobj\n")
 	w.buf.end()
 }
@@ -163,12 +169,14 @@ func (w *objectWriter) putGen(num, gen int, o types.Object) {
 // putEdited writes object num of generation gen, a dictionary or a
 // stream, with e made (appendEdited).
 func (w *objectWriter) putEdited(num, gen int, o types.Object, e edit) {
-	w.offs = append(w.offs, objOffset{num: num, gen: gen, off: w.buf.Len()})
+	at := w.buf.Len()
 	b := w.buf.begin()
 	appendRef(b, num, gen, " obj\n")
-	if err := appendEdited(b, o, e); err != nil && w.err == nil {
+	var x readBack
+	if err := appendEditedTo(b, o, e, &x); err != nil && w.err == nil {
 		w.err = err
 	}
+	w.offs = append(w.offs, objOffset{num: num, gen: gen, off: at, val: keep(editedObject{o, e}, x)})
 	b.WriteString("\nendobj\n")
 	w.buf.end()
 }

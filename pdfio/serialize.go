@@ -16,7 +16,28 @@ import (
 // as their raw text (pdfcpu keeps them escaped, exactly as read), hex
 // strings in upper case, reals without exponents. Streams are written with
 // their encoded bytes and a /Length to match.
-func appendObject(b *bytes.Buffer, o types.Object) error {
+func appendObject(b *bytes.Buffer, o types.Object) error { return appendValue(b, o, nil, 0) }
+
+// A readBack is what appendValue finds, when asked, of the object it
+// writes: whether a read of its bytes (objParser.value, as Update.Result's
+// written reads them) is certain to give back a value deep-equal to it,
+// for Result to take the value instead of parsing the bytes (keptValue).
+// Not certain: a real number (its shortest decimal form), a name written
+// with # escapes, a literal string whose parentheses do not balance, a
+// hex string in lower case or of an odd length, a null (a dictionary
+// leaves its key out), an empty container held as nil (read back as an
+// empty one), an integer of more than 18 digits, a stream, and anything
+// nested deeper than the fast parser reads.
+type readBack struct {
+	inexact bool
+}
+
+// appendValue is appendObject, o at nesting depth depth, and what a read
+// of the bytes gives back told to x (nil: not asked).
+func appendValue(b *bytes.Buffer, o types.Object, x *readBack, depth int) error {
+	if x != nil && (depth > fastMaxDepth || !keepsValue(o)) {
+		x.inexact = true
+	}
 	switch v := o.(type) {
 	case nil:
 		b.WriteString("null")
@@ -27,7 +48,7 @@ func appendObject(b *bytes.Buffer, o types.Object) error {
 	case types.Float:
 		b.WriteString(strconv.FormatFloat(float64(v), 'f', -1, 64))
 	case types.Name:
-		appendName(b, string(v))
+		appendNameTo(b, string(v), x)
 	case types.StringLiteral:
 		b.WriteByte('(')
 		b.WriteString(string(v))
@@ -44,19 +65,44 @@ func appendObject(b *bytes.Buffer, o types.Object) error {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			if err := appendObject(b, e); err != nil {
+			if err := appendValue(b, e, x, depth+1); err != nil {
 				return err
 			}
 		}
 		b.WriteByte(']')
 	case types.Dict:
-		return appendDict(b, v)
+		return appendDictTo(b, v, x, depth)
 	case types.StreamDict:
 		return appendStream(b, v, edit{})
 	default:
 		return fmt.Errorf("pdfio: cannot write a %T", o)
 	}
 	return nil
+}
+
+// keepsValue says whether o itself (not what it holds: appendValue looks
+// at that as it writes it) reads back as it is (readBack).
+func keepsValue(o types.Object) bool {
+	switch v := o.(type) {
+	case types.Boolean:
+		return true
+	case types.Integer:
+		return v >= -maxKeptInt && v <= maxKeptInt
+	case types.Name:
+		return true // (appendNameTo tells its escapes)
+	case types.StringLiteral:
+		return balanced(string(v))
+	case types.HexLiteral:
+		return upperHex(string(v))
+	case types.IndirectRef:
+		n, g := v.ObjectNumber.Value(), v.GenerationNumber.Value()
+		return n >= 0 && g >= 0 && n <= maxKeptInt && g <= maxKeptInt
+	case types.Array:
+		return v != nil
+	case types.Dict:
+		return v != nil
+	}
+	return false // nil, a real number, a stream
 }
 
 // An edit is one entry of a dictionary changed as it is written: key
@@ -71,10 +117,22 @@ type edit struct {
 // appendEdited writes o, a dictionary or a stream, with e made: the bytes
 // appendObject writes for a copy of o with e made.
 func appendEdited(b *bytes.Buffer, o types.Object, e edit) error {
+	return appendEditedTo(b, o, e, nil)
+}
+
+// appendEditedTo is appendEdited, what a read of the bytes gives back told
+// to x (nil: not asked; a stream never reads back as it is).
+func appendEditedTo(b *bytes.Buffer, o types.Object, e edit, x *readBack) error {
 	switch v := o.(type) {
 	case types.Dict:
-		return appendDict(b, v, e)
+		if x != nil && v == nil {
+			x.inexact = true
+		}
+		return appendDictTo(b, v, x, 0, e)
 	case types.StreamDict:
+		if x != nil {
+			x.inexact = true
+		}
 		return appendStream(b, v, e)
 	}
 	return fmt.Errorf("pdfio: cannot edit a %T", o)
@@ -95,6 +153,12 @@ func appendStream(b *bytes.Buffer, v types.StreamDict, e edit) error {
 // appendDict writes d with its keys sorted, the edits made (a later edit
 // of a key wins).
 func appendDict(b *bytes.Buffer, d types.Dict, edits ...edit) error {
+	return appendDictTo(b, d, nil, 0, edits...)
+}
+
+// appendDictTo is appendDict, d at nesting depth depth, what a read of the
+// bytes gives back told to x (nil: not asked).
+func appendDictTo(b *bytes.Buffer, d types.Dict, x *readBack, depth int, edits ...edit) error {
 	var small [16]string // (most dictionaries: no allocation for the keys)
 	keys := small[:0]
 	for k := range d {
@@ -117,9 +181,9 @@ func appendDict(b *bytes.Buffer, d types.Dict, edits ...edit) error {
 		if !set {
 			continue
 		}
-		appendName(b, k)
+		appendNameTo(b, k, x)
 		b.WriteByte(' ')
-		if err := appendObject(b, v); err != nil {
+		if err := appendValue(b, v, x, depth+1); err != nil {
 			return err
 		}
 	}
@@ -136,8 +200,16 @@ func appendRef(b *bytes.Buffer, num, gen int, suffix string) {
 }
 
 // appendName writes a name in PDF syntax (webcapture.AppendName).
-func appendName(b *bytes.Buffer, s string) {
-	b.Write(webcapture.AppendName(b.AvailableBuffer(), s))
+func appendName(b *bytes.Buffer, s string) { appendNameTo(b, s, nil) }
+
+// appendNameTo is appendName, a name written with # escapes (which the
+// fast parser leaves to pdfcpu) told to x (nil: not asked).
+func appendNameTo(b *bytes.Buffer, s string, x *readBack) {
+	n := webcapture.AppendName(b.AvailableBuffer(), s)
+	if x != nil && len(n) != len(s)+1 {
+		x.inexact = true
+	}
+	b.Write(n)
 }
 
 // LiteralString returns a literal string object holding exactly the bytes
