@@ -176,8 +176,9 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(b)), Max: opts.MaxFileSize}}
 	}
 	share := newValueShare() // (nothing edits what a read parses: valueShare)
-	ctx, err := lazyParseShared(b, opts, share)
+	ctx, filed, err := lazyParseShared(b, opts, share)
 	if errors.Is(err, errLazy) || eagerOnly.Load() {
+		filed = nil
 		ctx, err = parse(b, opts)
 	}
 	if err != nil {
@@ -194,6 +195,9 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 	}()
 	dec := newDecoder(ctx.XRefTable, opts)
 	dec.share, dec.readOnly = share, true
+	if len(filed) > 0 {
+		dec.file, dec.filed = b, filed // (parsed again from b: filedObject)
+	}
 	return newReader(ctx, dec, name, opts, b).read(), nil
 }
 

@@ -49,7 +49,10 @@ func newReader(ctx *model.Context, dec *decoder, name string, opts Options, b []
 		doc.Catalog = ctx.RootVersion.String()
 	}
 	doc.Encrypted = ctx.Encrypt != nil
-	parallel := ctx.Read != nil && !ctx.Read.UsingObjectStreams // pdfcpu sets it before it makes the first lazy object
+	// (pdfcpu sets UsingObjectStreams before it makes the first lazy
+	// object; a read that may let go of top-level dictionaries, filed,
+	// writes the table too.)
+	parallel := ctx.Read != nil && !ctx.Read.UsingObjectStreams && dec.filed == nil
 	return &reader{xt: ctx.XRefTable, dec: dec, opts: opts, doc: doc, sets: map[webcapture.Ref]*ContentSet{}, b: b, parallel: parallel}
 }
 
