@@ -357,8 +357,13 @@ func (l *lazy) table(off int64, incr int) (types.Dict, error) {
 			if xt.Exists(num) {
 				continue
 			}
-			entry, off, gen, _ := s.next(n - k)
-			*off, *gen = digits(e[:10]), int(digits(e[11:16]))
+			entry, off := s.entry(n - k)
+			*off = digits(e[:10])
+			gen := l.zeroGen // (a read's: nothing reading the table writes an object's generation)
+			if g := int(digits(e[11:16])); g != 0 || e[17] == 'f' || l.share == nil {
+				gen = s.num(n - k)
+				*gen = g
+			}
 			*entry = model.XRefTableEntry{Offset: off, Generation: gen, Incr: incr}
 			if e[17] == 'f' {
 				entry.Free = true
@@ -386,13 +391,32 @@ const slabBlock = 4096
 // next is a new entry and an offset and two numbers of its own; left is
 // how many more the section may need (it sizes a new block).
 func (s *entrySlab) next(left int) (e *model.XRefTableEntry, off *int64, gen, ind *int) {
+	e, off = s.entry(left)
+	return e, off, s.num(left), s.num(left)
+}
+
+// entry is a new entry and an offset of its own.
+func (s *entrySlab) entry(left int) (e *model.XRefTableEntry, off *int64) {
 	if len(s.entries) == 0 {
 		k := min(max(left, 1), slabBlock)
-		s.entries, s.offs, s.ints = make([]model.XRefTableEntry, k), make([]int64, k), make([]int, 2*k)
+		s.entries, s.offs = make([]model.XRefTableEntry, k), make([]int64, k)
 	}
-	e, off, gen, ind = &s.entries[0], &s.offs[0], &s.ints[0], &s.ints[1]
-	s.entries, s.offs, s.ints = s.entries[1:], s.offs[1:], s.ints[2:]
-	return e, off, gen, ind
+	e, off = &s.entries[0], &s.offs[0]
+	s.entries, s.offs = s.entries[1:], s.offs[1:]
+	return e, off
+}
+
+// num is a number of its own (a generation, an index in an object
+// stream), made as next makes entries: a read's table of a classic file
+// points the generation 0 of objects in use at one number, and needs
+// none.
+func (s *entrySlab) num(left int) *int {
+	if len(s.ints) == 0 {
+		s.ints = make([]int, min(max(2*left, 1), 2*slabBlock))
+	}
+	n := &s.ints[0]
+	s.ints = s.ints[1:]
+	return n
 }
 
 // digits is the value of b, decimal digits (standardEntry checked).
