@@ -175,6 +175,9 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 	if int64(len(b)) > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(b)), Max: opts.MaxFileSize}}
 	}
+	if len(b) >= largeReadSize {
+		defer lowerGC()()
+	}
 	share := newValueShare() // (nothing edits what a read parses: valueShare)
 	ctx, filed, err := lazyParseShared(b, opts, share)
 	if errors.Is(err, errLazy) || eagerOnly.Load() {
