@@ -13,10 +13,13 @@ import (
 // (GOGC=100), so that this file peaked at 446-455 MiB. While a file of
 // largeReadSize or more is read, the heap may grow by largeReadGC percent
 // only: 446-455 → 404-421 MiB for that file (3 runs each), for about 12%
-// more CPU (the collector runs 12 times, not 6). Smaller
-// files, whose reads are short, keep the runtime's own setting (the
-// collection would cost more than the memory it saves), and so does a
-// process that set a lower one, or turned the collector off.
+// more CPU (the collector runs 12 times, not 6). Only a file read from
+// outside (Open, Read) does so: a program that reads back what it wrote
+// (Update.Result, ReadBytes), holding its own work besides, would pay
+// for each collection with a mark of all of it. Smaller files, whose
+// reads are short, keep the runtime's own setting (the collection would
+// cost more than the memory it saves), and so does a process that set a
+// lower one, or turned the collector off.
 
 const (
 	largeReadSize = 64 << 20

@@ -144,6 +144,9 @@ func Open(path string, opts Options) (*Document, error) {
 	if err != nil {
 		return nil, &Error{File: path, Op: "read", Err: withoutPath(err)}
 	}
+	if len(b) >= largeReadSize {
+		defer lowerGC()()
+	}
 	return readBytes(b, path, opts)
 }
 
@@ -166,6 +169,9 @@ func Read(rs io.ReadSeeker, name string, opts Options) (doc *Document, err error
 	if err != nil {
 		return nil, &Error{File: name, Op: "read", Err: err}
 	}
+	if len(b) >= largeReadSize {
+		defer lowerGC()()
+	}
 	return readBytes(b, name, opts)
 }
 
@@ -174,9 +180,6 @@ func Read(rs io.ReadSeeker, name string, opts Options) (doc *Document, err error
 func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 	if int64(len(b)) > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(b)), Max: opts.MaxFileSize}}
-	}
-	if len(b) >= largeReadSize {
-		defer lowerGC()()
 	}
 	share := newValueShare() // (nothing edits what a read parses: valueShare)
 	ctx, filed, err := lazyParseShared(b, opts, share)
