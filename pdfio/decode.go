@@ -66,6 +66,16 @@ type decoder struct {
 	free   []types.Dict
 	parsed int
 	last   types.Object
+	// file and filed are a read's bytes and the top-level dictionaries
+	// its lazyParse parsed whole, which it may let go of (filedObject).
+	file  []byte
+	filed objSet
+}
+
+// mayFile reports whether a read may let go of top-level object num's
+// dictionary, to parse it again from the file when used (filedObject).
+func (d *decoder) mayFile(num int) bool {
+	return d != nil && d.readOnly && d.file != nil && d.filed.has(num)
 }
 
 // mark is where a read's parses stand, for fresh; -1 (nothing is ever
@@ -304,6 +314,9 @@ func objectStarts(data []byte, first int) ([]int, error) {
 // lazyData returns the bytes of an object pdfcpu left in its object
 // stream, decoding the stream (once) within the caps.
 func (d *decoder) lazyData(e *model.XRefTableEntry) ([]byte, error) {
+	if _, ok := e.Object.(filedObject); ok {
+		return filedText(d.file, offsetOf(e))
+	}
 	if e.ObjectStream == nil || e.ObjectStreamInd == nil {
 		// (pdfcpu made it without saying where: its own decode, bounded
 		// by its limit, which config sets to Options.MaxStreamDecode.)
@@ -323,6 +336,9 @@ func (d *decoder) lazyData(e *model.XRefTableEntry) ([]byte, error) {
 func (d *decoder) load(e *model.XRefTableEntry) (types.Object, error) {
 	if !unparsed(e.Object) {
 		return e.Object, nil
+	}
+	if _, ok := e.Object.(filedObject); ok {
+		return d.loadFiled(e)
 	}
 	data, err := d.lazyData(e)
 	if err != nil {
@@ -352,4 +368,16 @@ func (d *decoder) load(e *model.XRefTableEntry) (types.Object, error) {
 // parser, which may not be a stream (pdfcpu's compressedObject).
 func compressedObject(data []byte) (types.Object, error) {
 	return lazyCompressed(context.Background(), string(data))
+}
+
+// loadFiled parses again a top-level dictionary a read let go of
+// (filedObject), as load parses an object of an object stream.
+func (d *decoder) loadFiled(e *model.XRefTableEntry) (types.Object, error) {
+	dict, err := filedDict(d.file, offsetOf(e), d.share, &d.free)
+	if err != nil {
+		return nil, err
+	}
+	d.parsed, d.last = d.parsed+1, dict
+	e.Object = dict
+	return dict, nil
 }

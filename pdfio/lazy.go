@@ -26,7 +26,8 @@ import (
 // chain badSection has checked whole), parses each top-level object at its
 // offset with the fast parser (parseCompressed's, which gives back exactly
 // what pdfcpu's parser would; the reader's whole-file checks look at every
-// object's type, so these are all parsed, but without a copy), keeps a
+// object's type, so these are all parsed, but without a copy; on a read
+// a dictionary is let go of at once, parsed again when used: filed.go), keeps a
 // stream's bytes as a slice of the file's, and leaves the objects of
 // object streams unparsed, decoded and parsed by the decoder (decode.go)
 // when the walk reaches them, as before. What the fast parser declines of
@@ -50,35 +51,38 @@ var errLazy = errors.New("not plain: read by pdfcpu")
 // lazyParse builds the model.Context of b as pdfcpu's ReadContext would,
 // or fails with errLazy (or the context's error) when it cannot be sure.
 func lazyParse(b []byte, opts Options) (ctx *model.Context, err error) {
-	return lazyParseShared(b, opts, nil)
+	ctx, _, err = lazyParseShared(b, opts, nil)
+	return ctx, err
 }
 
 // lazyParseShared is lazyParse with the objects it parses made through
-// share (nil: none), for a read (valueShare).
-func lazyParseShared(b []byte, opts Options, share *valueShare) (ctx *model.Context, err error) {
+// share (nil: none), for a read (valueShare). filed are then the numbers
+// of the top-level dictionaries the fast parser parsed whole and let go
+// of (filedObject): the read parses them again from the file.
+func lazyParseShared(b []byte, opts Options, share *valueShare) (ctx *model.Context, filed objSet, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			ctx, err = nil, errLazy
+			ctx, filed, err = nil, nil, errLazy
 		}
 	}()
 	if !plainHeader(b) {
-		return nil, errLazy
+		return nil, nil, errLazy
 	}
 	off, err := lastStartXRef(b)
 	if err != nil {
-		return nil, errLazy
+		return nil, nil, errLazy
 	}
 	if at, ok := startXRefAsPDFCPU(b); !ok || at != off {
-		return nil, errLazy // (pdfcpu reads another section first, or rebuilds the table)
+		return nil, nil, errLazy // (pdfcpu reads another section first, or rebuilds the table)
 	}
 	if _, why := badSection(b, off); why != "" {
-		return nil, errLazy
+		return nil, nil, errLazy
 	}
 	conf := config(opts)
 	conf.Limits.MaxXRefEntries = xrefEntryLimit(len(b))
 	ctx, err = model.NewContext(bytes.NewReader(b), conf)
 	if err != nil {
-		return nil, errLazy
+		return nil, nil, errLazy
 	}
 	parent := opts.Context
 	if parent == nil {
@@ -88,19 +92,19 @@ func lazyParseShared(b []byte, opts Options, share *valueShare) (ctx *model.Cont
 	defer cancel()
 	l := &lazy{b: b, ctx: ctx, goctx: goctx, parent: parent, timeout: opts.Timeout, objStms: map[int]objStm{}, zeroGen: new(int), share: share}
 	if err := l.header(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ctx.Write.OffsetPrevXRef = &off
 	if err := l.sections(off); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := ctx.EnsureValidFreeList(); err != nil {
-		return nil, errLazy
+		return nil, nil, errLazy
 	}
 	if err := l.objects(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return ctx, nil
+	return ctx, l.filed, nil
 }
 
 // startXRefAsPDFCPU is the offset pdfcpu's offsetLastXRefSection takes
@@ -175,6 +179,26 @@ type lazy struct {
 	// packed are the entries of objects in object streams, in the order
 	// the cross-reference streams list them (streamEntries).
 	packed []*model.XRefTableEntry
+	// filed are the top-level dictionaries the fast parser parsed whole,
+	// on a read (lazyParseShared), and let go of; free holds their maps,
+	// emptied, for value to parse the next object into.
+	filed objSet
+	free  []types.Dict
+}
+
+// mayFile reports whether a read lets go of top-level dictionary d,
+// object n, once parsed (filed.go): not the catalog or /Info, which
+// pdfcpu reads itself, nor a linearization parameter dictionary.
+func (l *lazy) mayFile(n int, d types.Dict) bool {
+	if l.share == nil || d.IsLinearizationParmDict() {
+		return false
+	}
+	for _, ir := range []*types.IndirectRef{l.ctx.Root, l.ctx.Info} {
+		if ir != nil && ir.ObjectNumber.Value() == n {
+			return false
+		}
+	}
+	return true
 }
 
 // stopped is the error that ends the read once goctx is done, as parse
@@ -333,8 +357,13 @@ func (l *lazy) table(off int64, incr int) (types.Dict, error) {
 			if xt.Exists(num) {
 				continue
 			}
-			entry, off, gen, _ := s.next(n - k)
-			*off, *gen = digits(e[:10]), int(digits(e[11:16]))
+			entry, off := s.entry(n - k)
+			*off = digits(e[:10])
+			gen := l.zeroGen // (a read's: nothing reading the table writes an object's generation)
+			if g := int(digits(e[11:16])); g != 0 || e[17] == 'f' || l.share == nil {
+				gen = s.num(n - k)
+				*gen = g
+			}
 			*entry = model.XRefTableEntry{Offset: off, Generation: gen, Incr: incr}
 			if e[17] == 'f' {
 				entry.Free = true
@@ -362,13 +391,32 @@ const slabBlock = 4096
 // next is a new entry and an offset and two numbers of its own; left is
 // how many more the section may need (it sizes a new block).
 func (s *entrySlab) next(left int) (e *model.XRefTableEntry, off *int64, gen, ind *int) {
+	e, off = s.entry(left)
+	return e, off, s.num(left), s.num(left)
+}
+
+// entry is a new entry and an offset of its own.
+func (s *entrySlab) entry(left int) (e *model.XRefTableEntry, off *int64) {
 	if len(s.entries) == 0 {
 		k := min(max(left, 1), slabBlock)
-		s.entries, s.offs, s.ints = make([]model.XRefTableEntry, k), make([]int64, k), make([]int, 2*k)
+		s.entries, s.offs = make([]model.XRefTableEntry, k), make([]int64, k)
 	}
-	e, off, gen, ind = &s.entries[0], &s.offs[0], &s.ints[0], &s.ints[1]
-	s.entries, s.offs, s.ints = s.entries[1:], s.offs[1:], s.ints[2:]
-	return e, off, gen, ind
+	e, off = &s.entries[0], &s.offs[0]
+	s.entries, s.offs = s.entries[1:], s.offs[1:]
+	return e, off
+}
+
+// num is a number of its own (a generation, an index in an object
+// stream), made as next makes entries: a read's table of a classic file
+// points the generation 0 of objects in use at one number, and needs
+// none.
+func (s *entrySlab) num(left int) *int {
+	if len(s.ints) == 0 {
+		s.ints = make([]int, min(max(2*left, 1), 2*slabBlock))
+	}
+	n := &s.ints[0]
+	s.ints = s.ints[1:]
+	return n
 }
 
 // digits is the value of b, decimal digits (standardEntry checked).
@@ -459,6 +507,9 @@ func (l *lazy) value(num, gen int, off int64) (o types.Object, end int, ok bool)
 		return nil, 0, false
 	}
 	p := objParser{b: l.b, i: at, share: l.share}
+	if l.share != nil {
+		p.free = &l.free
+	}
 	o, ok = p.topValue()
 	if !ok || o == nil {
 		return nil, 0, false
@@ -800,6 +851,16 @@ func (l *lazy) load(n int, e *model.XRefTableEntry) error {
 		}
 		o = po
 	case bytes.HasPrefix(l.b[end:], []byte("endobj")):
+		if d, isDict := o.(types.Dict); isDict && l.mayFile(n, d) {
+			// A read parses it again when it uses it (filed.go); its map
+			// is parsed into next (nothing else holds it: topValue shares
+			// only a stream's dictionary).
+			l.filed.add(n)
+			clear(d)
+			l.free = append(l.free, d)
+			e.Object = filedObject{}
+			return nil
+		}
 	case bytes.HasPrefix(l.b[end:], []byte("stream")):
 		d, isDict := o.(types.Dict)
 		if !isDict {
@@ -934,10 +995,11 @@ func (packedObject) PDFString() string   { return "" }
 func (packedObject) String() string      { return "" }
 
 // unparsed reports whether o is an object of an object stream not parsed
-// yet, pdfcpu's lazy object or a read's packedObject.
+// yet, pdfcpu's lazy object or a read's packedObject, or a top-level
+// dictionary a read let go of (filedObject).
 func unparsed(o types.Object) bool {
 	switch o.(type) {
-	case packedObject, types.LazyObjectStreamObject:
+	case packedObject, filedObject, types.LazyObjectStreamObject:
 		return true
 	}
 	return false

@@ -72,19 +72,30 @@ func (r *reader) repackSet(cs *ContentSet, d types.Dict, fresh bool) {
 // 20,000 pages read through one map, not 20,000. An update's reader keeps what it parsed (it edits it), and
 // so does a read of an object without its own entry, or found elsewhere
 // than in its entry (recovered, or reached through a chain of
-// references).
+// references). A top-level dictionary of a classic file is let go of the
+// same way, where the read's lazyParse parsed it whole (filed.go): its
+// entry then holds a filedObject.
 func (r *reader) repack(ref webcapture.Ref, d types.Dict) bool {
 	if r.dec == nil || !r.dec.readOnly || ref.IsZero() {
 		return false
 	}
 	e := r.entry(ref.Num)
-	if e == nil || e.Free || e.ObjectStream == nil || e.ObjectStreamInd == nil {
+	if e == nil || e.Free {
+		return false
+	}
+	var stand types.Object
+	switch {
+	case e.ObjectStream != nil && e.ObjectStreamInd != nil:
+		stand = packedObject{}
+	case r.dec.mayFile(ref.Num):
+		stand = filedObject{}
+	default:
 		return false
 	}
 	if ed, ok := e.Object.(types.Dict); !ok || !sameDict(ed, d) {
 		return false
 	}
-	e.Object = packedObject{}
+	e.Object = stand
 	return true
 }
 

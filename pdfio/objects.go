@@ -213,7 +213,7 @@ func typeName(o types.Object) string {
 		return "a string"
 	case types.Array:
 		return "an array"
-	case types.Dict:
+	case types.Dict, filedObject: // (a filedObject stands for a dictionary)
 		return "a dictionary"
 	case types.StreamDict:
 		return "a stream"

@@ -144,6 +144,9 @@ func Open(path string, opts Options) (*Document, error) {
 	if err != nil {
 		return nil, &Error{File: path, Op: "read", Err: withoutPath(err)}
 	}
+	if len(b) >= largeReadSize {
+		defer lowerGC()()
+	}
 	return readBytes(b, path, opts)
 }
 
@@ -166,6 +169,9 @@ func Read(rs io.ReadSeeker, name string, opts Options) (doc *Document, err error
 	if err != nil {
 		return nil, &Error{File: name, Op: "read", Err: err}
 	}
+	if len(b) >= largeReadSize {
+		defer lowerGC()()
+	}
 	return readBytes(b, name, opts)
 }
 
@@ -176,8 +182,9 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(b)), Max: opts.MaxFileSize}}
 	}
 	share := newValueShare() // (nothing edits what a read parses: valueShare)
-	ctx, err := lazyParseShared(b, opts, share)
+	ctx, filed, err := lazyParseShared(b, opts, share)
 	if errors.Is(err, errLazy) || eagerOnly.Load() {
+		filed = nil
 		ctx, err = parse(b, opts)
 	}
 	if err != nil {
@@ -194,6 +201,9 @@ func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
 	}()
 	dec := newDecoder(ctx.XRefTable, opts)
 	dec.share, dec.readOnly = share, true
+	if len(filed) > 0 {
+		dec.file, dec.filed = b, filed // (parsed again from b: filedObject)
+	}
 	return newReader(ctx, dec, name, opts, b).read(), nil
 }
 

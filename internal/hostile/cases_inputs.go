@@ -49,6 +49,8 @@ func inputSetup(files map[string]string, args ...string) func(dir string) ([]str
 				}
 			case "large":
 				err = writeLargeCapture(filepath.Join(dir, name), largePages)
+			case "larger": // (20,000 pages read within 64 MiB since i30mem)
+				err = writeLargeCapture(filepath.Join(dir, name), 2*largePages)
 			default:
 				err = Write(dir, name, []byte(content))
 			}
@@ -190,7 +192,7 @@ func init() {
 		Case{Name: "deadline-audit-in-process", Part: Bounds, Setup: inputSetup(big, "audit", "--in-process", "--timeout", "100ms", "big.pdf"), Exit: 4,
 			Stdout: []string{`^big\.pdf: unreadable: took longer than --timeout 100ms$`}, MaxCPU: cpuStopped,
 			Before: "exit 4 already, but --timeout bounded pdfcpu's parse only, not the walk and the rules"},
-		Case{Name: "memory-info", Part: Bounds, Setup: inputSetup(big, "info", "--max-memory", "64MiB", "big.pdf"), Exit: 4,
+		Case{Name: "memory-info", Part: Bounds, Setup: inputSetup(map[string]string{"big.pdf": "larger"}, "info", "--max-memory", "64MiB", "big.pdf"), Exit: 4,
 			Stderr: []string{`^webcap: info: big\.pdf: took more memory than --max-memory 64 MiB$`}, MaxRSS: rssStopped,
 			Before: "no --max-memory (exit 2, unknown flag); read in 195 MB"},
 		Case{Name: "memory-fix", Part: Bounds, Setup: inputSetup(big, "fix", "--max-memory", "64MiB", "big.pdf", "-o", "out.pdf"), Exit: 4,
