@@ -177,16 +177,33 @@ func TestWatchMemoryNested(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	_, stopA := WatchMemory(context.Background(), 8<<30, "")
 	_, stopB := WatchMemory(context.Background(), 1<<30, "")
-	if got := debug.SetMemoryLimit(-1); got != (1<<30)/8*7 {
+	if got := debug.SetMemoryLimit(-1); got != (1<<30)-64<<20 {
 		t.Errorf("limit %d with two watches, want the smaller's", got)
 	}
 	stopB()
-	if got := debug.SetMemoryLimit(-1); got != (8<<30)/8*7 {
+	if got := debug.SetMemoryLimit(-1); got != (8<<30)-64<<20 {
 		t.Errorf("limit %d after the smaller ended, want the other's", got)
 	}
 	stopA()
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Errorf("limit %d after both, want %d", got, before)
+	}
+}
+
+// Go's memory limit under a ceiling keeps 1/8 of it as headroom, 64 MiB
+// at most: the headroom is what the heap passes the limit by before the
+// collector or the watch catches up, not a share of the ceiling.
+func TestSoftLimit(t *testing.T) {
+	for _, tc := range []struct{ max, want int64 }{
+		{64 << 20, 56 << 20},
+		{512 << 20, 448 << 20},
+		{1 << 30, 960 << 20},
+		{8 << 30, 8<<30 - 64<<20},
+		{8, 7},
+	} {
+		if got := softLimit(tc.max); got != tc.want {
+			t.Errorf("softLimit(%d) = %d, want %d", tc.max, got, tc.want)
+		}
 	}
 }
 
