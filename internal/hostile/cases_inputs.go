@@ -49,7 +49,7 @@ func inputSetup(files map[string]string, args ...string) func(dir string) ([]str
 				}
 			case "large":
 				err = writeLargeCapture(filepath.Join(dir, name), largePages)
-			case "larger": // (20,000 pages read within 64 MiB since i30mem)
+			case "larger": // (20,000 pages are read, and audited, within 64 MiB since i30mem)
 				err = writeLargeCapture(filepath.Join(dir, name), 2*largePages)
 			default:
 				err = Write(dir, name, []byte(content))
@@ -198,7 +198,7 @@ func init() {
 		Case{Name: "memory-fix", Part: Bounds, Setup: inputSetup(big, "fix", "--max-memory", "64MiB", "big.pdf", "-o", "out.pdf"), Exit: 4,
 			Stderr: []string{`^webcap: fix: big\.pdf: took more memory than --max-memory 64 MiB$`}, Check: Absent("out.pdf"), MaxRSS: rssStopped,
 			Before: "no --max-memory (exit 2, unknown flag); ran in 220 MB"},
-		Case{Name: "memory-audit-in-process", Part: Bounds, Setup: inputSetup(big, "audit", "--in-process", "--max-memory", "64MiB", "big.pdf"), Exit: 4,
+		Case{Name: "memory-audit-in-process", Part: Bounds, Setup: inputSetup(map[string]string{"big.pdf": "larger"}, "audit", "--in-process", "--max-memory", "64MiB", "big.pdf"), Exit: 4,
 			Stderr: []string{`^webcap: audit: took more memory than --max-memory 64 MiB$`}, MaxRSS: rssStopped,
 			Before: "--max-memory bounded audit's workers only: exit 0 in 222 MB"},
 	)
