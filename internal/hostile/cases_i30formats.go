@@ -48,12 +48,17 @@ func reportHolds(name string, want ...string) func(dir string) error {
 func init() {
 	Register(
 		Case{
-			Name:   "max-memory-default-info",
-			Part:   Bounds,
-			Setup:  huge(3500000, "info"),
+			Name: "max-memory-default-info",
+			Part: Bounds,
+			// 5,000,000 keys (225 MB): since issue 30's classic reads,
+			// the 3,500,000 of the first version (157 MB) are read
+			// within the ceiling, at its edge (exit 0 in 1070 MB). The
+			// stop comes while the leaf's one array of keys is built,
+			// so the peak passes the ceiling by that array and the file.
+			Setup:  huge(5000000, "info"),
 			Exit:   4,
 			Stderr: []string{`^webcap: info: huge\.pdf: took more memory than --max-memory 1\.0 GiB$`},
-			MaxCPU: 60 * time.Second, MaxRSS: 1280 << 20,
+			MaxCPU: 60 * time.Second, MaxRSS: 1700 << 20,
 			Slow:   true,
 			Before: "webcap-old, this case: exit 0, read in 1.66 GB, 4.4 s CPU (its default --max-memory was 24 times the file: 3.5 GiB)",
 		},
