@@ -144,10 +144,7 @@ func Open(path string, opts Options) (*Document, error) {
 	if err != nil {
 		return nil, &Error{File: path, Op: "read", Err: withoutPath(err)}
 	}
-	if len(b) >= largeReadSize {
-		defer lowerGC()()
-	}
-	return readBytes(b, path, opts)
+	return readFile(b, path, opts, true)
 }
 
 // Read reads the Web Capture structures of the PDF in rs; name is the file
@@ -169,23 +166,34 @@ func Read(rs io.ReadSeeker, name string, opts Options) (doc *Document, err error
 	if err != nil {
 		return nil, &Error{File: name, Op: "read", Err: err}
 	}
-	if len(b) >= largeReadSize {
-		defer lowerGC()()
-	}
-	return readBytes(b, name, opts)
+	return readFile(b, name, opts, true)
 }
 
 // readBytes reads the Web Capture structures of the PDF b; it parses, then
 // walks what pdfcpu built, checking it against the bytes.
 func readBytes(b []byte, name string, opts Options) (doc *Document, err error) {
+	return readFile(b, name, opts, false)
+}
+
+// readFile is readBytes; outside: b is a file read from outside (Open,
+// Read), whose read may lower the GC percent (lowersGC).
+func readFile(b []byte, name string, opts Options, outside bool) (doc *Document, err error) {
 	if int64(len(b)) > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(b)), Max: opts.MaxFileSize}}
+	}
+	var gc gcHold
+	if outside {
+		gc.decide(len(b), false)
+		defer gc.end()
 	}
 	share := newValueShare() // (nothing edits what a read parses: valueShare)
 	ctx, filed, err := lazyParseShared(b, opts, share)
 	if errors.Is(err, errLazy) || eagerOnly.Load() {
 		filed = nil
 		ctx, err = parse(b, opts)
+	}
+	if outside {
+		gc.decide(len(b), len(filed) > 0)
 	}
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: parseError(b, err)}
