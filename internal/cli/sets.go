@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -12,7 +13,10 @@ import (
 // writeSets reports the content sets build wrote (for build, capture,
 // append and refresh alike): a line per set, then a line per URL that
 // redirected to its source and finds it in the URLS tree too.
-func writeSets(w io.Writer, sets []record.Set) {
+func writeSets(out io.Writer, sets []record.Set) {
+	// (Buffered: a build of 100,000 sets printed 220,000 writes.)
+	w := bufio.NewWriterSize(out, 64<<10)
+	defer w.Flush()
 	for _, s := range sets {
 		if s.Kind == webcapture.PageSet {
 			fmt.Fprintf(w, "page set  %-8s pages %-6s ID %s  %s", s.Ref, pageList(s.Pages), s.ID, shownURL(s.Key))
