@@ -136,8 +136,9 @@ type builder struct {
 	res  *Result
 
 	ids, urls map[string]*pdfio.NameEntry
-	idsOrder  []string
-	urlsOrder []string
+	idsOrder  []*pdfio.NameEntry // the entries of ids and urls, in order
+	urlsOrder []*pdfio.NameEntry
+	slab      []pdfio.NameEntry         // where new entries are made, a chunk at a time
 	claimed   map[webcapture.Ref]string // page or image -> who claims it
 
 	sets      map[webcapture.Ref]*pdfio.ContentSet // the input's sets by object
@@ -318,7 +319,7 @@ func (b *builder) existing() error {
 		nURLS += len(b.doc.URLS.Entries)
 	}
 	b.ids, b.urls = make(map[string]*pdfio.NameEntry, nIDS), make(map[string]*pdfio.NameEntry, nURLS)
-	b.idsOrder, b.urlsOrder = make([]string, 0, nIDS), make([]string, 0, nURLS)
+	b.idsOrder, b.urlsOrder = make([]*pdfio.NameEntry, 0, nIDS), make([]*pdfio.NameEntry, 0, nURLS)
 	b.claimed = make(map[webcapture.Ref]string, len(b.doc.Pages))
 	for _, t := range []*pdfio.Tree{b.doc.IDS, b.doc.URLS} {
 		if t == nil {
@@ -367,9 +368,13 @@ func (b *builder) addEntry(tree, key string, keyRef webcapture.Ref, sets ...webc
 	}
 	e := m[key]
 	if e == nil {
-		e = &pdfio.NameEntry{Key: key, KeyObject: keyRef}
+		if len(b.slab) == 0 {
+			b.slab = make([]pdfio.NameEntry, 1024)
+		}
+		e, b.slab = &b.slab[0], b.slab[1:]
+		e.Key, e.KeyObject = key, keyRef
 		m[key] = e
-		*order = append(*order, key)
+		*order = append(*order, e)
 	}
 	for _, s := range sets {
 		dup := false
@@ -434,8 +439,12 @@ func sourceInfo(url string, redirects [][]string, captured, expires string) *web
 	si := &webcapture.SourceInfo{URLs: webcapture.AliasedURLs{URL: url}, Updated: date(captured), Expires: date(expires)}
 	if len(redirects) > 0 {
 		si.URLs.Alias = true
-		for _, c := range redirects {
-			si.URLs.Chains = append(si.URLs.Chains, append(slices.Clone(c), url))
+		si.URLs.Chains = make([][]string, len(redirects))
+		for i, c := range redirects {
+			ch := make([]string, len(c)+1) // (the chain and url, in one slice)
+			copy(ch, c)
+			ch[len(c)] = url
+			si.URLs.Chains[i] = ch
 		}
 	}
 	return si
@@ -455,6 +464,15 @@ func date(s string) *webcapture.Date {
 	}
 	d, _ := webcapture.ParseDate(pdfDate(s))
 	return &d
+}
+
+// sameDate is a copy of d (date(captured) again, without a second parse).
+func sameDate(d *webcapture.Date) *webcapture.Date {
+	if d == nil {
+		return nil
+	}
+	c := *d
+	return &c
 }
 
 // pdfDate turns a checked RFC 3339 time into a PDF date.
@@ -625,7 +643,7 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 		si.Command = &s.CommandRef
 	}
 	cs := &webcapture.ContentSet{Subtype: webcapture.PageSet, ID: rawID(&set.ID), Objects: set.Objects, Sources: []*webcapture.SourceInfo{si},
-		ContentType: &ct, Created: date(captured), TextID: rawID(set.TextID)}
+		ContentType: &ct, Created: sameDate(si.Updated), TextID: rawID(set.TextID)}
 	if s.Title != "" {
 		t := webcapture.Text(webcapture.EncodeText(s.Title))
 		cs.Title = &t
@@ -675,7 +693,7 @@ func (b *builder) replace(field string, ref webcapture.Ref, set Set, cs *webcapt
 		e.Sets = slices.DeleteFunc(e.Sets, func(r webcapture.Ref) bool { return r == ref })
 		if len(e.Sets) == 0 {
 			delete(b.ids, k)
-			b.idsOrder = slices.DeleteFunc(b.idsOrder, func(x string) bool { return x == k })
+			b.idsOrder = slices.DeleteFunc(b.idsOrder, func(x *pdfio.NameEntry) bool { return x == e })
 		}
 	}
 	return b.enter(set, ref, true)
@@ -938,12 +956,11 @@ func (b *builder) add(set Set, cs *webcapture.ContentSet) error {
 func (b *builder) trees() error {
 	for _, t := range []struct {
 		name  string
-		m     map[string]*pdfio.NameEntry
-		order []string
-	}{{"IDS", b.ids, b.idsOrder}, {"URLS", b.urls, b.urlsOrder}} {
+		order []*pdfio.NameEntry
+	}{{"IDS", b.idsOrder}, {"URLS", b.urlsOrder}} {
 		entries := make([]pdfio.NameEntry, len(t.order))
-		for i, k := range t.order {
-			entries[i] = *t.m[k]
+		for i, e := range t.order {
+			entries[i] = *e
 		}
 		if err := b.u.SetNameTree(t.name, entries, pdfio.TreeShape{Hex: t.name == "IDS"}); err != nil {
 			return err
