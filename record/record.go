@@ -477,6 +477,9 @@ func sameDate(d *webcapture.Date) *webcapture.Date {
 
 // pdfDate turns a checked RFC 3339 time into a PDF date.
 func pdfDate(s string) string {
+	if d, ok := utcPDFDate(s); ok {
+		return d
+	}
 	t, _ := time.Parse(time.RFC3339, s)
 	_, off := t.Zone()
 	if off == 0 {
@@ -507,7 +510,8 @@ func (b *builder) maxFileSize() int64 {
 }
 
 // load returns a source's bytes: the named file, or the URL from sources.
-func (b *builder) load(field string, data []byte, file, url string) ([]byte, error) {
+// (key is url's URLS key, which source made.)
+func (b *builder) load(field string, data []byte, file, url, key string) ([]byte, error) {
 	if data != nil {
 		return data, nil
 	}
@@ -520,10 +524,6 @@ func (b *builder) load(field string, data []byte, file, url string) ([]byte, err
 	}
 	if b.src == nil {
 		return nil, b.m.fail(field+".source", "missing, and no sources to fetch %s from: give source (a file) or the manifest's sources (a mirror)", url)
-	}
-	key, err := b.c.String(url)
-	if err != nil {
-		return nil, b.m.fail(field+".url", "%v", err)
 	}
 	rc, err := b.src.Open(key)
 	switch {
@@ -550,7 +550,7 @@ func (b *builder) source(field, url string, data []byte, file string) (string, [
 	if err != nil {
 		return "", nil, b.m.fail(field+".url", "cannot be a URLS key: %v", err)
 	}
-	data, err = b.load(field, data, file, url)
+	data, err = b.load(field, data, file, url, key)
 	return key, data, err
 }
 
@@ -996,4 +996,33 @@ func truncate(s []string, n int) []string {
 		return s
 	}
 	return append(s[:n:n], fmt.Sprintf("and %d more", len(s)-n))
+}
+
+// utcPDFDate is pdfDate for the form a build's times mostly take,
+// "2006-01-02T15:04:05Z", by moving its digits (time.Parse and Format
+// were 1% of a build of 100,000 sets): false for any other form, or a
+// time that is not one (TestUTCPDFDate).
+func utcPDFDate(s string) (string, bool) {
+	if len(s) != 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z' {
+		return "", false
+	}
+	var b [17]byte
+	n := copy(b[:], "D:")
+	var f [6]int // year, month, day, hour, minute, second
+	for i, span := range [6][2]int{{0, 4}, {5, 7}, {8, 10}, {11, 13}, {14, 16}, {17, 19}} {
+		for _, c := range []byte(s[span[0]:span[1]]) {
+			if c < '0' || c > '9' {
+				return "", false
+			}
+			f[i] = f[i]*10 + int(c-'0')
+			b[n] = c
+			n++
+		}
+	}
+	t := time.Date(f[0], time.Month(f[1]), f[2], f[3], f[4], f[5], 0, time.UTC)
+	if t.Year() != f[0] || int(t.Month()) != f[1] || t.Day() != f[2] || t.Hour() != f[3] || t.Minute() != f[4] || t.Second() != f[5] {
+		return "", false
+	}
+	b[n] = 'Z'
+	return string(b[:]), true
 }
