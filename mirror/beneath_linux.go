@@ -30,6 +30,7 @@ import (
 type dirHandle struct {
 	once sync.Once
 	dir  *os.File    // nil: the directory did not open
+	fd   int         // dir's descriptor (its Fd, taken once: a directory's is blocking already)
 	off  atomic.Bool // openat2 is not there (ENOSYS) or not allowed: not tried again
 }
 
@@ -47,21 +48,17 @@ func (h *dirHandle) readBeneath(dir, name string, o Options) (data []byte, ok bo
 	}
 	h.once.Do(func() {
 		if f, err := os.Open(dir); err == nil {
-			h.dir = f
+			h.dir, h.fd = f, int(f.Fd())
 		}
 	})
 	if h.dir == nil {
 		return nil, false
 	}
-	var fd int
-	err := rawFd(h.dir, func(dirfd int) error {
-		var err error
-		fd, err = unix.Openat2(dirfd, rel, &unix.OpenHow{
-			Flags:   uint64(os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_CLOEXEC),
-			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-		})
-		return err
+	fd, err := unix.Openat2(h.fd, rel, &unix.OpenHow{
+		Flags:   uint64(os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_CLOEXEC),
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 	})
+	runtime.KeepAlive(h.dir) // (h.fd is h.dir's: open while it is used)
 	if err != nil {
 		if errors.Is(err, syscall.ENOSYS) || errors.Is(err, syscall.EPERM) {
 			h.off.Store(true)
@@ -99,21 +96,6 @@ func (h *dirHandle) readBeneath(dir, name string, o Options) (data []byte, ok bo
 			return nil, false // grew past the limit while read: OpenIn says so
 		}
 	}
-}
-
-// rawFd runs f with the descriptor of an open directory, kept open while
-// f runs.
-func rawFd(d *os.File, f func(fd int) error) error {
-	rc, err := d.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var ferr error
-	if err := rc.Control(func(fd uintptr) { ferr = f(int(fd)) }); err != nil {
-		return err
-	}
-	runtime.KeepAlive(d)
-	return ferr
 }
 
 func fstat(fd int, st *syscall.Stat_t) error {

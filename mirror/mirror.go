@@ -52,9 +52,18 @@ type Dir struct {
 // or an error wrapping webcapture.ErrNotFound, or an *OutsideError.
 func (d Dir) Open(u string) (io.ReadCloser, error) {
 	var why error // a file that is there but no regular file
-	for _, p := range d.candidates(u) {
+	var one [1]string
+	cands := one[:0]
+	if rel, ok := plainCandidate(u); ok {
+		cands = append(cands, rel) // (candidates' answer, without its slice)
+	} else {
+		cands = slowCandidates(u)
+	}
+	for _, p := range cands {
 		if data, ok := d.h.readBeneath(d.Path, p, d.Options); ok {
-			return bytesFile{bytes.NewReader(data), data}, nil
+			f := &bytesFile{data: data}
+			f.Reset(data)
+			return f, nil
 		}
 		f, err := OpenIn(d.Path, p, d.Options)
 		var oe *OutsideError
@@ -77,19 +86,87 @@ func (d Dir) Open(u string) (io.ReadCloser, error) {
 // is left, so a reader reads it into one buffer of its size; or its Bytes
 // are taken as they are, without a copy.
 type bytesFile struct {
-	*bytes.Reader
+	bytes.Reader
 	data []byte
 }
 
-func (bytesFile) Close() error { return nil }
+func (*bytesFile) Close() error { return nil }
 
 // Bytes are the file's bytes not yet read, not a copy: the buffer the
 // file was read into, which nothing else holds. They must not be changed.
-func (f bytesFile) Bytes() []byte { return f.data[len(f.data)-f.Len():] }
+func (f *bytesFile) Bytes() []byte { return f.data[len(f.data)-f.Len():] }
 
 // candidates are the files u may have been saved to: paths relative to
 // the directory, or a file: URL's absolute path.
 func (d Dir) candidates(u string) []string {
+	if rel, ok := plainCandidate(u); ok {
+		return []string{rel}
+	}
+	return slowCandidates(u)
+}
+
+// plainCandidate is candidates' one file for a plain http(s) URL, the
+// kind a build reads 100,000 of, without net/url's parse and
+// filepath.Join's clean: a host of letters, digits, '.' and '-' that
+// starts with a letter or digit; a path of unreserved characters and '/'
+// without "//" or "/." (no escape, nothing Clean changes, one spelling);
+// a query without '/' of printable ASCII; no fragment. Anything else
+// (false) is slowCandidates' (TestPlainCandidate, FuzzCandidates).
+func plainCandidate(u string) (string, bool) {
+	rest, ok := strings.CutPrefix(u, "http://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(u, "https://"); !ok {
+			return "", false
+		}
+	}
+	h := 0
+	for h < len(rest) && rest[h] != '/' && rest[h] != '?' {
+		c := rest[h]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || (c == '.' || c == '-') && h > 0) {
+			return "", false
+		}
+		h++
+	}
+	if h == 0 || filepath.Separator != '/' {
+		return "", false
+	}
+	host, rest := rest[:h], rest[h:]
+	path, query, hasQuery := strings.Cut(rest, "?")
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '~':
+		case c == '.':
+			if path[i-1] == '/' { // (path starts with '/': i > 0)
+				return "", false
+			}
+		case c == '/':
+			if i > 0 && path[i-1] == '/' {
+				return "", false
+			}
+		default:
+			return "", false
+		}
+	}
+	for i := 0; i < len(query); i++ {
+		if c := query[i]; c <= ' ' || c >= 0x7f || c == '/' || c == '#' {
+			return "", false
+		}
+	}
+	if path == "" {
+		path = "/"
+	}
+	if strings.HasSuffix(path, "/") {
+		path += "index.html"
+	}
+	if hasQuery && query != "" {
+		path += "?" + query
+	}
+	return host + path, true
+}
+
+// slowCandidates is candidates by net/url's parse.
+func slowCandidates(u string) []string {
 	pu, err := url.Parse(u)
 	if err != nil {
 		return nil

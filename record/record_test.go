@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"encoding/json"
 
@@ -783,6 +784,40 @@ func TestManifestTooLarge(t *testing.T) {
 			if err == nil || !errors.As(err, &me) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%s (%T): error %v, want a *ManifestError containing %q", tc.name, r, err, tc.want)
 			}
+		}
+	}
+}
+
+// TestUTCPDFDate: utcPDFDate gives what time.Parse and Format give, and
+// leaves every other form (or no time at all) to them.
+func TestUTCPDFDate(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		fast bool
+	}{
+		{"2026-11-21T10:30:00Z", true},
+		{"2024-02-29T23:59:59Z", true},
+		{"0000-01-01T00:00:00Z", true},
+		{"2023-02-29T00:00:00Z", false},
+		{"2026-13-01T00:00:00Z", false},
+		{"2026-11-21T24:00:00Z", false},
+		{"2026-11-21T10:30:60Z", false},
+		{"2026-11-21t10:30:00z", false},
+		{"2026-11-21T10:30:00+01:00", false},
+		{"2026-11-21T10:30:00.5Z", false},
+		{"2026-1a-21T10:30:00Z", false},
+		{"+026-11-21T10:30:00Z", false},
+	} {
+		got, ok := utcPDFDate(tc.in)
+		if ok != tc.fast {
+			t.Errorf("utcPDFDate(%q) fast = %v, want %v", tc.in, ok, tc.fast)
+		}
+		if !ok {
+			continue
+		}
+		tm, err := time.Parse(time.RFC3339, tc.in)
+		if want := tm.Format("D:20060102150405Z"); err != nil || got != want {
+			t.Errorf("utcPDFDate(%q) = %q; time.Format: %q (%v)", tc.in, got, want, err)
 		}
 	}
 }

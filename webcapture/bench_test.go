@@ -78,3 +78,29 @@ func BenchmarkPageSetID(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSourceIDPage: a build's small page (build10k's sources), with
+// its text identifier, as record asks for it.
+func BenchmarkSourceIDPage(b *testing.B) {
+	page := []byte(`<!DOCTYPE html>
+<html>
+<head>
+<meta charset="utf-8">
+<title>Story 5467: the quick brown fox jumps over the lazy dog</title>
+<link rel="stylesheet" href="/static/site.css">
+</head>
+<body>
+<h1>Story 5467: the quick brown fox jumps over the lazy dog</h1>
+<p>Captured from docs.example.com for the build benchmark. The quick brown fox jumps over the lazy dog.</p>
+</body>
+</html>
+`)
+	opts := webcapture.SourceOptions{ContentType: "text/html; charset=utf-8", URL: "https://docs.example.com/section-116/article/005467/", Aux: webcapture.MapSource{}, Text: true}
+	b.SetBytes(int64(len(page)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := webcapture.SourceID(page, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

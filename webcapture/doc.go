@@ -64,6 +64,14 @@
 //     and tokenized once for both identifiers, in one loop (scanHTML) that
 //     HTMLReferences and PageText also use, not once per identifier (x/net/html's
 //     tokenizer and charset sniffing are most of an identifier's cost).
+//     That loop reads a page with a scanner of this package's own
+//     (scanFast), which follows x/net/html's Tokenizer state for state for
+//     the little an identifier needs (text, tags, their attributes) without
+//     its allocations (a 4 KB buffer per page, a copy of every tag name and
+//     attribute: a build scans 100,000 pages); a page it is not sure of (a
+//     NUL byte, markup cut by the end, a script's "<!--" escapes, an
+//     entity in an attribute kept) is read by the Tokenizer itself, which
+//     stays the oracle: FuzzScanPage compares the two on every input.
 //   - Beside each identifier, webcap records the SHA-256 of the source's
 //     bytes (SHA256, Source.SHA256) in its own key of the source
 //     information, /WCSHA256 (SourceInfo.SHA256; docs/sha256.md says where

@@ -40,8 +40,17 @@ func scanPage(page []byte, contentType string, refs, text bool) pageScan {
 }
 
 // scanHTML is the one loop over doc's tokens (doc is UTF-8) for both
-// HTMLReferences (refs) and PageText (text).
-func scanHTML(doc []byte, refs, text bool) (s pageScan) {
+// HTMLReferences (refs) and PageText (text): scanFast's, or where it is
+// not sure, x/net/html's Tokenizer's (scanTokens).
+func scanHTML(doc []byte, refs, text bool) pageScan {
+	if s, ok := scanFast(doc, refs, text); ok {
+		return s
+	}
+	return scanTokens(doc, refs, text)
+}
+
+// scanTokens is scanHTML with x/net/html's Tokenizer, for every page.
+func scanTokens(doc []byte, refs, text bool) (s pageScan) {
 	z := html.NewTokenizer(bytes.NewReader(doc))
 	var c collapser
 	if text {
@@ -148,6 +157,13 @@ func tagRefs(z *html.Tokenizer, name []byte, refs []Reference, base *string, bas
 			}
 		}
 	}
+	return attrRefs(el, attrs, refs, base, baseSeen)
+}
+
+// attrRefs is tagRefs from the attributes that can matter of the start
+// tag el, the first of each name, in order.
+func attrRefs(el string, attrs []attr, refs []Reference, base *string, baseSeen *bool) []Reference {
+	wanted, isBase := referenceAttrs[el], el == "base"
 	get := func(k string) (string, bool) {
 		for _, a := range attrs {
 			if a.key == k {

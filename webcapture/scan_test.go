@@ -43,9 +43,43 @@ func TestScanPage(t *testing.T) {
 	}
 }
 
+// TestScanFastSure: scanFast reads the pages it is meant for (ordinary
+// markup, without a NUL or cut markup), and leaves the others to the
+// Tokenizer.
+func TestScanFastSure(t *testing.T) {
+	for _, tc := range fastPages {
+		if _, ok := scanFast([]byte(tc.page), true, true); ok != tc.sure {
+			t.Errorf("scanFast(%q) sure = %v, want %v", tc.page, ok, tc.sure)
+		}
+	}
+}
+
+var fastPages = []struct {
+	page string
+	sure bool
+}{
+	{scanPages[0].page, true},
+	{scanPages[1].page, true},
+	{scanPages[9].page, true},
+	{"<p>a<script/>b</p><style>c</style>d</script>e", true},
+	{"<title>a &amp; b</title><p>c &lt; d<br/><img src='x.gif' / >", true},
+	{"<!doctype html><!----><!--->--><?pi?></><//x><!bogus>t", true},
+	{"<html><body><p>x<img src='a.gif'", false},
+	{"<p>a\x00b</p>", false},
+	{"<title>never closed", false},
+	{"<!-- <!-- <!--", false},
+	{"<script>a<!--b</script>c", false},
+	{"<img src='a&amp;b.gif'>", false},
+	{"<plaintext>a</plaintext>", false},
+	{"<p>a<", false},
+}
+
 func FuzzScanPage(f *testing.F) {
 	for _, tc := range scanPages {
 		f.Add([]byte(tc.page), tc.ct)
+	}
+	for _, tc := range fastPages {
+		f.Add([]byte(tc.page), "")
 	}
 	f.Fuzz(func(t *testing.T, page []byte, ct string) { checkScan(t, page, ct) })
 }
@@ -64,6 +98,15 @@ func checkScan(t *testing.T, page []byte, ct string) {
 	}
 	if b, r := HTMLReferences(ToUTF8(page, ct)); b != base || !reflect.DeepEqual(r, refs) {
 		t.Errorf("HTMLReferences(%q) = %q, %+v; want %q, %+v", page, b, r, base, refs)
+	}
+	// scanFast, where it is sure, gives what the Tokenizer's loop gives.
+	doc := ToUTF8(page, ct)
+	for _, mode := range [][2]bool{{true, true}, {true, false}, {false, true}} {
+		if fast, ok := scanFast(doc, mode[0], mode[1]); ok {
+			if tok := scanTokens(doc, mode[0], mode[1]); !reflect.DeepEqual(fast, tok) {
+				t.Errorf("scanFast(%q, %v) = %+v; the Tokenizer's: %+v", doc, mode, fast, tok)
+			}
+		}
 	}
 	if !bytes.Equal(page, orig) {
 		t.Errorf("scanPage changed its input")
