@@ -110,20 +110,19 @@ func buildNameTree(entries []treeEntry, shape TreeShape, alloc func(types.Dict) 
 func sortedEntries(entries []treeEntry) []treeEntry {
 	type rec struct {
 		pre uint64
-		key string
-		i   int
+		i   int // (entries' index)
 	}
 	recs := make([]rec, len(entries))
 	for i, e := range entries {
 		var p [8]byte
 		copy(p[:], e.Key)
-		recs[i] = rec{binary.BigEndian.Uint64(p[:]), e.Key, i}
+		recs[i] = rec{binary.BigEndian.Uint64(p[:]), i}
 	}
 	slices.SortFunc(recs, func(a, b rec) int {
 		if c := cmp.Compare(a.pre, b.pre); c != 0 {
 			return c
 		}
-		return strings.Compare(a.key, b.key)
+		return strings.Compare(entries[a.i].Key, entries[b.i].Key)
 	})
 	sorted := make([]treeEntry, len(entries))
 	for j, r := range recs {
