@@ -1,6 +1,8 @@
 package pdfio
 
 import (
+	"cmp"
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -43,9 +45,7 @@ func buildNameTree(entries []treeEntry, shape TreeShape, alloc func(types.Dict) 
 	if shape.Fan <= 1 {
 		shape.Fan = 64
 	}
-	sorted := make([]treeEntry, len(entries))
-	copy(sorted, entries)
-	slices.SortFunc(sorted, func(a, b treeEntry) int { return strings.Compare(a.Key, b.Key) })
+	sorted := sortedEntries(entries)
 	for i := 1; i < len(sorted); i++ {
 		if sorted[i].Key == sorted[i-1].Key {
 			return types.IndirectRef{}, fmt.Errorf("pdfio: name tree key %q appears twice", sorted[i].Key)
@@ -100,6 +100,35 @@ func buildNameTree(entries []treeEntry, shape TreeShape, alloc func(types.Dict) 
 		kids[i] = n.ref
 	}
 	return alloc(types.Dict{"Kids": kids}), nil
+}
+
+// sortedEntries returns a copy of entries sorted by key bytes. The sort
+// moves small records, each an index and its key's first 8 bytes as a
+// big-endian number (zero-padded: an order consistent with the keys'),
+// and compares the keys themselves only where those are equal: 100,000
+// random 16-byte IDs are ordered without their bytes read again.
+func sortedEntries(entries []treeEntry) []treeEntry {
+	type rec struct {
+		pre uint64
+		i   int // (entries' index)
+	}
+	recs := make([]rec, len(entries))
+	for i, e := range entries {
+		var p [8]byte
+		copy(p[:], e.Key)
+		recs[i] = rec{binary.BigEndian.Uint64(p[:]), i}
+	}
+	slices.SortFunc(recs, func(a, b rec) int {
+		if c := cmp.Compare(a.pre, b.pre); c != 0 {
+			return c
+		}
+		return strings.Compare(entries[a.i].Key, entries[b.i].Key)
+	})
+	sorted := make([]treeEntry, len(entries))
+	for j, r := range recs {
+		sorted[j] = entries[r.i]
+	}
+	return sorted
 }
 
 // split divides n items into the fewest groups of at most size, as even as

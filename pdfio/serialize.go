@@ -33,33 +33,50 @@ type readBack struct {
 }
 
 // appendValue is appendObject, o at nesting depth depth, and what a read
-// of the bytes gives back told to x (nil: not asked).
+// of the bytes gives back told to x (nil: not asked). Each case tells x
+// what keepsValue says of its kind, in the one switch that writes it.
 func appendValue(b *bytes.Buffer, o types.Object, x *readBack, depth int) error {
-	if x != nil && (depth > fastMaxDepth || !keepsValue(o)) {
+	if x != nil && depth > fastMaxDepth {
 		x.inexact = true
 	}
 	switch v := o.(type) {
 	case nil:
+		x.unsure()
 		b.WriteString("null")
 	case types.Boolean:
 		b.WriteString(strconv.FormatBool(bool(v)))
 	case types.Integer:
-		b.WriteString(strconv.Itoa(int(v)))
+		if v < -maxKeptInt || v > maxKeptInt {
+			x.unsure()
+		}
+		b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(v), 10))
 	case types.Float:
-		b.WriteString(strconv.FormatFloat(float64(v), 'f', -1, 64))
+		x.unsure()
+		b.Write(strconv.AppendFloat(b.AvailableBuffer(), float64(v), 'f', -1, 64))
 	case types.Name:
 		appendNameTo(b, string(v), x)
 	case types.StringLiteral:
+		if x != nil && !balanced(string(v)) {
+			x.inexact = true
+		}
 		b.WriteByte('(')
 		b.WriteString(string(v))
 		b.WriteByte(')')
 	case types.HexLiteral:
-		b.WriteByte('<')
-		b.Write(bytes.ToUpper([]byte(v)))
-		b.WriteByte('>')
+		if x != nil && !upperHex(string(v)) {
+			x.inexact = true
+		}
+		appendHex(b, string(v))
 	case types.IndirectRef:
-		appendRef(b, v.ObjectNumber.Value(), v.GenerationNumber.Value(), " R")
+		n, g := v.ObjectNumber.Value(), v.GenerationNumber.Value()
+		if n < 0 || g < 0 || n > maxKeptInt || g > maxKeptInt {
+			x.unsure()
+		}
+		appendRef(b, n, g, " R")
 	case types.Array:
+		if v == nil {
+			x.unsure()
+		}
 		b.WriteByte('[')
 		for i, e := range v {
 			if i > 0 {
@@ -71,8 +88,12 @@ func appendValue(b *bytes.Buffer, o types.Object, x *readBack, depth int) error 
 		}
 		b.WriteByte(']')
 	case types.Dict:
+		if v == nil {
+			x.unsure()
+		}
 		return appendDictTo(b, v, x, depth)
 	case types.StreamDict:
+		x.unsure()
 		return appendStream(b, v, edit{})
 	default:
 		return fmt.Errorf("pdfio: cannot write a %T", o)
@@ -80,8 +101,38 @@ func appendValue(b *bytes.Buffer, o types.Object, x *readBack, depth int) error 
 	return nil
 }
 
+// unsure marks what is written as not certain to read back as it is; x
+// may be nil (not asked).
+func (x *readBack) unsure() {
+	if x != nil {
+		x.inexact = true
+	}
+}
+
+// appendHex writes a hex string in upper case (as bytes.ToUpper would,
+// without its copies: an ASCII string is upper-cased a byte at a time).
+func appendHex(b *bytes.Buffer, s string) {
+	t := append(b.AvailableBuffer(), '<')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x80:
+			b.WriteByte('<')
+			b.Write(bytes.ToUpper([]byte(s)))
+			b.WriteByte('>')
+			return
+		case c >= 'a' && c <= 'z':
+			c -= 'a' - 'A'
+		}
+		t = append(t, c)
+	}
+	b.Write(append(t, '>'))
+}
+
 // keepsValue says whether o itself (not what it holds: appendValue looks
-// at that as it writes it) reads back as it is (readBack).
+// at that as it writes it) reads back as it is (readBack). appendValue
+// says the same in its switch; this is its statement in one place, for
+// the tests that hold the two together.
 func keepsValue(o types.Object) bool {
 	switch v := o.(type) {
 	case types.Boolean:
@@ -157,38 +208,47 @@ func appendDict(b *bytes.Buffer, d types.Dict, edits ...edit) error {
 }
 
 // appendDictTo is appendDict, d at nesting depth depth, what a read of the
-// bytes gives back told to x (nil: not asked).
+// bytes gives back told to x (nil: not asked). The entries are taken from
+// the map once, with their values, and sorted by key.
 func appendDictTo(b *bytes.Buffer, d types.Dict, x *readBack, depth int, edits ...edit) error {
-	var small [16]string // (most dictionaries: no allocation for the keys)
-	keys := small[:0]
-	for k := range d {
-		keys = append(keys, k)
+	var small [16]dictEntry // (most dictionaries: no allocation for the entries)
+	es := small[:0]
+	for k, v := range d {
+		es = append(es, dictEntry{k, v, true})
 	}
 	for _, e := range edits {
-		if _, ok := d[e.key]; !ok && e.key != "" && !slices.Contains(keys, e.key) {
-			keys = append(keys, e.key)
-		}
-	}
-	slices.Sort(keys)
-	b.WriteString("<<")
-	for _, k := range keys {
-		v, set := d[k], true
-		for _, e := range edits {
-			if e.key == k && k != "" {
-				v, set = e.val, e.val != nil
-			}
-		}
-		if !set {
+		if e.key == "" {
 			continue
 		}
-		appendNameTo(b, k, x)
+		i := slices.IndexFunc(es, func(de dictEntry) bool { return de.key == e.key })
+		if i < 0 {
+			es = append(es, dictEntry{e.key, e.val, e.val != nil})
+		} else {
+			es[i].val, es[i].set = e.val, e.val != nil
+		}
+	}
+	slices.SortFunc(es, func(a, b dictEntry) int { return strings.Compare(a.key, b.key) })
+	b.WriteString("<<")
+	for _, e := range es {
+		if !e.set {
+			continue
+		}
+		appendNameTo(b, e.key, x)
 		b.WriteByte(' ')
-		if err := appendValue(b, v, x, depth+1); err != nil {
+		if err := appendValue(b, e.val, x, depth+1); err != nil {
 			return err
 		}
 	}
 	b.WriteString(">>")
 	return nil
+}
+
+// A dictEntry is one entry appendDictTo writes: set is false for a key an
+// edit removed.
+type dictEntry struct {
+	key string
+	val types.Object
+	set bool
 }
 
 // appendRef writes "num gen" and then suffix (" R", " obj\n").

@@ -20,7 +20,9 @@ func (u *Update) AddContentSet(cs *webcapture.ContentSet) (webcapture.Ref, error
 	if err != nil {
 		return webcapture.Ref{}, err
 	}
-	return refOf(u.objs.add(d)), nil
+	num := u.objs.reserve()
+	u.objs.putShaped(num, 0, d, contentSetShape)
+	return webcapture.Ref{Num: num}, nil
 }
 
 // ReplaceContentSet writes a new version of the content set at ref (it
@@ -30,7 +32,8 @@ func (u *Update) ReplaceContentSet(ref webcapture.Ref, cs *webcapture.ContentSet
 	if err != nil {
 		return err
 	}
-	u.replace(indirect(ref), d)
+	u.replaced[ref.Num] = ref.Gen
+	u.objs.putShaped(ref.Num, ref.Gen, d, contentSetShape)
 	return nil
 }
 
@@ -38,7 +41,7 @@ func (u *Update) ReplaceContentSet(ref webcapture.Ref, cs *webcapture.ContentSet
 // data as a string, or as a stream of its own with PostStream), sets c.Ref
 // (and c.PostRef to the stream) and returns it.
 func (u *Update) AddCommand(c *webcapture.Command) (webcapture.Ref, error) {
-	d, err := writeKeys(&writer{u}, "command", commandKeys, c)
+	d, err := writeKeys(&writer{u: u}, "command", commandKeys, c)
 	if err != nil {
 		return webcapture.Ref{}, err
 	}
@@ -50,7 +53,7 @@ func (u *Update) AddCommand(c *webcapture.Command) (webcapture.Ref, error) {
 // version and its commands, which must have been written (their Ref set:
 // the file's own, or AddCommand's).
 func (u *Update) SetSpiderInfo(info *webcapture.Info) error {
-	d, err := writeKeys(&writer{u}, "SpiderInfo", infoKeys, info)
+	d, err := writeKeys(&writer{u: u}, "SpiderInfo", infoKeys, info)
 	if err != nil {
 		return err
 	}
