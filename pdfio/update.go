@@ -39,6 +39,10 @@ type Update struct {
 	outline      *outlineState
 	seal         *sealState // the placeholder AddSeal wrote
 
+	// plans are the trees SetNameTree built, by name, for Result's
+	// reader (result_model.go).
+	plans map[string]*treePlan
+
 	name string
 	opts Options
 
@@ -577,10 +581,12 @@ func (u *Update) SetNameTree(name string, entries []NameEntry, shape TreeShape) 
 		}
 		tes = append(tes, te)
 	}
-	root, err := buildNameTree(tes, shape, u.alloc)
+	plan, alloc := planTree(entries, u.alloc)
+	root, err := buildNameTree(tes, shape, alloc)
 	if err != nil {
 		return err
 	}
+	u.keepPlan(name, plan, root)
 	if u.names == nil {
 		if err := u.loadNames(); err != nil {
 			return err
