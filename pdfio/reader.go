@@ -38,9 +38,9 @@ type reader struct {
 	headers map[int][]int64
 	// pageContents are the pages' content streams (contentsOf).
 	pageContents map[webcapture.Ref]int
-	// plans are the trees an update built, for Result's reader
+	// plan is what an update wrote, for Result's reader
 	// (result_model.go); nil for any other read.
-	plans map[string]*treePlan
+	plan *resultPlan
 }
 
 func newReader(ctx *model.Context, dec *decoder, name string, opts Options, b []byte) *reader {

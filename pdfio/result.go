@@ -40,7 +40,7 @@ func (u *Update) Result(out []byte, name string) (doc *Document, err error) {
 		return u.parse(out, name)
 	}
 	r := newReader(u.ctx, u.dec, name, u.opts, out)
-	r.plans = u.plans // (result_model.go)
+	r.plan = &u.plan // (result_model.go)
 	doc = r.read()
 	if len(doc.Damage) > 0 {
 		// (Not expected: the original read without damage. A parse says

@@ -2,6 +2,7 @@ package pdfio
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -31,15 +32,17 @@ import (
 
 // A treePlan is a name tree SetNameTree built and wrote.
 type treePlan struct {
-	entries []NameEntry        // as given (not in key order)
+	entries []treeEntry        // in key order, as buildNameTree wrote them
 	root    types.IndirectRef  // the root written
 	nodes   map[int]types.Dict // every node written, by object number
 	used    bool               // Result's reader took it (for tests)
 }
 
 // planTree returns a plan for the tree SetNameTree is to build over
-// entries, and the alloc that records its nodes.
-func planTree(entries []NameEntry, alloc func(types.Dict) types.IndirectRef) (*treePlan, func(types.Dict) types.IndirectRef) {
+// entries (its own slice, which it sorts: buildNameTree's sort of it is
+// then a pass), and the alloc that records its nodes.
+func planTree(entries []treeEntry, alloc func(types.Dict) types.IndirectRef) (*treePlan, func(types.Dict) types.IndirectRef) {
+	slices.SortFunc(entries, func(a, b treeEntry) int { return strings.Compare(a.Key, b.Key) })
 	p := &treePlan{entries: entries, nodes: map[int]types.Dict{}}
 	return p, func(d types.Dict) types.IndirectRef {
 		ref := alloc(d)
@@ -48,14 +51,131 @@ func planTree(entries []NameEntry, alloc func(types.Dict) types.IndirectRef) (*t
 	}
 }
 
-// keepPlan keeps the plan of tree name, built with its root, for
-// Result's reader.
-func (u *Update) keepPlan(name string, p *treePlan, root types.IndirectRef) {
-	p.root = root
-	if u.plans == nil {
-		u.plans = map[string]*treePlan{}
+// A resultPlan is what an update was given to write, for Result's
+// reader.
+type resultPlan struct {
+	trees map[string]*treePlan // the trees SetNameTree built, by name
+	sets  map[int]setPlan      // the content sets AddContentSet wrote, by object number
+}
+
+// A setPlan is a content set AddContentSet wrote: the dictionary written,
+// and the model it was written from, with its Ref.
+type setPlan struct {
+	d types.Dict
+	m *webcapture.ContentSet
+}
+
+// tree keeps the plan of tree name, built with its root.
+func (p *resultPlan) tree(name string, t *treePlan, root types.IndirectRef) {
+	t.root = root
+	if p.trees == nil {
+		p.trees = map[string]*treePlan{}
 	}
-	u.plans[name] = p
+	p.trees[name] = t
+}
+
+// set keeps the content set cs, written as d at ref. The model is copied
+// (its top level: AddContentSet's caller does not change what it wrote).
+func (p *resultPlan) set(ref webcapture.Ref, d types.Dict, cs *webcapture.ContentSet) {
+	if p.sets == nil {
+		p.sets = map[int]setPlan{}
+	}
+	m := *cs
+	m.Ref = ref
+	p.sets[ref.Num] = setPlan{d, &m}
+}
+
+// plannedSet is the content set readKeys would read from d, object ref,
+// taken from the model AddContentSet wrote it from; nil where d is not
+// that dictionary (the object was replaced since, or Result parsed its
+// bytes: a value the writer could not vouch for, readBack) or the model
+// would not read back as itself (readsBack). Under verifyKept (pdfio's
+// tests) the set is read as well, and a difference is an internal error.
+func (r *reader) plannedSet(d types.Dict, ref webcapture.Ref, path string) *webcapture.ContentSet {
+	if r.plan == nil || ref.IsZero() {
+		return nil
+	}
+	p, ok := r.plan.sets[ref.Num]
+	if !ok || p.m.Ref != ref || !sameDict(p.d, d) || !r.readsBack(p.m) {
+		return nil
+	}
+	delete(r.plan.sets, ref.Num) // (given once: the Document owns it)
+	if verifyKept {
+		n := len(r.doc.Defects)
+		m := &webcapture.ContentSet{Ref: ref}
+		readKeys(r, contentSetKeys, m, d, ref, path)
+		if len(r.doc.Defects) != n || !reflect.DeepEqual(m, p.m) {
+			panic(fmt.Sprintf("pdfio: content set %s: the model written differs from its read:\n%+v\n%+v", ref, p.m, m))
+		}
+	}
+	return p.m
+}
+
+// readsBack reports whether readKeys reads m's dictionary, as writeKeys
+// wrote it (without an error), back as m, without a defect: each shape
+// flag as the shape written, no empty slice where the read leaves nil,
+// each date its Raw's parse, each source direct, each command a
+// dictionary. (A value that does not read back as written, an escaped
+// name, a number past the fast parser, is not kept: sameDict fails.)
+func (r *reader) readsBack(m *webcapture.ContentSet) bool {
+	switch {
+	case len(m.Sources) == 0 || !m.SourceArray && len(m.Sources) != 1:
+		return false
+	case m.RefCounts == nil && m.RefArray || len(m.RefCounts) != 1 && m.RefCounts != nil && !m.RefArray:
+		return false
+	case !sameDate(m.Created):
+		return false
+	}
+	for _, si := range m.Sources {
+		if si == nil || !si.Ref.IsZero() || !sameDate(si.Updated) || !sameDate(si.Expires) ||
+			!plainURLs(&si.URLs) || si.Command != nil && !r.isDict(*si.Command) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainURLs reports whether a, written direct, reads back as itself.
+func plainURLs(a *webcapture.AliasedURLs) bool {
+	if !a.Ref.IsZero() || a.URL == "" || !a.Alias && a.Chains != nil {
+		return false
+	}
+	if a.Chains != nil && len(a.Chains) == 0 {
+		return false
+	}
+	for _, c := range a.Chains {
+		if len(c) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// sameDate reports whether a date written as its Raw reads back as d.
+func sameDate(d *webcapture.Date) bool {
+	if d == nil {
+		return true
+	}
+	p, err := webcapture.ParseDate(d.Raw)
+	return err == nil && reflect.DeepEqual(p, *d)
+}
+
+// isDict reports whether ref is a dictionary of the table (as a command
+// must be), read without a defect.
+func (r *reader) isDict(ref webcapture.Ref) bool {
+	if ref.IsZero() {
+		return false
+	}
+	if _, ok := r.recovered[ref.Num]; ok {
+		return false
+	}
+	e := r.entry(ref.Num)
+	if e == nil || e.Free || e.Object == nil {
+		return false
+	}
+	o, err := r.dec.load(e)
+	_, isDict := o.(types.Dict)
+	return err == nil && isDict
 }
 
 // plannedLeaf is a leaf of a planned tree as a walk meets it.
@@ -78,7 +198,10 @@ func (r *reader) nameTree(name string, root types.Object) *Tree {
 // update's plan; nil where the plan cannot say it (then nothing was
 // read, and the walk reads the tree).
 func (r *reader) plannedTree(name string, root types.Object) *Tree {
-	p := r.plans[name]
+	if r.plan == nil {
+		return nil
+	}
+	p := r.plan.trees[name]
 	ir, isRef := root.(types.IndirectRef)
 	if p == nil || !isRef || refOf(ir) != refOf(p.root) {
 		return nil
@@ -88,7 +211,7 @@ func (r *reader) plannedTree(name string, root types.Object) *Tree {
 	if !ok {
 		return nil
 	}
-	sorted := p.sorted()
+	sorted := p.entries
 	if !r.planMatches(leaves, sorted) {
 		return nil
 	}
@@ -101,7 +224,7 @@ func (r *reader) plannedTree(name string, root types.Object) *Tree {
 		for j := 0; j+1 < len(l.names); j += 2 {
 			ne := sorted[i]
 			i++
-			e := &Entry{Key: ne.Key, KeyRef: ne.KeyObject, Node: l.ref, nodePath: l.path, index: j}
+			e := &Entry{Key: ne.Key, KeyRef: refIn(ne.KeyObject), Node: l.ref, nodePath: l.path, index: j}
 			r.entryValue(e, l.names[j+1])
 			e.Key = sharedKey(name, e)
 			t.Entries = append(t.Entries, e)
@@ -149,22 +272,10 @@ func (p *treePlan) shape(t *Tree, opts Options) (leaves []plannedLeaf, ok bool) 
 	return leaves, true
 }
 
-// sorted is the plan's entries in key order, as buildNameTree wrote them
-// (its keys are distinct).
-func (p *treePlan) sorted() []NameEntry {
-	cmp := func(a, b NameEntry) int { return strings.Compare(a.Key, b.Key) }
-	if slices.IsSortedFunc(p.entries, cmp) {
-		return p.entries
-	}
-	s := slices.Clone(p.entries)
-	slices.SortFunc(s, cmp)
-	return s
-}
-
 // planMatches reports whether the leaves hold the entries sorted, in
 // order (each value its sets, each key object the entry's, its string
 // the key), so that a walk would read them back.
-func (r *reader) planMatches(leaves []plannedLeaf, sorted []NameEntry) bool {
+func (r *reader) planMatches(leaves []plannedLeaf, sorted []treeEntry) bool {
 	i := 0
 	for _, l := range leaves {
 		if len(l.names)%2 != 0 || i+len(l.names)/2 > len(sorted) {
@@ -173,7 +284,7 @@ func (r *reader) planMatches(leaves []plannedLeaf, sorted []NameEntry) bool {
 		for j := 0; j < len(l.names); j += 2 {
 			e := sorted[i]
 			i++
-			if !sameSets(l.names[j+1], e.Sets) || !r.keyReadsBack(l.names[j], e) {
+			if !sameTreeValue(l.names[j+1], e.Value) || !r.keyReadsBack(l.names[j], e) {
 				return false
 			}
 		}
@@ -181,18 +292,22 @@ func (r *reader) planMatches(leaves []plannedLeaf, sorted []NameEntry) bool {
 	return i == len(sorted)
 }
 
-// sameSets reports whether v, a tree value written, is sets: one
-// reference, or an array of more.
-func sameSets(v types.Object, sets []webcapture.Ref) bool {
+// sameTreeValue reports whether v, a tree value written, is want: the same
+// reference, or an array of the same references.
+func sameTreeValue(v, want types.Object) bool {
 	switch v := v.(type) {
 	case types.IndirectRef:
-		return len(sets) == 1 && refOf(v) == sets[0]
+		w, ok := want.(types.IndirectRef)
+		return ok && v == w
 	case types.Array:
-		if len(v) != len(sets) || len(v) < 2 {
+		w, ok := want.(types.Array)
+		if !ok || len(v) != len(w) {
 			return false
 		}
 		for i, el := range v {
-			if ir, ok := el.(types.IndirectRef); !ok || refOf(ir) != sets[i] {
+			a, isRef := el.(types.IndirectRef)
+			b, wantRef := w[i].(types.IndirectRef)
+			if !isRef || !wantRef || a != b {
 				return false
 			}
 		}
@@ -204,19 +319,17 @@ func sameSets(v types.Object, sets []webcapture.Ref) bool {
 // keyReadsBack reports whether k, a key written for e, reads as e.Key: a
 // new string does (hexString, literalString); an existing string object
 // (KeyObject) must be in the table, read, and hold e.Key.
-func (r *reader) keyReadsBack(k types.Object, e NameEntry) bool {
+func (r *reader) keyReadsBack(k types.Object, e treeEntry) bool {
 	ir, isRef := k.(types.IndirectRef)
-	if e.KeyObject.IsZero() {
+	if e.KeyObject == nil {
 		return !isRef
 	}
-	if !isRef || refOf(ir) != e.KeyObject {
+	want, wantRef := e.KeyObject.(types.IndirectRef)
+	if !isRef || !wantRef || ir != want {
 		return false
 	}
-	if _, ok := r.recovered[e.KeyObject.Num]; ok {
-		return false
-	}
-	te := r.entry(e.KeyObject.Num)
-	if te == nil || te.Free || te.Object == nil {
+	te := r.entry(refOf(ir).Num)
+	if _, ok := r.recovered[refOf(ir).Num]; ok || te == nil || te.Free || te.Object == nil {
 		return false
 	}
 	o, err := r.dec.load(te)

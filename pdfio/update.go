@@ -39,9 +39,9 @@ type Update struct {
 	outline      *outlineState
 	seal         *sealState // the placeholder AddSeal wrote
 
-	// plans are the trees SetNameTree built, by name, for Result's
-	// reader (result_model.go).
-	plans map[string]*treePlan
+	// plan is what the update was given to write (its trees, its
+	// content sets), for Result's reader (result_model.go).
+	plan resultPlan
 
 	name string
 	opts Options
@@ -581,12 +581,12 @@ func (u *Update) SetNameTree(name string, entries []NameEntry, shape TreeShape) 
 		}
 		tes = append(tes, te)
 	}
-	plan, alloc := planTree(entries, u.alloc)
+	plan, alloc := planTree(tes, u.alloc)
 	root, err := buildNameTree(tes, shape, alloc)
 	if err != nil {
 		return err
 	}
-	u.keepPlan(name, plan, root)
+	u.plan.tree(name, plan, root)
 	if u.names == nil {
 		if err := u.loadNames(); err != nil {
 			return err

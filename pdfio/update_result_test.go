@@ -100,7 +100,7 @@ func TestUpdateResultIsTheReadOfTheBytes(t *testing.T) {
 				t.Errorf("Result differs from ReadBytes at %s:\n got %+v\nwant %+v", docDiff(got, want), got, want)
 			}
 			for _, tr := range []*Tree{d.IDS, d.URLS} {
-				if tr != nil && !u.parsedWhole && len(d.Defects) == 0 && !u.plans[tr.Name].used {
+				if tr != nil && !u.parsedWhole && len(d.Defects) == 0 && !u.plan.trees[tr.Name].used {
 					t.Errorf("the %s tree the update built was walked, not taken from its plan", tr.Name)
 				}
 			}

@@ -20,7 +20,9 @@ func (u *Update) AddContentSet(cs *webcapture.ContentSet) (webcapture.Ref, error
 	if err != nil {
 		return webcapture.Ref{}, err
 	}
-	return refOf(u.objs.add(d)), nil
+	ref := refOf(u.objs.add(d))
+	u.plan.set(ref, d, cs)
+	return ref, nil
 }
 
 // ReplaceContentSet writes a new version of the content set at ref (it
