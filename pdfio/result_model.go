@@ -56,6 +56,8 @@ func planTree(entries []treeEntry, alloc func(types.Dict) types.IndirectRef) (*t
 type resultPlan struct {
 	trees map[string]*treePlan // the trees SetNameTree built, by name
 	sets  map[int]setPlan      // the content sets AddContentSet wrote, by object number
+
+	lastDate webcapture.Date // the last date sameDate parsed
 }
 
 // A setPlan is a content set AddContentSet wrote: the dictionary written,
@@ -123,11 +125,11 @@ func (r *reader) readsBack(m *webcapture.ContentSet) bool {
 		return false
 	case m.RefCounts == nil && m.RefArray || len(m.RefCounts) != 1 && m.RefCounts != nil && !m.RefArray:
 		return false
-	case !sameDate(m.Created):
+	case !r.sameDate(m.Created):
 		return false
 	}
 	for _, si := range m.Sources {
-		if si == nil || !si.Ref.IsZero() || !sameDate(si.Updated) || !sameDate(si.Expires) ||
+		if si == nil || !si.Ref.IsZero() || !r.sameDate(si.Updated) || !r.sameDate(si.Expires) ||
 			!plainURLs(&si.URLs) || si.Command != nil && !r.isDict(*si.Command) {
 			return false
 		}
@@ -151,13 +153,21 @@ func plainURLs(a *webcapture.AliasedURLs) bool {
 	return true
 }
 
-// sameDate reports whether a date written as its Raw reads back as d.
-func sameDate(d *webcapture.Date) bool {
+// sameDate reports whether a date written as its Raw reads back as d
+// (ParseDate's). A build's sets share their dates: the last one parsed
+// is kept.
+func (r *reader) sameDate(d *webcapture.Date) bool {
 	if d == nil {
 		return true
 	}
-	p, err := webcapture.ParseDate(d.Raw)
-	return err == nil && reflect.DeepEqual(p, *d)
+	if r.plan.lastDate.Raw != d.Raw || !r.plan.lastDate.Valid {
+		p, err := webcapture.ParseDate(d.Raw)
+		if err != nil {
+			return false
+		}
+		r.plan.lastDate = p
+	}
+	return r.plan.lastDate == *d || reflect.DeepEqual(r.plan.lastDate, *d)
 }
 
 // isDict reports whether ref is a dictionary of the table (as a command
