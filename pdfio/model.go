@@ -21,13 +21,15 @@ func (r *reader) contentSet(d types.Dict, ref webcapture.Ref, path string, fresh
 			return cs
 		}
 	}
-	m := &webcapture.ContentSet{Ref: ref}
-	cs := &ContentSet{ContentSet: m, Path: path}
+	cs := &ContentSet{Path: path}
 	if !ref.IsZero() {
 		r.sets.Put(ref, int32(len(r.doc.Sets)))
 	}
 	r.doc.Sets = append(r.doc.Sets, cs)
-	readKeys(r, contentSetKeys, m, d, ref, path)
+	if cs.ContentSet = r.plannedSet(d, ref, path); cs.ContentSet == nil { // (result_model.go)
+		cs.ContentSet = &webcapture.ContentSet{Ref: ref}
+		readKeys(r, contentSetKeys, cs.ContentSet, d, ref, path)
+	}
 	r.repackSet(cs, d, fresh)
 	return cs
 }

@@ -38,6 +38,9 @@ type reader struct {
 	headers map[int][]int64
 	// pageContents are the pages' content streams (contentsOf).
 	pageContents map[webcapture.Ref]int
+	// plan is what an update wrote, for Result's reader
+	// (result_model.go); nil for any other read.
+	plan *resultPlan
 }
 
 func newReader(ctx *model.Context, dec *decoder, name string, opts Options, b []byte) *reader {
@@ -112,10 +115,10 @@ func (r *reader) read() *Document {
 		if d, ok := names.(types.Dict); ok {
 			namesDict = d
 			if o, ok := d["IDS"]; ok {
-				r.doc.IDS = r.walkTree("IDS", o)
+				r.doc.IDS = r.nameTree("IDS", o)
 			}
 			if o, ok := d["URLS"]; ok {
-				r.doc.URLS = r.walkTree("URLS", o)
+				r.doc.URLS = r.nameTree("URLS", o)
 			}
 		} else if names != nil {
 			r.defect(webcapture.Ref{}, "Names", WrongType, "the catalog's /Names is %s, want a dictionary", typeName(names))

@@ -39,7 +39,9 @@ func (u *Update) Result(out []byte, name string) (doc *Document, err error) {
 	if !u.absorb(out) {
 		return u.parse(out, name)
 	}
-	doc = newReader(u.ctx, u.dec, name, u.opts, out).read()
+	r := newReader(u.ctx, u.dec, name, u.opts, out)
+	r.plan = &u.plan // (result_model.go)
+	doc = r.read()
 	if len(doc.Damage) > 0 {
 		// (Not expected: the original read without damage. A parse says
 		// what the damage is as a reader of the file meets it.)

@@ -39,6 +39,10 @@ type Update struct {
 	outline      *outlineState
 	seal         *sealState // the placeholder AddSeal wrote
 
+	// plan is what the update was given to write (its trees, its
+	// content sets), for Result's reader (result_model.go).
+	plan resultPlan
+
 	name string
 	opts Options
 
@@ -577,10 +581,12 @@ func (u *Update) SetNameTree(name string, entries []NameEntry, shape TreeShape) 
 		}
 		tes = append(tes, te)
 	}
-	root, err := buildNameTree(tes, shape, u.alloc)
+	plan, alloc := planTree(tes, u.alloc)
+	root, err := buildNameTree(tes, shape, alloc)
 	if err != nil {
 		return err
 	}
+	u.plan.tree(name, plan, root)
 	if u.names == nil {
 		if err := u.loadNames(); err != nil {
 			return err

@@ -97,7 +97,12 @@ func TestUpdateResultIsTheReadOfTheBytes(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("Result differs from ReadBytes:\n got %+v\nwant %+v", got, want)
+				t.Errorf("Result differs from ReadBytes at %s:\n got %+v\nwant %+v", docDiff(got, want), got, want)
+			}
+			for _, tr := range []*Tree{d.IDS, d.URLS} {
+				if tr != nil && !u.parsedWhole && len(d.Defects) == 0 && !u.plan.trees[tr.Name].used {
+					t.Errorf("the %s tree the update built was walked, not taken from its plan", tr.Name)
+				}
 			}
 			if !u.parsedWhole {
 				incremental++

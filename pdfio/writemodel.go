@@ -22,7 +22,9 @@ func (u *Update) AddContentSet(cs *webcapture.ContentSet) (webcapture.Ref, error
 	}
 	num := u.objs.reserve()
 	u.objs.putShaped(num, 0, d, contentSetShape)
-	return webcapture.Ref{Num: num}, nil
+	ref := webcapture.Ref{Num: num}
+	u.plan.set(ref, d, cs)
+	return ref, nil
 }
 
 // ReplaceContentSet writes a new version of the content set at ref (it
