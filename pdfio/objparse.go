@@ -64,7 +64,7 @@ type objParser struct {
 	// of b's bytes without a copy (valueShare: a read's parse only).
 	share *valueShare
 	// free, when not nil, holds empty maps a read let go of (recycle),
-	// for the object's own dictionary (depth 0) to be parsed into.
+	// for the object's dictionaries to be parsed into.
 	free *[]types.Dict
 }
 
@@ -144,7 +144,7 @@ func (p *objParser) array(depth int) (types.Object, bool) {
 func (p *objParser) dict(depth int) (types.Object, bool) {
 	p.i += 2 // <<
 	var d types.Dict
-	if f := p.free; depth == 0 && f != nil && len(*f) > 0 {
+	if f := p.free; f != nil && len(*f) > 0 {
 		d, *f = (*f)[len(*f)-1], (*f)[:len(*f)-1]
 	} else {
 		d = types.Dict{}
