@@ -732,6 +732,11 @@ func (l *lazy) streamEntries(xsd *types.XRefStreamDict, incr int) error {
 	}
 	xt := l.ctx.XRefTable
 	n := min(len(buf)/size, len(xsd.Objects))
+	// first: the table is empty and the stream lists each number once,
+	// in increasing order (as writers do): no number can be in the table
+	// already, and the look-up of each (a cache miss an entry in a
+	// table of 100,000) is left out.
+	first := len(xt.Table) == 0 && increasing(xsd.Objects)
 	if len(xt.Table) == 0 {
 		// The first section read sizes the table: 100,000 entries no
 		// longer grow it eight times over. (n entries are each made
@@ -741,7 +746,7 @@ func (l *lazy) streamEntries(xsd *types.XRefStreamDict, incr int) error {
 	var s entrySlab
 	for j, i := 0, 0; i < len(buf) && j < len(xsd.Objects); i, j = i+size, j+1 {
 		num := xsd.Objects[j]
-		if xt.Exists(num) {
+		if !first && xt.Exists(num) {
 			continue
 		}
 		c1 := int64(1)
@@ -772,6 +777,16 @@ func (l *lazy) streamEntries(xsd *types.XRefStreamDict, incr int) error {
 		xt.Table[num] = e
 	}
 	return nil
+}
+
+// increasing reports whether nums only increase (no number twice).
+func increasing(nums []int) bool {
+	for i := 1; i < len(nums); i++ {
+		if nums[i] <= nums[i-1] {
+			return false
+		}
+	}
+	return true
 }
 
 // objects loads every object as dereferenceXRefTable does: the object

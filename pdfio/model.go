@@ -51,7 +51,8 @@ func (r *reader) repackSet(cs *ContentSet, d types.Dict, fresh bool) {
 		return
 	}
 	cs.siKept = true
-	if sd, ok := d["SI"].(types.Dict); ok {
+	sd, direct := d["SI"].(types.Dict)
+	if direct {
 		u := sourceUseOf(sd) // (the dictionary's other keys were read: sourceInfo)
 		cs.siDict = &u
 	} else {
@@ -59,7 +60,24 @@ func (r *reader) repackSet(cs *ContentSet, d types.Dict, fresh bool) {
 	}
 	if fresh {
 		r.dec.recycle(d)
+		if direct && unshared(sd) {
+			r.dec.recycle(sd) // (held by nothing else: the set's map was)
+		}
 	}
+}
+
+// unshared reports whether a dictionary inside an object (fresh from the
+// parse) is sure to be its object's own, not a value a read's valueShare
+// gives to every object of the same text: one with a literal string
+// among its values is, since the share takes no text with a string
+// (sharedEnd).
+func unshared(d types.Dict) bool {
+	for _, v := range d {
+		if _, ok := v.(types.StringLiteral); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // repack lets go of dictionary d, object ref, once it is read, where a

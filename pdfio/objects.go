@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
@@ -100,11 +101,10 @@ func offsetOf(e *model.XRefTableEntry) int64 {
 func rawString(o types.Object) (string, bool) {
 	switch s := o.(type) {
 	case types.StringLiteral:
-		u := unescapeLiteral(string(s))
-		if len(u) == len(s) && u == string(s) {
-			u = strings.Clone(u)
+		if !needsUnescape(string(s)) {
+			return strings.Clone(string(s)), true
 		}
-		return u, true
+		return unescapeLiteral(string(s)), true
 	case types.HexLiteral:
 		return decodeHex(string(s)), true
 	}
@@ -117,7 +117,7 @@ func rawString(o types.Object) (string, bool) {
 // nothing), a backslash before any other byte (the byte); and an unescaped
 // end of line (CR, LF or CR LF) is one LF.
 func unescapeLiteral(s string) string {
-	if strings.IndexByte(s, '\\') < 0 && strings.IndexByte(s, '\r') < 0 {
+	if !needsUnescape(s) {
 		return s
 	}
 	b := make([]byte, 0, len(s))
@@ -167,13 +167,34 @@ func unescapeLiteral(s string) string {
 			b = append(b, c) // \( \) \\ and any other byte: the byte itself
 		}
 	}
-	return string(b)
+	return ownString(b)
+}
+
+// needsUnescape reports whether a literal string's text holds an escape or
+// a CR, which unescapeLiteral changes; any other text is its own value.
+func needsUnescape(s string) bool {
+	return strings.IndexByte(s, '\\') >= 0 || strings.IndexByte(s, '\r') >= 0
+}
+
+// ownString is b as a string without a copy, for a b made for it that
+// nothing else holds or changes: one allocation per decoded string, not
+// two (make, then string(b)).
+func ownString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // decodeHex decodes a hex string's digits (pdfcpu has already removed white
 // space and upper-cased them); an odd final digit is followed by 0.
 func decodeHex(s string) string {
-	b := make([]byte, 0, (len(s)+1)/2)
+	return ownString(appendHex(make([]byte, 0, (len(s)+1)/2), s))
+}
+
+// appendHex appends to b the bytes of a hex string's digits, as decodeHex
+// decodes them.
+func appendHex(b []byte, s string) []byte {
 	for i := 0; i < len(s); i += 2 {
 		hi, lo := unhex(s[i]), byte(0)
 		if i+1 < len(s) {
@@ -181,7 +202,7 @@ func decodeHex(s string) string {
 		}
 		b = append(b, hi<<4|lo)
 	}
-	return string(b)
+	return b
 }
 
 func unhex(c byte) byte {

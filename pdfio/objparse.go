@@ -64,7 +64,7 @@ type objParser struct {
 	// of b's bytes without a copy (valueShare: a read's parse only).
 	share *valueShare
 	// free, when not nil, holds empty maps a read let go of (recycle),
-	// for the object's own dictionary (depth 0) to be parsed into.
+	// for the object's dictionaries to be parsed into.
 	free *[]types.Dict
 }
 
@@ -144,7 +144,7 @@ func (p *objParser) array(depth int) (types.Object, bool) {
 func (p *objParser) dict(depth int) (types.Object, bool) {
 	p.i += 2 // <<
 	var d types.Dict
-	if f := p.free; depth == 0 && f != nil && len(*f) > 0 {
+	if f := p.free; f != nil && len(*f) > 0 {
 		d, *f = (*f)[len(*f)-1], (*f)[:len(*f)-1]
 	} else {
 		d = types.Dict{}
@@ -195,8 +195,8 @@ func (p *objParser) nameValue() (types.Object, bool) {
 	if !ok {
 		return nil, false
 	}
-	if o, common := commonNameValues[string(b)]; common {
-		return o, true
+	if i := commonName(b); i >= 0 {
+		return commonNameValues[i], true
 	}
 	return types.Name(b), true
 }
@@ -419,35 +419,220 @@ func (p *objParser) skipFrom(j int) int {
 }
 
 // commonNames are the names Web Capture files repeat on every page, set
-// and tree node, kept once instead of once per object.
-var commonNames = func() map[string]string {
-	m := map[string]string{}
-	for _, n := range []string{
-		"Type", "Subtype", "Page", "Pages", "Kids", "Parent", "Count", "MediaBox", "CropBox", "Contents",
-		"Resources", "Rotate", "ID", "PZ", "Names", "Limits", "IDS", "URLS", "S", "SPS", "SIS", "O", "SI",
-		"AU", "TS", "CT", "T", "R", "C", "Catalog", "SpiderInfo", "SpiderContentSet", "V", "Font", "XObject",
-		"Image", "Annots", "Length", "Filter", "FlateDecode", "ProcSet", "PDF", "Text", "ImageB", "ImageC",
-		"Width", "Height", "BitsPerComponent", "ColorSpace", "DeviceRGB", "DeviceGray", "Annot", "Link",
-		"Rect", "Border", "A", "URI", "Dest", "Outlines", "Metadata", "Info", "Producer", "Creator",
-	} {
-		m[n] = n
+// and tree node, kept once instead of once per object (internedName), and
+// commonNameValues the same as objects, made once (nameValue).
+var commonNames = [...]string{
+	"Type",
+	"Subtype",
+	"Page",
+	"Pages",
+	"Kids",
+	"Parent",
+	"Count",
+	"MediaBox",
+	"CropBox",
+	"Contents",
+	"Resources",
+	"Rotate",
+	"ID",
+	"PZ",
+	"Names",
+	"Limits",
+	"IDS",
+	"URLS",
+	"S",
+	"SPS",
+	"SIS",
+	"O",
+	"SI",
+	"AU",
+	"TS",
+	"CT",
+	"T",
+	"R",
+	"C",
+	"Catalog",
+	"SpiderInfo",
+	"SpiderContentSet",
+	"V",
+	"Font",
+	"XObject",
+	"Image",
+	"Annots",
+	"Length",
+	"Filter",
+	"FlateDecode",
+	"ProcSet",
+	"PDF",
+	"Text",
+	"ImageB",
+	"ImageC",
+	"Width",
+	"Height",
+	"BitsPerComponent",
+	"ColorSpace",
+	"DeviceRGB",
+	"DeviceGray",
+	"Annot",
+	"Link",
+	"Rect",
+	"Border",
+	"A",
+	"URI",
+	"Dest",
+	"Outlines",
+	"Metadata",
+	"Info",
+	"Producer",
+	"Creator",
+}
+
+var commonNameValues = func() (v [len(commonNames)]types.Object) {
+	for i, n := range commonNames {
+		v[i] = types.Name(n)
 	}
-	return m
+	return v
 }()
 
-// commonNameValues are the common names as objects, made once.
-var commonNameValues = func() map[string]types.Object {
-	m := map[string]types.Object{}
-	for n := range commonNames {
-		m[n] = types.Name(n)
+// commonName is the index of b in commonNames, or -1: a switch, which
+// compares b with a few of them, where a map hashed it (a look-up for
+// every key of every dictionary parsed).
+func commonName(b []byte) int {
+	switch string(b) {
+	case "Type":
+		return 0
+	case "Subtype":
+		return 1
+	case "Page":
+		return 2
+	case "Pages":
+		return 3
+	case "Kids":
+		return 4
+	case "Parent":
+		return 5
+	case "Count":
+		return 6
+	case "MediaBox":
+		return 7
+	case "CropBox":
+		return 8
+	case "Contents":
+		return 9
+	case "Resources":
+		return 10
+	case "Rotate":
+		return 11
+	case "ID":
+		return 12
+	case "PZ":
+		return 13
+	case "Names":
+		return 14
+	case "Limits":
+		return 15
+	case "IDS":
+		return 16
+	case "URLS":
+		return 17
+	case "S":
+		return 18
+	case "SPS":
+		return 19
+	case "SIS":
+		return 20
+	case "O":
+		return 21
+	case "SI":
+		return 22
+	case "AU":
+		return 23
+	case "TS":
+		return 24
+	case "CT":
+		return 25
+	case "T":
+		return 26
+	case "R":
+		return 27
+	case "C":
+		return 28
+	case "Catalog":
+		return 29
+	case "SpiderInfo":
+		return 30
+	case "SpiderContentSet":
+		return 31
+	case "V":
+		return 32
+	case "Font":
+		return 33
+	case "XObject":
+		return 34
+	case "Image":
+		return 35
+	case "Annots":
+		return 36
+	case "Length":
+		return 37
+	case "Filter":
+		return 38
+	case "FlateDecode":
+		return 39
+	case "ProcSet":
+		return 40
+	case "PDF":
+		return 41
+	case "Text":
+		return 42
+	case "ImageB":
+		return 43
+	case "ImageC":
+		return 44
+	case "Width":
+		return 45
+	case "Height":
+		return 46
+	case "BitsPerComponent":
+		return 47
+	case "ColorSpace":
+		return 48
+	case "DeviceRGB":
+		return 49
+	case "DeviceGray":
+		return 50
+	case "Annot":
+		return 51
+	case "Link":
+		return 52
+	case "Rect":
+		return 53
+	case "Border":
+		return 54
+	case "A":
+		return 55
+	case "URI":
+		return 56
+	case "Dest":
+		return 57
+	case "Outlines":
+		return 58
+	case "Metadata":
+		return 59
+	case "Info":
+		return 60
+	case "Producer":
+		return 61
+	case "Creator":
+		return 62
 	}
-	return m
-}()
+	return -1
+}
 
 // internedName is b as a string: a common name without allocating.
 func internedName(b []byte) string {
-	if s, ok := commonNames[string(b)]; ok {
-		return s
+	if i := commonName(b); i >= 0 {
+		return commonNames[i]
 	}
 	return string(b)
 }

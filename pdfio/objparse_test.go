@@ -139,3 +139,20 @@ func BenchmarkParseCompressed(b *testing.B) {
 		}
 	})
 }
+
+// TestCommonName: commonName finds each common name, and no other.
+func TestCommonName(t *testing.T) {
+	for i, n := range commonNames {
+		if got := commonName([]byte(n)); got != i {
+			t.Errorf("commonName(%q) = %d, want %d", n, got, i)
+		}
+		if got := internedName([]byte(n)); got != n {
+			t.Errorf("internedName(%q) = %q, want %q", n, got, n)
+		}
+	}
+	for _, n := range []string{"", "type", "Pagess", "Pag", "Spider", "FlateDecode\x00", "ID#20"} {
+		if got := commonName([]byte(n)); got != -1 {
+			t.Errorf("commonName(%q) = %d, want -1", n, got)
+		}
+	}
+}

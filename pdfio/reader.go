@@ -327,6 +327,25 @@ type treeWalk struct {
 	seen    map[webcapture.Ref]bool // every node walked: shared if met again
 	last    *string                 // the key before, in walk order
 	stopped bool
+	buf     []byte // the latest key's decoded bytes (keyText)
+}
+
+// keyText is rawString for a tree key, without a copy of its own: the
+// text of a literal string without escapes, or the bytes decoded into
+// w.buf, valid until the next key. names keeps it as the equal string the
+// entry's content set holds, or else a copy (sharedKey): a key is mostly
+// its set's /ID or URL, and was a copy made only to be dropped.
+func (w *treeWalk) keyText(o types.Object) (string, bool) {
+	switch s := o.(type) {
+	case types.StringLiteral:
+		if !needsUnescape(string(s)) {
+			return string(s), true
+		}
+	case types.HexLiteral:
+		w.buf = appendHex(w.buf[:0], string(s))
+		return ownString(w.buf), true
+	}
+	return rawString(o)
 }
 
 // node walks one node and returns the least and greatest keys below it;
@@ -453,7 +472,7 @@ func (w *treeWalk) names(names types.Object, node webcapture.Ref, path string) (
 		if w.lost(kref, why) || why != resolved {
 			continue
 		}
-		key, isStr := rawString(kobj)
+		key, isStr := w.keyText(kobj)
 		if !isStr {
 			r.defect(kref, e.Path(), TreeKeyType, "%s: key is %s, want a string", e.Path(), typeName(kobj))
 			continue
@@ -471,7 +490,7 @@ func (w *treeWalk) names(names types.Object, node webcapture.Ref, path string) (
 		}
 		hi = &e.Key
 		r.entryValue(e, a[i+1])
-		e.Key = sharedKey(t.Name, e)
+		e.Key = sharedKey(t.Name, e) // (a string of its own from here on)
 		t.Entries = append(t.Entries, e)
 	}
 	return lo, hi
@@ -564,7 +583,7 @@ func (r *reader) entryValue(e *Entry, v types.Object) {
 // keys were 10 MB of copies.
 func sharedKey(tree string, e *Entry) string {
 	if len(e.Sets) != 1 {
-		return e.Key
+		return strings.Clone(e.Key)
 	}
 	cs := e.Sets[0]
 	switch tree {
@@ -587,7 +606,7 @@ func sharedKey(tree string, e *Entry) string {
 			}
 		}
 	}
-	return e.Key
+	return strings.Clone(e.Key)
 }
 
 // show writes a key for a message: IDS keys in hex, URLS keys quoted.

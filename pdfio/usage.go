@@ -393,7 +393,8 @@ func (r *reader) priorAction(annot, pa types.Object, page int) *PriorAction {
 
 // idForms finds the Form XObjects that carry /ID.
 func (r *reader) idForms() {
-	for n, e := range r.xt.Table {
+	for _, n := range r.objectNumbers() { // (in order: entries made in order lie in order in memory)
+		e := r.entry(n)
 		if e == nil || e.Free {
 			continue
 		}
