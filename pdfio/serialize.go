@@ -66,7 +66,7 @@ func appendValue(b *bytes.Buffer, o types.Object, x *readBack, depth int) error 
 		if x != nil && !upperHex(string(v)) {
 			x.inexact = true
 		}
-		appendHex(b, string(v))
+		writeHexLiteral(b, string(v))
 	case types.IndirectRef:
 		n, g := v.ObjectNumber.Value(), v.GenerationNumber.Value()
 		if n < 0 || g < 0 || n > maxKeptInt || g > maxKeptInt {
@@ -109,9 +109,9 @@ func (x *readBack) unsure() {
 	}
 }
 
-// appendHex writes a hex string in upper case (as bytes.ToUpper would,
+// writeHexLiteral writes a hex string in upper case (as bytes.ToUpper would,
 // without its copies: an ASCII string is upper-cased a byte at a time).
-func appendHex(b *bytes.Buffer, s string) {
+func writeHexLiteral(b *bytes.Buffer, s string) {
 	t := append(b.AvailableBuffer(), '<')
 	for i := 0; i < len(s); i++ {
 		c := s[i]
