@@ -15,26 +15,27 @@ import (
 // (pdfio's Update.Result, keptValue). Whatever the input holds already,
 // the audit after the build says what an audit of the written file says.
 
-// mergedInputPDF is four pages of which the fourth belongs to two content
-// sets already (the second set claims it again), whose SpiderInfo (/V
+// mergedInputPDF is pages pages (four for i30result's case) of which the
+// last belongs to two content sets already (the second set claims it again), whose SpiderInfo (/V
 // 1.25, a literal-string /V left aside) lists a command, and whose URLS
 // tree holds a key that is not canonical ("HTTP://Example.com/a"): a
 // build over it merges its sets into these trees and this SpiderInfo.
-func mergedInputPDF() []byte {
+func mergedInputPDF(pages int) []byte {
 	b := pb.New()
 	b.Version = "1.7"
 	id1, id2 := strings.Repeat("\xA1", 16), strings.Repeat("\xA2", 16)
 	idRef := b.Add(pb.Hex(id1))
-	pagesRoot, pages := b.PageTree(4, func(i int) pb.Dict {
-		if i == 3 {
+	last := pages - 1
+	pagesRoot, page := b.PageTree(pages, func(i int) pb.Dict {
+		if i == last {
 			return pb.D("ID", idRef)
 		}
 		return pb.D()
 	})
 	cmd := b.Add(pb.D("URL", pb.Lit("HTTP://Example.com/"), "L", 2, "F", 1))
-	set1 := b.Add(pb.D("Type", pb.Name("SpiderContentSet"), "S", pb.Name("SPS"), "ID", idRef, "O", pb.Array{pages[3]},
+	set1 := b.Add(pb.D("Type", pb.Name("SpiderContentSet"), "S", pb.Name("SPS"), "ID", idRef, "O", pb.Array{page[last]},
 		"SI", pb.D("AU", pb.Lit("HTTP://Example.com/a"), "TS", pb.Lit("D:20150402085105Z"), "C", cmd), "CT", pb.Lit("text/html"), "T", pb.Lit("Old (a) page")))
-	set2 := b.Add(pb.D("Type", pb.Name("SpiderContentSet"), "S", pb.Name("SPS"), "ID", pb.Hex(id2), "O", pb.Array{pages[3]},
+	set2 := b.Add(pb.D("Type", pb.Name("SpiderContentSet"), "S", pb.Name("SPS"), "ID", pb.Hex(id2), "O", pb.Array{page[last]},
 		"SI", pb.D("AU", pb.Lit("http://example.com/z"), "TS", pb.Lit("D:20150402085106Z")), "CT", pb.Lit("text/html")))
 	idsRoot := b.NameTree([]pb.KV{{Key: id1, Value: set1}, {Key: id2, Value: set2}}, 64, 64, pb.HexKey)
 	urlsRoot := b.NameTree([]pb.KV{{Key: "HTTP://Example.com/a", Value: set1}, {Key: "http://example.com/z", Value: set2}}, 64, 64, pb.LitKey)
@@ -54,7 +55,7 @@ func mergedFiles() map[string]string {
  "pageSets": [
   {"pages": "1-2", "url": "http://example.com/a", "contentType": "text/html", "captured": "2026-11-21T10:30:00Z", "source": "a.html", "title": "A (new)"},
   {"pages": "3", "url": "http://example.com/notes.txt", "contentType": "text/plain", "captured": "2026-11-21T10:30:02Z", "source": "notes.txt"}]}`,
-		"m/in.pdf":    string(mergedInputPDF()),
+		"m/in.pdf":    string(mergedInputPDF(4)),
 		"m/a.html":    `<html><head><title>A</title></head><body><p>A</p></body></html>`,
 		"m/notes.txt": "Notes.\n",
 	}

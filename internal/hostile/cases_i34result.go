@@ -3,8 +3,6 @@ package hostile
 import (
 	"fmt"
 	"strings"
-
-	pb "github.com/webcap/webcap/internal/pdfbuild"
 )
 
 // Issue 30, build's CPU (the result read back, round 3): the document
@@ -15,47 +13,20 @@ import (
 // say in the audit the build prints what an audit of the written file
 // says, object numbers and tree paths alike.
 
-// plannedPages is how many pages plannedInputPDF has, and plannedSets how
-// many page sets plannedFiles' manifest adds (one a page): more than a
-// leaf of 64, so that both rebuilt trees have /Kids.
+// plannedPages is how many pages the case's input has, and plannedSets
+// how many page sets plannedFiles' manifest adds (one a page): more than
+// a leaf of 64, so that both rebuilt trees have /Kids.
 const plannedPages, plannedSets = 90, 80
 
-// plannedInputPDF is mergedInputPDF's structures over plannedPages pages:
-// a page claimed by two sets (the last), a URLS key that is not
-// canonical ("HTTP://Example.com/a"), a set whose URL the build names
-// again ("http://example.com/z"), SpiderInfo with a command.
-func plannedInputPDF() []byte {
-	b := pb.New()
-	b.Version = "1.7"
-	id1, id2 := strings.Repeat("\xA1", 16), strings.Repeat("\xA2", 16)
-	idRef := b.Add(pb.Hex(id1))
-	last := plannedPages - 1
-	pagesRoot, pages := b.PageTree(plannedPages, func(i int) pb.Dict {
-		if i == last {
-			return pb.D("ID", idRef)
-		}
-		return pb.D()
-	})
-	cmd := b.Add(pb.D("URL", pb.Lit("HTTP://Example.com/"), "L", 2, "F", 1))
-	set1 := b.Add(pb.D("Type", pb.Name("SpiderContentSet"), "S", pb.Name("SPS"), "ID", idRef, "O", pb.Array{pages[last]},
-		"SI", pb.D("AU", pb.Lit("HTTP://Example.com/a"), "TS", pb.Lit("D:20150402085105Z"), "C", cmd), "CT", pb.Lit("text/html"), "T", pb.Lit("Old (a) page")))
-	set2 := b.Add(pb.D("Type", pb.Name("SpiderContentSet"), "S", pb.Name("SPS"), "ID", pb.Hex(id2), "O", pb.Array{pages[last]},
-		"SI", pb.D("AU", pb.Lit("http://example.com/z"), "TS", pb.Lit("D:20150402085106Z")), "CT", pb.Lit("text/html")))
-	idsRoot := b.NameTree([]pb.KV{{Key: id1, Value: set1}, {Key: id2, Value: set2}}, 64, 64, pb.HexKey)
-	urlsRoot := b.NameTree([]pb.KV{{Key: "HTTP://Example.com/a", Value: set1}, {Key: "http://example.com/z", Value: set2}}, 64, 64, pb.LitKey)
-	names := b.Add(pb.D("IDS", idsRoot, "URLS", urlsRoot))
-	info := pb.D("V", 1.25, "C", pb.Array{cmd})
-	b.Root = b.Add(pb.D("Type", pb.Name("Catalog"), "Pages", pagesRoot, "Names", names, "SpiderInfo", info))
-	return b.Bytes()
-}
-
-// plannedFiles are a build over plannedInputPDF: plannedSets page sets,
-// one a page, each its own HTML source; the first's URL is the canonical
+// plannedFiles are a build over mergedInputPDF(plannedPages) (the last
+// page claimed by two sets, a URLS key that is not canonical, a set whose
+// URL the build names again, SpiderInfo with a command): plannedSets page
+// sets, one a page, each its own HTML source; the first's URL is the canonical
 // form of the input's odd key, the second's the URL of the input's
 // second set (its URLS entry becomes an array of two sets); and a
 // command of its own. Made when the case runs (not at init).
 func plannedFiles() map[string]string {
-	files := map[string]string{"m/in.pdf": string(plannedInputPDF())}
+	files := map[string]string{"m/in.pdf": string(mergedInputPDF(plannedPages))}
 	var sets []string
 	for i := range plannedSets {
 		url := fmt.Sprintf("http://example.com/p%02d", i)
