@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,20 +49,32 @@ func TestSameOutputEveryRun(t *testing.T) {
 	add("many-repairs", manyRepairs())
 	for _, f := range files {
 		for _, args := range [][]string{{"info"}, {"info", "--json"}, {"audit", "--in-process"}, {"audit", "--in-process", "--json"}, {"fix", "--dry-run"}} {
-			args := append(args, f)
-			t.Run(filepath.Base(f)+"/"+fmt.Sprint(args[:len(args)-1]), func(t *testing.T) {
+			name := filepath.Base(f) + "/" + fmt.Sprint(args)
+			// (--max-memory is a ceiling on the whole process, and this
+			// test's process holds the output of the run before and what
+			// the collector has not yet taken back: under the default
+			// 1 GiB, the third of four runs of info --json on
+			// shared-command-params, whose answer is 63 MB, once stopped
+			// and the others did not. The ceiling is the hostile suite's
+			// to test, each case in a process of its own; this test
+			// compares outputs, kept as digests.)
+			args := append([]string{args[0], "--max-memory", "16GiB"}, append(args[1:], f)...)
+			t.Run(name, func(t *testing.T) {
 				var first string
+				var firstSum [sha256.Size]byte
 				for i := range 4 {
 					ios, _, out, errOut := Test()
 					code := Main(context.Background(), args, ios)
 					got := fmt.Sprintf("exit %d\n%s\n--- stderr\n%s", code, out, errOut)
+					out.Reset()
+					sum := sha256.Sum256([]byte(got))
 					if i == 0 {
-						first = got
-						if filepath.Base(f) == "many-repairs.pdf" && len(args) == 4 && args[0] == "audit" && strings.Count(got, "more of the same kind") < 2 {
+						first, firstSum = clip(got), sum
+						if filepath.Base(f) == "many-repairs.pdf" && args[0] == "audit" && args[len(args)-2] == "--json" && strings.Count(got, "more of the same kind") < 2 {
 							t.Fatalf("many-repairs: want two kinds of damage past the first hundred (in --json: the text shows the first few of each rule):\n%s", clip(got))
 						}
-					} else if got != first {
-						t.Fatalf("run %d differs from the first:\n%s\nfirst:\n%s", i+1, clip(got), clip(first))
+					} else if sum != firstSum {
+						t.Fatalf("run %d differs from the first:\n%s\nfirst:\n%s", i+1, clip(got), first)
 					}
 				}
 			})
