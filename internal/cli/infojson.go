@@ -32,8 +32,10 @@ import (
 // string as \ufffd; floats as its floatEncoder), which
 // TestInfoJSONStreamsTheReport checks on every sample, on generated
 // captures of both flavours, on every real-world file and on odd strings
-// and floats. The small, rare parts (spiderInfo) still go through
-// encoding/json. With it all, writing the report takes about 40 ms, 1.6 MB
+// and floats. The small, rare parts (a command's settings) still go
+// through encoding/json; a command's posted data, which can be the one
+// large value of a report, is written by writeLargeBytes straight from its
+// decoded bytes. With it all, writing the report takes about 40 ms, 1.6 MB
 // and 79,000 allocations.
 
 // writeInfoJSON writes the same bytes as encoding infoReport whole, one
