@@ -2,7 +2,6 @@ package hostile
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"time"
 )
@@ -76,18 +75,13 @@ func repackFileOf(repackObjects []string) []byte {
 	fmt.Fprintf(&b, "%d 0 obj\n<< /Type /ObjStm /N %d /First %d /Length %d >>\nstream\n%s%s\nendstream\nendobj\n",
 		stm, len(ind), head.Len(), head.Len()+body.Len(), head.Bytes(), body.Bytes())
 	offs[xrefNum] = b.Len()
-	var e bytes.Buffer
-	entry := func(typ byte, f2 uint32, f3 uint16) {
-		e.WriteByte(typ)
-		binary.Write(&e, binary.BigEndian, f2)
-		binary.Write(&e, binary.BigEndian, f3)
-	}
-	entry(0, 0, 65535)
+	var e xrefRows
+	e.add(0, 0, 65535)
 	for n := 1; n <= xrefNum; n++ {
 		if i, ok := ind[n]; ok {
-			entry(2, stm, uint16(i))
+			e.add(2, stm, uint16(i))
 		} else {
-			entry(1, uint32(offs[n]), 0)
+			e.add(1, uint32(offs[n]), 0)
 		}
 	}
 	fmt.Fprintf(&b, "%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n", xrefNum, xrefNum+1, e.Len())
