@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/webcap/webcap/pdfio"
 	"github.com/webcap/webcap/webcapture"
@@ -249,8 +248,7 @@ func writeLargeBytes(b []byte, p []byte, w *bufio.Writer, chunk int) ([]byte, er
 			if n == 0 { // (a chunk shorter than the rune)
 				_, n = utf8.DecodeRune(p)
 			}
-			// The chunk is only read, while p is alive: no copy of it.
-			b = appendEscaped(b, unsafe.String(unsafe.SliceData(p), n))
+			b = appendEscaped(b, p[:n]) // (read in place: no copy)
 		} else {
 			b = appendUpperHex(b, p[:n])
 		}
