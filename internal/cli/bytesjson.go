@@ -114,8 +114,9 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(appendEscaped(append(b, '"'), s), '"')
 }
 
-// appendEscaped is appendJSONString without the quotes.
-func appendEscaped(b []byte, s string) []byte {
+// appendEscaped is appendJSONString without the quotes; it reads a
+// string or, in place, a large value's bytes (writeLargeBytes).
+func appendEscaped[T string | []byte](b []byte, s T) []byte {
 	const hexDigits = "0123456789abcdef"
 	for i := 0; i < len(s); {
 		// A run of bytes that stand for themselves is copied at once
@@ -149,7 +150,8 @@ func appendEscaped(b []byte, s string) []byte {
 		case c < utf8.RuneSelf:
 			b = append(b, c)
 		default:
-			r, n := utf8.DecodeRuneInString(s[i:])
+			// (at most 4 bytes made a string: no copy that escapes)
+			r, n := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
 			if r == '\u2028' || r == '\u2029' { // as encoding/json: safe in JavaScript
 				b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
 			} else {

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -98,6 +101,41 @@ func FuzzBytesJSON(f *testing.F) {
 		enc.Encode(struct{ S string }{s})
 		if string(got)+"\n" != want.String() {
 			t.Errorf("%q: %s, encoding/json %s", s, got, want.String())
+		}
+	})
+}
+
+// FuzzWriteLargeBytes holds writeLargeBytes, at every chunk size, to
+// encoding/json (valid UTF-8: a JSON string, no HTML escaping) and to
+// the upper-case hex of its bytes (any other), through a writer that is flushed on the
+// way.
+func FuzzWriteLargeBytes(f *testing.F) {
+	for _, s := range []string{"", "http://a/", "caf\xe9", "a\x00b", "\u2028<>&\"\\", "\xed\xa0\x80", "\U0001F600x\u2029", "\xe2\x80"} {
+		f.Add(s, uint8(1))
+		f.Add(s, uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, s string, chunk uint8) {
+		var want []byte
+		if utf8.ValidString(s) {
+			var w bytes.Buffer
+			enc := json.NewEncoder(&w)
+			enc.SetEscapeHTML(false)
+			enc.Encode(s)
+			want = bytes.TrimSuffix(w.Bytes(), []byte("\n"))
+		} else {
+			want = []byte(`{"hex":"` + strings.ToUpper(hex.EncodeToString([]byte(s))) + `"}`)
+		}
+		var out bytes.Buffer
+		w := bufio.NewWriterSize(&out, 16)
+		b, err := writeLargeBytes([]byte("x"), []byte(s), w, int(chunk)+1)
+		if err == nil {
+			_, err = w.Write(b)
+		}
+		if err != nil || w.Flush() != nil {
+			t.Fatal(err)
+		}
+		if got := out.String(); got != "x"+string(want) {
+			t.Errorf("writeLargeBytes(%q, chunk %d) = %s, want x%s", s, int(chunk)+1, got, want)
 		}
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/webcap/webcap/internal/sharedtest"
 	"github.com/webcap/webcap/internal/urlcorpus"
 	"github.com/webcap/webcap/pdfio"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // Every command shows an example in its help.
@@ -214,4 +216,23 @@ func TestInfoJSONStreamsTheReport(t *testing.T) {
 		d.Pages[i].PZ = &z
 	}
 	check("odd strings", d)
+	// Posted data of every kind, over the writer's 16 KB chunks: text with
+	// U+2028 across a chunk's end, bytes that are not UTF-8, empty, a
+	// stream three commands share (written once), a string.
+	text := []byte(strings.Repeat("a=1&", 4095) + "ab\u2028\u2029\x00\"" + strings.Repeat("\u00e9", 9000))
+	latin := append(bytes.Repeat([]byte("caf\xe9"), 9000), '\\')
+	empty := []byte{}
+	shared := webcapture.Ref{Num: 77}
+	v := webcapture.Number{Value: 1.25}
+	d.Info = &webcapture.Info{Ref: webcapture.Ref{Num: 5}, Version: &v}
+	for i, c := range []struct {
+		data *[]byte
+		ref  webcapture.Ref
+	}{{&text, webcapture.Ref{Num: 70}}, {&latin, shared}, {&empty, webcapture.Ref{Num: 71}}, {&latin, shared},
+		{nil, webcapture.Ref{}}, {&text, webcapture.Ref{}}, {&latin, shared}} {
+		d.Info.Commands = append(d.Info.Commands, &webcapture.Command{Ref: webcapture.Ref{Num: 80 + i}, URL: "http://a/\xff" + strconv.Itoa(i),
+			PostData: c.data, PostRef: c.ref, PostStream: c.ref != webcapture.Ref{}})
+	}
+	d.Info.Commands[4].PostStream = true // a stream too large to read
+	check("posted data", d)
 }

@@ -519,47 +519,69 @@ func counts(d *pdfio.Document) countsJSON {
 }
 
 func newSpiderInfoJSON(info *webcapture.Info) *spiderInfoJSON {
-	j := &spiderInfoJSON{Object: info.Ref.String(), Commands: []commandJSON{}}
-	if info.Version != nil {
-		v := info.Version.String()
-		j.Version = &v
-	}
-	posted := map[webcapture.Ref]int{} // a /P stream: the first command that posts it
+	j := &spiderInfoJSON{Object: info.Ref.String(), Version: spiderVersion(info), Commands: []commandJSON{}}
+	posted := map[webcapture.Ref]int{}
 	for i, c := range info.Commands {
-		cj := commandJSON{Object: c.Ref.String(), URL: urlJSON(c.URL), Levels: c.Depth(), FlagBits: uint32(c.FlagsOrDefault()),
-			Flags: flagNames(c.FlagsOrDefault()), Method: "GET", ContentType: optBytes(c.ContentType), Headers: optBytes(c.Headers)}
-		if c.IsPost() {
-			cj.Method = "POST"
-		}
-		first, shared := posted[c.PostRef]
-		switch {
-		case c.PostData == nil: // (a POST whose stream is too large to read: a defect says)
-		case c.PostRef != webcapture.Ref{} && shared:
-			cj.PostDataOf = &first
-		default:
-			s := bytesJSON(*c.PostData)
+		cj, post := newCommandJSON(c, i, posted)
+		if post != nil {
+			s := bytesJSON(post)
 			cj.PostData = &s
-			if c.PostRef != (webcapture.Ref{}) {
-				posted[c.PostRef] = i
-			}
-		}
-		if s := c.Settings; s != nil {
-			sj := &settingsJSON{Object: s.Ref.String(), Global: dictKeys(s.Global), Values: dictValues(s.Global), Engines: []engineJSON{}}
-			for _, e := range s.Engines {
-				ej := engineJSON{Name: bytesJSON(e.Key), Valid: e.Err == nil, Settings: []bytesJSON{}, Value: webcapture.Format(e.Settings)}
-				if e.Err != nil {
-					ej.Reason = e.Err.Error()
-				}
-				if d, ok := e.Settings.(webcapture.Dict); ok {
-					ej.Settings = dictKeys(d)
-				}
-				sj.Engines = append(sj.Engines, ej)
-			}
-			cj.Settings = sj
 		}
 		j.Commands = append(j.Commands, cj)
 	}
 	return j
+}
+
+func spiderVersion(info *webcapture.Info) *string {
+	if info.Version == nil {
+		return nil
+	}
+	v := info.Version.String()
+	return &v
+}
+
+// newCommandJSON is commands[i] without its postData, which it returns
+// apart: the bytes to write there, or nil. A /P stream is written by the
+// first command that posts it (posted maps it to that command's index);
+// the others name that command in postDataOf. (The data is not made a
+// bytesJSON here, so that writeInfoJSON can write a 60 MiB stream from
+// the decoded bytes without a copy.)
+func newCommandJSON(c *webcapture.Command, i int, posted map[webcapture.Ref]int) (commandJSON, []byte) {
+	cj := commandJSON{Object: c.Ref.String(), URL: urlJSON(c.URL), Levels: c.Depth(), FlagBits: uint32(c.FlagsOrDefault()),
+		Flags: flagNames(c.FlagsOrDefault()), Method: "GET", ContentType: optBytes(c.ContentType), Headers: optBytes(c.Headers)}
+	if c.IsPost() {
+		cj.Method = "POST"
+	}
+	var post []byte
+	first, shared := posted[c.PostRef]
+	switch {
+	case c.PostData == nil: // (a POST whose stream is too large to read: a defect says)
+	case c.PostRef != webcapture.Ref{} && shared:
+		cj.PostDataOf = &first
+	default:
+		post = *c.PostData
+		if post == nil {
+			post = []byte{} // (posted, and empty: "postData": "")
+		}
+		if c.PostRef != (webcapture.Ref{}) {
+			posted[c.PostRef] = i
+		}
+	}
+	if s := c.Settings; s != nil {
+		sj := &settingsJSON{Object: s.Ref.String(), Global: dictKeys(s.Global), Values: dictValues(s.Global), Engines: []engineJSON{}}
+		for _, e := range s.Engines {
+			ej := engineJSON{Name: bytesJSON(e.Key), Valid: e.Err == nil, Settings: []bytesJSON{}, Value: webcapture.Format(e.Settings)}
+			if e.Err != nil {
+				ej.Reason = e.Err.Error()
+			}
+			if d, ok := e.Settings.(webcapture.Dict); ok {
+				ej.Settings = dictKeys(d)
+			}
+			sj.Engines = append(sj.Engines, ej)
+		}
+		cj.Settings = sj
+	}
+	return cj, post
 }
 
 func flagNames(f webcapture.Flags) []string {

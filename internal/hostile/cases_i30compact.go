@@ -2,7 +2,6 @@ package hostile
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"time"
 )
@@ -16,7 +15,7 @@ import (
 // are inherited, a set's source information naming a command and an
 // empty alias chain, and a set no tree reaches each read as before.
 
-// repackObjects are the objects of repackFile, by number; those in
+// repackObjects are the objects of repackFileOf, by number; those in
 // repackStreams are written as streams of the file, the rest go in one
 // object stream.
 var repackObjects = []string{
@@ -46,10 +45,9 @@ var repackSelfObjects = func() []string {
 	return o
 }()
 
-// repackFile writes repackObjects and repackStreams: object 11 is the
-// object stream, 12 the cross-reference stream.
-func repackFile() []byte { return repackFileOf(repackObjects) }
-
+// repackFileOf writes repackObjects (or objects numbered as they are)
+// and repackStreams: object 11 is the object stream, 12 the
+// cross-reference stream.
 func repackFileOf(repackObjects []string) []byte {
 	const stm, xrefNum = 11, 12
 	var b bytes.Buffer
@@ -76,18 +74,13 @@ func repackFileOf(repackObjects []string) []byte {
 	fmt.Fprintf(&b, "%d 0 obj\n<< /Type /ObjStm /N %d /First %d /Length %d >>\nstream\n%s%s\nendstream\nendobj\n",
 		stm, len(ind), head.Len(), head.Len()+body.Len(), head.Bytes(), body.Bytes())
 	offs[xrefNum] = b.Len()
-	var e bytes.Buffer
-	entry := func(typ byte, f2 uint32, f3 uint16) {
-		e.WriteByte(typ)
-		binary.Write(&e, binary.BigEndian, f2)
-		binary.Write(&e, binary.BigEndian, f3)
-	}
-	entry(0, 0, 65535)
+	var e xrefRows
+	e.add(0, 0, 65535)
 	for n := 1; n <= xrefNum; n++ {
 		if i, ok := ind[n]; ok {
-			entry(2, stm, uint16(i))
+			e.add(2, stm, uint16(i))
 		} else {
-			entry(1, uint32(offs[n]), 0)
+			e.add(1, uint32(offs[n]), 0)
 		}
 	}
 	fmt.Fprintf(&b, "%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n", xrefNum, xrefNum+1, e.Len())
@@ -100,12 +93,25 @@ func repackFileOf(repackObjects []string) []byte {
 // objects on one line, its first end of line 345 bytes in.
 const lateEOL = "%PDF-1.000000001 0 obj A000000000000000000000000000000000000000000002 0 obj A000000000000000000000000000000000000003 0 obj A00000000000000000000000000000000000000000000000000000000000000000000000004 0 obj A0000000000000000000000000000005 0 obj A000000000000000000000000000000000000000000000000000000000000000000000000xref\n0 6\n0000000000 00000 f \n0000000010 00000 n \n0000000060 00000 n \n0000000110 00000 n \n0000000190 00000 n \n0000000230 00000 n \ntrailer<</Size 0/Root 0 0 R>>startxref0317 %"
 
-func init() {
-	Register(
-		Case{
-			Name:  "objstm-repacked-page-set-info",
-			Part:  Bounds,
-			Setup: lazyFile("repack.pdf", repackFile, "info", "--json", "repack.pdf"),
+// repackCases are the four repacked cases of one flavour of file, named
+// FLAVOUR-repacked-*: file writes repackObjects (page-set), or self, the
+// objects whose leaf or catalog the walk above holds (held-dict). Both
+// flavours give the page-set verdicts; heldInfo and heldAudit bring a
+// flavour's held-dict verdicts (Stdout, NotStdout, Before): the leaf is
+// object 8 here and 11 in the classic objects, whose IDS tree is two
+// levels deep.
+func repackCases(flavour string, file func(objs []string) []byte, self []string, heldInfo, heldAudit Case) []Case {
+	repack := func() []byte { return file(repackObjects) }
+	held := func() []byte { return file(self) }
+	heldInfo.Name, heldInfo.Exit = flavour+"-repacked-held-dict-info", 0
+	heldInfo.Setup = lazyFile("self.pdf", held, "info", "--json", "self.pdf")
+	heldAudit.Name, heldAudit.Exit = flavour+"-repacked-held-dict-audit", 1
+	heldAudit.Setup = lazyFile("self.pdf", held, "audit", "--in-process", "self.pdf")
+	heldAudit.Stdout = append(heldAudit.Stdout, `^self\.pdf: warning WC-ALIAS-EMPTY object 4 0 R /C:`, `^1 file audited: 8 errors, 2 warnings, 0 notes, 0 unreadable$`)
+	cs := []Case{
+		{
+			Name:  flavour + "-repacked-page-set-info",
+			Setup: lazyFile("repack.pdf", repack, "info", "--json", "repack.pdf"),
 			Exit:  0,
 			// As before (the output is byte-identical to webcap-old's):
 			// object 4 is page 1 and the first set, object 10 a set no
@@ -116,13 +122,11 @@ func init() {
 				`\{"index":3,"object":"10 0 R","subtype":"SIS",.*"orphan":true,`,
 				`"counts":\{"contentSets":3,"pageSets":2,"imageSets":1,"orphans":1,"pages":2,"pagesWithID":2,"images":1,"imagesWithID":1,"defects":0\}`,
 			},
-			MaxCPU: 2 * time.Second, MaxRSS: 200 << 20,
 			Before: "exit 0, 3 sets (4 0 R page 1 and set, 10 0 R an orphan), no defect, in 0.01 s CPU, 21 MB (/work/webcap-old info --json repack.pdf)",
 		},
-		Case{
-			Name:  "objstm-repacked-page-set-audit",
-			Part:  Bounds,
-			Setup: lazyFile("repack.pdf", repackFile, "audit", "--in-process", "repack.pdf"),
+		{
+			Name:  flavour + "-repacked-page-set-audit",
+			Setup: lazyFile("repack.pdf", repack, "audit", "--in-process", "repack.pdf"),
 			Exit:  1,
 			// As before: the empty alias chain is found through the /SI
 			// kept of object 4, once its dictionary was let go of.
@@ -132,14 +136,20 @@ func init() {
 				`^repack\.pdf: error WC-CS-TYPE object 4 0 R /Type: /Type is /Page`,
 				`^1 file audited: 3 errors, 2 warnings, 0 notes, 0 unreadable$`,
 			},
-			MaxCPU: 2 * time.Second, MaxRSS: 200 << 20,
 			Before: "exit 1, 3 errors (WC-CS-TYPE, WC-R, WC-PARENT) and 2 warnings (WC-CS-ORPHAN, WC-ALIAS-EMPTY object 4 0 R /C) in 0.01 s CPU, 21 MB (/work/webcap-old audit --in-process repack.pdf)",
 		},
+		heldInfo,
+		heldAudit,
+	}
+	for i := range cs {
+		cs[i].Part, cs[i].MaxCPU, cs[i].MaxRSS = Bounds, 2*time.Second, 200<<20
+	}
+	return cs
+}
+
+func init() {
+	Register(repackCases("objstm", repackFileOf, repackSelfObjects,
 		Case{
-			Name:  "objstm-repacked-held-dict-info",
-			Part:  Bounds,
-			Setup: lazyFile("self.pdf", func() []byte { return repackFileOf(repackSelfObjects) }, "info", "--json", "self.pdf"),
-			Exit:  0,
 			// As before: the catalog, read as page 2, and the leaf, read
 			// as its own third set, stay whole for the walks that hold
 			// them (emptied for the next object, the trees were lost:
@@ -149,22 +159,13 @@ func init() {
 				`\{"index":3,"object":"8 0 R","subtype":"","id":null,"idsKeys":\["C4C4C4C4C4C4C4C4C4C4C4C4C4C4C4C4"\]`,
 				`"counts":\{"contentSets":4,"pageSets":2,"imageSets":1,"orphans":1,"pages":2,"pagesWithID":1,`,
 			},
-			MaxCPU: 2 * time.Second, MaxRSS: 200 << 20,
 			Before: "exit 0, IDS of 3 keys, 4 sets (8 0 R the leaf itself, 10 0 R the one orphan), in 0.01 s CPU, 21 MB (/work/webcap-old info --json self.pdf)",
 		},
 		Case{
-			Name:  "objstm-repacked-held-dict-audit",
-			Part:  Bounds,
-			Setup: lazyFile("self.pdf", func() []byte { return repackFileOf(repackSelfObjects) }, "audit", "--in-process", "self.pdf"),
-			Exit:  1,
-			Stdout: []string{
-				`^self\.pdf: error WC-CS-S object 8 0 R /S: the content set has no /S`,
-				`^self\.pdf: warning WC-ALIAS-EMPTY object 4 0 R /C:`,
-				`^1 file audited: 8 errors, 2 warnings, 0 notes, 0 unreadable$`,
-			},
-			MaxCPU: 2 * time.Second, MaxRSS: 200 << 20,
+			Stdout: []string{`^self\.pdf: error WC-CS-S object 8 0 R /S: the content set has no /S`},
 			Before: "exit 1, 8 errors (WC-CS-S, -ID, -O, -SI of the leaf 8 0 R read as a set) and 2 warnings, in 0.01 s CPU, 21 MB (/work/webcap-old audit --in-process self.pdf)",
-		},
+		})...)
+	Register(
 		Case{
 			Name: "header-eol-past-100-info",
 			Part: Bounds,

@@ -2,7 +2,6 @@ package hostile
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"time"
 )
@@ -82,19 +81,14 @@ func lazyObjStmSelf() []byte {
 	offs[6] = b.Len()
 	fmt.Fprintf(&b, "6 0 obj\n<< /Type /ObjStm /N 1 /First %d /Length %d >>\nstream\n%s\nendstream\nendobj\n", len(head), len(body), body)
 	xref := b.Len()
-	var entries bytes.Buffer
-	entry := func(typ byte, f2 uint32, f3 uint16) {
-		entries.WriteByte(typ)
-		binary.Write(&entries, binary.BigEndian, f2)
-		binary.Write(&entries, binary.BigEndian, f3)
-	}
-	entry(0, 0, 65535)
+	var entries xrefRows
+	entries.add(0, 0, 65535)
 	for i := 1; i <= 4; i++ {
-		entry(1, uint32(offs[i]), 0)
+		entries.add(1, uint32(offs[i]), 0)
 	}
-	entry(2, 6, 0) // 5: object 0 of stream 6
-	entry(2, 6, 0) // 6: object 0 of itself
-	entry(1, uint32(xref), 0)
+	entries.add(2, 6, 0) // 5: object 0 of stream 6
+	entries.add(2, 6, 0) // 6: object 0 of itself
+	entries.add(1, uint32(xref), 0)
 	fmt.Fprintf(&b, "7 0 obj\n<< /Type /XRef /Size 8 /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n", entries.Len())
 	b.Write(entries.Bytes())
 	fmt.Fprintf(&b, "\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", xref)

@@ -46,45 +46,8 @@ var classicSelfObjects = func() []string {
 const largeClassicSets = 50000
 
 func init() {
-	Register(
+	Register(repackCases("classic", classicRepack, classicSelfObjects,
 		Case{
-			Name:  "classic-repacked-page-set-info",
-			Part:  Bounds,
-			Setup: lazyFile("repack.pdf", func() []byte { return classicRepack(repackObjects) }, "info", "--json", "repack.pdf"),
-			Exit:  0,
-			// As before (the output is byte-identical to webcap-old's):
-			// object 4 is page 1 and the first set, object 10 a set no
-			// tree reaches, each set's /SI read.
-			Stdout: []string{
-				`"contentSets":\[\{"index":1,"object":"4 0 R","subtype":"SPS",.*"title":"Both","objects":\["4 0 R"\],"pages":\[1\]\}`,
-				`\{"index":2,"object":"6 0 R",.*"command":"7 0 R"\}\],.*"title":"Second","objects":\["5 0 R"\],"pages":\[2\]\}`,
-				`\{"index":3,"object":"10 0 R","subtype":"SIS",.*"orphan":true,`,
-				`"counts":\{"contentSets":3,"pageSets":2,"imageSets":1,"orphans":1,"pages":2,"pagesWithID":2,"images":1,"imagesWithID":1,"defects":0\}`,
-			},
-			MaxCPU: 2 * time.Second, MaxRSS: 200 << 20,
-			Before: "exit 0, 3 sets (4 0 R page 1 and set, 10 0 R an orphan), no defect, in 0.01 s CPU, 21 MB (/work/webcap-old info --json repack.pdf)",
-		},
-		Case{
-			Name:  "classic-repacked-page-set-audit",
-			Part:  Bounds,
-			Setup: lazyFile("repack.pdf", func() []byte { return classicRepack(repackObjects) }, "audit", "--in-process", "repack.pdf"),
-			Exit:  1,
-			// As before: the empty alias chain is found through the /SI
-			// kept of object 4, once its dictionary was let go of.
-			Stdout: []string{
-				`^repack\.pdf: warning WC-ALIAS-EMPTY object 4 0 R /C: the URL alias /C at object 4/SI/AU/C holds no redirect chain`,
-				`^repack\.pdf: warning WC-CS-ORPHAN object 10 0 R: no IDS or URLS key reaches this content set`,
-				`^repack\.pdf: error WC-CS-TYPE object 4 0 R /Type: /Type is /Page`,
-				`^1 file audited: 3 errors, 2 warnings, 0 notes, 0 unreadable$`,
-			},
-			MaxCPU: 2 * time.Second, MaxRSS: 200 << 20,
-			Before: "exit 1, 3 errors (WC-CS-TYPE, WC-R, WC-PARENT) and 2 warnings (WC-CS-ORPHAN, WC-ALIAS-EMPTY object 4 0 R /C) in 0.01 s CPU, 21 MB (/work/webcap-old audit --in-process repack.pdf)",
-		},
-		Case{
-			Name:  "classic-repacked-held-dict-info",
-			Part:  Bounds,
-			Setup: lazyFile("self.pdf", func() []byte { return classicRepack(classicSelfObjects) }, "info", "--json", "self.pdf"),
-			Exit:  0,
 			// As before: the catalog, read as page 2, and the leaf, read
 			// as its own third set, stay whole for the walks that hold
 			// them (emptied for the next object, the leaf lost its
@@ -95,23 +58,14 @@ func init() {
 				`"counts":\{"contentSets":4,"pageSets":2,"imageSets":1,"orphans":1,"pages":2,"pagesWithID":1,"images":1,"imagesWithID":1,"defects":0\}`,
 			},
 			NotStdout: []string{`tree-limits`},
-			MaxCPU:    2 * time.Second, MaxRSS: 200 << 20,
-			Before: "exit 0, IDS of 3 keys in 2 nodes, 4 sets (11 0 R the leaf itself, 10 0 R the one orphan), no defect, in 0.01 s CPU, 21 MB (/work/webcap-old info --json self.pdf; without decoder.fresh's guard, a tree-limits defect: the leaf emptied)",
+			Before:    "exit 0, IDS of 3 keys in 2 nodes, 4 sets (11 0 R the leaf itself, 10 0 R the one orphan), no defect, in 0.01 s CPU, 21 MB (/work/webcap-old info --json self.pdf; without decoder.fresh's guard, a tree-limits defect: the leaf emptied)",
 		},
 		Case{
-			Name:  "classic-repacked-held-dict-audit",
-			Part:  Bounds,
-			Setup: lazyFile("self.pdf", func() []byte { return classicRepack(classicSelfObjects) }, "audit", "--in-process", "self.pdf"),
-			Exit:  1,
-			Stdout: []string{
-				`^self\.pdf: error WC-CS-S object 11 0 R /S: the content set has no /S`,
-				`^self\.pdf: warning WC-ALIAS-EMPTY object 4 0 R /C:`,
-				`^1 file audited: 8 errors, 2 warnings, 0 notes, 0 unreadable$`,
-			},
+			Stdout:    []string{`^self\.pdf: error WC-CS-S object 11 0 R /S: the content set has no /S`},
 			NotStdout: []string{`WC-TREE-LIMITS`},
-			MaxCPU:    2 * time.Second, MaxRSS: 200 << 20,
-			Before: "exit 1, 8 errors (WC-CS-S, -ID, -O, -SI of the leaf 11 0 R read as a set) and 2 warnings, in 0.01 s CPU, 21 MB (/work/webcap-old audit --in-process self.pdf; without decoder.fresh's guard, 9 errors: WC-TREE-LIMITS too)",
-		},
+			Before:    "exit 1, 8 errors (WC-CS-S, -ID, -O, -SI of the leaf 11 0 R read as a set) and 2 warnings, in 0.01 s CPU, 21 MB (/work/webcap-old audit --in-process self.pdf; without decoder.fresh's guard, 9 errors: WC-TREE-LIMITS too)",
+		})...)
+	Register(
 		Case{
 			Name: "classic-50k-sets-info",
 			Part: Bounds,

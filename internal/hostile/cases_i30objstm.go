@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/zlib"
 	"crypto/md5"
-	"encoding/binary"
 	"fmt"
 	"sort"
 	"time"
@@ -89,20 +88,15 @@ func packedCapture(n, cut int) []byte {
 	}
 	xref := b.Len()
 	size := stm + 1
-	var e bytes.Buffer
-	put := func(typ byte, f2 uint32, f3 uint16) {
-		e.WriteByte(typ)
-		binary.Write(&e, binary.BigEndian, f2)
-		binary.Write(&e, binary.BigEndian, f3)
-	}
-	put(0, 0, 65535)
+	var e xrefRows
+	e.add(0, 0, 65535)
 	for k := 1; k < len(objs); k++ {
-		put(2, uint32(at[k].stm), uint16(at[k].ind))
+		e.add(2, uint32(at[k].stm), uint16(at[k].ind))
 	}
 	for _, off := range stmOffs {
-		put(1, uint32(off), 0)
+		e.add(1, uint32(off), 0)
 	}
-	put(1, uint32(xref), 0)
+	e.add(1, uint32(xref), 0)
 	fmt.Fprintf(&b, "%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 2] /Root %d 0 R /Length %d >>\nstream\n", stm, size, catalog, e.Len())
 	b.Write(e.Bytes())
 	fmt.Fprintf(&b, "\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", xref)
@@ -136,20 +130,16 @@ func manyIndex(count int) []byte {
 		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i, lazyObjects[i])
 	}
 	xref := b.Len()
-	var raw bytes.Buffer
+	var raw xrefRows
 	for n := range count {
-		var e [7]byte
 		switch {
 		case n >= 1 && n <= 5:
-			e[0] = 1
-			binary.BigEndian.PutUint32(e[1:5], uint32(offs[n]))
+			raw.add(1, uint32(offs[n]), 0)
 		case n == 6:
-			e[0] = 1
-			binary.BigEndian.PutUint32(e[1:5], uint32(xref))
+			raw.add(1, uint32(xref), 0)
 		default:
-			binary.BigEndian.PutUint16(e[5:7], 65535)
+			raw.add(0, 0, 65535)
 		}
-		raw.Write(e[:])
 	}
 	var z bytes.Buffer
 	w := zlib.NewWriter(&z)

@@ -2,7 +2,6 @@ package hostile
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"time"
 )
@@ -44,28 +43,23 @@ func (s objStm) bytes() []byte {
 	offs[7] = b.Len()
 	fmt.Fprintf(&b, "7 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Length %d >>\nstream\n%s\nendstream\nendobj\n", len(other), other)
 	xref := b.Len()
-	var e bytes.Buffer
-	entry := func(typ byte, f2 uint32, f3 uint16) {
-		e.WriteByte(typ)
-		binary.Write(&e, binary.BigEndian, f2)
-		binary.Write(&e, binary.BigEndian, f3)
-	}
-	entry(0, 0, 65535)
+	var e xrefRows
+	e.add(0, 0, 65535)
 	for i := 1; i <= 4; i++ {
-		entry(1, uint32(offs[i]), 0)
+		e.add(1, uint32(offs[i]), 0)
 	}
 	for i := 5; i <= 7; i++ {
 		f, ok := s.entries[i]
 		switch {
 		case ok:
-			entry(byte(f[0]), uint32(f[1]), uint16(f[2]))
+			e.add(byte(f[0]), uint32(f[1]), uint16(f[2]))
 		case i == 5:
-			entry(2, 6, 0)
+			e.add(2, 6, 0)
 		default:
-			entry(1, uint32(offs[i]), 0)
+			e.add(1, uint32(offs[i]), 0)
 		}
 	}
-	entry(1, uint32(xref), 0)
+	e.add(1, uint32(xref), 0)
 	fmt.Fprintf(&b, "8 0 obj\n<< /Type /XRef /Size 9 /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n", e.Len())
 	b.Write(e.Bytes())
 	fmt.Fprintf(&b, "\nendstream\nendobj\nstartxref\n%d", xref)

@@ -2,7 +2,6 @@ package hostile
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"regexp"
 	"sort"
@@ -92,28 +91,23 @@ func walkCapture(twice bool) []byte {
 			s.num, k, head.Len(), head.Len()+body.Len(), head.String(), body.String())
 	}
 	xref := b.Len()
-	var e bytes.Buffer
-	put := func(typ byte, f2 uint32, f3 uint16) {
-		e.WriteByte(typ)
-		binary.Write(&e, binary.BigEndian, f2)
-		binary.Write(&e, binary.BigEndian, f3)
-	}
+	var e xrefRows
 	for n := 0; n <= xrefNum; n++ {
 		w, packed := at[n]
 		switch {
 		case packed:
-			put(2, uint32(w.stm), uint16(w.ind))
+			e.add(2, uint32(w.stm), uint16(w.ind))
 		case n == stmA || n == stmB:
-			put(1, uint32(offs[n]), 0)
+			e.add(1, uint32(offs[n]), 0)
 		case n == xrefNum:
-			put(1, uint32(xref), 0)
+			e.add(1, uint32(xref), 0)
 		default:
-			put(0, 0, 65535)
+			e.add(0, 0, 65535)
 		}
 	}
 	index := ""
 	if twice {
-		put(2, stmB, uint16(at[32].ind))
+		e.add(2, stmB, uint16(at[32].ind))
 		index = fmt.Sprintf(" /Index [0 %d 21 1]", xrefNum+1)
 	}
 	fmt.Fprintf(&b, "%d 0 obj\n<< /Type /XRef /Size %d%s /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n", xrefNum, xrefNum+1, index, e.Len())
