@@ -188,6 +188,17 @@ func parseManifestBytes(data []byte, name string, fast bool) (*Manifest, error) 
 		return nil, &ManifestError{File: name, Err: fmt.Errorf("larger than %d MiB, the most a manifest may be", MaxManifest>>20)}
 	}
 	m := &Manifest{name: name, dir: filepath.Dir(name)}
+	if fast {
+		// An ordinary manifest is read directly; its checks are then the
+		// fast path's below. Anything else goes the strict way.
+		if end, ok := decodeKnown(data, m); ok && schemaSure(m, data, end) {
+			if err := m.validate(); err != nil {
+				return nil, err
+			}
+			return m, nil
+		}
+		*m = Manifest{name: name, dir: filepath.Dir(name)}
+	}
 	if err := uniqueNames(name, data); err != nil {
 		return nil, err
 	}
