@@ -191,7 +191,7 @@ func parseManifestBytes(data []byte, name string, fast bool) (*Manifest, error) 
 	if fast {
 		// An ordinary manifest is read directly; its checks are then the
 		// fast path's below. Anything else goes the strict way.
-		if end, ok := decodeKnown(data, m); ok && schemaSure(m, data, end) {
+		if _, keys, ok := decodeKnown(data, m); ok && keys != nil && structSure(m, keys) {
 			if err := m.validate(); err != nil {
 				return nil, err
 			}

@@ -22,31 +22,44 @@ import (
 // error, if any, where it always found it. FuzzDecodeKnown holds it to
 // encoding/json.
 //
+// As it reads, it gathers what scanManifestText finds in the text for
+// schemaSure: keys, the members named version, page and object counted,
+// or nil when a string is empty (a member given as "" looks absent). It
+// refuses the rest of what scanManifestText looks for (null, an escaped
+// name, a name in another case) itself; TestDecodeKnown holds keys to
+// scanManifestText's.
+//
 // The strings it decodes are substrings of one copy of data (a manifest
 // of 100,000 page sets has some 700,000 of them).
-func decodeKnown(data []byte, m *Manifest) (end int64, ok bool) {
+func decodeKnown(data []byte, m *Manifest) (end int64, keys *[nameCount]int, ok bool) {
 	d := &knownDecoder{data: data, text: string(data)}
 	presized := presizePageSets(m, data)
 	d.space()
 	if !d.manifest(m) {
-		return 0, false
+		return 0, nil, false
 	}
 	end = int64(d.i)
 	if d.space(); d.i != len(data) {
-		return 0, false
+		return 0, nil, false
 	}
 	if presized && len(m.PageSets) == 0 {
 		m.PageSets = nil // (as parseManifestBytes does after encoding/json)
 	}
-	return end, true
+	if !d.empty {
+		keys = &d.keys
+	}
+	return end, keys, true
 }
 
 // knownDecoder reads data from i; text is data as a string, of which the
-// strings decoded without escapes are substrings.
+// strings decoded without escapes are substrings. keys counts the members
+// named version, page and object; empty says a string was "".
 type knownDecoder struct {
-	data []byte
-	text string
-	i    int
+	data  []byte
+	text  string
+	i     int
+	keys  [nameCount]int
+	empty bool
 }
 
 // The JSON names of the manifest's fields, in the order of the masks
@@ -74,6 +87,7 @@ func (d *knownDecoder) manifest(m *Manifest) bool {
 		case 4:
 			return d.str(&m.AuxForm)
 		case 5:
+			d.keys[nameVersion]++
 			return d.float(&m.Version)
 		case 6:
 			return d.array(func() bool {
@@ -175,10 +189,12 @@ func (d *knownDecoder) imageSet(s *ImageSet) bool {
 				return d.object(imageFields, func(f int) bool {
 					switch f {
 					case 0:
+						d.keys[namePage]++
 						return d.int(&im.Page)
 					case 1:
 						return d.str(&im.Name)
 					}
+					d.keys[nameObject]++
 					return d.int(&im.Object)
 				})
 			}, func() { s.Images = []Image{} })
@@ -310,6 +326,7 @@ func (d *knownDecoder) str(s *string) bool {
 				return false // encoding/json makes each bad byte U+FFFD
 			}
 			*s = d.text[start:d.i]
+			d.empty = d.empty || d.i == start
 			d.i++
 			return true
 		case c == '\\':

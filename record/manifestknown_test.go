@@ -22,9 +22,15 @@ import (
 func sameKnown(t *testing.T, data []byte) bool {
 	t.Helper()
 	known := &Manifest{name: "m.json", dir: "."}
-	end, ok := decodeKnown(data, known)
+	end, keys, ok := decodeKnown(data, known)
 	if !ok {
 		return false
+	}
+	switch scanned, sure := scanManifestText(data[:end]); {
+	case (keys != nil) != sure:
+		t.Fatalf("decodeKnown's keys %v, scanManifestText's %v, %v:\n%s", keys, scanned, sure, data)
+	case sure && *keys != *scanned:
+		t.Fatalf("decodeKnown counts %v, scanManifestText %v:\n%s", *keys, *scanned, data)
 	}
 	m := &Manifest{name: "m.json", dir: "."}
 	dec := json.NewDecoder(bytes.NewReader(data))
