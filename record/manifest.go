@@ -330,7 +330,7 @@ func (m *Manifest) validate() error {
 	}
 	names := map[string]bool{}
 	for i, c := range m.Commands {
-		f := fmt.Sprintf("commands[%d]", i)
+		f := element("commands", i)
 		switch {
 		case c.Name == "":
 			return m.fail(f+".name", "missing: page sets refer to commands by name")
@@ -355,7 +355,7 @@ func (m *Manifest) validate() error {
 		names[c.Name] = true
 	}
 	for i, s := range m.PageSets {
-		f := fmt.Sprintf("pageSets[%d]", i)
+		f := element("pageSets", i)
 		if _, _, err := parseRange(s.Pages); err != nil {
 			return m.fail(f+".pages", "%v", err)
 		}
@@ -373,7 +373,7 @@ func (m *Manifest) validate() error {
 		}
 	}
 	for i, s := range m.ImageSets {
-		f := fmt.Sprintf("imageSets[%d]", i)
+		f := element("imageSets", i)
 		if err := m.source(f, s.URL, s.Redirects, s.Captured, s.Expires); err != nil {
 			return err
 		}
@@ -555,6 +555,13 @@ func exactNames(file, path string, raw any, t reflect.Type) error {
 		}
 	}
 	return nil
+}
+
+// element is the field path of an array's element i: "pageSets[3]" (one
+// string made, not fmt's two: a build makes one per page set, twice).
+func element(array string, i int) string {
+	var buf [32]byte
+	return string(append(strconv.AppendInt(append(append(buf[:0], array...), '['), int64(i), 10), ']'))
 }
 
 // joinField is the field path of field inside path ("pageSets[3]",

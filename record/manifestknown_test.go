@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -184,4 +185,15 @@ func FuzzDecodeKnown(f *testing.F) {
 		sameKnown(t, data)
 		sameParse(t, data)
 	})
+}
+
+func TestElement(t *testing.T) {
+	for _, tc := range []struct {
+		array string
+		i     int
+	}{{"pageSets", 0}, {"pageSets", 99999}, {"imageSets", 7}, {"commands", 1 << 40}, {strings.Repeat("x", 40), 3}} {
+		if got, want := element(tc.array, tc.i), fmt.Sprintf("%s[%d]", tc.array, tc.i); got != want {
+			t.Errorf("element(%q, %d) = %q, want %q", tc.array, tc.i, got, want)
+		}
+	}
 }
