@@ -169,9 +169,10 @@ func ParseManifestBytes(data []byte, name string) (*Manifest, error) {
 	return parseManifestBytes(data, name, true)
 }
 
-// parseManifest is ParseManifest; fast lets a manifest schemaSure accepts
-// skip the generic decode, exactNames and the schema (false: the whole
-// way, for the tests that compare both).
+// parseManifest is ParseManifest; fast lets an ordinary manifest be read
+// by decodeKnown instead of encoding/json, and one schemaSure accepts skip
+// the generic decode, exactNames and the schema (false: the whole way, for
+// the tests that compare both).
 func parseManifest(r io.Reader, name string, fast bool) (*Manifest, error) {
 	data, err := readAll(r, MaxManifest+1)
 	if err != nil {
