@@ -26,7 +26,9 @@ import (
 func (a *auditor) redirectDuplicates() {
 	// The first set of each /ID, a map for each subtype (no key to make per
 	// set); the groups of two or more, by their first set's place in Sets.
-	first := [2]map[webcapture.RawID]int{{}, {}}
+	// (The page sets' map is made for every set: a build's result holds
+	// 100,000, and the map would grow seventeen times.)
+	first := [2]map[webcapture.RawID]int{{}, make(map[webcapture.RawID]int, len(a.d.Sets))}
 	groups := map[int][]*pdfio.ContentSet{}
 	for i, cs := range a.d.Sets {
 		if cs.ID == nil || !(cs.IsPageSet() || cs.IsImageSet()) {

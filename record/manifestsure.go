@@ -32,9 +32,12 @@ func schemaSure(m *Manifest, data []byte, end int64) bool {
 		return false // jsonschema.UnmarshalJSON refuses text after the value ("{} }")
 	}
 	keys, ok := scanManifestText(data[:end])
-	if !ok {
-		return false
-	}
+	return ok && structSure(m, keys)
+}
+
+// structSure is schemaSure of m, given keys, the members of its text named
+// version, page and object counted (by scanManifestText or decodeKnown).
+func structSure(m *Manifest, keys *[nameCount]int) bool {
 	// "profile": {"enum": ["pdf", "pdf2", "rfc3986"]}, "auxForm": {"enum": ["raw", "HEX", "hex"]}
 	// ("" is absent: the text holds no empty string).
 	if !oneOf(m.Profile, "", "pdf", "pdf2", "rfc3986") || !oneOf(m.AuxForm, "", "raw", "HEX", "hex") {

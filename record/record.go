@@ -569,7 +569,7 @@ func (b *builder) taken(field, what, who string) error {
 
 func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.AuxEncoding) error {
 	s := &b.m.PageSets[i]
-	f := fmt.Sprintf("pageSets[%d]", i)
+	f := element("pageSets", i)
 	// (What archived fills in is the set's, not written to the manifest:
 	// the caller's; s is not a copy, which escaped, one per set.)
 	redirects, captured := s.Redirects, s.Captured
@@ -715,7 +715,7 @@ func (b *builder) checked() error {
 
 func (b *builder) imageSet(i int) error {
 	s := b.m.ImageSets[i]
-	f := fmt.Sprintf("imageSets[%d]", i)
+	f := element("imageSets", i)
 	if err := b.archived(f, s.URL, &s.Redirects, &s.Captured); err != nil {
 		return err
 	}

@@ -121,11 +121,10 @@ func resolver(base string, opts PageSetOptions, res *PageSetResult) (*canon.Cano
 		}
 	}
 	res.Base = effective
-	var copts []canon.Option
-	if effective != "" {
-		copts = append(copts, canon.WithBase(effective))
+	if effective == "" {
+		return canon.New(opts.Profile)
 	}
-	c, err := canon.New(opts.Profile, copts...)
+	c, err := canon.New(opts.Profile, canon.WithBase(effective)) // (no slice of options made per page)
 	if err != nil {
 		return nil, fmt.Errorf("webcapture: base URL %q: %w", effective, err)
 	}

@@ -48,7 +48,7 @@ func (k SourceKind) String() string {
 // PDF; anything else is a file. It returns the media type it decided by,
 // without parameters.
 func KindOf(data []byte, contentType string) (SourceKind, string) {
-	mt, _, err := mime.ParseMediaType(contentType)
+	mt, err := mediaType(contentType)
 	if err != nil || mt == "application/octet-stream" {
 		mt, _, _ = mime.ParseMediaType(mimetype.Detect(data).String())
 	}
@@ -62,6 +62,27 @@ func KindOf(data []byte, contentType string) (SourceKind, string) {
 		return SourcePDF, mt
 	}
 	return SourceFile, mt
+}
+
+// mediaType is mime.ParseMediaType's media type of a Content-Type: a
+// plain one (lower-case type/subtype of letters, digits, '.', '+' and '-',
+// without parameters or spaces, as "text/html") is its own, without the
+// parameter map ParseMediaType makes for every value.
+func mediaType(contentType string) (string, error) {
+	slash := strings.IndexByte(contentType, '/')
+	plain := slash > 0 && slash < len(contentType)-1
+	for i := 0; plain && i < len(contentType); i++ {
+		switch c := contentType[i]; {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '.', c == '+', c == '-':
+		default:
+			plain = i == slash
+		}
+	}
+	if plain {
+		return contentType, nil
+	}
+	mt, _, err := mime.ParseMediaType(contentType)
+	return mt, err
 }
 
 // SourceOptions say what is known of a source besides its bytes.

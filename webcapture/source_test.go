@@ -2,6 +2,7 @@ package webcapture
 
 import (
 	"crypto/md5"
+	"mime"
 	"testing"
 )
 
@@ -58,4 +59,29 @@ func TestSourceID(t *testing.T) {
 	if s.Complete() || s.Page.Aux[0].Found {
 		t.Errorf("without its image: %+v", s)
 	}
+}
+
+// mediaType is mime.ParseMediaType's media type, error or not.
+func TestMediaType(t *testing.T) {
+	for _, ct := range []string{"text/html", "text/plain", "application/xhtml+xml", "image/svg+xml", "application/vnd.ms-excel",
+		"x/y.z-1", "Text/HTML", "text/html; charset=utf-8", " text/html", "text/html ", "text/", "/html", "text", "", "/",
+		"text//html", "text/html/x", "a/b@c", "a/b;", "text/html\x00", "tëxt/html", "*/*", "text/*"} {
+		want, _, werr := mime.ParseMediaType(ct)
+		got, err := mediaType(ct)
+		if got != want || (err == nil) != (werr == nil) {
+			t.Errorf("mediaType(%q) = %q, %v; want %q, %v", ct, got, err, want, werr)
+		}
+	}
+}
+
+func FuzzMediaType(f *testing.F) {
+	f.Add("text/html")
+	f.Add("a/b+c.d-e")
+	f.Fuzz(func(t *testing.T, ct string) {
+		want, _, werr := mime.ParseMediaType(ct)
+		got, err := mediaType(ct)
+		if got != want || (err == nil) != (werr == nil) {
+			t.Errorf("mediaType(%q) = %q, %v; want %q, %v", ct, got, err, want, werr)
+		}
+	})
 }
