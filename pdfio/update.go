@@ -666,6 +666,9 @@ func (u *Update) SetID(obj webcapture.Ref, id webcapture.RawID) error {
 		ref := indirect(obj)
 		num, gen := ref.ObjectNumber.Value(), ref.GenerationNumber.Value()
 		u.replaced[num] = gen
+		if d, ok := o.(types.Dict); ok && u.objs.putRawEdited(num, gen, d, u.rawValue(num, gen), e) {
+			break // (the page's bytes copied where they are the writer's: writeraw.go)
+		}
 		u.objs.putEdited(num, gen, o, e)
 	default:
 		return fmt.Errorf("object %s is %s, not a page or an image", obj, typeName(o))
