@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+	"github.com/webcap/webcap/internal/pdfbuild"
 )
 
 // rawAndGeneric writes object 12 as d with e made both ways: from raw
@@ -125,4 +126,61 @@ func FuzzRawEdited(f *testing.F) {
 			t.Fatalf("putRawEdited(%q) =\n%q (kept %v), putEdited =\n%q (kept %v)", raw, fast, fk, generic, gk)
 		}
 	})
+}
+
+// BenchmarkSetIDPage writes a build's page (the bench input's) with its
+// new /ID, from its bytes (raw) and by the writer (generic), 10,000 times.
+func BenchmarkSetIDPage(b *testing.B) {
+	raw := []byte("<</Type /Page/Parent 10 0 R/MediaBox [0 0 612 792]/Contents 11 0 R/Resources <</Font <</F1 1 0 R>>/XObject <</Im0 2 0 R>>>>>>\nendobj\n")
+	s := string(raw)
+	o, err := parseObject(&s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := o.(types.Dict)
+	e := edit{key: "ID", val: hexString("0123456789abcdef")}
+	for _, way := range []string{"raw", "generic"} {
+		b.Run(way, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var w objectWriter
+				for range 10000 {
+					if way == "generic" || !w.putRawEdited(12, 0, d, raw, e) {
+						w.putEdited(12, 0, d, e)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSetIDPageBytes: SetID finds a page's bytes in the input (not in an
+// object stream) and copies them where they are the writer's.
+func TestSetIDPageBytes(t *testing.T) {
+	b := pdfbuild.New()
+	tree := b.Reserve()
+	bench := b.Add(pdfbuild.D("Type", pdfbuild.Name("Page"), "Parent", tree, "MediaBox", pdfbuild.Array{0, 0, 612, 792}))
+	real := b.Add(pdfbuild.D("Type", pdfbuild.Name("Page"), "Parent", tree, "Rotate", pdfbuild.Raw("90.0")))
+	b.Set(tree, pdfbuild.D("Type", pdfbuild.Name("Pages"), "Kids", pdfbuild.Array{bench, real}, "Count", 2))
+	b.Root = b.Add(pdfbuild.D("Type", pdfbuild.Name("Catalog"), "Pages", tree))
+	u, err := NewUpdate(b.Bytes(), "t.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		num   int
+		taken bool
+	}{{int(bench), true}, {int(real), false}} {
+		o, err := u.lookup(*types.NewIndirectRef(tc.num, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w objectWriter
+		if taken := w.putRawEdited(tc.num, 0, o.(types.Dict), u.rawValue(tc.num, 0), edit{key: "ID", val: hexString("x")}); taken != tc.taken {
+			t.Errorf("object %d: putRawEdited taken = %v, want %v", tc.num, taken, tc.taken)
+		}
+	}
+	if u.rawValue(999, 0) != nil {
+		t.Errorf("rawValue of a missing object is not nil")
+	}
 }
