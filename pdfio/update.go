@@ -581,7 +581,9 @@ func (u *Update) SetNameTree(name string, entries []NameEntry, shape TreeShape) 
 		}
 		tes = append(tes, te)
 	}
-	plan, alloc := planTree(tes, u.alloc)
+	// (Sorted here by sortedEntries' records, not by planTree's string
+	// comparisons: planTree and buildNameTree then find them in order.)
+	plan, alloc := planTree(sortedEntries(tes), u.alloc)
 	root, err := buildNameTree(tes, shape, alloc)
 	if err != nil {
 		return err
