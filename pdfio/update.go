@@ -583,7 +583,8 @@ func (u *Update) SetNameTree(name string, entries []NameEntry, shape TreeShape) 
 	}
 	// (Sorted here by sortedEntries' records, not by planTree's string
 	// comparisons: planTree and buildNameTree then find them in order.)
-	plan, alloc := planTree(sortedEntries(tes), u.alloc)
+	tes = sortedEntries(tes)
+	plan, alloc := planTree(tes, u.alloc)
 	root, err := buildNameTree(tes, shape, alloc)
 	if err != nil {
 		return err
@@ -668,9 +669,6 @@ func (u *Update) SetID(obj webcapture.Ref, id webcapture.RawID) error {
 		ref := indirect(obj)
 		num, gen := ref.ObjectNumber.Value(), ref.GenerationNumber.Value()
 		u.replaced[num] = gen
-		if d, ok := o.(types.Dict); ok && u.objs.putRawEdited(num, gen, d, u.rawValue(num, gen), e) {
-			break // (the page's bytes copied where they are the writer's: writeraw.go)
-		}
 		u.objs.putEdited(num, gen, o, e)
 	default:
 		return fmt.Errorf("object %s is %s, not a page or an image", obj, typeName(o))
