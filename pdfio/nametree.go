@@ -102,12 +102,16 @@ func buildNameTree(entries []treeEntry, shape TreeShape, alloc func(types.Dict) 
 	return alloc(types.Dict{"Kids": kids}), nil
 }
 
-// sortedEntries returns a copy of entries sorted by key bytes. The sort
-// moves small records, each an index and its key's first 8 bytes as a
-// big-endian number (zero-padded: an order consistent with the keys'),
+// sortedEntries returns a copy of entries sorted by key bytes (entries
+// themselves when they are sorted already). The sort moves small
+// records, each an index and its key's first 8 bytes as a big-endian
+// number (zero-padded: an order consistent with the keys'),
 // and compares the keys themselves only where those are equal: 100,000
 // random 16-byte IDs are ordered without their bytes read again.
 func sortedEntries(entries []treeEntry) []treeEntry {
+	if slices.IsSortedFunc(entries, func(a, b treeEntry) int { return strings.Compare(a.Key, b.Key) }) {
+		return entries // (already: SetNameTree sorts them for planTree; not changed by buildNameTree)
+	}
 	type rec struct {
 		pre uint64
 		i   int // (entries' index)

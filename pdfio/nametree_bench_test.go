@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+	"github.com/webcap/webcap/webcapture"
 )
 
 // BenchmarkBuildNameTrees: an IDS tree (16-byte MD5 keys, hex) and a URLS
@@ -38,4 +39,33 @@ func BenchmarkBuildNameTrees(b *testing.B) {
 		b.SetBytes(int64(w.buf.Len()))
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "heap-MB")
+}
+
+// BenchmarkSetNameTree installs an IDS and a URLS tree of 100,000 keys
+// each, as a build of 100,000 page sets does (the entries in the manifest's
+// order, not sorted), plan included.
+func BenchmarkSetNameTree(b *testing.B) {
+	const n = 100_000
+	orig := plain(2, false)
+	ids := make([]NameEntry, n)
+	urls := make([]NameEntry, n)
+	for i := range n {
+		sum := md5.Sum([]byte(fmt.Sprint(i)))
+		sets := []webcapture.Ref{{Num: i + 10}}
+		ids[i] = NameEntry{Key: string(sum[:]), Sets: sets}
+		urls[i] = NameEntry{Key: fmt.Sprintf("http://www.example.com/site/s%03d/page%07d.html", i%1000, i), Sets: sets}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		u, err := NewUpdate(orig, "b.pdf", Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := u.SetNameTree("IDS", ids, TreeShape{Hex: true}); err != nil {
+			b.Fatal(err)
+		}
+		if err := u.SetNameTree("URLS", urls, TreeShape{}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -132,7 +132,7 @@ func (u *Update) Continue(out []byte) (next *Update, err error) {
 // section at prev, its new objects numbered from next.
 func (u *Update) restart(out []byte, prev int64, next int) *Update {
 	return &Update{orig: out, name: u.name, opts: u.opts, ctx: u.ctx, dec: u.dec, prev: prev,
-		replaced: map[int]int{}, objs: objectWriter{next: next}}
+		objs: objectWriter{next: next}}
 }
 
 // parseStream parses the stream object num that the update wrote at off in

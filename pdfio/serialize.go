@@ -294,11 +294,15 @@ func literalString(s string) types.StringLiteral {
 }
 
 // HexString returns a hex string object holding exactly the bytes of s.
+// (Made in a strings.Builder: one allocation, where a byte slice made
+// into a string is two for strings of more than 16 bytes, a SHA-256.)
 func hexString(s string) types.HexLiteral {
 	const digits = "0123456789ABCDEF"
-	b := make([]byte, 2*len(s))
+	var b strings.Builder
+	b.Grow(2 * len(s))
 	for i := 0; i < len(s); i++ {
-		b[2*i], b[2*i+1] = digits[s[i]>>4], digits[s[i]&15]
+		b.WriteByte(digits[s[i]>>4])
+		b.WriteByte(digits[s[i]&15])
 	}
-	return types.HexLiteral(b)
+	return types.HexLiteral(b.String())
 }

@@ -28,8 +28,7 @@ type Update struct {
 	dec      *decoder // decodes the parse's streams once, within the caps (shared with Document's reader)
 	prev     int64    // the offset of the last cross-reference section
 	objs     objectWriter
-	replaced map[int]int // object number -> generation, for changed objects
-	names    types.Dict  // the catalog's /Names as SetNameTree changed it; nil if untouched
+	names    types.Dict // the catalog's /Names as SetNameTree changed it; nil if untouched
 	namesRef *types.IndirectRef
 	files    []treeEntry // the /EmbeddedFiles tree's entries, once Attach adds one (attach.go)
 
@@ -80,7 +79,7 @@ func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: parseError(orig, err)}
 	}
-	u := &Update{orig: orig, name: name, opts: opts, ctx: ctx, dec: newDecoder(ctx.XRefTable, opts), replaced: map[int]int{}}
+	u := &Update{orig: orig, name: name, opts: opts, ctx: ctx, dec: newDecoder(ctx.XRefTable, opts)}
 	if ctx.Encrypt != nil {
 		u.unwritable = &Error{File: name, Op: "update", Err: ErrEncryptedWrite}
 		return u, nil
@@ -339,9 +338,7 @@ func (u *Update) alloc(d types.Dict) types.IndirectRef { return u.objs.add(d) }
 
 // Replace writes a new version of an existing object.
 func (u *Update) replace(ref types.IndirectRef, o types.Object) {
-	num, gen := ref.ObjectNumber.Value(), ref.GenerationNumber.Value()
-	u.replaced[num] = gen
-	u.objs.putGen(num, gen, o)
+	u.objs.putGen(ref.ObjectNumber.Value(), ref.GenerationNumber.Value(), o)
 }
 
 // Bytes returns the updated file: the original bytes, then the update.
@@ -433,7 +430,7 @@ func (u *Update) write(w io.Writer) (int64, error) {
 	}
 	entries := make([]xrefEntry, 0, len(u.objs.offs)+1)
 	for _, o := range u.objs.offs {
-		entries = append(entries, xrefEntry{o.num, u.replaced[o.num], base + int64(o.off) + u.objs.shift(o.off)})
+		entries = append(entries, xrefEntry{o.num, o.gen, base + int64(o.off) + u.objs.shift(o.off)})
 	}
 	trailer := types.Dict{"Root": u.root(), "Prev": types.Integer(u.prev)}
 	if u.ctx.XRefTable.Info != nil {
@@ -581,6 +578,9 @@ func (u *Update) SetNameTree(name string, entries []NameEntry, shape TreeShape) 
 		}
 		tes = append(tes, te)
 	}
+	// (Sorted here by sortedEntries' records, not by planTree's string
+	// comparisons: planTree and buildNameTree then find them in order.)
+	tes = sortedEntries(tes)
 	plan, alloc := planTree(tes, u.alloc)
 	root, err := buildNameTree(tes, shape, alloc)
 	if err != nil {
@@ -663,10 +663,7 @@ func (u *Update) SetID(obj webcapture.Ref, id webcapture.RawID) error {
 	case types.Dict, types.StreamDict:
 		// (Written with the edit, not copied and changed: the object read
 		// stays as it was, as a copy would leave it.)
-		ref := indirect(obj)
-		num, gen := ref.ObjectNumber.Value(), ref.GenerationNumber.Value()
-		u.replaced[num] = gen
-		u.objs.putEdited(num, gen, o, e)
+		u.objs.putEdited(obj.Num, obj.Gen, o, e)
 	default:
 		return fmt.Errorf("object %s is %s, not a page or an image", obj, typeName(o))
 	}

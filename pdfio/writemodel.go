@@ -34,7 +34,6 @@ func (u *Update) ReplaceContentSet(ref webcapture.Ref, cs *webcapture.ContentSet
 	if err != nil {
 		return err
 	}
-	u.replaced[ref.Num] = ref.Gen
 	u.objs.putShaped(ref.Num, ref.Gen, d, contentSetShape)
 	return nil
 }
