@@ -127,8 +127,8 @@ func (r *reader) offset(ref webcapture.Ref) int64 {
 	if ref.IsZero() {
 		return -1
 	}
-	e, ok := r.xt.FindTableEntry(ref.Num, ref.Gen)
-	if !ok || e == nil || e.Free {
+	e := r.entry(ref.Num)
+	if e == nil || e.Free {
 		return -1
 	}
 	if e.Compressed && e.ObjectStream != nil {

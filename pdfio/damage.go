@@ -334,8 +334,8 @@ func (r *reader) writtenLength(o types.StreamDict, off int64) (int64, bool) {
 	}
 	v := dict["Length"]
 	if ir, ok := v.(types.IndirectRef); ok {
-		e, found := r.xt.FindTableEntry(ir.ObjectNumber.Value(), ir.GenerationNumber.Value())
-		if !found || e == nil || e.Free {
+		e := r.entry(ir.ObjectNumber.Value())
+		if e == nil || e.Free {
 			return *o.StreamLength, true
 		}
 		v = e.Object
@@ -386,7 +386,7 @@ func (r *reader) recoverFromObjectStreams() {
 			if err1 != nil || err2 != nil || at < 0 || int(first)+at >= len(content) {
 				continue
 			}
-			if e, ok := r.xt.Table[num]; ok && e != nil && !e.Free && e.Object != nil {
+			if e := r.entry(num); e != nil && !e.Free && e.Object != nil {
 				continue // the table has it
 			}
 			if _, ok := r.recovered[num]; ok {

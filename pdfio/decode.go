@@ -193,8 +193,8 @@ func (d *decoder) objectData(num, ind int) ([]byte, error) {
 		// thousand entries cost a cache miss each.
 		return read.object(num, ind)
 	}
-	e, ok := d.xt.Table[num]
-	if !ok || e == nil || e.Free {
+	e := d.entry(num)
+	if e == nil || e.Free {
 		return nil, fmt.Errorf("object stream %d does not exist", num)
 	}
 	osd, ok := e.Object.(types.ObjectStreamDict)
@@ -271,9 +271,22 @@ func (d *decoder) allObjectStreams() {
 		slices.Sort(streams)
 	}
 	for _, n := range streams {
-		osd := d.xt.Table[n].Object.(types.ObjectStreamDict)
+		osd := d.entry(n).Object.(types.ObjectStreamDict)
 		d.decodeLocked(n, &osd.StreamDict)
 	}
+}
+
+// entry is the table's entry for object num, or nil: from the read's
+// index (byNum) where there is one, which the read may have let go of
+// pdfcpu's map for (dropTable).
+func (d *decoder) entry(num int) *model.XRefTableEntry {
+	if d.byNum != nil {
+		if num < 0 || num >= len(d.byNum) {
+			return nil
+		}
+		return d.byNum[num]
+	}
+	return d.xt.Table[num]
 }
 
 // objectStarts reads an object stream's header ("num offset" pairs before

@@ -257,7 +257,7 @@ func (r *reader) selfContained(d types.Dict, self webcapture.Ref, path string) {
 				return
 			}
 			under[n] = true
-			if e, ok := r.xt.FindTableEntry(n, v.GenerationNumber.Value()); ok && e != nil && !e.Free {
+			if e := r.entry(n); e != nil && !e.Free {
 				if ob, err := r.dec.load(e); err == nil {
 					collect(ob, depth+1)
 				}

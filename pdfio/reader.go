@@ -41,6 +41,9 @@ type reader struct {
 	// plan is what an update wrote, for Result's reader
 	// (result_model.go); nil for any other read.
 	plan *resultPlan
+	// recent are the short strings str read last (a value: a reader
+	// alongside has its own).
+	recent recentStrings
 }
 
 func newReader(ctx *model.Context, dec *decoder, name string, opts Options, b []byte) *reader {
@@ -81,6 +84,7 @@ func (r *reader) read() *Document {
 	if cat, err := r.xt.Catalog(); err == nil && cat != nil {
 		r.readSeals(cat) // before the bytes are let go: /Contents is found in them
 	}
+	r.dropTable()
 	if !r.parallel {
 		r.checkObjects(&damage)
 		// The bytes are checked: let go of them (the file's size, live
@@ -227,11 +231,44 @@ func (r *reader) str(obj webcapture.Ref, d types.Dict, key, path string) (string
 	if !ok {
 		return "", false
 	}
-	s, ok := rawString(v)
+	s, ok := r.recent.rawString(v)
 	if !ok {
 		r.wrong(obj, path, key, v, "a string")
 	}
 	return s, ok
+}
+
+// recentStrings are the last short strings a reader read (str), kept to
+// give the same string again when the next is equal: a capture's sets
+// mostly hold the same /CT, and a set's /TS the same date as its
+// source's, and the sets of a page or a second after one another the
+// same dates; each was a copy of its own (rawString), 3 MB of the 62 MB
+// Document of 50,000 sets. A ring of a few, compared byte by byte: no
+// map, nothing kept but what the Document holds anyway.
+type recentStrings struct {
+	s    [8]string
+	next int
+}
+
+// maxRecent is the longest string recentStrings keeps: a date, a
+// content type; longer ones (URLs, titles) are seldom equal.
+const maxRecent = 32
+
+// rawString is rawString, giving a string kept when o's bytes are equal.
+func (rs *recentStrings) rawString(o types.Object) (string, bool) {
+	lit, ok := o.(types.StringLiteral)
+	if !ok || len(lit) > maxRecent || needsUnescape(string(lit)) {
+		return rawString(o)
+	}
+	for _, s := range rs.s {
+		if s == string(lit) {
+			return s, true
+		}
+	}
+	s := strings.Clone(string(lit))
+	rs.s[rs.next] = s
+	rs.next = (rs.next + 1) % len(rs.s)
+	return s, true
 }
 
 func (r *reader) name(obj webcapture.Ref, d types.Dict, key, path string) (string, bool) {
@@ -464,7 +501,7 @@ func (w *treeWalk) names(names types.Object, node webcapture.Ref, path string) (
 		r.defect(node, path+"/Names", TreeOddNames, "%s/Names has %d elements, an odd number: the last key has no value", path, len(a))
 	}
 	for i := 0; i+1 < len(a); i += 2 {
-		e := &Entry{KeyRef: refIn(a[i]), Node: node, nodePath: path, index: i}
+		e := &Entry{KeyRef: refIn(a[i]), Node: node, nodePath: path, index: int32(i)}
 		kobj, kref, why := a[i], e.KeyRef, resolved
 		if !kref.IsZero() {
 			kobj, kref, why = r.resolveWhy(a[i], e.Path)
@@ -649,6 +686,24 @@ func (r *reader) objectNumbers() []int {
 		}
 	}
 	return r.nums
+}
+
+// dropTable lets go of pdfcpu's map of the table on a read that has its
+// own index of it (byNum) and the catalog (pdfcpu's Catalog keeps it):
+// the map was some 30 bytes an object, 3 MB of a 25 MB classic file's
+// read live to its end, and nothing in the read looks in it any more
+// (entry, decoder.entry). Only the catalog's entry is kept, for what of
+// pdfcpu might still look it up.
+func (r *reader) dropTable() {
+	if !r.dec.readOnly || r.byNum == nil || r.xt.RootDict == nil || r.xt.Root == nil {
+		return
+	}
+	root := r.xt.Root.ObjectNumber.Value()
+	kept := map[int]*model.XRefTableEntry{}
+	if e := r.entry(root); e != nil {
+		kept[root] = e
+	}
+	r.xt.Table = kept
 }
 
 // entry is the table's entry for object num (pdfcpu's FindTableEntry,

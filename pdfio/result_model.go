@@ -248,7 +248,7 @@ func (r *reader) plannedTree(name string, root types.Object) *Tree {
 		for j := 0; j+1 < len(l.names); j += 2 {
 			ne := sorted[i]
 			i++
-			e := &Entry{Key: ne.Key, KeyRef: refIn(ne.KeyObject), Node: l.ref, nodePath: l.path, index: j}
+			e := &Entry{Key: ne.Key, KeyRef: refIn(ne.KeyObject), Node: l.ref, nodePath: l.path, index: int32(j)}
 			r.entryValue(e, l.names[j+1])
 			e.Key = sharedKey(name, e)
 			t.Entries = append(t.Entries, e)

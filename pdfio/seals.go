@@ -306,8 +306,8 @@ func (r *reader) compressed(ref webcapture.Ref) bool {
 	if ref.IsZero() {
 		return true
 	}
-	e, ok := r.xt.FindTableEntry(ref.Num, ref.Gen)
-	return ok && e != nil && e.Compressed
+	e := r.entry(ref.Num)
+	return e != nil && e.Compressed
 }
 
 // contentsSpan finds, in the object at off ("N G obj << ... >>"), the
