@@ -36,6 +36,9 @@ func (u *Update) Result(out []byte, name string) (doc *Document, err error) {
 			doc, err = nil, internalError(name, p)
 		}
 	}()
+	if u.pages != nil || u.tags != nil {
+		u.plan.pages.spoil("the page tree or the structure tree was edited")
+	}
 	if !u.absorb(out) {
 		return u.parse(out, name)
 	}
@@ -72,6 +75,11 @@ func (u *Update) absorb(out []byte) bool {
 		return true
 	}
 	xt := u.ctx.XRefTable
+	root, names := u.root().ObjectNumber.Value(), 0
+	if u.namesRef != nil {
+		names = u.namesRef.ObjectNumber.Value()
+	}
+	pages := &u.plan.pages
 	var slab entrySlab // (300,000 objects written: 900,000 small allocations, one by one)
 	for i, o := range u.objs.offs {
 		obj, ok := keptValue(o.val)
@@ -82,6 +90,10 @@ func (u *Update) absorb(out []byte) bool {
 			if obj, ok = u.written(out, int64(base+o.off), o.num, o.gen); !ok {
 				return false
 			}
+		}
+		if pages.open() {
+			_, replaced := u.replaced[o.num]
+			pages.written(o.num, obj, replaced, root, names)
 		}
 		e, off, gen, _ := slab.next(len(u.objs.offs) - i)
 		*off, *gen = int64(base+o.off), o.gen

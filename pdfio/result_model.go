@@ -70,6 +70,7 @@ func planTree(entries []treeEntry, alloc func(types.Dict) types.IndirectRef) (*t
 type resultPlan struct {
 	trees map[string]*treePlan // the trees SetNameTree built, by name
 	sets  map[int]setPlan      // the content sets AddContentSet wrote, by object number
+	pages pagesPlan            // the input's pages, images and their use (result_pages.go)
 
 	lastDate webcapture.Date // the last date sameDate parsed
 }

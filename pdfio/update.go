@@ -123,7 +123,10 @@ func (u *Update) Document() (doc *Document, err error) {
 			doc, err = nil, internalError(u.name, p)
 		}
 	}()
-	return newReader(u.ctx, u.dec, u.name, u.opts, u.orig).read(), nil
+	doc = newReader(u.ctx, u.dec, u.name, u.opts, u.orig).read()
+	cat, _ := u.ctx.XRefTable.Catalog()
+	u.plan.pages.keepInput(doc, cat, refIn(cat["SpiderInfo"]).Num) // (result_pages.go)
+	return doc, nil
 }
 
 // certification is the file's certification signature, or nil (every
@@ -667,6 +670,7 @@ func (u *Update) SetID(obj webcapture.Ref, id webcapture.RawID) error {
 		num, gen := ref.ObjectNumber.Value(), ref.GenerationNumber.Value()
 		u.replaced[num] = gen
 		u.objs.putEdited(num, gen, o, e)
+		u.plan.pages.setID(obj, id) // (result_pages.go)
 	default:
 		return fmt.Errorf("object %s is %s, not a page or an image", obj, typeName(o))
 	}

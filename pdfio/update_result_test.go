@@ -104,6 +104,9 @@ func TestUpdateResultIsTheReadOfTheBytes(t *testing.T) {
 					t.Errorf("the %s tree the update built was walked, not taken from its plan", tr.Name)
 				}
 			}
+			if !u.parsedWhole && len(d.Defects) == 0 && !u.plan.pages.taken {
+				t.Errorf("the pages were read from the output, not taken from the input's: %s", u.plan.pages.why)
+			}
 			if !u.parsedWhole {
 				incremental++
 			} else if len(d.Damage) == 0 {
