@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"github.com/webcap/webcap/webcapture"
 )
@@ -42,6 +43,17 @@ type pagesPlan struct {
 	why     string         // why the input's pages cannot be taken ("": they may be)
 	taken   bool           // Result's reader took them
 	images  map[int]*Image // the input's images by object number, once asked (isImage)
+	// pend are the table's entries of the pages SetID only gave an /ID,
+	// which absorb left as the dictionaries read (idOnly), for settle.
+	pend  []pendingPage
+	final bool // settle found the pages may be taken: they must be
+	left  int  // pages settle left as read (for tests)
+}
+
+// A pendingPage is a page's entry absorb made, and what SetID wrote.
+type pendingPage struct {
+	e *model.XRefTableEntry
+	v editedObject
 }
 
 // An idEdit is one SetID: the object's generation and the /ID it set
@@ -138,6 +150,59 @@ func (p *pagesPlan) idWritten(num int, e idEdit, o types.Object) bool {
 	return has && isStr && s == string(e.id)
 }
 
+// idOnly returns the dictionary a page of the input was read as, where
+// val, what the update wrote as object num, is that page with only the
+// /ID SetID last set (editedObject): if the pages are taken (settle),
+// nothing Result's reader reads looks at a page's /ID but readPages,
+// which does not run, and the copy with /ID made (keptValue: 100,000
+// dictionaries, for a build of 100,000 page sets) is not needed. A
+// dictionary scanObjects could take for a content set (/S /SPS or /SIS)
+// is not one.
+func (p *pagesPlan) idOnly(num int, val any) (types.Object, bool) {
+	v, edited := val.(editedObject)
+	if !edited || v.e.key != "ID" {
+		return nil, false
+	}
+	e, ok := p.ids[num]
+	d, isDict := v.o.(types.Dict)
+	if !ok || !isDict || p.input.PageNumber(webcapture.Ref{Num: num, Gen: e.gen}) == 0 {
+		return nil, false
+	}
+	if s, _ := d["S"].(types.Name); s == "SPS" || s == "SIS" {
+		return nil, false
+	}
+	if e.id == "" {
+		return d, v.e.val == nil
+	}
+	s, isStr := rawString(v.e.val)
+	return d, isStr && s == string(e.id)
+}
+
+// settle decides, once absorb made xt the output's table, whether the
+// input's pages are taken: the catalog written must still have the
+// input's /Pages. Where they are not, the pages absorb left as read are
+// made what was written (keptValue), for the walk to read.
+func (p *pagesPlan) settle(xt *model.XRefTable) {
+	if p.open() {
+		cat, err := xt.Catalog()
+		if ir, isRef := cat["Pages"].(types.IndirectRef); err != nil || !isRef || ir != p.inPages {
+			p.spoil("the catalog's /Pages is not the input's")
+		}
+	}
+	if p.input == nil {
+		p.spoil("Document did not read the input")
+	}
+	p.final = p.why == ""
+	if p.final {
+		p.left = len(p.pend)
+	} else {
+		for _, pp := range p.pend {
+			pp.e.Object, _ = keptValue(pp.v)
+		}
+	}
+	p.pend = nil
+}
+
 // image is the input's image XObject num, or nil.
 func (p *pagesPlan) image(num int) *Image {
 	if p.images == nil {
@@ -159,14 +224,13 @@ func (r *reader) takePages(pages types.Object) bool {
 		return false
 	}
 	p := &r.plan.pages
-	if p.input == nil {
-		p.spoil("Document did not read the input")
-	}
-	if ir, isRef := pages.(types.IndirectRef); p.why == "" && (!isRef || ir != p.inPages) {
-		p.spoil("the catalog's /Pages is not the input's")
-	}
-	if p.why != "" {
+	if !p.final {
 		return false
+	}
+	if ir, isRef := pages.(types.IndirectRef); !isRef || ir != p.inPages {
+		// (settle read the same catalog; the pages it left as read
+		// lack the /ID written.)
+		panic("pdfio: Result's catalog is not the one settle read")
 	}
 	in := p.input
 	slab := make([]Page, len(in.Pages)) // (one allocation for 100,000 pages)

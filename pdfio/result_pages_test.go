@@ -1,6 +1,7 @@
 package pdfio
 
 import (
+	"bytes"
 	"reflect"
 	"testing"
 
@@ -78,6 +79,12 @@ func TestResultPagesFromInput(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, false},
+		{"every page an /ID, then a stream written", plain(3, false), false, func(t *testing.T, u *Update, d *Document) {
+			for _, p := range d.Pages {
+				must(t, u.SetID(p.Ref, "0123456789abcdef"))
+			}
+			u.add(types.StreamDict{Dict: types.Dict{"Type": types.Name("XObject"), "Subtype": types.Name("Form")}, Raw: []byte{}, Content: []byte{}})
+		}, false},
 		{"a stream written", plain(2, false), false, func(t *testing.T, u *Update, d *Document) {
 			u.add(types.StreamDict{Dict: types.Dict{"Type": types.Name("XObject"), "Subtype": types.Name("Image")}, Raw: []byte{}, Content: []byte{}})
 		}, false},
@@ -114,6 +121,11 @@ func TestResultPagesFromInput(t *testing.T) {
 			}
 			if p := &u.plan.pages; p.taken != tc.taken {
 				t.Errorf("pages taken from the input's Document: %v (%q), want %v", p.taken, p.why, tc.taken)
+			}
+			// (capture's pages hold real numbers: the writer cannot vouch
+			// for their bytes, and Result parses them.)
+			if p := &u.plan.pages; p.taken && !bytes.Equal(tc.in, capture) && p.left != len(p.ids) {
+				t.Errorf("%d pages left as read in the table, want the %d SetID gave an /ID", p.left, len(p.ids))
 			}
 		})
 	}
