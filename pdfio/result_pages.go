@@ -57,10 +57,12 @@ type pendingPage struct {
 }
 
 // An idEdit is one SetID: the object's generation and the /ID it set
-// ("": removed).
+// ("": removed); setLike: the object is a dictionary with /S /SPS or
+// /SIS, which scanObjects could take for a content set.
 type idEdit struct {
-	gen int
-	id  webcapture.RawID
+	gen     int
+	id      webcapture.RawID
+	setLike bool
 }
 
 // keepInput keeps doc, the input's Document, for Result's reader.
@@ -85,12 +87,18 @@ func (p *pagesPlan) spoil(why string) {
 	}
 }
 
-// setID records that SetID gave obj the /ID id.
-func (p *pagesPlan) setID(obj webcapture.Ref, id webcapture.RawID) {
+// setID records that SetID gave obj, read as o, the /ID id.
+func (p *pagesPlan) setID(obj webcapture.Ref, id webcapture.RawID, o types.Object) {
 	if p.ids == nil {
 		p.ids = map[int]idEdit{}
 	}
-	p.ids[obj.Num] = idEdit{obj.Gen, id}
+	e := idEdit{gen: obj.Gen, id: id}
+	if d, isDict := o.(types.Dict); isDict {
+		// (Asked here, where d was just read, not in idOnly.)
+		s, _ := d["S"].(types.Name)
+		e.setLike = s == "SPS" || s == "SIS"
+	}
+	p.ids[obj.Num] = e
 }
 
 // open reports whether the input's pages may still be taken.
@@ -165,10 +173,7 @@ func (p *pagesPlan) idOnly(num int, val any) (types.Object, bool) {
 	}
 	e, ok := p.ids[num]
 	d, isDict := v.o.(types.Dict)
-	if !ok || !isDict || p.input.PageNumber(webcapture.Ref{Num: num, Gen: e.gen}) == 0 {
-		return nil, false
-	}
-	if s, _ := d["S"].(types.Name); s == "SPS" || s == "SIS" {
+	if !ok || !isDict || e.setLike || p.input.PageNumber(webcapture.Ref{Num: num, Gen: e.gen}) == 0 {
 		return nil, false
 	}
 	if e.id == "" {

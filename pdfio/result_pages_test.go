@@ -19,6 +19,12 @@ func TestResultPagesFromInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A page that is also /S /SPS: with an /ID, scanObjects takes it for
+	// a content set.
+	b := pb.New()
+	pagesRoot, _ := b.PageTree(2, func(i int) pb.Dict { return pb.D("S", pb.Name("SPS")) })
+	b.Root = b.Add(pb.D("Type", pb.Name("Catalog"), "Pages", pagesRoot))
+	setLike := b.Bytes()
 	for _, tc := range []struct {
 		name   string
 		in     []byte
@@ -48,6 +54,9 @@ func TestResultPagesFromInput(t *testing.T) {
 			}
 			must(t, u.SetID(d.Images[0].Ref, "image id........"))
 			must(t, u.SetID(d.Pages[0].Ref, "page id........."))
+		}, true},
+		{"a page that looks like a page set given an /ID", setLike, false, func(t *testing.T, u *Update, d *Document) {
+			must(t, u.SetID(d.Pages[0].Ref, "0123456789abcdef"))
 		}, true},
 		{"the catalog edited", plain(2, false), false, func(t *testing.T, u *Update, d *Document) {
 			u.SetPageMode("UseOutlines")
@@ -123,9 +132,13 @@ func TestResultPagesFromInput(t *testing.T) {
 				t.Errorf("pages taken from the input's Document: %v (%q), want %v", p.taken, p.why, tc.taken)
 			}
 			// (capture's pages hold real numbers: the writer cannot vouch
-			// for their bytes, and Result parses them.)
-			if p := &u.plan.pages; p.taken && !bytes.Equal(tc.in, capture) && p.left != len(p.ids) {
+			// for their bytes, and Result parses them. A page that looks
+			// like a set is left as written.)
+			if p := &u.plan.pages; p.taken && !bytes.Equal(tc.in, capture) && !bytes.Equal(tc.in, setLike) && p.left != len(p.ids) {
 				t.Errorf("%d pages left as read in the table, want the %d SetID gave an /ID", p.left, len(p.ids))
+			}
+			if p := &u.plan.pages; bytes.Equal(tc.in, setLike) && (p.left != 0 || len(got.Sets) != 1 || !got.Sets[0].Orphan) {
+				t.Errorf("%d pages left as read, %d sets, want none left and the page read as an orphan set", p.left, len(got.Sets))
 			}
 		})
 	}

@@ -670,7 +670,7 @@ func (u *Update) SetID(obj webcapture.Ref, id webcapture.RawID) error {
 		num, gen := ref.ObjectNumber.Value(), ref.GenerationNumber.Value()
 		u.replaced[num] = gen
 		u.objs.putEdited(num, gen, o, e)
-		u.plan.pages.setID(obj, id) // (result_pages.go)
+		u.plan.pages.setID(obj, id, o) // (result_pages.go)
 	default:
 		return fmt.Errorf("object %s is %s, not a page or an image", obj, typeName(o))
 	}
