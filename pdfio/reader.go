@@ -105,6 +105,9 @@ func (r *reader) read() *Document {
 		if r.parallel {
 			pr.checkObjects(&damage)
 		}
+		if pr.takePages(cat["Pages"]) { // (Result: the input's, result_pages.go)
+			return
+		}
 		pr.readPages(cat["Pages"])
 		if r.parallel {
 			pr.idForms() // (else in readUse, as it was)
@@ -722,6 +725,10 @@ func (r *reader) entry(num int) *model.XRefTableEntry {
 // scanObjects finds the image XObjects and the content sets that no tree
 // reaches, and links every set to the keys that hold it.
 func (r *reader) scanObjects() {
+	taken := r.pagesTaken()
+	if taken {
+		r.takenImages() // (result_pages.go)
+	}
 	for i, n := range r.objectNumbers() {
 		if i%256 == 0 {
 			r.checkStop()
@@ -752,7 +759,9 @@ func (r *reader) scanObjects() {
 		}
 		switch o := e.Object.(type) {
 		case types.StreamDict:
-			r.maybeImage(o.Dict, ref)
+			if !taken {
+				r.maybeImage(o.Dict, ref)
+			}
 		case types.Dict:
 			if r.setOf(ref) == nil && looksLikeContentSet(o) {
 				if cs := r.contentSet(o, ref, "object "+strconv.Itoa(n), r.dec.fresh(mark, o)); cs != nil {

@@ -36,9 +36,13 @@ func (u *Update) Result(out []byte, name string) (doc *Document, err error) {
 			doc, err = nil, internalError(name, p)
 		}
 	}()
-	if !u.absorb(out) {
+	if u.pages != nil || u.tags != nil {
+		u.plan.pages.spoil("the page tree or the structure tree was edited")
+	}
+	if !u.absorb(out, true) {
 		return u.parse(out, name)
 	}
+	u.plan.pages.settle(u.ctx.XRefTable) // (result_pages.go)
 	r := newReader(u.ctx, u.dec, name, u.opts, out)
 	r.plan = &u.plan // (result_model.go)
 	doc = r.read()
@@ -54,7 +58,10 @@ func (u *Update) Result(out []byte, name string) (doc *Document, err error) {
 // returned: the objects the update wrote join the cross-reference table,
 // each at the offset it was written at. It reports false when out must be
 // parsed instead (Result's reasons); the update is spent either way.
-func (u *Update) absorb(out []byte) bool {
+// result: the table is Result's, read once and let go (not Continue's,
+// which the next update writes from): a page SetID only gave an /ID may
+// stand there as the dictionary read, until settle (result_pages.go).
+func (u *Update) absorb(out []byte, result bool) bool {
 	base := len(u.orig)
 	if base > 0 && u.orig[base-1] != '\n' {
 		base++ // Bytes ends the original's last line
@@ -72,20 +79,43 @@ func (u *Update) absorb(out []byte) bool {
 		return true
 	}
 	xt := u.ctx.XRefTable
+	root, names := u.root().ObjectNumber.Value(), 0
+	if u.namesRef != nil {
+		names = u.namesRef.ObjectNumber.Value()
+	}
+	pages := &u.plan.pages
 	var slab entrySlab // (300,000 objects written: 900,000 small allocations, one by one)
 	for i, o := range u.objs.offs {
-		obj, ok := keptValue(o.val)
-		if ok && verifyKept {
-			ok = u.sameAsWritten(obj, out, int64(base+o.off), o.num, o.gen)
+		var obj types.Object
+		idOnly := false
+		if result && pages.open() {
+			obj, idOnly = pages.idOnly(o.num, o.val)
+			if idOnly && verifyKept {
+				full, _ := keptValue(o.val)
+				idOnly = u.sameAsWritten(full, out, int64(base+o.off), o.num, o.gen)
+			}
 		}
-		if !ok {
-			if obj, ok = u.written(out, int64(base+o.off), o.num, o.gen); !ok {
-				return false
+		if !idOnly {
+			var ok bool
+			obj, ok = keptValue(o.val)
+			if ok && verifyKept {
+				ok = u.sameAsWritten(obj, out, int64(base+o.off), o.num, o.gen)
+			}
+			if !ok {
+				if obj, ok = u.written(out, int64(base+o.off), o.num, o.gen); !ok {
+					return false
+				}
+			}
+			if pages.open() {
+				pages.written(o.num, obj, o.num < u.firstNew, root, names)
 			}
 		}
 		e, off, gen, _ := slab.next(len(u.objs.offs) - i)
 		*off, *gen = int64(base+o.off), o.gen
 		e.Offset, e.Generation, e.Object = off, gen, obj
+		if idOnly {
+			pages.pend = append(pages.pend, pendingPage{e, o.val.(editedObject)})
+		}
 		xt.Table[o.num] = e
 		u.dec.forget(o.num) // a stream decoded under this number is not this object's
 	}
@@ -118,7 +148,7 @@ func (u *Update) Continue(out []byte) (next *Update, err error) {
 	if u.ctx.Read.UsingXRefStreams {
 		objs++ // the update's cross-reference stream
 	}
-	if !u.absorb(out) {
+	if !u.absorb(out, false) {
 		return NewUpdate(out, u.name, u.opts)
 	}
 	prev, err := lastStartXRef(out)
@@ -132,7 +162,7 @@ func (u *Update) Continue(out []byte) (next *Update, err error) {
 // section at prev, its new objects numbered from next.
 func (u *Update) restart(out []byte, prev int64, next int) *Update {
 	return &Update{orig: out, name: u.name, opts: u.opts, ctx: u.ctx, dec: u.dec, prev: prev,
-		objs: objectWriter{next: next}}
+		objs: objectWriter{next: next}, firstNew: next}
 }
 
 // parseStream parses the stream object num that the update wrote at off in

@@ -33,6 +33,10 @@ import (
 // empty slice the read leaves nil, a date its Raw does not say, a
 // command that is not there) are checked.
 //
+// The pages, the image XObjects and what the pages' resources reach
+// come from the input's Document where the update only gave pages and
+// images an /ID (result_pages.go).
+//
 // Anywhere else the reader reads what was written, as it reads any
 // file: the tree in the output's /Names is not the one planned, a key
 // object that does not read back as its key, a tree past
@@ -70,6 +74,7 @@ func planTree(entries []treeEntry, alloc func(types.Dict) types.IndirectRef) (*t
 type resultPlan struct {
 	trees map[string]*treePlan // the trees SetNameTree built, by name
 	sets  map[int]setPlan      // the content sets AddContentSet wrote, by object number
+	pages pagesPlan            // the input's pages, images and their use (result_pages.go)
 
 	lastDate webcapture.Date // the last date sameDate parsed
 }

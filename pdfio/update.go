@@ -28,6 +28,7 @@ type Update struct {
 	dec      *decoder // decodes the parse's streams once, within the caps (shared with Document's reader)
 	prev     int64    // the offset of the last cross-reference section
 	objs     objectWriter
+	firstNew int        // the first number the update gives a new object: one below it that is written replaces an object
 	names    types.Dict // the catalog's /Names as SetNameTree changed it; nil if untouched
 	namesRef *types.IndirectRef
 	files    []treeEntry // the /EmbeddedFiles tree's entries, once Attach adds one (attach.go)
@@ -92,7 +93,8 @@ func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 		u.unwritable = &Error{File: name, Op: "update", Err: fmt.Errorf("the cross-reference data is damaged (the section at offset %d has /Prev %d, a section already read: the /Prev chain loops), and an update would chain into the loop: rewrite the file first (e.g. qpdf in.pdf out.pdf)", l.section, l.prev)}
 		return u, nil
 	}
-	u.objs = objectWriter{next: firstFree(orig, u.dec, ctx, u.prev)}
+	u.firstNew = firstFree(orig, u.dec, ctx, u.prev)
+	u.objs = objectWriter{next: u.firstNew}
 	return u, nil
 }
 
@@ -122,7 +124,10 @@ func (u *Update) Document() (doc *Document, err error) {
 			doc, err = nil, internalError(u.name, p)
 		}
 	}()
-	return newReader(u.ctx, u.dec, u.name, u.opts, u.orig).read(), nil
+	doc = newReader(u.ctx, u.dec, u.name, u.opts, u.orig).read()
+	cat, _ := u.ctx.XRefTable.Catalog()
+	u.plan.pages.keepInput(doc, cat, refIn(cat["SpiderInfo"]).Num) // (result_pages.go)
+	return doc, nil
 }
 
 // certification is the file's certification signature, or nil (every
@@ -664,6 +669,7 @@ func (u *Update) SetID(obj webcapture.Ref, id webcapture.RawID) error {
 		// (Written with the edit, not copied and changed: the object read
 		// stays as it was, as a copy would leave it.)
 		u.objs.putEdited(obj.Num, obj.Gen, o, e)
+		u.plan.pages.setID(obj, id, o) // (result_pages.go)
 	default:
 		return fmt.Errorf("object %s is %s, not a page or an image", obj, typeName(o))
 	}

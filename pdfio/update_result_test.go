@@ -2,6 +2,7 @@ package pdfio
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"maps"
 	"os"
@@ -103,6 +104,11 @@ func TestUpdateResultIsTheReadOfTheBytes(t *testing.T) {
 				if tr != nil && !u.parsedWhole && len(d.Defects) == 0 && !u.plan.trees[tr.Name].used {
 					t.Errorf("the %s tree the update built was walked, not taken from its plan", tr.Name)
 				}
+			}
+			if !u.parsedWhole && len(d.Defects) == 0 && !u.plan.pages.taken {
+				t.Errorf("the pages were read from the output, not taken from the input's: %s", u.plan.pages.why)
+			} else if !u.plan.pages.taken {
+				t.Logf("the pages were read from the output: %s", cmp.Or(u.plan.pages.why, "the output was parsed whole"))
 			}
 			if !u.parsedWhole {
 				incremental++

@@ -52,6 +52,11 @@ const maxUseVisits = 1 << 20
 // image-use walk (which says no defect, and writes only the images,
 // PriorActions and ImageUseKnown) runs alongside sourceExtras.
 func (r *reader) readUse() {
+	if r.pagesTaken() {
+		r.takenUse() // (result_pages.go)
+		r.sourceExtras()
+		return
+	}
 	w := &useWalk{r: r, images: map[webcapture.Ref]*Image{}, memo: map[webcapture.Ref][]webcapture.Ref{},
 		onPath: map[webcapture.Ref]bool{}, complete: true}
 	for _, im := range r.doc.Images {
