@@ -15,6 +15,27 @@ func docDiff(a, b any) string {
 	return valueDiff(reflect.ValueOf(a), reflect.ValueOf(b), "", 0, map[[2]uintptr]bool{})
 }
 
+// resultAndRead writes u's output and reads it both ways, by Result and by
+// ReadBytes (the oracle); a difference is an error that names its first
+// field.
+func resultAndRead(t *testing.T, u *Update, name string) (result, read *Document) {
+	t.Helper()
+	out, err := u.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read, err = ReadBytes(out, name, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if result, err = u.Result(out, name); err != nil { // (verifyKept: a set taken that reads otherwise is an internal error)
+		t.Fatalf("Result: %v", err)
+	}
+	if !reflect.DeepEqual(result, read) {
+		t.Errorf("Result differs from ReadBytes at %s", docDiff(result, read))
+	}
+	return result, read
+}
+
 func valueDiff(a, b reflect.Value, path string, depth int, seen map[[2]uintptr]bool) string {
 	switch {
 	case depth > 40:
@@ -203,21 +224,7 @@ func TestResultFromModels(t *testing.T) {
 			if err := u.SetNameTree("URLS", []NameEntry{{Key: "http://z.example/", Sets: []webcapture.Ref{ref}}, {Key: "http://a.example/", Sets: []webcapture.Ref{ref, ref}}}, TreeShape{Leaf: 1, Fan: 2}); err != nil {
 				t.Fatal(err)
 			}
-			out, err := u.Bytes()
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := ReadBytes(out, "out.pdf", Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := u.Result(out, "out.pdf") // (verifyKept: a set taken that reads otherwise is an internal error)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("Result differs from ReadBytes at %s", docDiff(got, want))
-			}
+			resultAndRead(t, u, "out.pdf")
 			if _, left := u.plan.sets[ref.Num]; left == tc.taken {
 				t.Errorf("set taken from its model: %v, want %v", !left, tc.taken)
 			}

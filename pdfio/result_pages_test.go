@@ -2,7 +2,6 @@ package pdfio
 
 import (
 	"bytes"
-	"reflect"
 	"testing"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -110,21 +109,7 @@ func TestResultPagesFromInput(t *testing.T) {
 				}
 			}
 			tc.change(t, u, d)
-			out, err := u.Bytes()
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := ReadBytes(out, "out.pdf", Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := u.Result(out, "out.pdf")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("Result differs from ReadBytes at %s", docDiff(got, want))
-			}
+			got, _ := resultAndRead(t, u, "out.pdf")
 			if u.parsedWhole {
 				t.Fatal("the output was parsed whole")
 			}
