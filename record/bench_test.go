@@ -54,15 +54,7 @@ func BenchmarkBuild20k(b *testing.B) {
 // result that build does. The whole-process comparison with pdfcpu's
 // ReadContext of the input is bench/build.sh.
 func BenchmarkBuildCase10k(b *testing.B) {
-	dir := b.TempDir()
-	if err := pdfbuild.BuildCase(10000, dir); err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(dir, "manifest.json")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, data := buildCase(b, 10000)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
@@ -89,15 +81,7 @@ func BenchmarkBuildCase10k(b *testing.B) {
 // and structSure), and the whole way (encoding/json, the generic decode,
 // exactNames and the schema).
 func BenchmarkParseManifest10k(b *testing.B) {
-	dir := b.TempDir()
-	if err := pdfbuild.BuildCase(10000, dir); err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(dir, "manifest.json")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, data := buildCase(b, 10000)
 	for _, fast := range []bool{true, false} {
 		b.Run(map[bool]string{true: "fast", false: "whole"}[fast], func(b *testing.B) {
 			b.ReportAllocs()

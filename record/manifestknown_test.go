@@ -11,8 +11,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/webcap/webcap/internal/pdfbuild"
 )
 
 // sameKnown holds decodeKnown to encoding/json, the way parseManifestBytes
@@ -152,14 +150,7 @@ func TestDecodeKnownFields(t *testing.T) {
 
 // The bench's manifests are read directly.
 func TestDecodeKnownBuildCase(t *testing.T) {
-	dir := t.TempDir()
-	if err := pdfbuild.BuildCase(300, dir); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, data := buildCase(t, 300)
 	if !sameKnown(t, data) {
 		t.Fatalf("decodeKnown did not take BuildCase's manifest")
 	}

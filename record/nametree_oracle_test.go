@@ -2,11 +2,8 @@ package record
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/webcap/webcap/internal/pdfbuild"
 	"github.com/webcap/webcap/internal/pdfcheck"
 )
 
@@ -15,15 +12,7 @@ import (
 // trees with intermediate nodes, and qpdf's walk of them finds every key
 // in order under correct /Limits: an oracle that is not pdfio's reader.
 func TestBuildNameTreesQPDF(t *testing.T) {
-	dir := t.TempDir()
-	if err := pdfbuild.BuildCase(4200, dir); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "manifest.json")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, data := buildCase(t, 4200)
 	m, err := ParseManifest(bytes.NewReader(data), path)
 	if err != nil {
 		t.Fatal(err)

@@ -2,11 +2,7 @@ package record
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/webcap/webcap/internal/pdfbuild"
 )
 
 // BenchmarkResultBuildCase10k is the read back of BenchmarkBuildCase10k's
@@ -14,15 +10,7 @@ import (
 // outside the timer: the document build audits, from the update's plan
 // and the input's Document where they describe the output.
 func BenchmarkResultBuildCase10k(b *testing.B) {
-	dir := b.TempDir()
-	if err := pdfbuild.BuildCase(10000, dir); err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(dir, "manifest.json")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, data := buildCase(b, 10000)
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()

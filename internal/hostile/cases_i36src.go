@@ -8,7 +8,7 @@ import (
 // record's decodeKnown, a reader of its known shape, and anything it is
 // not sure encoding/json reads the same way goes the strict way (the
 // duplicate check, encoding/json, the schema). Escapes it decodes itself
-// (\uXXXX, surrogate pairs, \/), and what it leaves to encoding/json (a
+// (\u escapes such as \u00e9, surrogate pairs, \/), and what it leaves to encoding/json (a
 // lone surrogate, invalid UTF-8, a name given twice, nesting where a
 // string belongs, an integer written as a real, a trailing comma) must
 // give the session-start binary's verdicts, messages and bytes; a 10 MiB
