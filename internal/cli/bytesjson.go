@@ -98,14 +98,17 @@ func unmarshalBytes(b []byte) (string, error) {
 }
 
 func appendHexJSON(b []byte, s string) []byte {
-	b = append(b, `{"hex":"`...)
-	b = hex.AppendEncode(b, []byte(s))
-	for i := len(b) - 2*len(s); i < len(b); i++ {
-		if 'a' <= b[i] && b[i] <= 'f' {
-			b[i] -= 'a' - 'A'
-		}
+	return append(appendUpperHex(append(b, `{"hex":"`...), s), `"}`...)
+}
+
+// appendUpperHex appends the bytes of s in upper-case hex: appendHexJSON's
+// digits, and writeLargeBytes' a chunk at a time.
+func appendUpperHex[T string | []byte](b []byte, s T) []byte {
+	const digits = "0123456789ABCDEF"
+	for i := 0; i < len(s); i++ {
+		b = append(b, digits[s[i]>>4], digits[s[i]&0xF])
 	}
-	return append(b, `"}`...)
+	return b
 }
 
 // appendJSONString quotes valid UTF-8 as encoding/json does, less its HTML

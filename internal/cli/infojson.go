@@ -263,15 +263,6 @@ func writeLargeBytes(b []byte, p []byte, w *bufio.Writer, chunk int) ([]byte, er
 	return append(b, `"}`...), nil
 }
 
-// appendUpperHex appends p in upper-case hex, as appendHexJSON writes it.
-func appendUpperHex(b []byte, p []byte) []byte {
-	const digits = "0123456789ABCDEF"
-	for _, c := range p {
-		b = append(b, digits[c>>4], digits[c&0xF])
-	}
-	return b
-}
-
 // newInfoReportHead is newInfoReport without the content sets: with
 // newInfoReport, the oracle writeInfoJSON is held to.
 func newInfoReportHead(d *pdfio.Document) *infoReport {
