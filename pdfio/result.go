@@ -74,7 +74,7 @@ func (u *Update) absorb(out []byte, result bool) bool {
 	}
 	// out holds a copy of the original and of the buffer: let them go
 	// before the read.
-	u.orig, u.objs.buf = nil, objectBuf{}
+	u.orig, u.spare, u.objs.buf = nil, nil, objectBuf{}
 	if len(u.objs.offs) == 0 {
 		return true
 	}

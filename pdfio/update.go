@@ -24,6 +24,7 @@ import (
 // plain, by pdfcpu where not (updateParse); pdfcpu never writes a byte.
 type Update struct {
 	orig     []byte
+	spare    []byte // orig as given, with its capacity: the room AppendInPlace writes in
 	ctx      *model.Context
 	dec      *decoder // decodes the parse's streams once, within the caps (shared with Document's reader)
 	prev     int64    // the offset of the last cross-reference section
@@ -73,6 +74,8 @@ func NewUpdate(orig []byte, name string, opts Options) (*Update, error) {
 // report on such a file first.
 func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	opts = opts.withDefaults()
+	spare := orig
+	orig = orig[:len(orig):len(orig)] // (nothing made from it appends into the room)
 	if int64(len(orig)) > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(orig)), Max: opts.MaxFileSize}}
 	}
@@ -80,7 +83,7 @@ func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: parseError(orig, err)}
 	}
-	u := &Update{orig: orig, name: name, opts: opts, ctx: ctx, dec: newDecoder(ctx.XRefTable, opts)}
+	u := &Update{orig: orig, spare: spare, name: name, opts: opts, ctx: ctx, dec: newDecoder(ctx.XRefTable, opts)}
 	if ctx.Encrypt != nil {
 		u.unwritable = &Error{File: name, Op: "update", Err: ErrEncryptedWrite}
 		return u, nil
@@ -346,9 +349,26 @@ func (u *Update) replace(ref types.IndirectRef, o types.Object) {
 	u.objs.putGen(ref.ObjectNumber.Value(), ref.GenerationNumber.Value(), o)
 }
 
+// AppendInPlace has the update write its objects in the spare capacity
+// of the bytes NewUpdate was given, right after them, so that Bytes
+// returns the updated file in that array without copying the original or
+// the objects (a build of 100,000 page sets writes 80 MB of objects after
+// a 32 MB input). The caller gives that capacity up: it reads the file
+// with room for what it expects the update to write. What does not fit
+// is held apart, and Bytes then copies as without. It does nothing once
+// an object was written.
+func (u *Update) AppendInPlace() {
+	if u.unwritable != nil || cap(u.spare) == len(u.spare) {
+		return
+	}
+	n := len(u.orig)
+	u.objs.buf.inPlace(u.spare[n:n], n > 0 && u.orig[n-1] != '\n')
+}
+
 // Bytes returns the updated file: the original bytes, then the update.
 // It is WriteTo into memory; a file with nothing changed is the original
-// itself.
+// itself. After AppendInPlace, while the update fits in the room given,
+// it is the array the original was given in.
 func (u *Update) Bytes() ([]byte, error) {
 	same, err := u.flush()
 	if err != nil {
@@ -356,6 +376,20 @@ func (u *Update) Bytes() ([]byte, error) {
 	}
 	if same {
 		return u.orig, nil
+	}
+	if u.objs.buf.room && len(u.objs.data) == 0 {
+		base := int64(len(u.orig))
+		if base > 0 && u.orig[base-1] != '\n' {
+			base++
+		}
+		xref := base + int64(u.objs.buf.Len())
+		tail, err := u.tail(base, xref)
+		if err != nil {
+			return nil, err
+		}
+		if u.objs.buf.takeRoom(tail) {
+			return u.spare[:xref+int64(len(tail))], nil
+		}
 	}
 	var out bytes.Buffer
 	out.Grow(len(u.orig) + u.objs.buf.Len() + int(u.objs.shift(u.objs.buf.Len())) + 64*len(u.objs.offs) + 256)
@@ -433,6 +467,17 @@ func (u *Update) write(w io.Writer) (int64, error) {
 	if err := u.objs.writeObjects(out, u.name); err != nil {
 		return out.n, err
 	}
+	tail, err := u.tail(base, out.n)
+	if err != nil {
+		return out.n, err
+	}
+	out.Write(tail)
+	return out.n, out.err
+}
+
+// tail is the update's cross-reference section, with its trailer, which
+// starts at offset xref of the file; the objects start at offset base.
+func (u *Update) tail(base, xref int64) ([]byte, error) {
 	entries := make([]xrefEntry, 0, len(u.objs.offs)+1)
 	for _, o := range u.objs.offs {
 		entries = append(entries, xrefEntry{o.num, o.gen, base + int64(o.off) + u.objs.shift(o.off)})
@@ -445,7 +490,6 @@ func (u *Update) write(w io.Writer) (int64, error) {
 		trailer["ID"] = u.ctx.XRefTable.ID
 	}
 	var tail bytes.Buffer
-	xref := out.n
 	if u.ctx.Read.UsingXRefStreams {
 		self := u.objs.next
 		trailer["Size"] = types.Integer(self + 1)
@@ -463,12 +507,11 @@ func (u *Update) write(w io.Writer) (int64, error) {
 		}
 		tail.WriteString("trailer\n")
 		if err := appendDict(&tail, trailer); err != nil {
-			return out.n, err
+			return nil, err
 		}
 		fmt.Fprintf(&tail, "\nstartxref\n%d\n%%%%EOF\n", xref)
 	}
-	out.Write(tail.Bytes())
-	return out.n, out.err
+	return tail.Bytes(), nil
 }
 
 type xrefEntry struct {

@@ -453,3 +453,86 @@ func TestAppendXRefLine(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendInPlace: an update written in the room after the original's
+// bytes (AppendInPlace) is the file Bytes makes without it, byte for
+// byte: in that array when it fits (the original ending its last line or
+// not), copied when the room is short, never changed by what is written
+// after it was returned; Result reads it as it reads the copy.
+func TestAppendInPlace(t *testing.T) {
+	update := func(orig []byte, inPlace bool, page int) (*Update, []byte) {
+		u, err := NewUpdate(orig, "in.pdf", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if inPlace {
+			u.AppendInPlace()
+		}
+		d, err := u.Document()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := u.SetID(d.Pages[page].Ref, webcapture.RawID("0123456789abcdef")); err != nil {
+			t.Fatal(err)
+		}
+		out, err := u.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u, out
+	}
+	for _, xs := range []bool{false, true} {
+		for _, nl := range []bool{true, false} {
+			orig := plain(2, xs)
+			if !nl {
+				orig = bytes.TrimRight(orig, "\r\n")
+			}
+			_, want := update(orig, false, 0)
+			for _, room := range []int{0, 1, 40, len(want) - len(orig), len(want) - len(orig) + 100} {
+				t.Run(fmt.Sprintf("xrefstream=%v/newline=%v/room=%d", xs, nl, room), func(t *testing.T) {
+					given := append(make([]byte, 0, len(orig)+room), orig...)
+					u, out := update(given, true, 0)
+					if !bytes.Equal(out, want) {
+						t.Fatalf("the output differs from Bytes' without room (%d bytes, want %d)", len(out), len(want))
+					}
+					fits := room >= len(want)-len(orig)
+					if inPlace := &out[0] == &given[:1][0]; inPlace != fits {
+						t.Errorf("output in the given array: %v, want %v", inPlace, fits)
+					}
+					kept := bytes.Clone(out)
+					if again, err := u.Bytes(); err != nil || !bytes.Equal(again, kept) {
+						t.Fatalf("a second Bytes differs (%v)", err)
+					}
+					d, err := u.Document()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := u.SetID(d.Pages[1].Ref, webcapture.RawID("fedcba9876543210")); err != nil {
+						t.Fatal(err)
+					}
+					last, err := u.Bytes()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(out, kept) {
+						t.Error("writing after Bytes changed what it returned")
+					}
+					if !bytes.HasPrefix(last, orig) || len(last) <= len(kept) {
+						t.Errorf("the last output (%d bytes) is not the original (%d) and more than the first (%d)", len(last), len(orig), len(kept))
+					}
+					u, out = update(append(make([]byte, 0, len(orig)+room), orig...), true, 1)
+					result, err := u.Result(out, "out.pdf")
+					if err != nil {
+						t.Fatal(err)
+					}
+					if u.parsedWhole {
+						t.Error("Result parsed the output whole")
+					}
+					if p := result.Pages[1]; p.ID == nil || string(*p.ID) != "0123456789abcdef" {
+						t.Errorf("Result: page 2 /ID %v", p.ID)
+					}
+				})
+			}
+		}
+	}
+}

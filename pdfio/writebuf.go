@@ -16,10 +16,47 @@ const writeChunk = 1 << 20
 // doubling (256 MB allocated and copied, and a 128 MB buffer for 80 MB).
 // Each object is made in a small buffer that is used again (obj), then
 // appended.
+//
+// Its first chunk may be the room after the original's bytes, in the
+// same array (inPlace): while the objects fit there, the updated file is
+// that array, and Bytes copies nothing.
 type objectBuf struct {
 	chunks [][]byte
 	n      int
 	obj    bytes.Buffer // the object being made
+	room   bool         // chunks[0] is the room after the original's bytes
+}
+
+// inPlace starts b, empty, in room (no bytes, the capacity after the
+// original's), and reports whether it did. nl: one byte of room first
+// ends the original's last line.
+func (b *objectBuf) inPlace(room []byte, nl bool) bool {
+	if b.n > 0 || len(b.chunks) > 0 || len(room) > 0 || (nl && cap(room) == 0) {
+		return false
+	}
+	if nl {
+		room = append(room, '\n')[1:]
+	}
+	b.chunks, b.room = [][]byte{room}, true
+	return true
+}
+
+// takeRoom writes tail after what b holds, in the room b started in, when
+// all b holds is there and tail fits, and reports whether it did. The
+// room is closed then: what b is given next goes to a new chunk, never
+// over the bytes handed out.
+func (b *objectBuf) takeRoom(tail []byte) bool {
+	if !b.room || len(b.chunks) != 1 {
+		return false
+	}
+	c := b.chunks[0]
+	if cap(c)-len(c) < len(tail) {
+		return false
+	}
+	b.room = false
+	b.chunks[0] = c[:len(c):len(c)]
+	copy(c[len(c):cap(c)], tail)
+	return true
 }
 
 // Len is how many bytes it holds.

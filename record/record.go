@@ -240,13 +240,16 @@ func (b *builder) run() (*Result, error) {
 	in, orig := m.Input, m.InputData
 	if orig == nil {
 		in = b.path(m.Input)
-		if orig, err = mirror.ReadFileIn(m.dir, m.Input, b.confined()); err != nil {
+		if orig, err = b.readInput(); err != nil {
 			return nil, m.fail("input", "%w", err)
 		}
 	}
 	if b.u = b.opts.Update; b.u == nil {
 		if b.u, err = pdfio.NewUpdate(orig, in, pdfio.Options{Password: b.opts.Password, AllowCertified: b.opts.AllowCertified, Context: b.opts.Context, MaxFileSize: b.opts.MaxFileSize}); err != nil {
 			return nil, err
+		}
+		if m.InputData == nil {
+			b.u.AppendInPlace() // (readInput left it the room)
 		}
 	}
 	if b.doc, err = b.u.Document(); err != nil {

@@ -161,9 +161,20 @@ func ReadFile(path string, max int64, flag string) ([]byte, error) {
 // ReadAll reads what f holds (opened by Open) up to max bytes (max <= 0:
 // no limit), an error past it.
 func ReadAll(f *os.File, max int64, flag string) ([]byte, error) {
+	return ReadAllRoom(f, max, flag, 0)
+}
+
+// ReadAllRoom is ReadAll into a buffer with room bytes of capacity past
+// what f holds, for the caller to append in without a copy (an update
+// written after the file read: pdfio's Update.AppendInPlace). What of it
+// is not used is never touched.
+func ReadAllRoom(f *os.File, max int64, flag string, room int64) ([]byte, error) {
 	var size int64
 	if fi, err := f.Stat(); err == nil {
 		size = fi.Size()
+	}
+	if room > 0 {
+		size += room
 	}
 	return readAll(f, f.Name(), size, max, flag)
 }
