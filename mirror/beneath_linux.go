@@ -1,13 +1,14 @@
 package mirror
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -43,7 +44,19 @@ func (h *dirHandle) readBeneath(dir, name string, o Options) (data []byte, ok bo
 		return nil, false
 	}
 	rel := filepath.Clean(name)
-	if !filepath.IsLocal(rel) {
+	if !filepath.IsLocal(rel) || strings.IndexByte(rel, 0) >= 0 {
+		return nil, false // (a NUL: no such name, as openat2's own check says)
+	}
+	var a [256]byte
+	return h.read(dir, append(append(a[:0], rel...), 0), o, nil)
+}
+
+// read is readBeneath of path, a clean local name ending in a NUL (the
+// name as the kernel takes it, made without an allocation), into buf's
+// array when it has room for the file (plus the byte that would show it
+// grew), else into a new one.
+func (h *dirHandle) read(dir string, path []byte, o Options, buf []byte) (data []byte, ok bool) {
+	if h == nil || o.AllowOutside || h.off.Load() {
 		return nil, false
 	}
 	h.once.Do(func() {
@@ -54,23 +67,30 @@ func (h *dirHandle) readBeneath(dir, name string, o Options) (data []byte, ok bo
 	if h.dir == nil {
 		return nil, false
 	}
-	fd, err := unix.Openat2(h.fd, rel, &unix.OpenHow{
+	how := unix.OpenHow{
 		Flags:   uint64(os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_CLOEXEC),
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-	})
+	}
+	// (unix.Openat2, without its copy of the name and of how on the heap)
+	r, _, errno := unix.Syscall6(unix.SYS_OPENAT2, uintptr(h.fd), uintptr(unsafe.Pointer(&path[0])), uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
 	runtime.KeepAlive(h.dir) // (h.fd is h.dir's: open while it is used)
-	if err != nil {
-		if errors.Is(err, syscall.ENOSYS) || errors.Is(err, syscall.EPERM) {
+	if errno != 0 {
+		if errno == syscall.ENOSYS || errno == syscall.EPERM {
 			h.off.Store(true)
 		}
 		return nil, false
 	}
+	fd := int(r)
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
 	if err := fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || (o.MaxFileSize > 0 && st.Size > o.MaxFileSize) {
 		return nil, false
 	}
-	buf := make([]byte, 0, st.Size+1)
+	if int64(cap(buf)) > st.Size {
+		buf = buf[: 0 : st.Size+1] // (read as into a new one: no more at a time)
+	} else {
+		buf = make([]byte, 0, st.Size+1)
+	}
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]

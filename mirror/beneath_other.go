@@ -9,3 +9,7 @@ type dirHandle struct{}
 func newDirHandle() *dirHandle { return nil }
 
 func (h *dirHandle) readBeneath(dir, name string, o Options) ([]byte, bool) { return nil, false }
+
+func (h *dirHandle) read(dir string, path []byte, o Options, buf []byte) ([]byte, bool) {
+	return nil, false
+}

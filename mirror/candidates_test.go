@@ -1,7 +1,9 @@
 package mirror
 
 import (
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -60,6 +62,10 @@ func FuzzCandidates(f *testing.F) {
 		if got, ok := plainCandidate(u); ok {
 			if want := slowCandidates(u); !reflect.DeepEqual([]string{got}, want) {
 				t.Errorf("plainCandidate(%q) = %q; slowCandidates: %q", u, got, want)
+			}
+			// ReadFast hands it to the kernel as it is (readBeneath's checks).
+			if filepath.Clean(got) != got || !filepath.IsLocal(got) || strings.IndexByte(got, 0) >= 0 {
+				t.Errorf("plainCandidate(%q) = %q: not clean and local", u, got)
 			}
 		}
 	})

@@ -82,6 +82,24 @@ func (d Dir) Open(u string) (io.ReadCloser, error) {
 	return nil, fmt.Errorf("%w in %s", webcapture.ErrNotFound, d.Path)
 }
 
+// ReadFast reads the file the URL u was saved to whole, when Open would
+// read it on its fast path (a plain http or https URL, one file read
+// beneath the directory, Linux's openat2): the bytes Open's file holds,
+// read into buf's array when it has room (else a new one), which the
+// caller may then reuse for another file. ok false says nothing of the
+// file: Open finds it, or says why not, as ever.
+func (d Dir) ReadFast(buf []byte, u string) (data []byte, ok bool) {
+	if d.h == nil || d.AllowOutside {
+		return nil, false
+	}
+	var a [256]byte
+	p, ok := appendPlainCandidate(a[:0], u)
+	if !ok {
+		return nil, false
+	}
+	return d.h.read(d.Path, append(p, 0), d.Options, buf)
+}
+
 // A bytesFile is a file read whole, to read from: its Len says how much
 // is left, so a reader reads it into one buffer of its size; or its Bytes
 // are taken as they are, without a copy.
@@ -113,22 +131,34 @@ func (d Dir) candidates(u string) []string {
 // a query without '/' of printable ASCII; no fragment. Anything else
 // (false) is slowCandidates' (TestPlainCandidate, FuzzCandidates).
 func plainCandidate(u string) (string, bool) {
+	var a [128]byte
+	p, ok := appendPlainCandidate(a[:0], u)
+	if !ok {
+		return "", false
+	}
+	return string(p), true
+}
+
+// appendPlainCandidate appends plainCandidate's file to dst. What it
+// appends is clean and local (filepath.Clean leaves it as it is, IsLocal),
+// without a NUL (FuzzCandidates).
+func appendPlainCandidate(dst []byte, u string) ([]byte, bool) {
 	rest, ok := strings.CutPrefix(u, "http://")
 	if !ok {
 		if rest, ok = strings.CutPrefix(u, "https://"); !ok {
-			return "", false
+			return dst, false
 		}
 	}
 	h := 0
 	for h < len(rest) && rest[h] != '/' && rest[h] != '?' {
 		c := rest[h]
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || (c == '.' || c == '-') && h > 0) {
-			return "", false
+			return dst, false
 		}
 		h++
 	}
 	if h == 0 || filepath.Separator != '/' {
-		return "", false
+		return dst, false
 	}
 	host, rest := rest[:h], rest[h:]
 	path, query, hasQuery := strings.Cut(rest, "?")
@@ -138,31 +168,32 @@ func plainCandidate(u string) (string, bool) {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '~':
 		case c == '.':
 			if path[i-1] == '/' { // (path starts with '/': i > 0)
-				return "", false
+				return dst, false
 			}
 		case c == '/':
 			if i > 0 && path[i-1] == '/' {
-				return "", false
+				return dst, false
 			}
 		default:
-			return "", false
+			return dst, false
 		}
 	}
 	for i := 0; i < len(query); i++ {
 		if c := query[i]; c <= ' ' || c >= 0x7f || c == '/' || c == '#' {
-			return "", false
+			return dst, false
 		}
 	}
 	if path == "" {
 		path = "/"
 	}
+	dst = append(append(dst, host...), path...)
 	if strings.HasSuffix(path, "/") {
-		path += "index.html"
+		dst = append(dst, "index.html"...)
 	}
 	if hasQuery && query != "" {
-		path += "?" + query
+		dst = append(append(dst, '?'), query...)
 	}
-	return host + path, true
+	return dst, true
 }
 
 // slowCandidates is candidates by net/url's parse.

@@ -147,6 +147,20 @@ type builder struct {
 	extended  []*imageDraft                        // the input's image sets new images join, in order
 	cmds      []*webcapture.Command                // the manifest's commands, written
 	xobjUsers map[webcapture.Ref]int               // pages using each XObject, once an image set asks
+
+	// page is the buffer a page set's source is read into (load, from a
+	// mirror: mirror.Dir.ReadFast), one set after another: nothing keeps
+	// a source's bytes past its set (SourceID copies what it keeps).
+	page []byte
+}
+
+// maxPageBuf bounds the buffer kept for the next page set's source.
+const maxPageBuf = 1 << 20
+
+// A fastSource reads a source into a buffer of the caller's
+// (mirror.Dir); ok false: Open decides.
+type fastSource interface {
+	ReadFast(buf []byte, u string) (data []byte, ok bool)
 }
 
 // An imageDraft is an image set to write, or one of the input's that new
@@ -513,8 +527,10 @@ func (b *builder) maxFileSize() int64 {
 }
 
 // load returns a source's bytes: the named file, or the URL from sources.
-// (key is url's URLS key, which source made.)
-func (b *builder) load(field string, data []byte, file, url, key string) ([]byte, error) {
+// (key is url's URLS key, which source made.) With reuse, they may be
+// read into b.page, and are then the caller's until the next load with
+// reuse.
+func (b *builder) load(field string, data []byte, file, url, key string, reuse bool) ([]byte, error) {
 	if data != nil {
 		return data, nil
 	}
@@ -527,6 +543,14 @@ func (b *builder) load(field string, data []byte, file, url, key string) ([]byte
 	}
 	if b.src == nil {
 		return nil, b.m.fail(field+".source", "missing, and no sources to fetch %s from: give source (a file) or the manifest's sources (a mirror)", url)
+	}
+	if f, ok := b.src.(fastSource); ok && reuse {
+		if data, ok := f.ReadFast(b.page, key); ok {
+			if cap(data) > cap(b.page) && cap(data) <= maxPageBuf {
+				b.page = data[:0] // (a new buffer, larger: kept)
+			}
+			return data[:min(len(data), 1<<30)], nil
+		}
 	}
 	rc, err := b.src.Open(key)
 	switch {
@@ -547,13 +571,13 @@ func (b *builder) load(field string, data []byte, file, url, key string) ([]byte
 	return data, nil
 }
 
-// source returns a set's URLS key and its source's bytes.
-func (b *builder) source(field, url string, data []byte, file string) (string, []byte, error) {
+// source returns a set's URLS key and its source's bytes (reuse: load's).
+func (b *builder) source(field, url string, data []byte, file string, reuse bool) (string, []byte, error) {
 	key, err := b.c.String(url)
 	if err != nil {
 		return "", nil, b.m.fail(field+".url", "cannot be a URLS key: %v", err)
 	}
-	data, err = b.load(field, data, file, url, key)
+	data, err = b.load(field, data, file, url, key, reuse)
 	return key, data, err
 }
 
@@ -583,7 +607,7 @@ func (b *builder) pageSet(i int, cmds map[string]webcapture.Ref, aux webcapture.
 	if last > len(b.doc.Pages) {
 		return b.m.fail(f+".pages", "%q: %s has %d pages", s.Pages, b.doc.File, len(b.doc.Pages))
 	}
-	key, data, err := b.source(f, s.URL, s.Data, s.Source)
+	key, data, err := b.source(f, s.URL, s.Data, s.Source, true) // (data: b.page's, read only by SourceID)
 	if err != nil {
 		return err
 	}
@@ -722,7 +746,7 @@ func (b *builder) imageSet(i int) error {
 	if err := b.archived(f, s.URL, &s.Redirects, &s.Captured); err != nil {
 		return err
 	}
-	key, data, err := b.source(f, s.URL, s.Data, s.Source)
+	key, data, err := b.source(f, s.URL, s.Data, s.Source, false)
 	if err != nil {
 		return err
 	}

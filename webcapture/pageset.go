@@ -4,6 +4,7 @@ import (
 	"crypto/md5"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/webcap/webcap/canon"
@@ -60,13 +61,13 @@ func PageSetID(page []byte, opts PageSetOptions) (*PageSetResult, error) {
 func pageSetID(page []byte, opts PageSetOptions, scan pageScan) (*PageSetResult, error) {
 	res := &PageSetResult{Complete: true}
 	refs := scan.refs
-	c, err := resolver(scan.base, opts, res)
+	c, err := resolver(scan.base, opts, res, slices.ContainsFunc(refs, auxiliary))
 	if err != nil {
 		return nil, err
 	}
 	h := md5.New()
 	h.Write(page)
-	seen := map[string]bool{}
+	var seen map[string]bool // (made for the first reference: most pages of a build have none)
 	var buf []byte
 	for _, ref := range refs {
 		a := AuxRef{First: ref}
@@ -74,6 +75,9 @@ func pageSetID(page []byte, opts PageSetOptions, scan pageScan) (*PageSetResult,
 			a.Err = skip
 			res.Skipped = append(res.Skipped, a)
 			continue
+		}
+		if seen == nil {
+			seen = map[string]bool{}
 		}
 		switch u, err := canonical(c, ref.Raw); {
 		case err != nil:
@@ -103,7 +107,12 @@ func pageSetID(page []byte, opts PageSetOptions, scan pageScan) (*PageSetResult,
 	return res, nil
 }
 
-func resolver(base string, opts PageSetOptions, res *PageSetResult) (*canon.Canonicalizer, error) {
+// resolver sets res.Base, the URL the page's references resolve against,
+// and returns their canonicalizer, or an error when that URL does not
+// canonicalize. Without a reference to resolve (need false: none, or only
+// what notAuxiliary skips, as most pages of a build) the canonicalizer
+// is not made, only the URL checked (nil, nil when it canonicalizes).
+func resolver(base string, opts PageSetOptions, res *PageSetResult, need bool) (*canon.Canonicalizer, error) {
 	effective := opts.URL
 	if base != "" {
 		if opts.URL != "" {
@@ -122,7 +131,18 @@ func resolver(base string, opts PageSetOptions, res *PageSetResult) (*canon.Cano
 	}
 	res.Base = effective
 	if effective == "" {
+		if !need {
+			return nil, nil
+		}
 		return canon.New(opts.Profile)
+	}
+	if !need {
+		// canon.New's check of a base is that it canonicalizes without one
+		// (String's plain URL fast path, else the same steps): when it does,
+		// New would not fail; when it does not, New words the error.
+		if _, err := noBase(opts.Profile).String(effective); err == nil {
+			return nil, nil
+		}
 	}
 	c, err := canon.New(opts.Profile, canon.WithBase(effective)) // (no slice of options made per page)
 	if err != nil {
@@ -130,6 +150,21 @@ func resolver(base string, opts PageSetOptions, res *PageSetResult) (*canon.Cano
 	}
 	return c, nil
 }
+
+// noBase is a canonicalizer of the profile p (PDF if nil) without a base.
+func noBase(p *canon.Profile) *canon.Canonicalizer {
+	if p == nil || p == canon.PDF {
+		return pdfNoBase
+	}
+	c, _ := canon.New(p) // (fails only for a bad base, and there is none)
+	return c
+}
+
+var pdfNoBase, _ = canon.New(canon.PDF)
+
+// auxiliary says whether a reference is one pageSetID resolves: not one
+// notAuxiliary skips.
+func auxiliary(ref Reference) bool { return notAuxiliary(ref.Raw) == "" }
 
 func canonical(c *canon.Canonicalizer, raw string) (string, error) {
 	u, err := c.String(raw)
