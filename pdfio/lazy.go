@@ -951,6 +951,9 @@ func (l *lazy) load(n int, e *model.XRefTableEntry) error {
 			return errLazy
 		}
 		o = sd
+		if s, ok := slimmed(sd); ok && l.share != nil {
+			o = s
+		}
 	default:
 		return errLazy
 	}

@@ -789,6 +789,10 @@ func (r *reader) scanObjects() {
 			if !taken {
 				r.maybeImage(o.Dict, ref)
 			}
+		case slimStream:
+			if !taken {
+				r.maybeImage(o.dict, ref)
+			}
 		case types.Dict:
 			if r.setOf(ref) == nil && looksLikeContentSet(o) {
 				if cs := r.contentSet(o, ref, "object "+strconv.Itoa(n), r.dec.fresh(mark, o)); cs != nil {
