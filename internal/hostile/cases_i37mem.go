@@ -6,6 +6,16 @@ import (
 	"github.com/webcap/webcap/internal/pdfbuild"
 )
 
+// Issue 30, the memory of reads: the entries of a read's cross-reference
+// streams share the numbers they point to (pdfio's lazy.shared): the
+// object stream's number, one int for the entries listed one after
+// another in the same stream, and the index in it, one of a list of
+// 0, 1, 2... up to 4,096 shared by every stream. The edges: an object
+// stream of 5,000 objects (indexes past the shared list, each its own),
+// and objects dealt to 27 streams in turn, so that each entry names
+// another stream than the one before it. And a read's slimStreams
+// (slimStreams, below).
+
 // A read keeps a top-level stream without a filter whose /Length is an
 // integer as a slimStream (pdfio/filed.go), its dictionary, offset and
 // length, and makes pdfcpu's StreamDict of it again where it is used.
@@ -35,15 +45,6 @@ func slimStreams() []byte {
 	b.Root = b.Add(pdfbuild.D("Type", pdfbuild.Name("Catalog"), "Pages", pages))
 	return b.Bytes()
 }
-
-// Issue 30, the memory of reads: the entries of a read's cross-reference
-// streams share the numbers they point to (pdfio's lazy.shared): the
-// object stream's number, one int for the entries listed one after
-// another in the same stream, and the index in it, one of a list of
-// 0, 1, 2... up to 4,096 shared by every stream. The edges: an object
-// stream of 5,000 objects (indexes past the shared list, each its own),
-// and objects dealt to 27 streams in turn, so that each entry names
-// another stream than the one before it.
 
 // objStmCapture is pdfbuild.Big(2000, true) with object streams of size
 // objects each, dealt in turn if spread.
