@@ -75,7 +75,17 @@ func TestObjectNumbers(t *testing.T) {
 			withEntry := func(ns []int) []int {
 				return slices.DeleteFunc(slices.Clone(ns), func(n int) bool { return table[n] == nil })
 			}
-			got, want := withEntry(r.objectNumbers()), withEntry(slices.Sorted(maps.Keys(table)))
+			var nums []int
+			for i, n := range r.objectNumbers() {
+				if i != len(nums) {
+					t.Errorf("objectNumbers() gives %d the place %d, want %d", n, i, len(nums))
+				}
+				nums = append(nums, n)
+			}
+			if len(nums) != r.numberCount() {
+				t.Errorf("numberCount() = %d, want %d", r.numberCount(), len(nums))
+			}
+			got, want := withEntry(nums), withEntry(slices.Sorted(maps.Keys(table)))
 			if !slices.Equal(got, want) {
 				t.Errorf("objectNumbers() = %v, want %v", got, want)
 			}

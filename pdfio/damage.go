@@ -110,14 +110,15 @@ func (r *reader) checkObjects(l *damageLog) {
 			}
 			l.add(Damage{Kind: DamageOffset, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: the cross-reference data puts object %s at offset %d, where no \"%d %d obj\" begins%s", ref, off, n, ref.Gen, lost)})
 		}
-		switch o := e.Object.(type) {
-		case types.StreamDict:
+		o, isStream := r.dec.streamOf(e)
+		switch {
+		case isStream:
 			// (An encrypted file's streams are decrypted in memory, their
 			// lengths with them: they are not compared.)
 			if n, ok := r.writtenLength(o, off); ok && !r.doc.Encrypted && !endstreamAt(r.b, o.StreamOffset+n) {
 				l.add(Damage{Kind: DamageLength, Object: ref, Offset: o.StreamOffset, Message: fmt.Sprintf("not well-formed: the stream of object %s has /Length %d, but \"endstream\" does not follow that many bytes", ref, n)})
 			}
-		case nil:
+		case e.Object == nil:
 			// (A misplaced object that could not be read is that one
 			// damage, said above. One found at its own offset was read
 			// there by the reader's parser where pdfcpu's gave up, on an
@@ -363,7 +364,7 @@ func (r *reader) recoverFromObjectStreams() {
 		if e == nil || e.Free {
 			continue
 		}
-		sd, ok := e.Object.(types.StreamDict)
+		sd, ok := r.dec.streamOf(e)
 		if !ok {
 			continue
 		}

@@ -70,6 +70,20 @@ type decoder struct {
 	// its lazyParse parsed whole, which it may let go of (filedObject).
 	file  []byte
 	filed objSet
+	// src is a read's bytes, which its slimStreams' are in.
+	src []byte
+}
+
+// streamOf is the stream entry e holds (a slimStream made again), if it
+// holds one.
+func (d *decoder) streamOf(e *model.XRefTableEntry) (types.StreamDict, bool) {
+	switch o := e.Object.(type) {
+	case types.StreamDict:
+		return o, true
+	case slimStream:
+		return o.expand(d.src), true
+	}
+	return types.StreamDict{}, false
 }
 
 // mayFile reports whether a read may let go of top-level object num's
@@ -347,6 +361,9 @@ func (d *decoder) lazyData(e *model.XRefTableEntry) ([]byte, error) {
 // the rest by pdfcpu's parser, as pdfcpu parses an object of an object
 // stream (compressedObject).
 func (d *decoder) load(e *model.XRefTableEntry) (types.Object, error) {
+	if s, ok := e.Object.(slimStream); ok {
+		return s.expand(d.src), nil
+	}
 	if !unparsed(e.Object) {
 		return e.Object, nil
 	}

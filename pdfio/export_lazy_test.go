@@ -19,3 +19,18 @@ func FallsBack(b []byte) bool {
 	_, err := lazyParse(b, Options{}.withDefaults())
 	return errors.Is(err, errLazy)
 }
+
+// SlimStreams is how many streams a read of b keeps as slimStreams.
+func SlimStreams(b []byte) int {
+	ctx, _, err := lazyParseShared(b, Options{}.withDefaults(), newValueShare())
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range ctx.Table {
+		if _, ok := e.Object.(slimStream); ok {
+			n++
+		}
+	}
+	return n
+}

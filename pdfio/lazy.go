@@ -179,6 +179,13 @@ type lazy struct {
 	// packed are the entries of objects in object streams, in the order
 	// the cross-reference streams list them (streamEntries).
 	packed []*model.XRefTableEntry
+	// stm is the object stream number the entry of a read listed last
+	// points at, shared by the entries after it in the same stream; inds
+	// are the indexes in a stream, 0, 1, 2..., shared by every stream
+	// (shared).
+	stmNum int64
+	stm    *int
+	inds   []int
 	// filed are the top-level dictionaries the fast parser parsed whole,
 	// on a read (lazyParseShared), and let go of; free holds their maps,
 	// emptied, for value to parse the next object into.
@@ -397,13 +404,27 @@ func (s *entrySlab) next(left int) (e *model.XRefTableEntry, off *int64, gen, in
 
 // entry is a new entry and an offset of its own.
 func (s *entrySlab) entry(left int) (e *model.XRefTableEntry, off *int64) {
+	return s.bare(left), s.off(left)
+}
+
+// bare is a new entry, made as entry makes them.
+func (s *entrySlab) bare(left int) *model.XRefTableEntry {
 	if len(s.entries) == 0 {
-		k := min(max(left, 1), slabBlock)
-		s.entries, s.offs = make([]model.XRefTableEntry, k), make([]int64, k)
+		s.entries = make([]model.XRefTableEntry, min(max(left, 1), slabBlock))
 	}
-	e, off = &s.entries[0], &s.offs[0]
-	s.entries, s.offs = s.entries[1:], s.offs[1:]
-	return e, off
+	e := &s.entries[0]
+	s.entries = s.entries[1:]
+	return e
+}
+
+// off is a new offset, made as entry makes them.
+func (s *entrySlab) off(left int) *int64 {
+	if len(s.offs) == 0 {
+		s.offs = make([]int64, min(max(left, 1), slabBlock))
+	}
+	off := &s.offs[0]
+	s.offs = s.offs[1:]
+	return off
 }
 
 // num is a number of its own (a generation, an index in an object
@@ -417,6 +438,44 @@ func (s *entrySlab) num(left int) *int {
 	n := &s.ints[0]
 	s.ints = s.ints[1:]
 	return n
+}
+
+// maxSharedInd bounds the indexes in an object stream that the entries
+// of a read share (shared): pdfcpu's own limit on the objects of a
+// stream (MaxObjectStreamCount) is 100,000, and writers put a few hundred
+// in one.
+const maxSharedInd = 1 << 12
+
+// shared are the numbers an entry of an object in object stream stm, at
+// index ind, points to (ObjectStream, ObjectStreamInd): on a read, the
+// stream's number is one int for the entries listed one after another
+// in the same stream, and the index one of inds, where each entry had
+// two of its own (16 bytes an object; 88,000 pages of object streams
+// have 440,000 objects). Nothing reading the table writes them; an
+// update's entries (no share) keep their own, made by s.
+func (l *lazy) shared(s *entrySlab, left int, stm, ind int64) (*int, *int) {
+	if l.share == nil {
+		n, i := s.num(left), s.num(left)
+		*n, *i = int(stm), int(ind)
+		return n, i
+	}
+	if l.stm == nil || l.stmNum != stm {
+		l.stm, l.stmNum = s.num(left), stm
+		*l.stm = int(stm)
+	}
+	if ind < 0 || ind >= maxSharedInd {
+		i := s.num(left)
+		*i = int(ind)
+		return l.stm, i
+	}
+	if int(ind) >= len(l.inds) {
+		inds := make([]int, min(max(2*len(l.inds), int(ind)+1, 64), maxSharedInd)) // (a new array: the entries made point into the old one)
+		for i := range inds {
+			inds[i] = i
+		}
+		l.inds = inds
+	}
+	return l.stm, &l.inds[ind]
 }
 
 // digits is the value of b, decimal digits (standardEntry checked).
@@ -755,20 +814,26 @@ func (l *lazy) streamEntries(xsd *types.XRefStreamDict, incr int) error {
 		}
 		c2 := field(buf[i+w[0] : i+w[0]+w[1]])
 		c3 := field(buf[i+w[0]+w[1] : i+size])
-		e, off, gen, ind := s.next(n - j)
+		e := s.bare(n - j)
 		switch c1 {
 		case 0:
+			off, gen := s.off(n-j), s.num(n-j)
 			*off, *gen = c2, int(c3)
 			*e = model.XRefTableEntry{Free: true, Offset: off, Generation: gen, Incr: incr}
 		case 1:
 			if c2 < 9 || c2 >= int64(len(l.b)) {
 				return errLazy
 			}
-			*off, *gen = c2, int(c3)
+			off, gen := s.off(n-j), l.zeroGen // (a read's, as for a table's entries)
+			if c3 != 0 || l.share == nil {
+				gen = s.num(n - j)
+				*gen = int(c3)
+			}
+			*off = c2
 			*e = model.XRefTableEntry{Offset: off, Generation: gen, Incr: incr}
 		case 2:
-			*gen, *ind = int(c2), int(c3) // (the stream's number, its index)
-			*e = model.XRefTableEntry{Compressed: true, ObjectStream: gen, ObjectStreamInd: ind, Incr: incr}
+			stm, ind := l.shared(&s, n-j, c2, c3) // (the stream's number, its index)
+			*e = model.XRefTableEntry{Compressed: true, ObjectStream: stm, ObjectStreamInd: ind, Incr: incr}
 			l.ctx.Read.ObjectStreams[int(c2)] = true
 			l.packed = append(l.packed, e)
 		default:
@@ -886,6 +951,9 @@ func (l *lazy) load(n int, e *model.XRefTableEntry) error {
 			return errLazy
 		}
 		o = sd
+		if s, ok := slimmed(sd); ok && l.share != nil {
+			o = s
+		}
 	default:
 		return errLazy
 	}

@@ -23,6 +23,12 @@ func (r *reader) contentSet(d types.Dict, ref webcapture.Ref, path string, fresh
 	}
 	cs := &ContentSet{Path: path}
 	if !ref.IsZero() {
+		if r.sets.Len() == 0 && r.byNum != nil {
+			// Sized once for the table's numbers: the sets are met in
+			// their trees' order, by doubling it grew to up to twice as
+			// many (3 MB more of a 50 MB capture's read, and copies).
+			r.sets.Grow(len(r.byNum))
+		}
 		r.sets.Put(ref, int32(len(r.doc.Sets)))
 	}
 	r.doc.Sets = append(r.doc.Sets, cs)

@@ -236,7 +236,7 @@ func typeName(o types.Object) string {
 		return "an array"
 	case types.Dict, filedObject: // (a filedObject stands for a dictionary)
 		return "a dictionary"
-	case types.StreamDict:
+	case types.StreamDict, slimStream: // (a slimStream stands for a stream)
 		return "a stream"
 	case types.IndirectRef:
 		return "a reference"

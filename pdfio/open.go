@@ -208,7 +208,7 @@ func readFile(b []byte, name string, opts Options, outside bool) (doc *Document,
 		}
 	}()
 	dec := newDecoder(ctx.XRefTable, opts)
-	dec.share, dec.readOnly = share, true
+	dec.share, dec.readOnly, dec.src = share, true, b
 	if len(filed) > 0 {
 		dec.file, dec.filed = b, filed // (parsed again from b: filedObject)
 	}

@@ -205,7 +205,7 @@ func (r *reader) readRevisions() {
 		return
 	}
 	nums := r.objectNumbers()
-	in := make([]int32, len(nums)) // each object's revision, -1 for none
+	in := make([]int32, r.numberCount()) // each object's revision, -1 for none
 	counts := make([]int, len(r.doc.Revisions))
 	for k, num := range nums {
 		in[k] = -1

@@ -403,7 +403,7 @@ func (r *reader) idForms() {
 		if e == nil || e.Free {
 			continue
 		}
-		s, ok := e.Object.(types.StreamDict)
+		s, ok := r.dec.streamOf(e)
 		if !ok {
 			continue
 		}

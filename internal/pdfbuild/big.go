@@ -13,8 +13,14 @@ import (
 // committed.
 func Big(n int, objectStreams bool) []byte {
 	b := New()
-	b.Version = "1.6"
 	b.XRefStream, b.ObjectStreams = objectStreams, objectStreams
+	return BigOf(b, n)
+}
+
+// BigOf is Big written by b, whose settings say how (object streams of
+// what size, BigObjStm).
+func BigOf(b *Builder, n int) []byte {
+	b.Version = "1.6"
 	pagesRoot := b.Reserve()
 	kids := make(Array, 0, n)
 	var ids, urls []KV

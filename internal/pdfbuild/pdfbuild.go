@@ -90,9 +90,15 @@ type Builder struct {
 	// ObjectStreams (which needs it) also packs every non-stream object
 	// except the catalog into one object stream.
 	XRefStream, ObjectStreams bool
-	Root, Info                Ref
-	ID                        [2]string // the trailer's /ID, if ID[0] is set
-	objs                      []any
+	// ObjStmSize is how many objects an object stream holds at most
+	// (objStmSize when 0); ObjStmSpread deals the objects to the streams
+	// in turn, so that objects numbered one after another are in
+	// different streams.
+	ObjStmSize   int
+	ObjStmSpread bool
+	Root, Info   Ref
+	ID           [2]string // the trailer's /ID, if ID[0] is set
+	objs         []any
 }
 
 // New returns an empty Builder.
@@ -145,8 +151,19 @@ func (b *Builder) Bytes() []byte {
 	// Object streams of at most objStmSize objects each, as writers do.
 	var streams []int // object number of each object stream
 	where := map[int][2]int{}
-	for start := 0; start < len(packed); start += objStmSize {
-		part := packed[start:min(start+objStmSize, len(packed))]
+	size := objStmSize
+	if b.ObjStmSize > 0 {
+		size = b.ObjStmSize
+	}
+	parts := (len(packed) + size - 1) / size
+	for start := 0; start < len(packed); start += size {
+		part := packed[start:min(start+size, len(packed))]
+		if b.ObjStmSpread {
+			part = nil
+			for i := len(streams); i < len(packed); i += parts {
+				part = append(part, packed[i])
+			}
+		}
 		num := n + 1 + len(streams)
 		streams = append(streams, num)
 		offsets = append(offsets, w.Len())
