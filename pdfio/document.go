@@ -110,6 +110,9 @@ type ContentSet struct {
 	si     types.Object
 	siDict *sourceUse
 	siKept bool
+	// planned: Result's reader took it from the model it was written
+	// from (plannedSet), which says what sourceExtras would read.
+	planned bool
 }
 
 // A Page is a page of the page tree.

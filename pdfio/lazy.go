@@ -60,29 +60,48 @@ func lazyParse(b []byte, opts Options) (ctx *model.Context, err error) {
 // of the top-level dictionaries the fast parser parsed whole and let go
 // of (filedObject): the read parses them again from the file.
 func lazyParseShared(b []byte, opts Options, share *valueShare) (ctx *model.Context, filed objSet, err error) {
+	ctx, filed, _, err = lazyParseRefs(b, opts, share)
+	return ctx, filed, err
+}
+
+// parsedRefs are what an update's lazyParse saw of the references of
+// the objects it parsed with the fast parser (counted): the largest
+// object number among them (max), which firstFree would otherwise find
+// by loading every object again and walking its maps (0.07 s of a build
+// of 100,000 page sets). An object whose text gives a key twice is not
+// counted (the value dropped may hold a reference): firstFree walks it.
+type parsedRefs struct {
+	counted objSet
+	max     int
+}
+
+// lazyParseRefs is lazyParseShared, with the references it saw where
+// share is nil (an update's parse; nil otherwise: a read's share gives
+// back values it did not parse again).
+func lazyParseRefs(b []byte, opts Options, share *valueShare) (ctx *model.Context, filed objSet, refs *parsedRefs, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			ctx, filed, err = nil, nil, errLazy
+			ctx, filed, refs, err = nil, nil, nil, errLazy
 		}
 	}()
 	if !plainHeader(b) {
-		return nil, nil, errLazy
+		return nil, nil, nil, errLazy
 	}
 	off, err := lastStartXRef(b)
 	if err != nil {
-		return nil, nil, errLazy
+		return nil, nil, nil, errLazy
 	}
 	if at, ok := startXRefAsPDFCPU(b); !ok || at != off {
-		return nil, nil, errLazy // (pdfcpu reads another section first, or rebuilds the table)
+		return nil, nil, nil, errLazy // (pdfcpu reads another section first, or rebuilds the table)
 	}
 	if _, why := badSection(b, off); why != "" {
-		return nil, nil, errLazy
+		return nil, nil, nil, errLazy
 	}
 	conf := config(opts)
 	conf.Limits.MaxXRefEntries = xrefEntryLimit(len(b))
 	ctx, err = model.NewContext(bytes.NewReader(b), conf)
 	if err != nil {
-		return nil, nil, errLazy
+		return nil, nil, nil, errLazy
 	}
 	parent := opts.Context
 	if parent == nil {
@@ -91,20 +110,23 @@ func lazyParseShared(b []byte, opts Options, share *valueShare) (ctx *model.Cont
 	goctx, cancel := context.WithTimeout(parent, opts.Timeout)
 	defer cancel()
 	l := &lazy{b: b, ctx: ctx, goctx: goctx, parent: parent, timeout: opts.Timeout, objStms: map[int]objStm{}, zeroGen: new(int), share: share}
+	if share == nil {
+		l.refs = &parsedRefs{}
+	}
 	if err := l.header(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	ctx.Write.OffsetPrevXRef = &off
 	if err := l.sections(off); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := ctx.EnsureValidFreeList(); err != nil {
-		return nil, nil, errLazy
+		return nil, nil, nil, errLazy
 	}
 	if err := l.objects(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return ctx, l.filed, nil
+	return ctx, l.filed, l.refs, nil
 }
 
 // startXRefAsPDFCPU is the offset pdfcpu's offsetLastXRefSection takes
@@ -172,6 +194,11 @@ type lazy struct {
 	// objStms are the object streams read (objectStream), by number.
 	objStms map[int]objStm
 	share   *valueShare // (value: a read's only)
+	refs    *parsedRefs // (an update's: load counts the references it parses)
+	// refMax and refDup are value's parser's, for the object it parsed
+	// last (objParser).
+	refMax int
+	refDup bool
 	// lastStm and last are the stream compressed found last (the
 	// objects of a stream are mostly met together).
 	lastStm int
@@ -573,6 +600,7 @@ func (l *lazy) value(num, gen int, off int64) (o types.Object, end int, ok bool)
 	if !ok || o == nil {
 		return nil, 0, false
 	}
+	l.refMax, l.refDup = p.refMax, p.refDup
 	text := l.b[at:p.i]
 	if bytes.Contains(text, []byte("stream")) || bytes.Contains(text, []byte("endobj")) {
 		return nil, 0, false
@@ -909,6 +937,7 @@ func (l *lazy) objects() error {
 // load parses the object of entry e, number n.
 func (l *lazy) load(n int, e *model.XRefTableEntry) error {
 	o, end, ok := l.value(n, genOf(e), *e.Offset)
+	refMax, refDup := l.refMax, l.refDup // (l.stream may parse its /Length's object)
 	switch {
 	case !ok:
 		// pdfcpu's parser decides, where the object has no stream.
@@ -956,6 +985,10 @@ func (l *lazy) load(n int, e *model.XRefTableEntry) error {
 		}
 	default:
 		return errLazy
+	}
+	if ok && l.refs != nil && !refDup { // (parsed by the fast parser, not pdfcpu's)
+		l.refs.counted.add(n)
+		l.refs.max = max(l.refs.max, refMax)
 	}
 	if d, isDict := o.(types.Dict); isDict && d.IsLinearizationParmDict() && !l.ctx.Read.Linearized {
 		if err := l.linearized(n, d); err != nil {

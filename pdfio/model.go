@@ -35,6 +35,8 @@ func (r *reader) contentSet(d types.Dict, ref webcapture.Ref, path string, fresh
 	if cs.ContentSet = r.plannedSet(d, ref, path); cs.ContentSet == nil { // (result_model.go)
 		cs.ContentSet = &webcapture.ContentSet{Ref: ref}
 		readKeys(r, contentSetKeys, cs.ContentSet, d, ref, path)
+	} else {
+		cs.planned = true
 	}
 	r.repackSet(cs, d, fresh)
 	return cs

@@ -19,14 +19,22 @@ import (
 // the bytes, whatever reaches it (a damaged file's objects included); and
 // every number an object refers to, even one that does not exist (a
 // dangling reference would otherwise come to name the new object).
-func firstFree(b []byte, dec *decoder, ctx *model.Context, startxref int64) int {
+//
+// refs, when not nil, are the references lazyParse saw as it parsed the
+// objects it counted: those are not loaded and walked again.
+func firstFree(b []byte, dec *decoder, ctx *model.Context, startxref int64, refs *parsedRefs) int {
 	n := 0
 	if ctx.XRefTable.Size != nil {
 		n = *ctx.XRefTable.Size
 	}
+	var counted objSet
+	if refs != nil && len(refs.counted) > 0 {
+		n = max(n, refs.max+1)
+		counted = refs.counted
+	}
 	for num, e := range ctx.XRefTable.Table {
 		n = max(n, num+1)
-		if e != nil && !e.Free {
+		if e != nil && !e.Free && !counted.has(num) {
 			if o, err := dec.load(e); err == nil {
 				n = max(n, referenced(o, 0)+1)
 			}

@@ -66,6 +66,12 @@ type objParser struct {
 	// free, when not nil, holds empty maps a read let go of (recycle),
 	// for the object's dictionaries to be parsed into.
 	free *[]types.Dict
+	// refMax is the largest object number of the references parsed (0
+	// for none); refDup: a dictionary gave a key twice, and a reference
+	// of the value it dropped may be among them. Without refDup, refMax
+	// is referenced's answer for the value parsed (firstFree).
+	refMax int
+	refDup bool
 }
 
 // cpuSpace: white space as pdfcpu's parser sees it: unicode.IsSpace or NUL, for the
@@ -173,7 +179,9 @@ func (p *objParser) dict(depth int) (types.Object, bool) {
 			return nil, false
 		}
 		if v != nil { // pdfcpu leaves out a key whose value is null
+			n := len(d)
 			d[k] = v // (and keeps the last of a key given twice)
+			p.refDup = p.refDup || len(d) == n
 		}
 	}
 }
@@ -403,6 +411,7 @@ func (p *objParser) reference(num int) (ref types.Object, isRef, ok bool) {
 		return nil, false, true
 	}
 	p.i = j + 1
+	p.refMax = max(p.refMax, num)
 	return *types.NewIndirectRef(num, gen), true, true
 }
 

@@ -73,10 +73,17 @@ func planTree(entries []treeEntry, alloc func(types.Dict) types.IndirectRef) (*t
 // reader.
 type resultPlan struct {
 	trees map[string]*treePlan // the trees SetNameTree built, by name
-	sets  map[int]setPlan      // the content sets AddContentSet wrote, by object number
+	sets  setPlans             // the content sets AddContentSet wrote, by object number
 	pages pagesPlan            // the input's pages, images and their use (result_pages.go)
 
 	lastDate webcapture.Date // the last date sameDate parsed
+	lastCmd  cmdCheck        // the last command commandIsDict looked up
+}
+
+// A cmdCheck is isDict's answer for a command.
+type cmdCheck struct {
+	ref           webcapture.Ref
+	isDict, known bool
 }
 
 // A setPlan is a content set AddContentSet wrote: the dictionary written,
@@ -84,7 +91,61 @@ type resultPlan struct {
 type setPlan struct {
 	d types.Dict
 	m *webcapture.ContentSet
+	// plain: the model passed readsBack's checks of the model alone
+	// (plainModel), made as it was written, while it is in the cache (at
+	// Result, 100,000 sets later, each was a cache miss: 0.17 s); cmds:
+	// a source has a Command, which the reader looks up.
+	plain, cmds bool
 }
+
+// setPlans are the content sets AddContentSet wrote, by object number:
+// sets[i] is object first+i's (m nil where there is none). The numbers
+// an update gives its new objects go up one at a time, so the slice is
+// dense (a map of 100,000 sets cost a build 0.1 s in inserts and
+// lookups).
+type setPlans struct {
+	first int
+	sets  []setPlan
+	n     int // the plans held
+}
+
+// put keeps p as object num's plan.
+func (s *setPlans) put(num int, p setPlan) {
+	if s.sets == nil {
+		s.first = num
+	}
+	if num < s.first { // (not expected: numbers go up)
+		s.sets = append(make([]setPlan, s.first-num, s.first-num+len(s.sets)), s.sets...)
+		s.first = num
+	}
+	i := num - s.first
+	if i >= len(s.sets) {
+		s.sets = append(s.sets, make([]setPlan, i+1-len(s.sets))...)
+	}
+	if s.sets[i].m == nil {
+		s.n++
+	}
+	s.sets[i] = p
+}
+
+// get is object num's plan; ok false where there is none.
+func (s *setPlans) get(num int) (p setPlan, ok bool) {
+	if i := num - s.first; i >= 0 && i < len(s.sets) && s.sets[i].m != nil {
+		return s.sets[i], true
+	}
+	return setPlan{}, false
+}
+
+// remove lets go of object num's plan.
+func (s *setPlans) remove(num int) {
+	if i := num - s.first; i >= 0 && i < len(s.sets) && s.sets[i].m != nil {
+		s.sets[i] = setPlan{}
+		s.n--
+	}
+}
+
+// len is the number of plans held.
+func (s *setPlans) len() int { return s.n }
 
 // tree keeps the plan of tree name, built with its root.
 func (p *resultPlan) tree(name string, t *treePlan, root types.IndirectRef) {
@@ -98,12 +159,10 @@ func (p *resultPlan) tree(name string, t *treePlan, root types.IndirectRef) {
 // set keeps the content set cs, written as d at ref. The model is copied
 // (its top level: AddContentSet's caller does not change what it wrote).
 func (p *resultPlan) set(ref webcapture.Ref, d types.Dict, cs *webcapture.ContentSet) {
-	if p.sets == nil {
-		p.sets = map[int]setPlan{}
-	}
 	m := *cs
 	m.Ref = ref
-	p.sets[ref.Num] = setPlan{d, &m}
+	plain, cmds := p.plainModel(&m)
+	p.sets.put(ref.Num, setPlan{d, &m, plain, cmds})
 }
 
 // plannedSet is the content set readKeys would read from d, object ref,
@@ -116,11 +175,11 @@ func (r *reader) plannedSet(d types.Dict, ref webcapture.Ref, path string) *webc
 	if r.plan == nil || ref.IsZero() {
 		return nil
 	}
-	p, ok := r.plan.sets[ref.Num]
-	if !ok || p.m.Ref != ref || !sameDict(p.d, d) || !r.readsBack(p.m) {
+	p, ok := r.plan.sets.get(ref.Num)
+	if !ok || p.m.Ref != ref || !sameDict(p.d, d) || !r.readsBack(p) {
 		return nil
 	}
-	delete(r.plan.sets, ref.Num) // (given once: the Document owns it)
+	r.plan.sets.remove(ref.Num) // (given once: the Document owns it)
 	if verifyKept {
 		n := len(r.doc.Defects)
 		m := &webcapture.ContentSet{Ref: ref}
@@ -132,28 +191,57 @@ func (r *reader) plannedSet(d types.Dict, ref webcapture.Ref, path string) *webc
 	return p.m
 }
 
-// readsBack reports whether readKeys reads m's dictionary, as writeKeys
-// wrote it (without an error), back as m, without a defect: each shape
-// flag as the shape written, no empty slice where the read leaves nil,
-// each date its Raw's parse, each source direct, each command a
-// dictionary. (A value that does not read back as written, an escaped
-// name, a number past the fast parser, is not kept: sameDict fails.)
-func (r *reader) readsBack(m *webcapture.ContentSet) bool {
-	switch {
-	case len(m.Sources) == 0 || !m.SourceArray && len(m.Sources) != 1:
-		return false
-	case m.RefCounts == nil && m.RefArray || len(m.RefCounts) != 1 && m.RefCounts != nil && !m.RefArray:
-		return false
-	case !r.sameDate(m.Created):
+// readsBack reports whether readKeys reads p's dictionary, as writeKeys
+// wrote it (without an error), back as its model, without a defect:
+// plainModel said so of the model, and each command is a dictionary.
+func (r *reader) readsBack(p setPlan) bool {
+	if !p.plain {
 		return false
 	}
-	for _, si := range m.Sources {
-		if si == nil || !si.Ref.IsZero() || !r.sameDate(si.Updated) || !r.sameDate(si.Expires) ||
-			!plainURLs(&si.URLs) || si.Command != nil && !r.isDict(*si.Command) {
-			return false
+	if p.cmds {
+		for _, si := range p.m.Sources {
+			if si.Command != nil && !r.commandIsDict(*si.Command) {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// commandIsDict is isDict for a source's command: the last one asked
+// about is remembered (a build's sets share their command).
+func (r *reader) commandIsDict(ref webcapture.Ref) bool {
+	if c := &r.plan.lastCmd; c.known && c.ref == ref {
+		return c.isDict
+	}
+	ok := r.isDict(ref)
+	r.plan.lastCmd = cmdCheck{ref: ref, isDict: ok, known: true}
+	return ok
+}
+
+// plainModel reports whether m reads back as itself as far as m alone
+// says: each shape flag as the shape written, no empty slice where the
+// read leaves nil, each date its Raw's parse, each source direct (a
+// value that does not read back as written, an escaped name, a number
+// past the fast parser, is not kept: sameDict fails); cmds, whether a
+// source has a command, which must be a dictionary (readsBack).
+func (p *resultPlan) plainModel(m *webcapture.ContentSet) (plain, cmds bool) {
+	switch {
+	case len(m.Sources) == 0 || !m.SourceArray && len(m.Sources) != 1:
+		return false, false
+	case m.RefCounts == nil && m.RefArray || len(m.RefCounts) != 1 && m.RefCounts != nil && !m.RefArray:
+		return false, false
+	case !p.sameDate(m.Created):
+		return false, false
+	}
+	for _, si := range m.Sources {
+		if si == nil || !si.Ref.IsZero() || !p.sameDate(si.Updated) || !p.sameDate(si.Expires) ||
+			!plainURLs(&si.URLs) {
+			return false, false
+		}
+		cmds = cmds || si.Command != nil
+	}
+	return true, cmds
 }
 
 // plainURLs reports whether a, written direct, reads back as itself.
@@ -175,18 +263,18 @@ func plainURLs(a *webcapture.AliasedURLs) bool {
 // sameDate reports whether a date written as its Raw reads back as d
 // (ParseDate's). A build's sets share their dates: the last one parsed
 // is kept.
-func (r *reader) sameDate(d *webcapture.Date) bool {
+func (p *resultPlan) sameDate(d *webcapture.Date) bool {
 	if d == nil {
 		return true
 	}
-	if r.plan.lastDate.Raw != d.Raw || !r.plan.lastDate.Valid {
-		p, err := webcapture.ParseDate(d.Raw)
+	if p.lastDate.Raw != d.Raw || !p.lastDate.Valid {
+		pd, err := webcapture.ParseDate(d.Raw)
 		if err != nil {
 			return false
 		}
-		r.plan.lastDate = p
+		p.lastDate = pd
 	}
-	return r.plan.lastDate == *d || reflect.DeepEqual(r.plan.lastDate, *d)
+	return p.lastDate == *d || reflect.DeepEqual(p.lastDate, *d)
 }
 
 // isDict reports whether ref is a dictionary of the table (as a command

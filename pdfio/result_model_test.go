@@ -225,10 +225,10 @@ func TestResultFromModels(t *testing.T) {
 				t.Fatal(err)
 			}
 			resultAndRead(t, u, "out.pdf")
-			if _, left := u.plan.sets[ref.Num]; left == tc.taken {
+			if _, left := u.plan.sets.get(ref.Num); left == tc.taken {
 				t.Errorf("set taken from its model: %v, want %v", !left, tc.taken)
 			}
-			if len(u.plan.sets) > 1 {
+			if u.plan.sets.len() > 1 {
 				t.Errorf("the orphan was not taken from its model")
 			}
 			for _, tr := range []string{"IDS", "URLS"} {

@@ -79,7 +79,7 @@ func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 	if int64(len(orig)) > opts.MaxFileSize {
 		return nil, &Error{File: name, Op: "read", Err: &limits.SizeError{Size: int64(len(orig)), Max: opts.MaxFileSize}}
 	}
-	ctx, err := updateParse(orig, opts)
+	ctx, refs, err := updateParseRefs(orig, opts)
 	if err != nil {
 		return nil, &Error{File: name, Op: "parse", Err: parseError(orig, err)}
 	}
@@ -96,7 +96,7 @@ func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 		u.unwritable = &Error{File: name, Op: "update", Err: fmt.Errorf("the cross-reference data is damaged (the section at offset %d has /Prev %d, a section already read: the /Prev chain loops), and an update would chain into the loop: rewrite the file first (e.g. qpdf in.pdf out.pdf)", l.section, l.prev)}
 		return u, nil
 	}
-	u.firstNew = firstFree(orig, u.dec, ctx, u.prev)
+	u.firstNew = firstFree(orig, u.dec, ctx, u.prev, refs)
 	u.objs = objectWriter{next: u.firstNew}
 	return u, nil
 }
@@ -108,13 +108,21 @@ func OpenUpdate(orig []byte, name string, opts Options) (*Update, error) {
 // TestUpdateLazyDifferential holds the updates made on each to the same
 // bytes.
 func updateParse(orig []byte, opts Options) (*model.Context, error) {
+	ctx, _, err := updateParseRefs(orig, opts)
+	return ctx, err
+}
+
+// updateParseRefs is updateParse, with the references the lazy reader
+// saw (nil where pdfcpu parsed the file: firstFree walks every object).
+func updateParseRefs(orig []byte, opts Options) (*model.Context, *parsedRefs, error) {
 	if !eagerOnly.Load() {
-		ctx, err := lazyParse(orig, opts)
+		ctx, _, refs, err := lazyParseRefs(orig, opts, nil)
 		if !errors.Is(err, errLazy) {
-			return ctx, err
+			return ctx, refs, err
 		}
 	}
-	return parse(orig, opts)
+	ctx, err := parse(orig, opts)
+	return ctx, nil, err
 }
 
 // Document reads the Web Capture structures of the file the update was
