@@ -347,6 +347,12 @@ func (d *decoder) lazyData(e *model.XRefTableEntry) ([]byte, error) {
 // the rest by pdfcpu's parser, as pdfcpu parses an object of an object
 // stream (compressedObject).
 func (d *decoder) load(e *model.XRefTableEntry) (types.Object, error) {
+	if po, ok := e.Object.(plannedObject); ok {
+		if d, ok := po.p.dict(); ok {
+			return d, nil
+		}
+		return nil, errors.New("the content set written makes no dictionary")
+	}
 	if !unparsed(e.Object) {
 		return e.Object, nil
 	}

@@ -583,6 +583,10 @@ func (r *reader) entryValue(e *Entry, v types.Object) {
 			e.Sets = append(e.Sets, cs)
 			return
 		}
+		if cs := r.plannedSetAt(refOf(ir), e.valuePath); cs != nil { // (result_model.go)
+			e.Sets = append(e.Sets, cs)
+			return
+		}
 	}
 	path := e.valuePath()
 	mark := r.dec.mark()
@@ -762,6 +766,19 @@ func (r *reader) scanObjects() {
 			if !taken {
 				r.maybeImage(o.Dict, ref)
 			}
+		case plannedObject: // (a set Result's update wrote that no tree reaches: result_model.go)
+			if r.setOf(ref) != nil {
+				continue
+			}
+			cs := r.plannedSetAt(ref, func() string { return "object " + strconv.Itoa(n) })
+			if cs == nil {
+				d, err := r.dec.load(e)
+				if err != nil {
+					continue
+				}
+				cs = r.contentSet(d.(types.Dict), ref, "object "+strconv.Itoa(n), false)
+			}
+			cs.Orphan = true
 		case types.Dict:
 			if r.setOf(ref) == nil && looksLikeContentSet(o) {
 				if cs := r.contentSet(o, ref, "object "+strconv.Itoa(n), r.dec.fresh(mark, o)); cs != nil {

@@ -73,18 +73,69 @@ func planTree(entries []treeEntry, alloc func(types.Dict) types.IndirectRef) (*t
 // reader.
 type resultPlan struct {
 	trees map[string]*treePlan // the trees SetNameTree built, by name
-	sets  map[int]setPlan      // the content sets AddContentSet wrote, by object number
 	pages pagesPlan            // the input's pages, images and their use (result_pages.go)
 
 	lastDate webcapture.Date // the last date sameDate parsed
 }
 
-// A setPlan is a content set AddContentSet wrote: the dictionary written,
-// and the model it was written from, with its Ref.
+// A setPlan is a content set AddContentSet wrote: the model it was
+// written from, with its Ref, and its /SI value; the value an update
+// keeps of the object (objOffset.val). Its dictionary is made only when
+// asked for (dict): Result's table holds a plannedObject for it, which
+// the reader takes the set from (plannedSetAt) without the dictionary;
+// anything else that loads the object gets the dictionary (decoder.load).
 type setPlan struct {
-	d types.Dict
-	m *webcapture.ContentSet
+	m     webcapture.ContentSet
+	si    types.Object // the /SI value written
+	d     types.Dict   // the dictionary, once made
+	given bool         // Result's reader took m (given once: the Document owns it)
 }
+
+// siKey is the index of /SI in contentSetKeys.
+var siKey = slices.IndexFunc(contentSetKeys, func(k key[webcapture.ContentSet]) bool { return k.name == "SI" })
+
+// newSetPlan keeps the content set cs, written at ref with /SI si. The
+// model is copied (its top level: AddContentSet's caller does not change
+// what it wrote).
+func newSetPlan(ref webcapture.Ref, cs *webcapture.ContentSet, si types.Object) *setPlan {
+	p := &setPlan{m: *cs, si: si}
+	p.m.Ref = ref
+	return p
+}
+
+// dict is the dictionary writeKeys makes of the set: the value written,
+// as a read of its bytes gives it back (keptValue). ok is false (not
+// expected: the set was written) where writeKeys fails.
+func (p *setPlan) dict() (d types.Dict, ok bool) {
+	if p.d == nil {
+		d, err := setDict(&p.m)
+		if err != nil {
+			return nil, false
+		}
+		p.d = d
+	}
+	return p.d, true
+}
+
+// setDict is writeKeys of a content set (set by init: the tables' readers
+// reach decoder.load, which makes a set's dictionary).
+var setDict func(*webcapture.ContentSet) (types.Dict, error)
+
+func init() {
+	setDict = func(m *webcapture.ContentSet) (types.Dict, error) {
+		return writeKeys(&writer{}, "content set", contentSetKeys, m)
+	}
+}
+
+// A plannedObject stands in Result's table for a content set
+// AddContentSet wrote, exactly as written (absorb): the reader takes the
+// set from p (plannedSetAt); a load of the object makes its dictionary
+// (decoder.load).
+type plannedObject struct{ p *setPlan }
+
+func (o plannedObject) Clone() types.Object { return o }
+func (plannedObject) PDFString() string     { return "" }
+func (plannedObject) String() string        { return "" }
 
 // tree keeps the plan of tree name, built with its root.
 func (p *resultPlan) tree(name string, t *treePlan, root types.IndirectRef) {
@@ -95,41 +146,78 @@ func (p *resultPlan) tree(name string, t *treePlan, root types.IndirectRef) {
 	p.trees[name] = t
 }
 
-// set keeps the content set cs, written as d at ref. The model is copied
-// (its top level: AddContentSet's caller does not change what it wrote).
-func (p *resultPlan) set(ref webcapture.Ref, d types.Dict, cs *webcapture.ContentSet) {
-	if p.sets == nil {
-		p.sets = map[int]setPlan{}
+// planOf is the plan of the content set AddContentSet wrote as object
+// ref, where Result's table holds it as written (plannedObject) and its
+// model reads back as itself (readsBack), not taken yet; nil elsewhere
+// (the object was replaced since, or Result parsed its bytes: a value the
+// writer could not vouch for, readBack).
+func (r *reader) planOf(ref webcapture.Ref) *setPlan {
+	if r.plan == nil || ref.IsZero() {
+		return nil
 	}
-	m := *cs
-	m.Ref = ref
-	p.sets[ref.Num] = setPlan{d, &m}
+	e := r.entry(ref.Num)
+	if e == nil || e.Free {
+		return nil
+	}
+	po, ok := e.Object.(plannedObject)
+	if !ok || po.p.given || po.p.m.Ref != ref || !r.readsBack(&po.p.m) {
+		return nil
+	}
+	return po.p
 }
 
 // plannedSet is the content set readKeys would read from d, object ref,
 // taken from the model AddContentSet wrote it from; nil where d is not
-// that dictionary (the object was replaced since, or Result parsed its
-// bytes: a value the writer could not vouch for, readBack) or the model
-// would not read back as itself (readsBack). Under verifyKept (pdfio's
-// tests) the set is read as well, and a difference is an internal error.
+// its dictionary (planOf's cases). Under verifyKept (pdfio's tests) the
+// set is read as well, and a difference is an internal error.
 func (r *reader) plannedSet(d types.Dict, ref webcapture.Ref, path string) *webcapture.ContentSet {
-	if r.plan == nil || ref.IsZero() {
+	p := r.planOf(ref)
+	if p == nil || !sameDict(p.d, d) {
 		return nil
 	}
-	p, ok := r.plan.sets[ref.Num]
-	if !ok || p.m.Ref != ref || !sameDict(p.d, d) || !r.readsBack(p.m) {
-		return nil
-	}
-	delete(r.plan.sets, ref.Num) // (given once: the Document owns it)
+	return r.take(p, d, path)
+}
+
+// take gives p's model to the Document (once), d its dictionary (nil: not
+// made).
+func (r *reader) take(p *setPlan, d types.Dict, path string) *webcapture.ContentSet {
+	p.given = true
 	if verifyKept {
+		if d == nil {
+			d, _ = p.dict()
+		}
 		n := len(r.doc.Defects)
-		m := &webcapture.ContentSet{Ref: ref}
-		readKeys(r, contentSetKeys, m, d, ref, path)
-		if len(r.doc.Defects) != n || !reflect.DeepEqual(m, p.m) {
-			panic(fmt.Sprintf("pdfio: content set %s: the model written differs from its read:\n%+v\n%+v", ref, p.m, m))
+		m := &webcapture.ContentSet{Ref: p.m.Ref}
+		readKeys(r, contentSetKeys, m, d, p.m.Ref, path)
+		if len(r.doc.Defects) != n || !reflect.DeepEqual(m, &p.m) {
+			panic(fmt.Sprintf("pdfio: content set %s: the model written differs from its read:\n%+v\n%+v", p.m.Ref, p.m, m))
 		}
 	}
-	return p.m
+	return &p.m
+}
+
+// plannedSetAt is the content set at ref, a tree's value at path, where
+// Result's table holds it as AddContentSet wrote it (planOf): taken from
+// its model, without its dictionary, as contentSet reads it (its /SI
+// kept for sourceExtras, as repackSet keeps it); nil elsewhere (the
+// caller reads the object).
+func (r *reader) plannedSetAt(ref webcapture.Ref, path func() string) *ContentSet {
+	p := r.planOf(ref)
+	if p == nil {
+		return nil
+	}
+	cs := &ContentSet{Path: path()}
+	r.sets.Put(ref, int32(len(r.doc.Sets)))
+	r.doc.Sets = append(r.doc.Sets, cs)
+	cs.ContentSet = r.take(p, nil, cs.Path)
+	cs.siKept = true
+	if sd, direct := p.si.(types.Dict); direct {
+		u := sourceUseOf(sd)
+		cs.siDict = &u
+	} else {
+		cs.si = p.si
+	}
+	return cs
 }
 
 // readsBack reports whether readKeys reads m's dictionary, as writeKeys

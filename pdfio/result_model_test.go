@@ -224,12 +224,23 @@ func TestResultFromModels(t *testing.T) {
 			if err := u.SetNameTree("URLS", []NameEntry{{Key: "http://z.example/", Sets: []webcapture.Ref{ref}}, {Key: "http://a.example/", Sets: []webcapture.Ref{ref, ref}}}, TreeShape{Leaf: 1, Fan: 2}); err != nil {
 				t.Fatal(err)
 			}
-			resultAndRead(t, u, "out.pdf")
-			if _, left := u.plan.sets[ref.Num]; left == tc.taken {
-				t.Errorf("set taken from its model: %v, want %v", !left, tc.taken)
+			plans := map[int]*setPlan{}
+			for _, o := range u.objs.offs {
+				if p, ok := o.val.(*setPlan); ok {
+					plans[o.num] = p
+				}
 			}
-			if len(u.plan.sets) > 1 {
-				t.Errorf("the orphan was not taken from its model")
+			if len(plans) != 2 {
+				t.Fatalf("%d sets kept as their plans, want 2", len(plans))
+			}
+			resultAndRead(t, u, "out.pdf")
+			if taken := plans[ref.Num].given; taken != tc.taken {
+				t.Errorf("set taken from its model: %v, want %v", taken, tc.taken)
+			}
+			for num, p := range plans {
+				if num != ref.Num && !p.given {
+					t.Errorf("the orphan was not taken from its model")
+				}
 			}
 			for _, tr := range []string{"IDS", "URLS"} {
 				if !u.plan.trees[tr].used {
