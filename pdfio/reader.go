@@ -766,19 +766,17 @@ func (r *reader) scanObjects() {
 			if !taken {
 				r.maybeImage(o.Dict, ref)
 			}
-		case plannedObject: // (a set Result's update wrote that no tree reaches: result_model.go)
+		case plannedObject: // (a set Result's update wrote that no tree reaches: its dictionary, read as any: result_model.go)
 			if r.setOf(ref) != nil {
 				continue
 			}
-			cs := r.plannedSetAt(ref, func() string { return "object " + strconv.Itoa(n) })
-			if cs == nil {
-				d, err := r.dec.load(e)
-				if err != nil {
-					continue
+			if o, err := r.dec.load(e); err == nil {
+				if d, isDict := o.(types.Dict); isDict && looksLikeContentSet(d) {
+					if cs := r.contentSet(d, ref, "object "+strconv.Itoa(n), false); cs != nil {
+						cs.Orphan = true
+					}
 				}
-				cs = r.contentSet(d.(types.Dict), ref, "object "+strconv.Itoa(n), false)
 			}
-			cs.Orphan = true
 		case types.Dict:
 			if r.setOf(ref) == nil && looksLikeContentSet(o) {
 				if cs := r.contentSet(o, ref, "object "+strconv.Itoa(n), r.dec.fresh(mark, o)); cs != nil {

@@ -88,19 +88,21 @@ type setPlan struct {
 	m     webcapture.ContentSet
 	si    types.Object // the /SI value written
 	d     types.Dict   // the dictionary, once made
+	reads bool         // m reads back as itself, as far as it says (resultPlan.readsBack)
 	given bool         // Result's reader took m (given once: the Document owns it)
 }
 
 // siKey is the index of /SI in contentSetKeys.
 var siKey = slices.IndexFunc(contentSetKeys, func(k key[webcapture.ContentSet]) bool { return k.name == "SI" })
 
-// newSetPlan keeps the content set cs, written at ref with /SI si. The
-// model is copied (its top level: AddContentSet's caller does not change
-// what it wrote).
-func newSetPlan(ref webcapture.Ref, cs *webcapture.ContentSet, si types.Object) *setPlan {
-	p := &setPlan{m: *cs, si: si}
-	p.m.Ref = ref
-	return p
+// set keeps the content set cs, written at ref with /SI si. The model is
+// copied (its top level: AddContentSet's caller does not change what it
+// wrote).
+func (p *resultPlan) set(ref webcapture.Ref, cs *webcapture.ContentSet, si types.Object) *setPlan {
+	sp := &setPlan{m: *cs, si: si}
+	sp.m.Ref = ref
+	sp.reads = p.readsBack(&sp.m)
+	return sp
 }
 
 // dict is the dictionary writeKeys makes of the set: the value written,
@@ -160,7 +162,7 @@ func (r *reader) planOf(ref webcapture.Ref) *setPlan {
 		return nil
 	}
 	po, ok := e.Object.(plannedObject)
-	if !ok || po.p.given || po.p.m.Ref != ref || !r.readsBack(&po.p.m) {
+	if !ok || po.p.given || po.p.m.Ref != ref || !po.p.reads || !r.commandsRead(&po.p.m) {
 		return nil
 	}
 	return po.p
@@ -221,23 +223,36 @@ func (r *reader) plannedSetAt(ref webcapture.Ref, path func() string) *ContentSe
 }
 
 // readsBack reports whether readKeys reads m's dictionary, as writeKeys
-// wrote it (without an error), back as m, without a defect: each shape
-// flag as the shape written, no empty slice where the read leaves nil,
-// each date its Raw's parse, each source direct, each command a
-// dictionary. (A value that does not read back as written, an escaped
-// name, a number past the fast parser, is not kept: sameDict fails.)
-func (r *reader) readsBack(m *webcapture.ContentSet) bool {
+// wrote it (without an error), back as m, without a defect, as far as m
+// says: each shape flag as the shape written, no empty slice where the
+// read leaves nil, each date its Raw's parse, each source direct. The
+// rest, each command a dictionary, is the reader's to check
+// (commandsRead). (A value that does not read back as written, an
+// escaped name, a number past the fast parser, is not kept: readBack.)
+// AddContentSet asks as it writes the set (setPlan.reads), while the
+// model is at hand.
+func (p *resultPlan) readsBack(m *webcapture.ContentSet) bool {
 	switch {
 	case len(m.Sources) == 0 || !m.SourceArray && len(m.Sources) != 1:
 		return false
 	case m.RefCounts == nil && m.RefArray || len(m.RefCounts) != 1 && m.RefCounts != nil && !m.RefArray:
 		return false
-	case !r.sameDate(m.Created):
+	case !p.sameDate(m.Created):
 		return false
 	}
 	for _, si := range m.Sources {
-		if si == nil || !si.Ref.IsZero() || !r.sameDate(si.Updated) || !r.sameDate(si.Expires) ||
-			!plainURLs(&si.URLs) || si.Command != nil && !r.isDict(*si.Command) {
+		if si == nil || !si.Ref.IsZero() || !p.sameDate(si.Updated) || !p.sameDate(si.Expires) || !plainURLs(&si.URLs) {
+			return false
+		}
+	}
+	return true
+}
+
+// commandsRead reports whether each command m's sources name is a
+// dictionary of the table, read without a defect (readsBack's rest).
+func (r *reader) commandsRead(m *webcapture.ContentSet) bool {
+	for _, si := range m.Sources {
+		if si.Command != nil && !r.isDict(*si.Command) {
 			return false
 		}
 	}
@@ -263,18 +278,18 @@ func plainURLs(a *webcapture.AliasedURLs) bool {
 // sameDate reports whether a date written as its Raw reads back as d
 // (ParseDate's). A build's sets share their dates: the last one parsed
 // is kept.
-func (r *reader) sameDate(d *webcapture.Date) bool {
+func (p *resultPlan) sameDate(d *webcapture.Date) bool {
 	if d == nil {
 		return true
 	}
-	if r.plan.lastDate.Raw != d.Raw || !r.plan.lastDate.Valid {
-		p, err := webcapture.ParseDate(d.Raw)
+	if p.lastDate.Raw != d.Raw || !p.lastDate.Valid {
+		parsed, err := webcapture.ParseDate(d.Raw)
 		if err != nil {
 			return false
 		}
-		r.plan.lastDate = p
+		p.lastDate = parsed
 	}
-	return r.plan.lastDate == *d || reflect.DeepEqual(r.plan.lastDate, *d)
+	return p.lastDate == *d || reflect.DeepEqual(p.lastDate, *d)
 }
 
 // isDict reports whether ref is a dictionary of the table (as a command

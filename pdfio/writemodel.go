@@ -31,7 +31,7 @@ func (u *Update) AddContentSet(cs *webcapture.ContentSet) (webcapture.Ref, error
 	}
 	num := u.objs.reserve()
 	ref := webcapture.Ref{Num: num}
-	u.objs.putSet(num, vals, newSetPlan(ref, cs, vals[siKey]))
+	u.objs.putSet(num, vals, u.plan.set(ref, cs, vals[siKey]))
 	return ref, nil
 }
 
