@@ -364,6 +364,12 @@ func (d *decoder) load(e *model.XRefTableEntry) (types.Object, error) {
 	if s, ok := e.Object.(slimStream); ok {
 		return s.expand(d.src), nil
 	}
+	if po, ok := e.Object.(plannedObject); ok {
+		if d, ok := po.p.dict(); ok {
+			return d, nil
+		}
+		return nil, errors.New("the content set written makes no dictionary")
+	}
 	if !unparsed(e.Object) {
 		return e.Object, nil
 	}

@@ -46,20 +46,32 @@ var ErrMissingKey = errors.New("a required key is missing")
 // error wrapping ErrMissingKey.
 func writeKeys[M any](w *writer, what string, table []key[M], m *M) (types.Dict, error) {
 	d := types.Dict{}
-	for _, k := range table {
+	err := eachKeyValue(w, what, table, m, func(i int, o types.Object) { d[table[i].name] = o })
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// eachKeyValue gives f the value of each key of table that m has (i its
+// index in table), in the table's order: writeKeys' dictionary, without
+// the map (AddContentSet). The first error, in the table's order, is
+// writeKeys' error.
+func eachKeyValue[M any](w *writer, what string, table []key[M], m *M, f func(i int, o types.Object)) error {
+	for i, k := range table {
 		o, err := k.write(w, m)
 		if err != nil {
-			return nil, fmt.Errorf("pdfio: %s /%s: %w", what, k.name, err)
+			return fmt.Errorf("pdfio: %s /%s: %w", what, k.name, err)
 		}
 		if o == nil {
 			if k.required {
-				return nil, fmt.Errorf("pdfio: %s /%s: %w", what, k.name, ErrMissingKey)
+				return fmt.Errorf("pdfio: %s /%s: %w", what, k.name, ErrMissingKey)
 			}
 			continue
 		}
-		d[k.name] = o
+		f(i, o)
 	}
-	return d, nil
+	return nil
 }
 
 // Keys of the common kinds, each from an accessor of the model's field.

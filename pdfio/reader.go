@@ -585,6 +585,10 @@ func (r *reader) entryValue(e *Entry, v types.Object) {
 			e.Sets = append(e.Sets, cs)
 			return
 		}
+		if cs := r.plannedSetAt(refOf(ir), e.valuePath); cs != nil { // (result_model.go)
+			e.Sets = append(e.Sets, cs)
+			return
+		}
 	}
 	path := e.valuePath()
 	mark := r.dec.mark()
@@ -792,6 +796,17 @@ func (r *reader) scanObjects() {
 		case slimStream:
 			if !taken {
 				r.maybeImage(o.dict, ref)
+			}
+		case plannedObject: // (a set Result's update wrote that no tree reaches: its dictionary, read as any: result_model.go)
+			if r.setOf(ref) != nil {
+				continue
+			}
+			if o, err := r.dec.load(e); err == nil {
+				if d, isDict := o.(types.Dict); isDict && looksLikeContentSet(d) {
+					if cs := r.contentSet(d, ref, "object "+strconv.Itoa(n), false); cs != nil {
+						cs.Orphan = true
+					}
+				}
 			}
 		case types.Dict:
 			if r.setOf(ref) == nil && looksLikeContentSet(o) {

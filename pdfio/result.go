@@ -97,9 +97,21 @@ func (u *Update) absorb(out []byte, result bool) bool {
 		}
 		if !idOnly {
 			var ok bool
-			obj, ok = keptValue(o.val)
-			if ok && verifyKept {
-				ok = u.sameAsWritten(obj, out, int64(base+o.off), o.num, o.gen)
+			if p, isSet := o.val.(*setPlan); isSet && result {
+				// (A set AddContentSet wrote: the reader takes it from
+				// its model, plannedSetAt; its dictionary is made only if
+				// something loads it.)
+				obj, ok = plannedObject{p}, true
+				if verifyKept {
+					full, _ := p.dict()
+					ok = u.sameAsWritten(full, out, int64(base+o.off), o.num, o.gen)
+				}
+			}
+			if !ok {
+				obj, ok = keptValue(o.val)
+				if ok && verifyKept {
+					ok = u.sameAsWritten(obj, out, int64(base+o.off), o.num, o.gen)
+				}
 			}
 			if !ok {
 				if obj, ok = u.written(out, int64(base+o.off), o.num, o.gen); !ok {

@@ -73,7 +73,6 @@ func planTree(entries []treeEntry, alloc func(types.Dict) types.IndirectRef) (*t
 // reader.
 type resultPlan struct {
 	trees map[string]*treePlan // the trees SetNameTree built, by name
-	sets  setPlans             // the content sets AddContentSet wrote, by object number
 	pages pagesPlan            // the input's pages, images and their use (result_pages.go)
 
 	lastDate webcapture.Date // the last date sameDate parsed
@@ -86,66 +85,66 @@ type cmdCheck struct {
 	isDict, known bool
 }
 
-// A setPlan is a content set AddContentSet wrote: the dictionary written,
-// and the model it was written from, with its Ref.
+// A setPlan is a content set AddContentSet wrote: the model it was
+// written from, with its Ref, and its /SI value; the value an update
+// keeps of the object (objOffset.val). Its dictionary is made only when
+// asked for (dict): Result's table holds a plannedObject for it, which
+// the reader takes the set from (plannedSetAt) without the dictionary;
+// anything else that loads the object gets the dictionary (decoder.load).
 type setPlan struct {
-	d types.Dict
-	m *webcapture.ContentSet
-	// plain: the model passed readsBack's checks of the model alone
-	// (plainModel), made as it was written, while it is in the cache (at
-	// Result, 100,000 sets later, each was a cache miss: 0.17 s); cmds:
-	// a source has a Command, which the reader looks up.
-	plain, cmds bool
+	m     webcapture.ContentSet
+	si    types.Object // the /SI value written
+	d     types.Dict   // the dictionary, once made
+	reads bool         // m reads back as itself, as far as it says (resultPlan.readsBack)
+	given bool         // Result's reader took m (given once: the Document owns it)
 }
 
-// setPlans are the content sets AddContentSet wrote, by object number:
-// sets[i] is object first+i's (m nil where there is none). The numbers
-// an update gives its new objects go up one at a time, so the slice is
-// dense (a map of 100,000 sets cost a build 0.1 s in inserts and
-// lookups).
-type setPlans struct {
-	first int
-	sets  []setPlan
-	n     int // the plans held
+// siKey is the index of /SI in contentSetKeys.
+var siKey = slices.IndexFunc(contentSetKeys, func(k key[webcapture.ContentSet]) bool { return k.name == "SI" })
+
+// set keeps the content set cs, written at ref with /SI si. The model is
+// copied (its top level: AddContentSet's caller does not change what it
+// wrote).
+func (p *resultPlan) set(ref webcapture.Ref, cs *webcapture.ContentSet, si types.Object) *setPlan {
+	sp := &setPlan{m: *cs, si: si}
+	sp.m.Ref = ref
+	sp.reads = p.readsBack(&sp.m)
+	return sp
 }
 
-// put keeps p as object num's plan.
-func (s *setPlans) put(num int, p setPlan) {
-	if s.sets == nil {
-		s.first = num
+// dict is the dictionary writeKeys makes of the set: the value written,
+// as a read of its bytes gives it back (keptValue). ok is false (not
+// expected: the set was written) where writeKeys fails.
+func (p *setPlan) dict() (d types.Dict, ok bool) {
+	if p.d == nil {
+		d, err := setDict(&p.m)
+		if err != nil {
+			return nil, false
+		}
+		p.d = d
 	}
-	if num < s.first { // (not expected: numbers go up)
-		s.sets = append(make([]setPlan, s.first-num, s.first-num+len(s.sets)), s.sets...)
-		s.first = num
-	}
-	i := num - s.first
-	if i >= len(s.sets) {
-		s.sets = append(s.sets, make([]setPlan, i+1-len(s.sets))...)
-	}
-	if s.sets[i].m == nil {
-		s.n++
-	}
-	s.sets[i] = p
+	return p.d, true
 }
 
-// get is object num's plan; ok false where there is none.
-func (s *setPlans) get(num int) (p setPlan, ok bool) {
-	if i := num - s.first; i >= 0 && i < len(s.sets) && s.sets[i].m != nil {
-		return s.sets[i], true
-	}
-	return setPlan{}, false
-}
+// setDict is writeKeys of a content set (set by init: the tables' readers
+// reach decoder.load, which makes a set's dictionary).
+var setDict func(*webcapture.ContentSet) (types.Dict, error)
 
-// remove lets go of object num's plan.
-func (s *setPlans) remove(num int) {
-	if i := num - s.first; i >= 0 && i < len(s.sets) && s.sets[i].m != nil {
-		s.sets[i] = setPlan{}
-		s.n--
+func init() {
+	setDict = func(m *webcapture.ContentSet) (types.Dict, error) {
+		return writeKeys(&writer{}, "content set", contentSetKeys, m)
 	}
 }
 
-// len is the number of plans held.
-func (s *setPlans) len() int { return s.n }
+// A plannedObject stands in Result's table for a content set
+// AddContentSet wrote, exactly as written (absorb): the reader takes the
+// set from p (plannedSetAt); a load of the object makes its dictionary
+// (decoder.load).
+type plannedObject struct{ p *setPlan }
+
+func (o plannedObject) Clone() types.Object { return o }
+func (plannedObject) PDFString() string     { return "" }
+func (plannedObject) String() string        { return "" }
 
 // tree keeps the plan of tree name, built with its root.
 func (p *resultPlan) tree(name string, t *treePlan, root types.IndirectRef) {
@@ -156,53 +155,112 @@ func (p *resultPlan) tree(name string, t *treePlan, root types.IndirectRef) {
 	p.trees[name] = t
 }
 
-// set keeps the content set cs, written as d at ref. The model is copied
-// (its top level: AddContentSet's caller does not change what it wrote).
-func (p *resultPlan) set(ref webcapture.Ref, d types.Dict, cs *webcapture.ContentSet) {
-	m := *cs
-	m.Ref = ref
-	plain, cmds := p.plainModel(&m)
-	p.sets.put(ref.Num, setPlan{d, &m, plain, cmds})
+// planOf is the plan of the content set AddContentSet wrote as object
+// ref, where Result's table holds it as written (plannedObject) and its
+// model reads back as itself (readsBack), not taken yet; nil elsewhere
+// (the object was replaced since, or Result parsed its bytes: a value the
+// writer could not vouch for, readBack).
+func (r *reader) planOf(ref webcapture.Ref) *setPlan {
+	if r.plan == nil || ref.IsZero() {
+		return nil
+	}
+	e := r.entry(ref.Num)
+	if e == nil || e.Free {
+		return nil
+	}
+	po, ok := e.Object.(plannedObject)
+	if !ok || po.p.given || po.p.m.Ref != ref || !po.p.reads || !r.commandsRead(&po.p.m) {
+		return nil
+	}
+	return po.p
 }
 
 // plannedSet is the content set readKeys would read from d, object ref,
 // taken from the model AddContentSet wrote it from; nil where d is not
-// that dictionary (the object was replaced since, or Result parsed its
-// bytes: a value the writer could not vouch for, readBack) or the model
-// would not read back as itself (readsBack). Under verifyKept (pdfio's
-// tests) the set is read as well, and a difference is an internal error.
+// its dictionary (planOf's cases). Under verifyKept (pdfio's tests) the
+// set is read as well, and a difference is an internal error.
 func (r *reader) plannedSet(d types.Dict, ref webcapture.Ref, path string) *webcapture.ContentSet {
-	if r.plan == nil || ref.IsZero() {
+	p := r.planOf(ref)
+	if p == nil || !sameDict(p.d, d) {
 		return nil
 	}
-	p, ok := r.plan.sets.get(ref.Num)
-	if !ok || p.m.Ref != ref || !sameDict(p.d, d) || !r.readsBack(p) {
-		return nil
-	}
-	r.plan.sets.remove(ref.Num) // (given once: the Document owns it)
-	if verifyKept {
-		n := len(r.doc.Defects)
-		m := &webcapture.ContentSet{Ref: ref}
-		readKeys(r, contentSetKeys, m, d, ref, path)
-		if len(r.doc.Defects) != n || !reflect.DeepEqual(m, p.m) {
-			panic(fmt.Sprintf("pdfio: content set %s: the model written differs from its read:\n%+v\n%+v", ref, p.m, m))
-		}
-	}
-	return p.m
+	return r.take(p, d, path)
 }
 
-// readsBack reports whether readKeys reads p's dictionary, as writeKeys
-// wrote it (without an error), back as its model, without a defect:
-// plainModel said so of the model, and each command is a dictionary.
-func (r *reader) readsBack(p setPlan) bool {
-	if !p.plain {
+// take gives p's model to the Document (once), d its dictionary (nil: not
+// made).
+func (r *reader) take(p *setPlan, d types.Dict, path string) *webcapture.ContentSet {
+	p.given = true
+	if verifyKept {
+		if d == nil {
+			d, _ = p.dict()
+		}
+		n := len(r.doc.Defects)
+		m := &webcapture.ContentSet{Ref: p.m.Ref}
+		readKeys(r, contentSetKeys, m, d, p.m.Ref, path)
+		if len(r.doc.Defects) != n || !reflect.DeepEqual(m, &p.m) {
+			panic(fmt.Sprintf("pdfio: content set %s: the model written differs from its read:\n%+v\n%+v", p.m.Ref, p.m, m))
+		}
+	}
+	return &p.m
+}
+
+// plannedSetAt is the content set at ref, a tree's value at path, where
+// Result's table holds it as AddContentSet wrote it (planOf): taken from
+// its model, without its dictionary, as contentSet reads it (its /SI
+// kept for sourceExtras, as repackSet keeps it); nil elsewhere (the
+// caller reads the object).
+func (r *reader) plannedSetAt(ref webcapture.Ref, path func() string) *ContentSet {
+	p := r.planOf(ref)
+	if p == nil {
+		return nil
+	}
+	cs := &ContentSet{Path: path()}
+	r.sets.Put(ref, int32(len(r.doc.Sets)))
+	r.doc.Sets = append(r.doc.Sets, cs)
+	cs.ContentSet = r.take(p, nil, cs.Path)
+	cs.siKept, cs.planned = true, true
+	if sd, direct := p.si.(types.Dict); direct {
+		u := sourceUseOf(sd)
+		cs.siDict = &u
+	} else {
+		cs.si = p.si
+	}
+	return cs
+}
+
+// readsBack reports whether readKeys reads m's dictionary, as writeKeys
+// wrote it (without an error), back as m, without a defect, as far as m
+// says: each shape flag as the shape written, no empty slice where the
+// read leaves nil, each date its Raw's parse, each source direct. The
+// rest, each command a dictionary, is the reader's to check
+// (commandsRead). (A value that does not read back as written, an
+// escaped name, a number past the fast parser, is not kept: readBack.)
+// AddContentSet asks as it writes the set (setPlan.reads), while the
+// model is at hand.
+func (p *resultPlan) readsBack(m *webcapture.ContentSet) bool {
+	switch {
+	case len(m.Sources) == 0 || !m.SourceArray && len(m.Sources) != 1:
+		return false
+	case m.RefCounts == nil && m.RefArray || len(m.RefCounts) != 1 && m.RefCounts != nil && !m.RefArray:
+		return false
+	case !p.sameDate(m.Created):
 		return false
 	}
-	if p.cmds {
-		for _, si := range p.m.Sources {
-			if si.Command != nil && !r.commandIsDict(*si.Command) {
-				return false
-			}
+	for _, si := range m.Sources {
+		if si == nil || !si.Ref.IsZero() || !p.sameDate(si.Updated) || !p.sameDate(si.Expires) || !plainURLs(&si.URLs) {
+			return false
+		}
+	}
+	return true
+}
+
+// commandsRead reports whether each command m's sources name is a
+// dictionary of the table, read without a defect (readsBack's rest).
+func (r *reader) commandsRead(m *webcapture.ContentSet) bool {
+	for _, si := range m.Sources {
+		if si.Command != nil && !r.commandIsDict(*si.Command) {
+			return false
 		}
 	}
 	return true
@@ -217,31 +275,6 @@ func (r *reader) commandIsDict(ref webcapture.Ref) bool {
 	ok := r.isDict(ref)
 	r.plan.lastCmd = cmdCheck{ref: ref, isDict: ok, known: true}
 	return ok
-}
-
-// plainModel reports whether m reads back as itself as far as m alone
-// says: each shape flag as the shape written, no empty slice where the
-// read leaves nil, each date its Raw's parse, each source direct (a
-// value that does not read back as written, an escaped name, a number
-// past the fast parser, is not kept: sameDict fails); cmds, whether a
-// source has a command, which must be a dictionary (readsBack).
-func (p *resultPlan) plainModel(m *webcapture.ContentSet) (plain, cmds bool) {
-	switch {
-	case len(m.Sources) == 0 || !m.SourceArray && len(m.Sources) != 1:
-		return false, false
-	case m.RefCounts == nil && m.RefArray || len(m.RefCounts) != 1 && m.RefCounts != nil && !m.RefArray:
-		return false, false
-	case !p.sameDate(m.Created):
-		return false, false
-	}
-	for _, si := range m.Sources {
-		if si == nil || !si.Ref.IsZero() || !p.sameDate(si.Updated) || !p.sameDate(si.Expires) ||
-			!plainURLs(&si.URLs) {
-			return false, false
-		}
-		cmds = cmds || si.Command != nil
-	}
-	return true, cmds
 }
 
 // plainURLs reports whether a, written direct, reads back as itself.
@@ -268,11 +301,11 @@ func (p *resultPlan) sameDate(d *webcapture.Date) bool {
 		return true
 	}
 	if p.lastDate.Raw != d.Raw || !p.lastDate.Valid {
-		pd, err := webcapture.ParseDate(d.Raw)
+		parsed, err := webcapture.ParseDate(d.Raw)
 		if err != nil {
 			return false
 		}
-		p.lastDate = pd
+		p.lastDate = parsed
 	}
 	return p.lastDate == *d || reflect.DeepEqual(p.lastDate, *d)
 }

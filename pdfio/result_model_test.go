@@ -224,12 +224,23 @@ func TestResultFromModels(t *testing.T) {
 			if err := u.SetNameTree("URLS", []NameEntry{{Key: "http://z.example/", Sets: []webcapture.Ref{ref}}, {Key: "http://a.example/", Sets: []webcapture.Ref{ref, ref}}}, TreeShape{Leaf: 1, Fan: 2}); err != nil {
 				t.Fatal(err)
 			}
-			resultAndRead(t, u, "out.pdf")
-			if _, left := u.plan.sets.get(ref.Num); left == tc.taken {
-				t.Errorf("set taken from its model: %v, want %v", !left, tc.taken)
+			plans := map[int]*setPlan{}
+			for _, o := range u.objs.offs {
+				if p, ok := o.val.(*setPlan); ok {
+					plans[o.num] = p
+				}
 			}
-			if u.plan.sets.len() > 1 {
-				t.Errorf("the orphan was not taken from its model")
+			if len(plans) != 2 {
+				t.Fatalf("%d sets kept as their plans, want 2", len(plans))
+			}
+			resultAndRead(t, u, "out.pdf")
+			if taken := plans[ref.Num].given; taken != tc.taken {
+				t.Errorf("set taken from its model: %v, want %v", taken, tc.taken)
+			}
+			for num, p := range plans {
+				if num != ref.Num && !p.given {
+					t.Errorf("the orphan was not taken from its model")
+				}
 			}
 			for _, tr := range []string{"IDS", "URLS"} {
 				if !u.plan.trees[tr].used {
@@ -237,5 +248,56 @@ func TestResultFromModels(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestResultUnlistedSets: sets AddContentSet wrote that no tree lists are
+// Result's, as a read finds them, from their plans: one whose subtype is
+// neither SPS nor SIS is no set at all (the scan passes it by), one
+// whose model does not read back as itself (two sources not said to be
+// an array) is read from its dictionary, and a page set is taken from
+// its model.
+func TestResultUnlistedSets(t *testing.T) {
+	u, err := NewUpdate(plain(3, false), "in.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d0, err := u.Document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := []webcapture.Ref{d0.Pages[0].Ref}
+	src := func(urls ...string) []*webcapture.SourceInfo {
+		var s []*webcapture.SourceInfo
+		for _, u := range urls {
+			s = append(s, &webcapture.SourceInfo{URLs: webcapture.AliasedURLs{URL: u}})
+		}
+		return s
+	}
+	id := webcapture.RawID("0123456789abcdef")
+	plans := map[string]*setPlan{}
+	for _, cs := range []*webcapture.ContentSet{
+		{Subtype: "XYZ", ID: &id, Objects: page, Sources: src("http://x.example/")},
+		{Subtype: webcapture.PageSet, ID: &id, Objects: page, Sources: src("http://a.example/", "http://b.example/")},
+		{Subtype: webcapture.PageSet, ID: &id, Objects: page, Sources: src("http://c.example/")},
+	} {
+		if _, err := u.AddContentSet(cs); err != nil {
+			t.Fatal(err)
+		}
+		o := u.objs.offs[len(u.objs.offs)-1]
+		p, ok := o.val.(*setPlan)
+		if !ok {
+			t.Fatalf("set %s kept as %T, want its plan", cs.Subtype, o.val)
+		}
+		plans[string(cs.Subtype)+cs.Sources[len(cs.Sources)-1].URLs.URL] = p
+	}
+	result, _ := resultAndRead(t, u, "out.pdf")
+	if len(result.Sets) != 2 {
+		t.Errorf("%d sets, want 2 (the XYZ object is no set)", len(result.Sets))
+	}
+	for k, want := range map[string]bool{"XYZhttp://x.example/": false, "SPShttp://b.example/": false, "SPShttp://c.example/": true} {
+		if plans[k].given != want {
+			t.Errorf("%s taken from its model: %v, want %v", k, plans[k].given, want)
+		}
 	}
 }

@@ -31,6 +31,8 @@ func keep(v any, x readBack) any {
 // value, readBack): Result then parses those bytes, as before.
 func keptValue(v any) (o types.Object, ok bool) {
 	switch v := v.(type) {
+	case *setPlan:
+		return v.dict()
 	case editedObject:
 		d, isDict := v.o.(types.Dict)
 		if !isDict {

@@ -15,15 +15,23 @@ import (
 // source's AU) is an error wrapping ErrMissingKey. Ref and the shape flags
 // (SourceArray, RefArray) are as the model says: one source or one count is
 // written as a dictionary or an integer unless the flag asks for an array.
+//
+// The set's dictionary is not made (a build writes 100,000 sets): its
+// keys' values are written as its table gives them (appendKeyed), and the
+// model kept for Result (setPlan).
 func (u *Update) AddContentSet(cs *webcapture.ContentSet) (webcapture.Ref, error) {
-	d, err := writeKeys(&writer{u}, "content set", contentSetKeys, cs)
-	if err != nil {
+	var small [16]types.Object
+	vals := small[:0]
+	if len(contentSetKeys) > len(small) {
+		vals = make([]types.Object, 0, len(contentSetKeys))
+	}
+	vals = vals[:len(contentSetKeys)]
+	if err := eachKeyValue(&writer{u}, "content set", contentSetKeys, cs, func(i int, o types.Object) { vals[i] = o }); err != nil {
 		return webcapture.Ref{}, err
 	}
 	num := u.objs.reserve()
-	u.objs.putShaped(num, 0, d, contentSetShape)
 	ref := webcapture.Ref{Num: num}
-	u.plan.set(ref, d, cs)
+	u.objs.putSet(num, vals, u.plan.set(ref, cs, vals[siKey]))
 	return ref, nil
 }
 
