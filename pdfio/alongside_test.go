@@ -91,8 +91,8 @@ func TestObjectNumbers(t *testing.T) {
 			}
 			for _, n := range []int{-2, -1, 0, 1, 2, 3, 4, 5, 6, 1 << 30, 1<<30 + 1} {
 				want, _ := xt.FindTableEntry(n, 0)
-				if e := r.entry(n); e != want {
-					t.Errorf("entry(%d) = %p, want %p", n, e, want)
+				if e := r.entry(n); e.p != want || e.c != nil {
+					t.Errorf("entry(%d) = %p, want %p", n, e.p, want)
 				}
 			}
 		})

@@ -272,13 +272,13 @@ func (r *reader) setsAfter() {
 // its object stream's; -1 when not known.
 func (r *reader) objectOffset(num int) int64 {
 	e := r.entry(num)
-	if e == nil {
+	if e.none() {
 		return -1
 	}
-	if e.Compressed && e.ObjectStream != nil {
-		if e = r.entry(*e.ObjectStream); e == nil {
+	if stm, ok := e.stream(); e.compressed() && ok {
+		if e = r.entry(stm); e.none() {
 			return -1
 		}
 	}
-	return offsetOf(e)
+	return entOffset(e)
 }

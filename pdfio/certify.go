@@ -128,14 +128,14 @@ func (r *reader) offset(ref webcapture.Ref) int64 {
 		return -1
 	}
 	e := r.entry(ref.Num)
-	if e == nil || e.Free {
+	if e.none() || e.free() {
 		return -1
 	}
-	if e.Compressed && e.ObjectStream != nil {
-		return r.offset(webcapture.Ref{Num: *e.ObjectStream})
+	if stm, ok := e.stream(); e.compressed() && ok {
+		return r.offset(webcapture.Ref{Num: stm})
 	}
-	if e.Offset == nil {
+	if !hasOff(e) {
 		return -1
 	}
-	return *e.Offset
+	return entOffset(e)
 }

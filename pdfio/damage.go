@@ -95,17 +95,17 @@ func (r *reader) checkObjects(l *damageLog) {
 			r.checkStop()
 		}
 		e := r.entry(n)
-		if e == nil || e.Free || e.Compressed || e.Offset == nil || n == 0 {
+		if e.none() || e.free() || e.compressed() || !hasOff(e) || n == 0 {
 			continue
 		}
-		ref := webcapture.Ref{Num: n, Gen: genOf(e)}
-		off := *e.Offset
+		ref := webcapture.Ref{Num: n, Gen: e.gen()}
+		off := entOffset(e)
 		misplaced := !objectAt(r.b, off, n)
 		if misplaced {
 			lost := ""
 			if at, ok := r.relocated[n]; ok {
 				lost = fmt.Sprintf("; it was found at offset %d, and read from there", at)
-			} else if e.Object == nil {
+			} else if e.object() == nil {
 				lost = "; it cannot be read"
 			}
 			l.add(Damage{Kind: DamageOffset, Object: ref, Offset: off, Message: fmt.Sprintf("not well-formed: the cross-reference data puts object %s at offset %d, where no \"%d %d obj\" begins%s", ref, off, n, ref.Gen, lost)})
@@ -118,7 +118,7 @@ func (r *reader) checkObjects(l *damageLog) {
 			if n, ok := r.writtenLength(o, off); ok && !r.doc.Encrypted && !endstreamAt(r.b, o.StreamOffset+n) {
 				l.add(Damage{Kind: DamageLength, Object: ref, Offset: o.StreamOffset, Message: fmt.Sprintf("not well-formed: the stream of object %s has /Length %d, but \"endstream\" does not follow that many bytes", ref, n)})
 			}
-		case e.Object == nil:
+		case e.object() == nil:
 			// (A misplaced object that could not be read is that one
 			// damage, said above. One found at its own offset was read
 			// there by the reader's parser where pdfcpu's gave up, on an
@@ -336,10 +336,10 @@ func (r *reader) writtenLength(o types.StreamDict, off int64) (int64, bool) {
 	v := dict["Length"]
 	if ir, ok := v.(types.IndirectRef); ok {
 		e := r.entry(ir.ObjectNumber.Value())
-		if e == nil || e.Free {
+		if e.none() || e.free() {
 			return *o.StreamLength, true
 		}
-		v = e.Object
+		v = e.object()
 	}
 	if n, ok := v.(types.Integer); ok {
 		return int64(n), true
@@ -361,7 +361,7 @@ const maxRecovered = 100000
 func (r *reader) recoverFromObjectStreams() {
 	for _, n := range r.objectNumbers() {
 		e := r.entry(n)
-		if e == nil || e.Free {
+		if e.none() || e.free() {
 			continue
 		}
 		sd, ok := r.dec.streamOf(e)
@@ -387,7 +387,7 @@ func (r *reader) recoverFromObjectStreams() {
 			if err1 != nil || err2 != nil || at < 0 || int(first)+at >= len(content) {
 				continue
 			}
-			if e := r.entry(num); e != nil && !e.Free && e.Object != nil {
+			if e := r.entry(num); !e.none() && !e.free() && e.object() != nil {
 				continue // the table has it
 			}
 			if _, ok := r.recovered[num]; ok {

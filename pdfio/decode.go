@@ -59,6 +59,7 @@ type decoder struct {
 	// the table's map would be walked in no order, a cache miss an entry.
 	readOnly bool
 	byNum    []*model.XRefTableEntry
+	cents    []centry // the read's compact index (compactEntries), where it has one: byNum is then nil
 	// free holds the maps of dictionaries a read let go of, emptied, for
 	// load to parse the next object of an object stream into (recycle).
 	// parsed counts load's parses, last is the object of the latest
@@ -76,8 +77,8 @@ type decoder struct {
 
 // streamOf is the stream entry e holds (a slimStream made again), if it
 // holds one.
-func (d *decoder) streamOf(e *model.XRefTableEntry) (types.StreamDict, bool) {
-	switch o := e.Object.(type) {
+func (d *decoder) streamOf(e ent) (types.StreamDict, bool) {
+	switch o := e.object().(type) {
 	case types.StreamDict:
 		return o, true
 	case slimStream:
@@ -208,12 +209,12 @@ func (d *decoder) objectData(num, ind int) ([]byte, error) {
 		return read.object(num, ind)
 	}
 	e := d.entry(num)
-	if e == nil || e.Free {
+	if e.none() || e.free() {
 		return nil, fmt.Errorf("object stream %d does not exist", num)
 	}
-	osd, ok := e.Object.(types.ObjectStreamDict)
+	osd, ok := e.object().(types.ObjectStreamDict)
 	if !ok {
-		return nil, fmt.Errorf("object %d is %s, not an object stream", num, typeName(e.Object))
+		return nil, fmt.Errorf("object %d is %s, not an object stream", num, typeName(e.object()))
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -270,7 +271,15 @@ func (d *decoder) allObjectStreams() {
 		_, ok := e.Object.(types.ObjectStreamDict)
 		return ok
 	}
-	if d.byNum != nil {
+	if d.cents != nil {
+		for n := range d.cents {
+			if c := &d.cents[n]; c.flags&(cIn|cFree) == cIn {
+				if _, ok := c.obj.(types.ObjectStreamDict); ok {
+					streams = append(streams, n)
+				}
+			}
+		}
+	} else if d.byNum != nil {
 		for n, e := range d.byNum {
 			if isStream(e) {
 				streams = append(streams, n)
@@ -285,7 +294,7 @@ func (d *decoder) allObjectStreams() {
 		slices.Sort(streams)
 	}
 	for _, n := range streams {
-		osd := d.entry(n).Object.(types.ObjectStreamDict)
+		osd := d.entry(n).object().(types.ObjectStreamDict)
 		d.decodeLocked(n, &osd.StreamDict)
 	}
 }
@@ -293,14 +302,17 @@ func (d *decoder) allObjectStreams() {
 // entry is the table's entry for object num, or nil: from the read's
 // index (byNum) where there is one, which the read may have let go of
 // pdfcpu's map for (dropTable).
-func (d *decoder) entry(num int) *model.XRefTableEntry {
+func (d *decoder) entry(num int) ent {
+	if d.cents != nil {
+		return centryAt(d.cents, num)
+	}
 	if d.byNum != nil {
 		if num < 0 || num >= len(d.byNum) {
-			return nil
+			return ent{}
 		}
-		return d.byNum[num]
+		return pent(d.byNum[num])
 	}
-	return d.xt.Table[num]
+	return pent(d.xt.Table[num])
 }
 
 // objectStarts reads an object stream's header ("num offset" pairs before
@@ -340,19 +352,20 @@ func objectStarts(data []byte, first int) ([]int, error) {
 
 // lazyData returns the bytes of an object pdfcpu left in its object
 // stream, decoding the stream (once) within the caps.
-func (d *decoder) lazyData(e *model.XRefTableEntry) ([]byte, error) {
-	if _, ok := e.Object.(filedObject); ok {
-		return filedText(d.file, offsetOf(e))
+func (d *decoder) lazyData(e ent) ([]byte, error) {
+	if _, ok := e.object().(filedObject); ok {
+		return filedText(d.file, entOffset(e))
 	}
-	if e.ObjectStream == nil || e.ObjectStreamInd == nil {
+	stm, ind, ok := e.inStream()
+	if !ok {
 		// (pdfcpu made it without saying where: its own decode, bounded
 		// by its limit, which config sets to Options.MaxStreamDecode.)
-		if l, ok := e.Object.(types.LazyObjectStreamObject); ok {
+		if l, ok := e.object().(types.LazyObjectStreamObject); ok {
 			return l.GetData()
 		}
 		return nil, errors.New("no object stream holds it")
 	}
-	return d.objectData(*e.ObjectStream, *e.ObjectStreamInd)
+	return d.objectData(stm, ind)
 }
 
 // load returns an entry's object, parsing it first when pdfcpu left it in
@@ -360,20 +373,21 @@ func (d *decoder) lazyData(e *model.XRefTableEntry) ([]byte, error) {
 // result in the entry. The common syntax is parsed by parseCompressed,
 // the rest by pdfcpu's parser, as pdfcpu parses an object of an object
 // stream (compressedObject).
-func (d *decoder) load(e *model.XRefTableEntry) (types.Object, error) {
-	if s, ok := e.Object.(slimStream); ok {
+func (d *decoder) load(e ent) (types.Object, error) {
+	o := e.object()
+	if s, ok := o.(slimStream); ok {
 		return s.expand(d.src), nil
 	}
-	if po, ok := e.Object.(plannedObject); ok {
+	if po, ok := o.(plannedObject); ok {
 		if d, ok := po.p.dict(); ok {
 			return d, nil
 		}
 		return nil, errors.New("the content set written makes no dictionary")
 	}
-	if !unparsed(e.Object) {
-		return e.Object, nil
+	if !unparsed(o) {
+		return o, nil
 	}
-	if _, ok := e.Object.(filedObject); ok {
+	if _, ok := o.(filedObject); ok {
 		return d.loadFiled(e)
 	}
 	data, err := d.lazyData(e)
@@ -396,7 +410,7 @@ func (d *decoder) load(e *model.XRefTableEntry) (types.Object, error) {
 	if d.readOnly {
 		d.parsed, d.last = d.parsed+1, ob
 	}
-	e.Object = ob
+	e.setObject(ob)
 	return ob, nil
 }
 
@@ -408,12 +422,12 @@ func compressedObject(data []byte) (types.Object, error) {
 
 // loadFiled parses again a top-level dictionary a read let go of
 // (filedObject), as load parses an object of an object stream.
-func (d *decoder) loadFiled(e *model.XRefTableEntry) (types.Object, error) {
-	dict, err := filedDict(d.file, offsetOf(e), d.share, &d.free)
+func (d *decoder) loadFiled(e ent) (types.Object, error) {
+	dict, err := filedDict(d.file, entOffset(e), d.share, &d.free)
 	if err != nil {
 		return nil, err
 	}
 	d.parsed, d.last = d.parsed+1, dict
-	e.Object = dict
+	e.setObject(dict)
 	return dict, nil
 }

@@ -23,11 +23,11 @@ func (r *reader) contentSet(d types.Dict, ref webcapture.Ref, path string, fresh
 	}
 	cs := &ContentSet{Path: path}
 	if !ref.IsZero() {
-		if r.sets.Len() == 0 && r.byNum != nil {
+		if r.sets.Len() == 0 && r.indexed() {
 			// Sized once for the table's numbers: the sets are met in
 			// their trees' order, by doubling it grew to up to twice as
 			// many (3 MB more of a 50 MB capture's read, and copies).
-			r.sets.Grow(len(r.byNum))
+			r.sets.Grow(r.indexLen())
 		}
 		r.sets.Put(ref, int32(len(r.doc.Sets)))
 	}
@@ -108,22 +108,22 @@ func (r *reader) repack(ref webcapture.Ref, d types.Dict) bool {
 		return false
 	}
 	e := r.entry(ref.Num)
-	if e == nil || e.Free {
+	if e.none() || e.free() {
 		return false
 	}
 	var stand types.Object
 	switch {
-	case e.ObjectStream != nil && e.ObjectStreamInd != nil:
+	case inStream(e):
 		stand = packedObject{}
 	case r.dec.mayFile(ref.Num):
 		stand = filedObject{}
 	default:
 		return false
 	}
-	if ed, ok := e.Object.(types.Dict); !ok || !sameDict(ed, d) {
+	if ed, ok := e.object().(types.Dict); !ok || !sameDict(ed, d) {
 		return false
 	}
-	e.Object = stand
+	e.setObject(stand)
 	return true
 }
 
@@ -265,7 +265,7 @@ func (r *reader) selfContained(d types.Dict, self webcapture.Ref, path string) {
 				return
 			}
 			under[n] = true
-			if e := r.entry(n); e != nil && !e.Free {
+			if e := r.entry(n); !e.none() && !e.free() {
 				if ob, err := r.dec.load(e); err == nil {
 					collect(ob, depth+1)
 				}
@@ -288,7 +288,7 @@ func (r *reader) selfContained(d types.Dict, self webcapture.Ref, path string) {
 	}
 	for _, n := range r.objectNumbers() { // (in order: the defects too)
 		e := r.entry(n)
-		if under[n] || n == self.Num || e == nil || e.Free || e.Object == nil {
+		if under[n] || n == self.Num || e.none() || e.free() || e.object() == nil {
 			continue
 		}
 		ob, err := r.dec.load(e)

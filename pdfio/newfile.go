@@ -25,7 +25,7 @@ func NewFileUpdate(like []byte, name string, opts Options) (*Update, error) {
 			if !ok || e == nil || e.Free {
 				return nil, nil
 			}
-			return dec.load(e)
+			return dec.load(pent(e))
 		}
 		if ctx.XRefTable.Info != nil {
 			if d, err := dictOf(*ctx.XRefTable.Info, lookup); err == nil {

@@ -35,7 +35,7 @@ func firstFree(b []byte, dec *decoder, ctx *model.Context, startxref int64, refs
 	for num, e := range ctx.XRefTable.Table {
 		n = max(n, num+1)
 		if e != nil && !e.Free && !counted.has(num) {
-			if o, err := dec.load(e); err == nil {
+			if o, err := dec.load(pent(e)); err == nil {
 				n = max(n, referenced(o, 0)+1)
 			}
 		}

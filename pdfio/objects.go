@@ -53,15 +53,15 @@ func (r *reader) resolveWhy(o types.Object, path func() string) (types.Object, w
 		}
 		ref = webcapture.Ref{Num: ir.ObjectNumber.Value(), Gen: ir.GenerationNumber.Value()}
 		e := r.entry(ref.Num)
-		if e == nil || e.Free || e.Object == nil {
+		if e.none() || e.free() || e.object() == nil {
 			if obj, ok := r.recovered[ref.Num]; ok {
 				o = obj
 				continue
 			}
 			p := path()
 			switch {
-			case e != nil && !e.Free && r.unreadableRef(ref):
-				r.defect(ref, p, Unreadable, "%s refers to object %s, which the cross-reference data puts at offset %d but which cannot be read there or near it", p, ref, offsetOf(e))
+			case !e.none() && !e.free() && r.unreadableRef(ref):
+				r.defect(ref, p, Unreadable, "%s refers to object %s, which the cross-reference data puts at offset %d but which cannot be read there or near it", p, ref, entOffset(e))
 				return nil, ref, unreadable
 			case r.xrefDamaged:
 				r.defect(ref, p, Dangling, "%s refers to object %s, which cannot be located: the cross-reference data is damaged", p, ref)

@@ -456,7 +456,7 @@ func (c *pageCopier) lookup(num int) (types.Object, error) {
 	if !ok || e == nil || e.Free {
 		return nil, nil // a dangling reference reads as null (PDF 1.7 §3.2.9)
 	}
-	return c.dec.load(e)
+	return c.dec.load(pent(e))
 }
 
 func (c *pageCopier) dict(r types.IndirectRef) (types.Dict, error) {

@@ -30,6 +30,7 @@ type reader struct {
 	unloadable  map[int]bool            // objects listed, in use, that cannot be read even so (recoverMisplaced)
 	nums        []int                   // the table's object numbers, sorted once, where there is no byNum (objectNumbers)
 	byNum       []*model.XRefTableEntry // the table by object number, when objectNumbers could make it (entry)
+	cents       []centry                // a read's own compact index of it, which replaces byNum (compactIndex)
 	numCount    int                     // how many numbers objectNumbers yields
 	// parallel: parts of the reading may run at once (alongside). Only
 	// objects in object streams are written while reading (load keeps
@@ -79,7 +80,8 @@ func (r *reader) read() *Document {
 	r.checkSections(&damage)
 	r.indexNumbers() // before checkObjects may run alongside
 	if r.dec.readOnly {
-		r.dec.byNum = r.byNum
+		r.compactIndex()
+		r.dec.byNum, r.dec.cents = r.byNum, r.cents
 	}
 	r.recoverMisplaced()
 	r.readRevisions()
@@ -675,6 +677,20 @@ func show(tree, key string) string {
 // every loop over the numbers skips it.
 func (r *reader) objectNumbers() iter.Seq2[int, int] {
 	r.indexNumbers()
+	if r.cents != nil {
+		return func(yield func(int, int) bool) {
+			i := 0
+			for n := range r.cents {
+				if r.cents[n].flags&cIn == 0 {
+					continue
+				}
+				if !yield(i, n) {
+					return
+				}
+				i++
+			}
+		}
+	}
 	if r.byNum == nil {
 		return slices.All(r.nums)
 	}
@@ -700,7 +716,7 @@ func (r *reader) numberCount() int {
 
 // indexNumbers makes byNum, or else nums (objectNumbers), once.
 func (r *reader) indexNumbers() {
-	if r.nums != nil || r.byNum != nil {
+	if r.nums != nil || r.byNum != nil || r.cents != nil {
 		return
 	}
 	hi, dense := -1, true
@@ -729,28 +745,53 @@ func (r *reader) indexNumbers() {
 // (entry, decoder.entry). Only the catalog's entry is kept, for what of
 // pdfcpu might still look it up.
 func (r *reader) dropTable() {
-	if !r.dec.readOnly || r.byNum == nil || r.xt.RootDict == nil || r.xt.Root == nil {
+	if !r.dec.readOnly || !r.indexed() || r.xt.RootDict == nil || r.xt.Root == nil {
 		return
 	}
 	root := r.xt.Root.ObjectNumber.Value()
 	kept := map[int]*model.XRefTableEntry{}
-	if e := r.entry(root); e != nil {
+	if e := r.xt.Table[root]; e != nil {
 		kept[root] = e
 	}
 	r.xt.Table = kept
 }
 
+// indexed reports whether the reader has its own index of the table
+// (byNum or cents), which entry looks in.
+func (r *reader) indexed() bool { return r.byNum != nil || r.cents != nil }
+
+// indexLen is the length of that index: one more than the highest
+// object number.
+func (r *reader) indexLen() int { return max(len(r.byNum), len(r.cents)) }
+
+// compactIndex replaces byNum with the compact index (cents) on a read
+// that will let go of pdfcpu's table (dropTable): its catalog is parsed
+// (pdfcpu's Catalog looks no more in the table), and nothing but the
+// read's decoder looks at its entries (readOnly). The entries pdfcpu's
+// are then let go of with the table.
+func (r *reader) compactIndex() {
+	if r.byNum == nil || r.xt.RootDict == nil || r.xt.Root == nil {
+		return
+	}
+	if cs := compactEntries(r.byNum); cs != nil {
+		r.cents, r.byNum = cs, nil
+	}
+}
+
 // entry is the table's entry for object num (pdfcpu's FindTableEntry,
 // which ignores the generation); nil if there is none.
-func (r *reader) entry(num int) *model.XRefTableEntry {
+func (r *reader) entry(num int) ent {
+	if r.cents != nil {
+		return centryAt(r.cents, num)
+	}
 	if r.byNum != nil {
 		if num < 0 || num >= len(r.byNum) {
-			return nil
+			return ent{}
 		}
-		return r.byNum[num]
+		return pent(r.byNum[num])
 	}
 	e, _ := r.xt.FindTableEntry(num, 0)
-	return e
+	return pent(e)
 }
 
 // scanObjects finds the image XObjects and the content sets that no tree
@@ -765,16 +806,12 @@ func (r *reader) scanObjects() {
 			r.checkStop()
 		}
 		e := r.entry(n)
-		if e == nil || e.Free || e.Object == nil {
+		if e.none() || e.free() || e.object() == nil {
 			continue
 		}
-		gen := 0
-		if e.Generation != nil {
-			gen = *e.Generation
-		}
-		ref := webcapture.Ref{Num: n, Gen: gen}
+		ref := webcapture.Ref{Num: n, Gen: e.gen()}
 		mark := r.dec.mark()
-		if unparsed(e.Object) {
+		if unparsed(e.object()) {
 			if r.setOf(ref) != nil {
 				continue // read as a set, and let go of (repackSet): an object stream holds no image
 			}
@@ -788,7 +825,7 @@ func (r *reader) scanObjects() {
 				continue
 			}
 		}
-		switch o := e.Object.(type) {
+		switch o := e.object().(type) {
 		case types.StreamDict:
 			if !taken {
 				r.maybeImage(o.Dict, ref)

@@ -165,10 +165,10 @@ func (r *reader) planOf(ref webcapture.Ref) *setPlan {
 		return nil
 	}
 	e := r.entry(ref.Num)
-	if e == nil || e.Free {
+	if e.none() || e.free() {
 		return nil
 	}
-	po, ok := e.Object.(plannedObject)
+	po, ok := e.object().(plannedObject)
 	if !ok || po.p.given || po.p.m.Ref != ref || !po.p.reads || !r.commandsRead(&po.p.m) {
 		return nil
 	}
@@ -320,7 +320,7 @@ func (r *reader) isDict(ref webcapture.Ref) bool {
 		return false
 	}
 	e := r.entry(ref.Num)
-	if e == nil || e.Free || e.Object == nil {
+	if e.none() || e.free() || e.object() == nil {
 		return false
 	}
 	o, err := r.dec.load(e)
@@ -479,7 +479,7 @@ func (r *reader) keyReadsBack(k types.Object, e treeEntry) bool {
 		return false
 	}
 	te := r.entry(refOf(ir).Num)
-	if _, ok := r.recovered[refOf(ir).Num]; ok || te == nil || te.Free || te.Object == nil {
+	if _, ok := r.recovered[refOf(ir).Num]; ok || te.none() || te.free() || te.object() == nil {
 		return false
 	}
 	o, err := r.dec.load(te)

@@ -96,11 +96,11 @@ func (r *reader) asOf(o types.Object, end int64) (types.Object, bool) {
 		return o, true
 	}
 	num, gen := ir.ObjectNumber.Value(), ir.GenerationNumber.Value()
-	if e := r.entry(num); e != nil && !e.Free && e.Object != nil {
-		off := offsetOf(e)
-		if off < 0 && e.ObjectStream != nil {
-			if se := r.entry(*e.ObjectStream); se != nil {
-				off = offsetOf(se)
+	if e := r.entry(num); !e.none() && !e.free() && e.object() != nil {
+		off := entOffset(e)
+		if stm, ok := e.stream(); off < 0 && ok {
+			if se := r.entry(stm); !se.none() {
+				off = entOffset(se)
 			}
 		}
 		if off >= 0 && off < end {
@@ -210,16 +210,16 @@ func (r *reader) readRevisions() {
 	for k, num := range nums {
 		in[k] = -1
 		e := r.entry(num)
-		if e == nil || e.Free {
+		if e.none() || e.free() {
 			continue
 		}
-		if _, ok := e.Object.(types.XRefStreamDict); ok {
+		if _, ok := e.object().(types.XRefStreamDict); ok {
 			continue // bookkeeping, which an update's Result does not list either
 		}
-		off := offsetOf(e)
-		if off < 0 && e.ObjectStream != nil { // in an object stream: where the stream is
-			if se := r.entry(*e.ObjectStream); se != nil {
-				off = offsetOf(se)
+		off := entOffset(e)
+		if stm, ok := e.stream(); off < 0 && ok { // in an object stream: where the stream is
+			if se := r.entry(stm); !se.none() {
+				off = entOffset(se)
 			}
 		}
 		if off < 0 {
@@ -244,7 +244,7 @@ func (r *reader) readRevisions() {
 	}
 	for k, num := range nums {
 		if i := in[k]; i >= 0 {
-			r.doc.Revisions[i].Objects = append(r.doc.Revisions[i].Objects, webcapture.Ref{Num: num, Gen: genOf(r.entry(num))})
+			r.doc.Revisions[i].Objects = append(r.doc.Revisions[i].Objects, webcapture.Ref{Num: num, Gen: r.entry(num).gen()})
 		}
 	}
 }
@@ -465,7 +465,7 @@ func (r *reader) reachable(cands map[webcapture.Ref]bool) map[webcapture.Ref]boo
 				}
 			}
 			e := r.entry(num)
-			if e == nil || e.Free || e.Object == nil {
+			if e.none() || e.free() || e.object() == nil {
 				if ob, ok := r.recovered[num]; ok {
 					stack = append(stack, ob)
 				}
@@ -539,10 +539,10 @@ func (r *reader) role(ref webcapture.Ref) string {
 		return "content stream of page " + strconv.Itoa(p)
 	}
 	e := r.entry(ref.Num)
-	if e == nil {
+	if e.none() {
 		return "object"
 	}
-	switch e.Object.(type) {
+	switch e.object().(type) {
 	case types.XRefStreamDict:
 		return "cross-reference stream"
 	case types.ObjectStreamDict:

@@ -307,7 +307,7 @@ func (r *reader) compressed(ref webcapture.Ref) bool {
 		return true
 	}
 	e := r.entry(ref.Num)
-	return e != nil && e.Compressed
+	return !e.none() && e.compressed()
 }
 
 // contentsSpan finds, in the object at off ("N G obj << ... >>"), the

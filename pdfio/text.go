@@ -163,7 +163,7 @@ func (t *TextReader) deref(o types.Object) types.Object {
 		if !ok || e == nil || e.Free {
 			return nil
 		}
-		if o, _ = t.dec.load(e); o == nil {
+		if o, _ = t.dec.load(pent(e)); o == nil {
 			return nil
 		}
 	}
@@ -191,7 +191,7 @@ func (t *TextReader) streamData(o types.Object) ([]byte, types.Dict, error) {
 	if !ok || e == nil || e.Free {
 		return nil, nil, nil
 	}
-	if _, err := t.dec.load(e); err != nil {
+	if _, err := t.dec.load(pent(e)); err != nil {
 		return nil, nil, err
 	}
 	sd, ok := e.Object.(types.StreamDict)

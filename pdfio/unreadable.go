@@ -46,13 +46,13 @@ func (r *reader) recoverMisplaced() {
 	budget := recoverBudget(len(r.b))
 	for _, n := range r.objectNumbers() {
 		e := r.entry(n)
-		if e == nil || e.Free || e.Compressed || e.Offset == nil || e.Object != nil || n == 0 {
+		if e.none() || e.free() || e.compressed() || !hasOff(e) || e.object() != nil || n == 0 {
 			continue
 		}
 		if _, ok := r.recovered[n]; ok {
 			continue
 		}
-		off, gen := *e.Offset, genOf(e)
+		off, gen := entOffset(e), e.gen()
 		if objectAt(r.b, off, n) && nullAt(r.b, off) {
 			continue // null: pdfcpu holds it as nil
 		}

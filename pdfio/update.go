@@ -340,7 +340,7 @@ func (u *Update) lookup(ref types.IndirectRef) (types.Object, error) {
 	if !ok || e == nil || e.Free {
 		return nil, fmt.Errorf("object %d does not exist", ref.ObjectNumber.Value())
 	}
-	return u.dec.load(e)
+	return u.dec.load(pent(e))
 }
 
 // Root returns the catalog's reference.

@@ -103,7 +103,7 @@ func (r *reader) quiet(o types.Object) types.Object {
 			return o
 		}
 		e := r.entry(ir.ObjectNumber.Value())
-		if e == nil || e.Free || e.Object == nil {
+		if e.none() || e.free() || e.object() == nil {
 			return nil
 		}
 		ob, err := r.dec.load(e)
@@ -402,7 +402,7 @@ func (r *reader) priorAction(annot, pa types.Object, page int) *PriorAction {
 func (r *reader) idForms() {
 	for _, n := range r.objectNumbers() { // (in order: entries made in order lie in order in memory)
 		e := r.entry(n)
-		if e == nil || e.Free {
+		if e.none() || e.free() {
 			continue
 		}
 		s, ok := r.dec.streamOf(e)
@@ -413,10 +413,7 @@ func (r *reader) idForms() {
 		if st, _ := s.Dict["Subtype"].(types.Name); st != "Form" || !has {
 			continue
 		}
-		f := &Form{Ref: webcapture.Ref{Num: n}}
-		if e.Generation != nil {
-			f.Ref.Gen = *e.Generation
-		}
+		f := &Form{Ref: webcapture.Ref{Num: n, Gen: e.gen()}}
 		if str, ok := rawString(r.quiet(raw)); ok {
 			id := webcapture.RawID(str)
 			f.ID = &id
