@@ -207,9 +207,10 @@ func (r *reader) take(p *setPlan, d types.Dict, path string) *webcapture.Content
 
 // plannedSetAt is the content set at ref, a tree's value at path, where
 // Result's table holds it as AddContentSet wrote it (planOf): taken from
-// its model, without its dictionary, as contentSet reads it (its /SI
-// kept for sourceExtras, as repackSet keeps it); nil elsewhere (the
-// caller reads the object).
+// its model, without its dictionary, as contentSet reads it; nil
+// elsewhere (the caller reads the object). Its source extras are its
+// commands (plannedExtras): its /SI is kept, as repackSet keeps it, only
+// for verifyKept's read of them by setExtras (checkPlannedExtras).
 func (r *reader) plannedSetAt(ref webcapture.Ref, path func() string) *ContentSet {
 	p := r.planOf(ref)
 	if p == nil {
@@ -219,7 +220,11 @@ func (r *reader) plannedSetAt(ref webcapture.Ref, path func() string) *ContentSe
 	r.sets.Put(ref, int32(len(r.doc.Sets)))
 	r.doc.Sets = append(r.doc.Sets, cs)
 	cs.ContentSet = r.take(p, nil, cs.Path)
-	cs.siKept, cs.planned = true, true
+	cs.planned = true
+	if !verifyKept {
+		return cs
+	}
+	cs.siKept = true
 	if sd, direct := p.si.(types.Dict); direct {
 		u := sourceUseOf(sd)
 		cs.siDict = &u
